@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import { commandSchema, durationSchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
+import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
+
+/**
+ * The commands every ruleset gets: setup, GM edits, effects, dice, reactions, turn end.
+ * The ruleset supplies the parts that differ (stats schema, start of combat, end of turn).
+ */
+export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
+  const gmTool = { actor: 'gm' as const, duringReaction: true, inSetup: true };
+
+  const validStats = (ctx: Ctx, stats: unknown) => {
+    const parsed = ruleset.statsSchema.safeParse(stats);
+    if (!parsed.success) {
+      ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, z.prettifyError(parsed.error));
+    }
+    return parsed.data as Record<string, unknown>;
+  };
+  const validPosition = (ctx: Ctx, position: unknown) => {
+    const parsed = ruleset.positionSchema.safeParse(position);
+    if (!parsed.success) ctx.fail('INVALID_COMMAND', `${ruleset.id}.position`, z.prettifyError(parsed.error));
+    return parsed.data;
+  };
+
+  return {
+    'combatant.add': {
+      ...gmTool,
+      schema: commandSchema('combatant.add', { combatant: newCombatantSchema }),
+      handle(ctx, cmd) {
+        const c = (cmd as unknown as { combatant: z.infer<typeof newCombatantSchema> }).combatant;
+        const id = c.id ?? ctx.newId('c');
+        if (ctx.state.combatants[id]) ctx.fail('INVALID_COMMAND', 'engine.combatants', `Combatant id "${id}" is taken.`);
+        if (Object.keys(ctx.state.combatants).length >= 200) ctx.fail('INVALID_COMMAND', 'engine.combatants', 'At most 200 combatants.');
+        const stats = validStats(ctx, c.stats);
+        const combatant: Combatant = {
+          id,
+          name: c.name,
+          side: c.side,
+          controller: c.controller,
+          hidden: c.hidden,
+          secretStats: c.secretStats,
+          stats,
+          position: c.position === undefined ? null : validPosition(ctx, c.position),
+          items: c.items,
+          data: ruleset.initCombatant(stats, ctx.options) as Record<string, unknown>,
+        };
+        ctx.emit({ type: 'combatant.added', combatantId: id, combatant, gmOnly: c.hidden || undefined });
+        ruleset.onCombatantAdded?.(ctx, id);
+      },
+    },
+    'combatant.remove': {
+      ...gmTool,
+      schema: commandSchema('combatant.remove', { combatantId: idSchema }),
+      handle(ctx, cmd) {
+        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        ctx.emit({ type: 'combatant.removed', combatantId: combatant.id });
+        ruleset.onCombatantRemoved?.(ctx, combatant);
+      },
+    },
+    'combatant.update': {
+      ...gmTool,
+      schema: commandSchema('combatant.update', {
+        combatantId: idSchema,
+        changes: z
+          .object({
+            name: z.string().min(1).max(120).optional(),
+            side: z.string().min(1).max(64).optional(),
+            controller: z.string().min(1).max(128).nullable().optional(),
+            hidden: z.boolean().optional(),
+            secretStats: z.array(z.string().max(64)).max(64).optional(),
+            stats: z.record(z.string(), z.unknown()).optional(),
+            items: z.array(itemSchema).max(100).optional(),
+          })
+          .strict(),
+      }),
+      handle(ctx, cmd) {
+        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const changes = { ...(cmd.changes as Record<string, unknown>) };
+        if (changes.stats) changes.stats = validStats(ctx, { ...combatant.stats, ...(changes.stats as object) });
+        ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes });
+      },
+    },
+    'combatant.setStat': {
+      ...gmTool,
+      schema: commandSchema('combatant.setStat', { combatantId: idSchema, stat: z.string().min(1).max(64), value: z.unknown() }),
+      handle(ctx, cmd) {
+        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const stats = validStats(ctx, { ...combatant.stats, [cmd.stat as string]: cmd.value });
+        ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes: { stats } });
+      },
+    },
+    'combatant.place': {
+      ...gmTool,
+      schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),
+      handle(ctx, cmd) {
+        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        ctx.emit({ type: 'combatant.placed', combatantId: combatant.id, position: validPosition(ctx, cmd.position) });
+      },
+    },
+    'effect.apply': {
+      ...gmTool,
+      schema: commandSchema('effect.apply', {
+        targetId: idSchema.nullable(),
+        sourceId: idSchema.nullable().default(null),
+        name: z.string().min(1).max(120),
+        condition: z.string().min(1).max(64).optional(),
+        duration: durationSchema.nullable().default(null),
+        gmOnly: z.boolean().optional(),
+        data: z.record(z.string(), z.unknown()).optional(),
+      }),
+      handle(ctx, cmd) {
+        if (cmd.targetId) requireCombatant(ctx, cmd.targetId as string);
+        const effect = makeEffect(ctx, ruleset, {
+          name: cmd.name as string,
+          condition: cmd.condition as string | undefined,
+          targetId: (cmd.targetId as string | null) ?? null,
+          sourceId: (cmd.sourceId as string | null) ?? null,
+          duration: (cmd.duration as Effect['duration']) ?? null,
+          gmOnly: cmd.gmOnly as boolean | undefined,
+          data: cmd.data as Record<string, unknown> | undefined,
+        });
+        ctx.emit({ type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
+      },
+    },
+    'effect.remove': {
+      ...gmTool,
+      schema: commandSchema('effect.remove', { effectId: idSchema }),
+      handle(ctx, cmd) {
+        const effect = ctx.state.effects.find((e) => e.id === cmd.effectId);
+        if (!effect) return ctx.fail('INVALID_COMMAND', 'engine.effects', `No effect "${String(cmd.effectId)}".`);
+        ctx.emit({ type: 'effect.removed', effectId: effect.id, reason: 'gm', gmOnly: effect.gmOnly || undefined });
+      },
+    },
+    'combat.start': {
+      actor: 'gm',
+      inSetup: true,
+      schema: commandSchema('combat.start', {}),
+      handle(ctx) {
+        if (ctx.state.status !== 'setup') ctx.fail('COMBAT_ALREADY_STARTED', 'engine.combat', 'Combat has already started.');
+        if (Object.keys(ctx.state.combatants).length === 0) ctx.fail('INVALID_COMMAND', 'engine.combat', 'Add combatants before starting combat.');
+        ctx.emit({ type: 'combat.started' });
+        ruleset.startCombat(ctx);
+      },
+    },
+    'combat.end': {
+      actor: 'gm',
+      inSetup: true,
+      duringReaction: true,
+      schema: commandSchema('combat.end', { reason: z.string().max(200).optional() }),
+      handle(ctx, cmd) {
+        if (ctx.state.reaction) ctx.emit({ type: 'reaction.closed', windowId: ctx.state.reaction.id, outcome: 'combat-ended' });
+        ctx.emit({ type: 'combat.ended', reason: (cmd.reason as string | undefined) ?? null });
+      },
+    },
+    'turn.end': {
+      actor: 'combatant',
+      schema: commandSchema('turn.end', { combatantId: idSchema }),
+      handle(ctx, cmd) {
+        ruleset.endTurn(ctx, cmd.combatantId as string);
+      },
+    },
+    'dice.roll': {
+      actor: 'any',
+      inSetup: true,
+      duringReaction: true,
+      schema: commandSchema('dice.roll', {
+        formula: z.string().min(1).max(64),
+        purpose: z.string().min(1).max(200),
+        combatantId: idSchema.optional(),
+        secret: z.boolean().optional(),
+      }),
+      handle(ctx, cmd) {
+        if (cmd.combatantId) {
+          const c = requireCombatant(ctx, cmd.combatantId as string);
+          if (cmd.by.role === 'player' && c.controller !== cmd.by.playerId) {
+            ctx.fail('NOT_AUTHORIZED', 'engine.roles', 'You may only roll for your own combatants.');
+          }
+        }
+        if (cmd.secret && cmd.by.role === 'player') ctx.fail('NOT_AUTHORIZED', 'engine.roles', 'Only the GM rolls in secret.');
+        ctx.roll(cmd.formula as string, cmd.purpose as string, {
+          combatantId: (cmd.combatantId as string | undefined) ?? null,
+          gmOnly: Boolean(cmd.secret),
+        });
+      },
+    },
+    'dice.force': {
+      ...gmTool,
+      schema: commandSchema('dice.force', {
+        formula: z.string().min(1).max(64).optional(),
+        faces: z.array(z.number().int().min(1).max(1000)).min(1).max(100).optional(),
+        total: z.number().int().optional(),
+      }).refine((c) => c.faces !== undefined || c.total !== undefined, 'Give faces or a total.'),
+      handle(ctx, cmd) {
+        ctx.emit({
+          type: 'dice.forced',
+          gmOnly: true,
+          forced: { formula: cmd.formula as string | undefined, faces: cmd.faces as number[] | undefined, total: cmd.total as number | undefined },
+        });
+      },
+    },
+    'dice.override': {
+      ...gmTool,
+      schema: commandSchema('dice.override', { rollId: idSchema, total: z.number().int(), reason: z.string().max(200).optional() }),
+      handle(ctx, cmd) {
+        const roll = ctx.state.rolls.find((r) => r.id === cmd.rollId);
+        if (!roll) return ctx.fail('INVALID_COMMAND', 'engine.dice', `Roll "${String(cmd.rollId)}" is not among the recent rolls.`);
+        const previous = roll.total;
+        ctx.emit({
+          type: 'dice.overridden',
+          rollId: roll.id,
+          previousTotal: previous,
+          total: cmd.total as number,
+          reason: (cmd.reason as string | undefined) ?? null,
+          gmOnly: roll.gmOnly || undefined,
+        });
+        const updated = ctx.state.rolls.find((r) => r.id === cmd.rollId)!;
+        ruleset.onRollOverridden?.(ctx, updated, previous);
+      },
+    },
+    'reaction.pass': {
+      actor: 'combatant',
+      reaction: true,
+      schema: commandSchema('reaction.pass', { combatantId: idSchema }),
+      handle(ctx, cmd) {
+        ctx.emit({ type: 'reaction.responded', combatantId: cmd.combatantId as string, response: 'passed' });
+      },
+    },
+    'reaction.resolve': {
+      ...gmTool,
+      inSetup: false,
+      schema: commandSchema('reaction.resolve', {}),
+      handle(ctx) {
+        const w = ctx.state.reaction;
+        if (!w) return ctx.fail('NO_REACTION_PENDING', 'engine.reactions', 'No reaction window is open.');
+        for (const id of w.eligible) {
+          if (w.responses[id] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: id, response: 'passed', by: 'gm' });
+        }
+      },
+    },
+  };
+}
+
+export function requireCombatant(ctx: Ctx, id: string): Combatant {
+  const c = ctx.state.combatants[id];
+  if (!c) ctx.fail('UNKNOWN_COMBATANT', 'engine.combatants', `No combatant "${id}".`);
+  return c;
+}
+
+export function makeEffect(
+  ctx: Ctx,
+  ruleset: Ruleset,
+  init: Pick<Effect, 'name' | 'targetId' | 'sourceId' | 'duration'> & Partial<Pick<Effect, 'condition' | 'gmOnly' | 'data'>>,
+): Effect {
+  const s = ctx.state;
+  const effect: Effect = {
+    id: ctx.newId('e'),
+    name: init.name,
+    targetId: init.targetId,
+    sourceId: init.sourceId,
+    duration: init.duration,
+    expires: null,
+    startedAt: { round: s.clock.round, phase: s.clock.phase, current: s.clock.current },
+  };
+  if (init.condition !== undefined) effect.condition = init.condition;
+  if (init.gmOnly) effect.gmOnly = true;
+  if (init.data !== undefined) effect.data = init.data;
+  if (effect.duration && ruleset.effectExpiry) effect.expires = ruleset.effectExpiry(s as EncounterState, effect) ?? null;
+  return effect;
+}

@@ -1,0 +1,362 @@
+import { produce, setAutoFreeze } from 'immer';
+import { z } from 'zod';
+import { coreCommands } from './core.js';
+import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
+import { RuleViolation, type EngineError } from './errors.js';
+import { Rng, seedRng } from './rng.js';
+import { actorSchema } from './schemas.js';
+import type {
+  ActionOption,
+  ApplyResult,
+  Combatant,
+  Command,
+  CommandSpec,
+  Ctx,
+  EncounterState,
+  EngineEvent,
+  ReactionWindow,
+  RollRecord,
+  Ruleset,
+} from './types.js';
+
+// States are plain JSON values; we never freeze them (freezing costs time on every command).
+setAutoFreeze(false);
+
+const RECENT_ROLLS = 16;
+
+export interface CreateEncounterInput {
+  id: string;
+  name?: string;
+  options?: unknown;
+  seed: number;
+}
+
+/** A fresh encounter in `setup`. Throws a RuleViolation when the options fail the schema. */
+export function createEncounter<RS>(ruleset: Ruleset<RS>, input: CreateEncounterInput): EncounterState<RS> {
+  const parsed = ruleset.optionsSchema.safeParse(input.options ?? {});
+  if (!parsed.success) {
+    throw new RuleViolation('INVALID_OPTIONS', `${ruleset.id}.options`, z.prettifyError(parsed.error));
+  }
+  const options = parsed.data as Record<string, unknown>;
+  return {
+    id: input.id,
+    name: input.name ?? 'Encounter',
+    ruleset: ruleset.id,
+    options,
+    version: 0,
+    status: 'setup',
+    clock: { round: 0, phase: null, order: [], current: null },
+    sides: {},
+    combatants: {},
+    effects: [],
+    reaction: null,
+    rng: seedRng(input.seed),
+    forcedRolls: [],
+    rolls: [],
+    rs: ruleset.initialState(options),
+  };
+}
+
+const commandCache = new WeakMap<Ruleset, Record<string, CommandSpec>>();
+/** Core commands merged with the ruleset's own (the ruleset's win on a clash). */
+export function commandsOf(ruleset: Ruleset): Record<string, CommandSpec> {
+  let all = commandCache.get(ruleset);
+  if (!all) {
+    all = { ...coreCommands(ruleset), ...(ruleset.commands as Record<string, CommandSpec>) };
+    commandCache.set(ruleset, all);
+  }
+  return all;
+}
+
+const envelope = z.object({ type: z.string().min(1).max(64), by: actorSchema }).passthrough();
+
+function err(code: EngineError['code'], rule: string, message: string): { ok: false; error: EngineError } {
+  return { ok: false, error: { code, rule, message } };
+}
+
+/**
+ * Validate a command and apply it: the new state and its events, or a typed error and the
+ * state untouched. Pure: the same state and command always give the same result.
+ */
+export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: unknown): ApplyResult<RS> {
+  const env = envelope.safeParse(raw);
+  if (!env.success) return err('INVALID_COMMAND', 'engine.commands', z.prettifyError(env.error));
+  const spec = commandsOf(ruleset)[env.data.type];
+  if (!spec) return err('UNKNOWN_COMMAND', 'engine.commands', `Unknown command "${env.data.type}" for ruleset ${ruleset.id}.`);
+  const parsed = spec.schema.safeParse(raw);
+  if (!parsed.success) return err('INVALID_COMMAND', `${ruleset.id}.${env.data.type}`, z.prettifyError(parsed.error));
+  const cmd = parsed.data as Command;
+
+  // Who may issue it.
+  const by = cmd.by;
+  const isGm = by.role === 'gm' || by.role === 'system';
+  if (spec.actor === 'gm' && !isGm) return err('NOT_AUTHORIZED', 'engine.roles', `Only the GM may ${cmd.type}.`);
+  if (spec.actor === 'combatant') {
+    const id = cmd.combatantId;
+    const c = typeof id === 'string' ? state.combatants[id] : undefined;
+    if (!c) return err('UNKNOWN_COMBATANT', 'engine.combatants', `No combatant "${String(id)}".`);
+    if (!isGm && (by.role !== 'player' || c.controller !== by.playerId)) {
+      return err('NOT_AUTHORIZED', 'engine.roles', `${c.name} is not yours to command.`);
+    }
+  }
+
+  // Where in the combat it may come.
+  if (state.status === 'setup' && !spec.inSetup) return err('COMBAT_NOT_STARTED', 'engine.combat', 'Combat has not started.');
+  if (state.status === 'ended' && !spec.afterEnd && !(spec.inSetup && spec.actor === 'gm' && cmd.type !== 'combat.start')) {
+    return err('COMBAT_ENDED', 'engine.combat', 'Combat has ended.');
+  }
+  const window = state.reaction;
+  if (window) {
+    if (spec.reaction && (cmd.type === 'reaction.pass' || window.allowed.includes(cmd.type))) {
+      const who = cmd.combatantId as string;
+      if (window.responses[who] !== 'pending') {
+        return err('ILLEGAL_ACTION', 'engine.reactions', `${state.combatants[who]?.name ?? who} may not react in this window.`);
+      }
+    } else if (!spec.duringReaction) {
+      return err('REACTION_PENDING', 'engine.reactions', `Waiting for reactions (${window.kind}): only those reactions, a pass, or the GM's resolution are legal.`);
+    }
+  } else if (cmd.type === 'reaction.pass') {
+    return err('NO_REACTION_PENDING', 'engine.reactions', 'No reaction window is open.');
+  }
+
+  const events: EngineEvent[] = [];
+  try {
+    const next = produce(state, (draft) => {
+      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events);
+      spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
+      const w = draft.reaction;
+      // A reaction command by an eligible combatant counts as its response.
+      if (w && window && w.id === window.id && spec.reaction && cmd.type !== 'reaction.pass') {
+        const who = cmd.combatantId as string;
+        if (w.responses[who] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: who, response: 'reacted' });
+      }
+      closeWindowIfDone(ruleset, ctx as Ctx<RS>);
+      draft.version += 1;
+    });
+    return { ok: true, state: next as EncounterState<RS>, events };
+  } catch (e) {
+    if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
+    throw e;
+  }
+}
+
+function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
+  // Resuming may open a new window; loop until one is left open or none is.
+  for (let guard = 0; guard < 32; guard++) {
+    const w = ctx.state.reaction;
+    if (!w) return;
+    if (w.eligible.some((id) => w.responses[id] === 'pending')) return;
+    const closed: ReactionWindow = structuredCloneWindow(w);
+    ctx.emit({ type: 'reaction.closed', windowId: w.id, outcome: 'answered' });
+    ruleset.onReactionClosed?.(ctx, closed);
+  }
+}
+
+function structuredCloneWindow(w: ReactionWindow): ReactionWindow {
+  return JSON.parse(JSON.stringify(w)) as ReactionWindow;
+}
+
+function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[]): Ctx<RS> {
+  let idCounter = 0;
+  const version = draft.version + 1;
+  const ctx: Ctx<RS> = {
+    state: draft,
+    command,
+    options: draft.options,
+    emit(event) {
+      if (!event.gmOnly) {
+        const cid = (event.combatantId ?? event.targetId) as unknown;
+        if (typeof cid === 'string' && draft.combatants[cid]?.hidden) event = { ...event, gmOnly: true };
+      }
+      if (event.gmOnly === undefined) delete event.gmOnly;
+      evolve(ruleset, draft, event);
+      events.push(event);
+    },
+    roll(formula, purpose, opts = {}) {
+      const rng = new Rng(draft.rng);
+      const forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === formula.replace(/\s+/g, ''));
+      let outcome = rollFormula(formula, rng);
+      let forced = false;
+      if (forcedIndex >= 0) {
+        const f = draft.forcedRolls[forcedIndex]!;
+        const parsed = parseFormula(formula);
+        if (f.faces && f.faces.length === diceCount(parsed)) {
+          outcome = { formula, ...totalFor(parsed, f.faces) };
+        } else if (f.total !== undefined) {
+          outcome = { ...outcome, total: f.total };
+        }
+        forced = true;
+      }
+      const id = `r${version}.${++idCounter}`;
+      const combatantId = opts.combatantId ?? null;
+      const gmOnly = opts.gmOnly || (combatantId !== null && draft.combatants[combatantId]?.hidden) || undefined;
+      ctx.emit({
+        type: 'dice.rolled',
+        rollId: id,
+        formula,
+        faces: outcome.faces,
+        total: outcome.total,
+        purpose,
+        combatantId,
+        ...(forced ? { forced: true, forcedIndex } : {}),
+        rngAfter: rng.state(),
+        gmOnly,
+      });
+      return { ...outcome, id, purpose };
+    },
+    fail(code, rule, message) {
+      throw new RuleViolation(code, rule, message);
+    },
+    openReaction(w) {
+      if (draft.reaction) throw new RuleViolation('REACTION_PENDING', 'engine.reactions', 'A reaction window is already open.');
+      const responses: Record<string, 'pending'> = {};
+      for (const id of w.eligible) responses[id] = 'pending';
+      ctx.emit({ type: 'reaction.opened', window: { ...w, id: ctx.newId('w'), responses } });
+    },
+    newId(prefix) {
+      return `${prefix}${version}.${++idCounter}`;
+    },
+  };
+  return ctx;
+}
+
+/** Apply one event to a draft. Core events are handled here; the rest go to the ruleset. */
+export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: EngineEvent): void {
+  switch (e.type) {
+    case 'combatant.added': {
+      const c = e.combatant as Combatant;
+      s.combatants[c.id] = c as never;
+      if (!s.sides[c.side]) s.sides[c.side] = { id: c.side, name: c.side };
+      return;
+    }
+    case 'combatant.removed': {
+      const id = e.combatantId as string;
+      delete s.combatants[id];
+      s.effects = s.effects.filter((x) => x.targetId !== id);
+      if (s.clock.order.includes(id)) s.clock.order = s.clock.order.filter((x) => x !== id);
+      if (s.clock.current === id) s.clock.current = null;
+      if (s.reaction?.eligible.includes(id)) {
+        s.reaction.eligible = s.reaction.eligible.filter((x) => x !== id);
+        delete s.reaction.responses[id];
+      }
+      return;
+    }
+    case 'combatant.updated': {
+      const c = s.combatants[e.combatantId as string]!;
+      Object.assign(c, e.changes as object);
+      if (!s.sides[c.side]) s.sides[c.side] = { id: c.side, name: c.side };
+      return;
+    }
+    case 'combatant.placed':
+      s.combatants[e.combatantId as string]!.position = e.position;
+      return;
+    case 'effect.applied':
+      s.effects.push(e.effect as never);
+      return;
+    case 'effect.removed':
+    case 'effect.expired':
+      s.effects = s.effects.filter((x) => x.id !== e.effectId);
+      return;
+    case 'combat.started':
+      s.status = 'active';
+      return;
+    case 'combat.ended':
+      s.status = 'ended';
+      s.clock.current = null;
+      s.reaction = null;
+      return;
+    case 'clock.changed': {
+      const { type: _t, gmOnly: _g, ...changes } = e;
+      Object.assign(s.clock, changes);
+      return;
+    }
+    case 'dice.rolled': {
+      s.rng = e.rngAfter as number[];
+      if (typeof e.forcedIndex === 'number') s.forcedRolls.splice(e.forcedIndex, 1);
+      const rec: RollRecord = {
+        id: e.rollId as string,
+        formula: e.formula as string,
+        total: e.total as number,
+        purpose: e.purpose as string,
+        combatantId: (e.combatantId as string | null) ?? null,
+      };
+      if (e.gmOnly) rec.gmOnly = true;
+      s.rolls.push(rec);
+      if (s.rolls.length > RECENT_ROLLS) s.rolls.splice(0, s.rolls.length - RECENT_ROLLS);
+      return;
+    }
+    case 'dice.forced':
+      s.forcedRolls.push(e.forced as never);
+      return;
+    case 'dice.overridden': {
+      const r = s.rolls.find((x) => x.id === e.rollId);
+      if (r) {
+        r.total = e.total as number;
+        r.overridden = true;
+      }
+      return;
+    }
+    case 'reaction.opened':
+      s.reaction = e.window as ReactionWindow;
+      return;
+    case 'reaction.responded':
+      if (s.reaction) s.reaction.responses[e.combatantId as string] = e.response as 'passed' | 'reacted';
+      return;
+    case 'reaction.closed':
+      s.reaction = null;
+      return;
+    default:
+      if (!ruleset.evolve(s as never, e)) throw new Error(`Unknown event type "${e.type}"`);
+  }
+}
+
+/** Rebuild a state by applying a command log to an initial state. Throws if any command fails. */
+export function replay<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, commands: readonly unknown[]): EncounterState<RS> {
+  let state = initial;
+  commands.forEach((c, i) => {
+    const r = apply(ruleset, state, c);
+    if (!r.ok) throw new Error(`Replay diverged at command ${i}: ${r.error.code} ${r.error.message}`);
+    state = r.state;
+  });
+  return state;
+}
+
+/** Rebuild a state from events alone (each batch was one command). */
+export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, batches: readonly (readonly EngineEvent[])[]): EncounterState<RS> {
+  let state = initial;
+  for (const batch of batches) {
+    state = produce(state, (draft) => {
+      for (const e of batch) evolve(ruleset, draft as EncounterState<RS>, e);
+      draft.version += 1;
+    }) as EncounterState<RS>;
+  }
+  return state;
+}
+
+/** What a combatant may do right now (for clients to show only legal choices). */
+export function legalActions<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, combatantId: string): ActionOption[] {
+  if (!state.combatants[combatantId] || state.status !== 'active') return [];
+  const options = ruleset.legalActions(state, combatantId);
+  const w = state.reaction;
+  if (w && w.responses[combatantId] === 'pending') {
+    options.push({ command: 'reaction.pass', label: 'Pass (do not react)', kind: 'reaction', allowed: true, template: { combatantId }, rule: 'engine.reactions' });
+  }
+  return options;
+}
+
+/** Effects on a combatant whose `condition` is the given name. */
+export function hasCondition(state: EncounterState<unknown>, combatantId: string, condition: string): boolean {
+  return state.effects.some((e) => e.targetId === combatantId && e.condition === condition);
+}
+
+export function conditionsOf(state: EncounterState<unknown>, combatantId: string): string[] {
+  const out: string[] = [];
+  for (const e of state.effects) if (e.targetId === combatantId && e.condition && !out.includes(e.condition)) out.push(e.condition);
+  return out;
+}
+
+/** Emit `effect.expired` for every effect the predicate selects (rulesets call this when durations tick). */
+export function expireEffects<RS>(ctx: Ctx<RS>, predicate: (e: EncounterState<RS>['effects'][number]) => boolean, reason = 'duration'): void {
+  const ids = ctx.state.effects.filter(predicate).map((e) => ({ id: e.id, gmOnly: e.gmOnly }));
+  for (const { id, gmOnly } of ids) ctx.emit({ type: 'effect.expired', effectId: id, reason, gmOnly: gmOnly || undefined });
+}

@@ -1,0 +1,21 @@
+export * from './types.js';
+export * from './errors.js';
+export * from './dice.js';
+export * from './rng.js';
+export * from './schemas.js';
+export * from './grid.js';
+export { coreCommands, requireCombatant, makeEffect } from './core.js';
+export {
+  apply,
+  createEncounter,
+  commandsOf,
+  evolve,
+  replay,
+  rebuild,
+  legalActions,
+  hasCondition,
+  conditionsOf,
+  expireEffects,
+  type CreateEncounterInput,
+} from './engine.js';
+export { projectState, projectEvent } from './projection.js';

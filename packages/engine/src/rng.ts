@@ -1,0 +1,37 @@
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+
+/** The serializable state of the encounter's PRNG (xoroshiro128+ from pure-rand). */
+export type RngState = readonly number[];
+
+export function seedRng(seed: number): RngState {
+  return [...xoroshiro128plus(seed | 0).getState()];
+}
+
+/**
+ * A mutable cursor over an `RngState`. Handlers draw from it; the engine stores `state()` back
+ * into the encounter so the sequence continues deterministically.
+ */
+export class Rng {
+  private readonly gen;
+  constructor(state: RngState) {
+    this.gen = xoroshiro128plusFromState(state);
+  }
+  /** Uniform integer in [from, to], both included. */
+  int(from: number, to: number): number {
+    return uniformInt(this.gen, from, to);
+  }
+  state(): number[] {
+    return [...this.gen.getState()];
+  }
+}
+
+/** Derive a 32-bit seed from a string (FNV-1a), for encounter ids used as seeds. */
+export function seedFromString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}

@@ -1,0 +1,7 @@
+import type { Ruleset } from '@fray/engine';
+
+/**
+ * Every ruleset Fray knows. Adding a ruleset: a folder under src/<id>/ and one line here.
+ */
+export const registry: Record<string, Ruleset> = {
+};
