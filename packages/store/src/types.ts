@@ -1,0 +1,122 @@
+/**
+ * The persistence contract the runtime and the server use. One implementation (Prisma over
+ * `@prisma/adapter-pg`) serves both a real Postgres (`DATABASE_URL`) and the embedded PGlite.
+ *
+ * Log entries are the durable truth: a command is acknowledged only after `appendLog` resolved.
+ * `(encounterId, seq)` is unique, and every append carries the writer's fencing token: the
+ * database refuses an append whose token is not the encounter's current owner token.
+ */
+
+export interface AccountRecord {
+  id: string;
+  name: string | null;
+  createdAt: Date;
+}
+
+export type EncounterStatus = 'setup' | 'active' | 'ended' | 'archived';
+
+export interface EncounterRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  ruleset: string;
+  options: unknown;
+  seed: number;
+  status: EncounterStatus;
+  round: number;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface InviteRecord {
+  id: string;
+  encounterId: string;
+  role: 'player' | 'spectator';
+  /** the player id commands are issued as (role player) */
+  playerId: string | null;
+  combatantIds: string[];
+  revoked: boolean;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface LogEntry {
+  encounterId: string;
+  /** = the state version after this command (1, 2, 3...) */
+  seq: number;
+  /** the client's idempotency key (unique per encounter) */
+  commandId: string;
+  command: unknown;
+  events: unknown[];
+  createdAt?: Date;
+}
+
+export interface SnapshotRecord {
+  encounterId: string;
+  version: number;
+  state: unknown;
+  createdAt: Date;
+}
+
+export interface Lease {
+  encounterId: string;
+  ownerId: string;
+  /** fencing token: strictly increasing per encounter */
+  token: number;
+  expiresAt: Date;
+}
+
+export class StaleOwnerError extends Error {
+  constructor(message = 'This process no longer owns the encounter (stale fencing token).') {
+    super(message);
+    this.name = 'StaleOwnerError';
+  }
+}
+
+export class DuplicateSeqError extends Error {
+  constructor(message = 'A log entry with this sequence number already exists.') {
+    super(message);
+    this.name = 'DuplicateSeqError';
+  }
+}
+
+export interface Store {
+  readonly kind: 'postgres' | 'embedded';
+  /** a human description for /health (no secrets) */
+  readonly description: string;
+
+  createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord>;
+  findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null>;
+
+  createEncounter(input: Omit<EncounterRecord, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecord>;
+  getEncounter(id: string): Promise<EncounterRecord | null>;
+  /** newest activity first */
+  listEncounters(accountId: string, opts?: { includeArchived?: boolean }): Promise<EncounterRecord[]>;
+  updateEncounterSummary(id: string, summary: Partial<Pick<EncounterRecord, 'status' | 'round' | 'version' | 'name'>>): Promise<void>;
+
+  createInvite(input: Omit<InviteRecord, 'createdAt' | 'revoked'> & { tokenHash: string }): Promise<InviteRecord>;
+  findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null>;
+  listInvites(encounterId: string): Promise<InviteRecord[]>;
+  revokeInvite(id: string): Promise<void>;
+
+  /**
+   * Append entries atomically (all or none), refusing with StaleOwnerError when `fencingToken`
+   * is not the current lease token of the encounter, and DuplicateSeqError on a taken seq.
+   * Entries of several encounters may be batched in one transaction by the caller's choice.
+   */
+  appendLog(entries: LogEntry[], fencing: { encounterId: string; token: number }[]): Promise<void>;
+  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null>;
+
+  saveSnapshot(encounterId: string, version: number, state: unknown): Promise<void>;
+  latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
+
+  /** Take or renew the lease; returns it, or null when another owner holds an unexpired one. */
+  acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<Lease | null>;
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease | null>;
+  releaseLease(lease: Lease): Promise<void>;
+  getLease(encounterId: string): Promise<Lease | null>;
+
+  close(): Promise<void>;
+}
