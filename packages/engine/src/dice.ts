@@ -21,7 +21,19 @@ export interface ParsedFormula {
 
 const TERM = /([+-]?)\s*(?:(\d*)d(\d+)(?:(kh|kl|dh|dl)(\d+))?|(\d+))/gy;
 
+const parseCache = new Map<string, ParsedFormula>();
+
+/** Parse a formula (cached: the same formulas are rolled again and again). */
 export function parseFormula(formula: string): ParsedFormula {
+  let parsed = parseCache.get(formula);
+  if (!parsed) {
+    parsed = parseUncached(formula);
+    if (parseCache.size < 1000) parseCache.set(formula, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(formula: string): ParsedFormula {
   const text = formula.replace(/\s+/g, '').toLowerCase();
   if (text.length === 0 || text.length > 64) {
     throw new RuleViolation('INVALID_DICE', 'engine.dice', `Bad dice formula "${formula}".`);

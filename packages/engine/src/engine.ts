@@ -1,4 +1,4 @@
-import { produce, setAutoFreeze } from 'immer';
+import { create } from 'mutative';
 import { z } from 'zod';
 import { coreCommands } from './core.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
@@ -19,8 +19,6 @@ import type {
   Ruleset,
 } from './types.js';
 
-// States are plain JSON values; we never freeze them (freezing costs time on every command).
-setAutoFreeze(false);
 
 const RECENT_ROLLS = 16;
 
@@ -121,8 +119,8 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
 
   const events: EngineEvent[] = [];
   try {
-    const next = produce(state, (draft) => {
-      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events);
+    const next = create(state, (draft) => {
+      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state);
       spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
       const w = draft.reaction;
       // A reaction command by an eligible combatant counts as its response.
@@ -156,41 +154,46 @@ function structuredCloneWindow(w: ReactionWindow): ReactionWindow {
   return JSON.parse(JSON.stringify(w)) as ReactionWindow;
 }
 
-function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[]): Ctx<RS> {
+function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>): Ctx<RS> {
   let idCounter = 0;
-  const version = draft.version + 1;
+  const version = base.version + 1;
+  // Reads that do not need the draft go to the base state: every draft read costs a proxy.
+  let rngState = base.rng;
+  const hiddenNow = (id: string): boolean => {
+    const c = base.combatants[id];
+    return c ? c.hidden : draft.combatants[id]?.hidden === true;
+  };
   const ctx: Ctx<RS> = {
     state: draft,
     command,
-    options: draft.options,
+    options: base.options,
     emit(event) {
       if (!event.gmOnly) {
         const cid = (event.combatantId ?? event.targetId) as unknown;
-        if (typeof cid === 'string' && draft.combatants[cid]?.hidden) event = { ...event, gmOnly: true };
+        if (typeof cid === 'string' && hiddenNow(cid)) event = { ...event, gmOnly: true };
       }
       if (event.gmOnly === undefined) delete event.gmOnly;
       evolve(ruleset, draft, event);
       events.push(event);
     },
     roll(formula, purpose, opts = {}) {
-      const rng = new Rng(draft.rng);
-      const forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === formula.replace(/\s+/g, ''));
+      const rng = new Rng(rngState);
       let outcome = rollFormula(formula, rng);
-      let forced = false;
-      if (forcedIndex >= 0) {
-        const f = draft.forcedRolls[forcedIndex]!;
-        const parsed = parseFormula(formula);
-        if (f.faces && f.faces.length === diceCount(parsed)) {
-          outcome = { formula, ...totalFor(parsed, f.faces) };
-        } else if (f.total !== undefined) {
-          outcome = { ...outcome, total: f.total };
+      let forcedIndex = -1;
+      if (draft.forcedRolls.length > 0) {
+        const f0 = formula.replace(/\s+/g, '');
+        forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === f0);
+        if (forcedIndex >= 0) {
+          const f = draft.forcedRolls[forcedIndex]!;
+          const parsed = parseFormula(formula);
+          if (f.faces && f.faces.length === diceCount(parsed)) outcome = { formula, ...totalFor(parsed, f.faces) };
+          else if (f.total !== undefined) outcome = { ...outcome, total: f.total };
         }
-        forced = true;
       }
+      rngState = rng.state();
       const id = `r${version}.${++idCounter}`;
       const combatantId = opts.combatantId ?? null;
-      const gmOnly = opts.gmOnly || (combatantId !== null && draft.combatants[combatantId]?.hidden) || undefined;
-      ctx.emit({
+      const event: EngineEvent = {
         type: 'dice.rolled',
         rollId: id,
         formula,
@@ -198,11 +201,15 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
         total: outcome.total,
         purpose,
         combatantId,
-        ...(forced ? { forced: true, forcedIndex } : {}),
-        rngAfter: rng.state(),
-        gmOnly,
-      });
-      return { ...outcome, id, purpose };
+        rngAfter: rngState,
+      };
+      if (forcedIndex >= 0) {
+        event.forced = true;
+        event.forcedIndex = forcedIndex;
+      }
+      if (opts.gmOnly || (combatantId !== null && hiddenNow(combatantId))) event.gmOnly = true;
+      ctx.emit(event);
+      return { formula, faces: outcome.faces, total: outcome.total, id, purpose };
     },
     fail(code, rule, message) {
       throw new RuleViolation(code, rule, message);
@@ -281,8 +288,8 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
         combatantId: (e.combatantId as string | null) ?? null,
       };
       if (e.gmOnly) rec.gmOnly = true;
-      s.rolls.push(rec);
-      if (s.rolls.length > RECENT_ROLLS) s.rolls.splice(0, s.rolls.length - RECENT_ROLLS);
+      const rolls = s.rolls;
+      s.rolls = rolls.length >= RECENT_ROLLS ? [...rolls.slice(rolls.length - RECENT_ROLLS + 1), rec] : [...rolls, rec];
       return;
     }
     case 'dice.forced':
@@ -325,7 +332,7 @@ export function replay<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, co
 export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, batches: readonly (readonly EngineEvent[])[]): EncounterState<RS> {
   let state = initial;
   for (const batch of batches) {
-    state = produce(state, (draft) => {
+    state = create(state, (draft) => {
       for (const e of batch) evolve(ruleset, draft as EncounterState<RS>, e);
       draft.version += 1;
     }) as EncounterState<RS>;

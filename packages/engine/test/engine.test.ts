@@ -114,7 +114,7 @@ describe('apply', () => {
     const r = must(s, { type: 'reaction.pass', by: gm, combatantId: target });
     expect(r.state.reaction).toBeNull();
     expect(r.events.map((e) => e.type)).toEqual(['reaction.responded', 'reaction.closed', 'dice.rolled', 'mini.damaged']);
-    expect(r.state.combatants[target]!.data.hp).toBeLessThan(hpBefore);
+    expect(r.state.combatants[target]!.data.hp as number).toBeLessThan(hpBefore as number);
   });
 
   it('a parry reaction stops the damage', () => {
