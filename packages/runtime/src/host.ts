@@ -1,0 +1,395 @@
+import jsonpatch from 'fast-json-patch';
+import { apply, legalActions, projectState, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
+import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError } from '@fray/protocol';
+import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
+import { projectEventsFor, viewerKey } from './viewers.js';
+import type { Runtime } from './runtime.js';
+
+export type Sink = (msg: PatchMessage) => void;
+
+interface Channel {
+  viewer: Viewer;
+  key: string;
+  projection: EncounterState;
+  history: PatchMessage[];
+  /** the last version whose patch took something out of this view (hid, removed, made secret) */
+  narrowedAt: number;
+  sinks: Set<Sink>;
+}
+
+type StoredResult = { ok: true; version: number; events: EngineEvent[] } | { ok: false; error: WireError };
+
+export interface SubmitInput {
+  commandId: string;
+  expectedVersion?: number;
+  /** the command without `by` */
+  command: Record<string, unknown>;
+  by: Actor;
+}
+
+export class RuntimeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RuntimeError';
+  }
+  toWire(): WireError {
+    return { code: this.code, message: this.message };
+  }
+}
+
+const ACK_CACHE = 4096;
+
+/**
+ * One live encounter in memory: its state, its serialized command queue, its viewers' channels
+ * (projection + patch history) and its deadlines.
+ */
+export class EncounterHost {
+  state: EncounterState;
+  /** the version of the newest saved snapshot */
+  snapshotVersion: number;
+  lastActivity: number;
+  archived = false;
+  closed = false;
+  turnTimerSeconds: number | null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  private readonly channels = new Map<string, Channel>();
+  private readonly acks = new Map<string, StoredResult>();
+  private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
+  private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
+  private summary: { status: string; round: number };
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly ruleset: Ruleset,
+    readonly accountId: string,
+    state: EncounterState,
+    public lease: LeaseLike,
+    readonly logger: Logger,
+    opts: { snapshotVersion: number; turnTimerSeconds: number | null; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
+  ) {
+    this.state = state;
+    this.snapshotVersion = opts.snapshotVersion;
+    this.turnTimerSeconds = opts.turnTimerSeconds;
+    this.archived = opts.archived;
+    this.lastActivity = runtime.now();
+    this.summary = { status: state.status, round: state.clock.round };
+    for (const r of opts.recentCommands) this.remember(r.commandId, { ok: true, version: r.seq, events: r.events as EngineEvent[] });
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  get version(): number {
+    return this.state.version;
+  }
+
+  get subscriberCount(): number {
+    let n = 0;
+    for (const c of this.channels.values()) n += c.sinks.size;
+    return n;
+  }
+
+  get busy(): boolean {
+    return this.queued > 0;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Viewers
+
+  private channel(viewer: Viewer): Channel {
+    const key = viewerKey(viewer);
+    let ch = this.channels.get(key);
+    if (!ch) {
+      ch = { viewer, key, projection: projectState(this.ruleset, this.state, viewer), history: [], narrowedAt: this.state.version, sinks: new Set() };
+      this.channels.set(key, ch);
+    }
+    return ch;
+  }
+
+  /** Start receiving patches; returns the current projected state (consistent with the next patch). */
+  subscribe(viewer: Viewer, sink: Sink): { version: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
+    const ch = this.channel(viewer);
+    ch.sinks.add(sink);
+    this.lastActivity = this.runtime.now();
+    return {
+      version: this.state.version,
+      state: ch.projection,
+      deadlines: this.deadlinesFor(ch),
+      unsubscribe: () => {
+        ch.sinks.delete(sink);
+        this.lastActivity = this.runtime.now();
+      },
+    };
+  }
+
+  /** The patches a viewer missed since `since`, or a fresh snapshot when they are no longer kept. */
+  sync(viewer: Viewer, since: number): SyncAck {
+    const ch = this.channel(viewer);
+    const version = this.state.version;
+    if (since === version) return { ok: true, kind: 'patches', version, patches: [] };
+    // Old patches may carry what the viewer could see then but may not now: a snapshot instead.
+    if (since < version && since >= ch.narrowedAt) {
+      const i = ch.history.findIndex((m) => m.from === since);
+      if (i >= 0) return { ok: true, kind: 'patches', version, patches: ch.history.slice(i) };
+    }
+    return { ok: true, kind: 'snapshot', version, state: ch.projection, deadlines: this.deadlinesFor(ch) };
+  }
+
+  projectionFor(viewer: Viewer): EncounterState {
+    return this.channel(viewer).projection;
+  }
+
+  legal(viewer: Viewer, combatantId: string): { ok: true; version: number; actions: unknown[] } | { ok: false; error: WireError } {
+    const c = this.state.combatants[combatantId];
+    const visible = this.channel(viewer).projection.combatants[combatantId];
+    if (!c || !visible) return { ok: false, error: { code: 'UNKNOWN_COMBATANT', message: `No combatant "${combatantId}".` } };
+    if (viewer.role === 'spectator') return { ok: false, error: { code: 'FORBIDDEN', message: 'Spectators only watch.' } };
+    if (viewer.role === 'player' && c.controller !== viewer.playerId) {
+      return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
+    }
+    return { ok: true, version: this.state.version, actions: legalActions(this.ruleset, this.state, combatantId) };
+  }
+
+  /** Tell every subscriber that this host is going away. */
+  notifyClosed(reason: string): void {
+    for (const ch of this.channels.values()) for (const s of ch.sinks) this.runtime.onClosed(this.id, s, reason);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Commands
+
+  /** Run `fn` after every command queued before it (the encounter's serialized queue). */
+  enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    this.queued += 1;
+    const run = this.queue.then(fn, fn);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.finally(() => {
+      this.queued -= 1;
+      this.lastActivity = this.runtime.now();
+    });
+  }
+
+  /** Wait until every queued command is done. */
+  async drain(): Promise<void> {
+    await this.queue;
+  }
+
+  /**
+   * Validate and apply a command; acknowledge it only after its log entry is committed.
+   * `viewer` is whom the ack's events are projected for.
+   */
+  submit(input: SubmitInput, viewer: Viewer): Promise<CommandAck> {
+    return this.enqueue(async () => this.project(await this.process(input), viewer));
+  }
+
+  private project(r: StoredResult, viewer: Viewer): CommandAck {
+    if (!r.ok) return r;
+    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.state, viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
+  }
+
+  private remember(commandId: string, r: StoredResult): void {
+    this.acks.set(commandId, r);
+    if (this.acks.size > ACK_CACHE) {
+      const first = this.acks.keys().next();
+      if (!first.done) this.acks.delete(first.value);
+    }
+  }
+
+  private async process(input: SubmitInput): Promise<StoredResult> {
+    const seen = this.acks.get(input.commandId);
+    if (seen) return seen;
+    if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
+    if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
+    if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
+      const r: StoredResult = {
+        ok: false,
+        error: { code: 'STALE_VERSION', message: `Expected version ${input.expectedVersion}, but the encounter is at ${this.state.version}.` },
+      };
+      this.remember(input.commandId, r);
+      return r;
+    }
+    const command: Record<string, unknown> = { ...input.command, by: input.by };
+    let result;
+    try {
+      result = apply(this.ruleset, this.state, command);
+    } catch (e) {
+      this.logger.error({ err: String(e), commandId: input.commandId, type: command.type }, 'engine threw');
+      return { ok: false, error: { code: 'INTERNAL', message: 'The rules engine failed on this command.' } };
+    }
+    if (!result.ok) {
+      const r: StoredResult = { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } };
+      this.remember(input.commandId, r);
+      return r;
+    }
+    const next = result.state;
+    try {
+      await this.runtime.writer.append(
+        { encounterId: this.id, seq: next.version, commandId: input.commandId, command, events: result.events },
+        this.lease.token,
+      );
+    } catch (e) {
+      // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
+      // process must reload the encounter from the database before serving it again.
+      const stale = isStaleOwner(e);
+      this.logger.warn({ err: String(e), commandId: input.commandId, stale }, 'log append refused; unloading the encounter');
+      void this.runtime.unload(this.id, stale ? 'lease lost' : 'database error', { release: !stale, snapshot: false });
+      return {
+        ok: false,
+        error: stale
+          ? { code: 'ENCOUNTER_BUSY', message: 'Another server process owns this encounter now; join again.' }
+          : { code: 'UNAVAILABLE', message: 'The database refused the write; the command was not applied.' },
+      };
+    }
+    this.state = next;
+    const stored: StoredResult = { ok: true, version: next.version, events: result.events };
+    this.remember(input.commandId, stored);
+    this.runtime.metrics.commands += 1;
+    this.evaluateDeadlines();
+    this.broadcast(result.events);
+    this.afterCommit();
+    return stored;
+  }
+
+  private broadcast(events: EngineEvent[]): void {
+    const from = this.state.version - 1;
+    for (const ch of this.channels.values()) {
+      const projection = projectState(this.ruleset, this.state, ch.viewer);
+      const ops = jsonpatch.compare(ch.projection, projection) as PatchOp[];
+      ch.projection = projection;
+      if (ops.some((o) => o.op === 'remove')) ch.narrowedAt = this.state.version;
+      const msg: PatchMessage = {
+        encounterId: this.id,
+        from,
+        to: this.state.version,
+        ops,
+        events: projectEventsFor(events, ch.viewer, this.state, projection),
+        deadlines: this.deadlinesFor(ch),
+      };
+      ch.history.push(msg);
+      if (ch.history.length > this.runtime.options.syncHistory) ch.history.splice(0, ch.history.length - this.runtime.options.syncHistory);
+      for (const s of ch.sinks) s(msg);
+    }
+  }
+
+  private afterCommit(): void {
+    const s = this.state;
+    if (s.status !== this.summary.status || s.clock.round !== this.summary.round) {
+      this.summary = { status: s.status, round: s.clock.round };
+      this.runtime.updateSummary(this.id, { status: s.status, round: s.clock.round, version: s.version });
+    }
+    if (s.version - this.snapshotVersion >= this.runtime.options.snapshotEvery) void this.snapshot();
+  }
+
+  /** Save a snapshot of the current state (with the runtime's own settings). */
+  async snapshot(): Promise<void> {
+    const version = this.state.version;
+    if (version <= this.snapshotVersion && version !== 0) return;
+    const state = this.state;
+    try {
+      await this.runtime.store.saveSnapshot(this.id, version, { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds } });
+      if (version > this.snapshotVersion) this.snapshotVersion = version;
+      this.runtime.updateSummary(this.id, { status: state.status, round: state.clock.round, version });
+    } catch (e) {
+      this.logger.error({ err: String(e), version }, 'snapshot failed');
+    }
+  }
+
+  /** Set the GM's turn timer (null = off); saved at once with a snapshot. */
+  async setTurnTimer(seconds: number | null): Promise<void> {
+    await this.enqueue(async () => {
+      this.turnTimerSeconds = seconds;
+      this.clearTurnTimer();
+      this.evaluateDeadlines();
+      await this.runtime.store.saveSnapshot(this.id, this.state.version, {
+        fraySnapshot: 1,
+        state: this.state,
+        runtime: { turnTimerSeconds: this.turnTimerSeconds },
+      });
+      this.snapshotVersion = this.state.version;
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Deadlines: the runtime's clock, never the engine's. A deadline that passes submits a logged
+  // command as `system`, so replaying the log rebuilds the same state.
+
+  private deadlinesFor(ch: Channel): Deadlines {
+    const reaction = this.reactionTimer && ch.projection.reaction ? { windowId: this.reactionTimer.windowId, at: this.reactionTimer.at } : null;
+    const turn =
+      this.turnTimer && this.turnTimer.handle && ch.projection.combatants[this.turnTimer.combatantId] !== undefined
+        ? { combatantId: this.turnTimer.combatantId, at: this.turnTimer.at }
+        : null;
+    return { reaction, turn };
+  }
+
+  evaluateDeadlines(): void {
+    if (this.closed) return;
+    const s = this.state;
+    const w = s.reaction;
+    if (!w) {
+      if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
+      this.reactionTimer = null;
+    } else if (!this.reactionTimer || this.reactionTimer.windowId !== w.id) {
+      if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
+      this.reactionTimer = null;
+      const seconds = w.deadlineSeconds ?? this.runtime.options.reactionSeconds;
+      if (seconds && seconds > 0) {
+        const windowId = w.id;
+        const handle = setTimeout(() => {
+          this.logger.info({ windowId }, 'reaction window deadline passed; resolving');
+          void this.submit({ commandId: `deadline:reaction:${windowId}`, command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
+        }, seconds * 1000);
+        handle.unref();
+        this.reactionTimer = { windowId, at: this.runtime.now() + seconds * 1000, handle };
+      }
+    }
+
+    const current = s.clock.current;
+    if (!this.turnTimerSeconds || s.status !== 'active' || !current) {
+      this.clearTurnTimer();
+      return;
+    }
+    const key = `${s.clock.round}:${s.clock.phase ?? ''}:${current}`;
+    if (this.turnTimer && this.turnTimer.key === key && this.turnTimer.handle) return;
+    const retry = this.turnTimer?.key === key; // fired but the turn did not end (e.g. a reaction was pending)
+    this.clearTurnTimer();
+    const ms = retry ? 2000 : this.turnTimerSeconds * 1000;
+    const version = s.version;
+    const handle = setTimeout(() => {
+      if (this.turnTimer) this.turnTimer.handle = null;
+      this.logger.info({ combatantId: current }, 'turn timer passed; ending the turn');
+      void this.submit(
+        { commandId: `deadline:turn:${version}:${current}`, command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
+        { role: 'gm' },
+      ).then((ack) => {
+        if (!ack.ok) {
+          this.logger.info({ code: ack.error.code }, 'turn timer could not end the turn yet');
+          if (this.turnTimer?.key === key && !this.turnTimer.handle && !this.busy) this.evaluateDeadlines();
+        }
+      });
+    }, ms);
+    handle.unref();
+    this.turnTimer = { key, combatantId: current, at: this.runtime.now() + ms, handle };
+  }
+
+  private clearTurnTimer(): void {
+    if (this.turnTimer?.handle) clearTimeout(this.turnTimer.handle);
+    this.turnTimer = null;
+  }
+
+  /** Stop timers; the host takes no more commands. */
+  close(): void {
+    this.closed = true;
+    if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
+    this.reactionTimer = null;
+    this.clearTurnTimer();
+  }
+}

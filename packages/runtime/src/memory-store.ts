@@ -1,0 +1,91 @@
+import type { EncounterRecordLike, LeaseLike, LogEntryLike, RuntimeStore } from './store.js';
+
+class StaleOwner extends Error {
+  constructor() {
+    super('This process no longer owns the encounter (stale fencing token).');
+    this.name = 'StaleOwnerError';
+  }
+}
+
+/**
+ * An in-memory store with the contract's semantics (fencing tokens, unique sequence numbers,
+ * leases). For the runtime's own unit tests; the server runs on `@fray/store`.
+ */
+export class MemoryStore implements RuntimeStore {
+  readonly kind = 'memory';
+  readonly description = 'in-memory (tests)';
+  encounters = new Map<string, EncounterRecordLike>();
+  logs = new Map<string, LogEntryLike[]>();
+  snapshots = new Map<string, Array<{ encounterId: string; version: number; state: unknown; createdAt: Date }>>();
+  leases = new Map<string, LeaseLike>();
+  appendCalls = 0;
+  failNextAppend: Error | null = null;
+
+  async createEncounter(input: Omit<EncounterRecordLike, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecordLike> {
+    const now = new Date();
+    const rec = { ...input, createdAt: now, updatedAt: now };
+    this.encounters.set(input.id, rec);
+    this.snapshots.set(input.id, [{ encounterId: input.id, version: 0, state: structuredClone(initialState), createdAt: now }]);
+    return { ...rec };
+  }
+  async getEncounter(id: string) {
+    const r = this.encounters.get(id);
+    return r ? { ...r } : null;
+  }
+  async updateEncounterSummary(id: string, summary: Partial<Pick<EncounterRecordLike, 'status' | 'round' | 'version' | 'name'>>) {
+    const r = this.encounters.get(id);
+    if (r) Object.assign(r, summary, { updatedAt: new Date() });
+  }
+  async appendLog(entries: LogEntryLike[], fencing: { encounterId: string; token: number }[]) {
+    this.appendCalls += 1;
+    if (this.failNextAppend) {
+      const e = this.failNextAppend;
+      this.failNextAppend = null;
+      throw e;
+    }
+    for (const f of fencing) if (this.leases.get(f.encounterId)?.token !== f.token) throw new StaleOwner();
+    for (const e of entries) {
+      const log = this.logs.get(e.encounterId) ?? [];
+      if (log.some((x) => x.seq === e.seq || x.commandId === e.commandId)) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
+    }
+    for (const e of entries) {
+      const log = this.logs.get(e.encounterId) ?? [];
+      log.push(structuredClone({ ...e, createdAt: new Date() }));
+      this.logs.set(e.encounterId, log);
+    }
+  }
+  async readLog(encounterId: string, afterSeq: number, limit = 1000) {
+    return (this.logs.get(encounterId) ?? []).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
+  }
+  async findLogByCommandId(encounterId: string, commandId: string) {
+    return (this.logs.get(encounterId) ?? []).find((e) => e.commandId === commandId) ?? null;
+  }
+  async saveSnapshot(encounterId: string, version: number, state: unknown) {
+    const list = this.snapshots.get(encounterId) ?? [];
+    list.push({ encounterId, version, state: structuredClone(state), createdAt: new Date() });
+    this.snapshots.set(encounterId, list);
+  }
+  async latestSnapshot(encounterId: string) {
+    const list = this.snapshots.get(encounterId) ?? [];
+    const best = [...list].sort((a, b) => b.version - a.version)[0];
+    return best ? structuredClone(best) : null;
+  }
+  async acquireLease(encounterId: string, ownerId: string, ttlMs: number) {
+    const cur = this.leases.get(encounterId);
+    const now = Date.now();
+    if (cur && cur.ownerId !== ownerId && cur.expiresAt.getTime() > now) return null;
+    const lease = { encounterId, ownerId, token: (cur?.token ?? 0) + 1, expiresAt: new Date(now + ttlMs) };
+    this.leases.set(encounterId, lease);
+    return { ...lease };
+  }
+  async renewLease(lease: LeaseLike, ttlMs: number) {
+    const cur = this.leases.get(lease.encounterId);
+    if (!cur || cur.token !== lease.token || cur.ownerId !== lease.ownerId) return null;
+    cur.expiresAt = new Date(Date.now() + ttlMs);
+    return { ...cur };
+  }
+  async releaseLease(lease: LeaseLike) {
+    const cur = this.leases.get(lease.encounterId);
+    if (cur && cur.token === lease.token) cur.expiresAt = new Date(0);
+  }
+}

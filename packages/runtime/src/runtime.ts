@@ -1,0 +1,269 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { apply, createEncounter, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { EncounterHost, RuntimeError, type Sink } from './host.js';
+import { LogWriter } from './log-writer.js';
+import { silentLogger, type EncounterRecordLike, type Logger, type RuntimeStore } from './store.js';
+
+export interface RuntimeOptions {
+  /** this process's id, recorded in the encounter leases */
+  ownerId: string;
+  /** a snapshot every N commands */
+  snapshotEvery: number;
+  /** an encounter with no viewers and no command for this long is snapshotted and leaves memory */
+  idleMs: number;
+  /** snapshot an encounter that had no command for this long */
+  idleSnapshotMs: number;
+  leaseTtlMs: number;
+  /** how often leases are renewed and idle encounters swept */
+  sweepMs: number;
+  /** default seconds before an open reaction window is resolved by the runtime (0 = never) */
+  reactionSeconds: number;
+  /** patches kept per viewer for `sync` */
+  syncHistory: number;
+  /** the largest group-commit batch */
+  maxBatch: number;
+}
+
+export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
+  snapshotEvery: 100,
+  idleMs: 5 * 60_000,
+  idleSnapshotMs: 10_000,
+  leaseTtlMs: 30_000,
+  sweepMs: 5_000,
+  reactionSeconds: 30,
+  syncHistory: 256,
+  maxBatch: 500,
+};
+
+export interface RuntimeInit {
+  store: RuntimeStore;
+  /** the rulesets by id (the registry, or a fixture in tests) */
+  rulesets: Record<string, Ruleset>;
+  logger?: Logger;
+  options?: Partial<RuntimeOptions>;
+  /** the clock (tests may move it) */
+  now?: () => number;
+  /** called when a host goes away while a sink is subscribed */
+  onClosed?: (encounterId: string, sink: Sink, reason: string) => void;
+}
+
+interface SnapshotWrapper {
+  fraySnapshot: 1;
+  state: EncounterState;
+  runtime?: { turnTimerSeconds?: number | null };
+}
+
+function isWrapper(x: unknown): x is SnapshotWrapper {
+  return typeof x === 'object' && x !== null && (x as { fraySnapshot?: unknown }).fraySnapshot === 1;
+}
+
+/**
+ * The live encounters of one process. Loads an encounter on demand (latest snapshot + the log
+ * tail through the engine), takes its lease so no other process runs it, and lets it go when idle.
+ */
+export class Runtime {
+  readonly store: RuntimeStore;
+  readonly rulesets: Record<string, Ruleset>;
+  readonly logger: Logger;
+  readonly options: RuntimeOptions;
+  readonly writer: LogWriter;
+  readonly now: () => number;
+  readonly metrics = { commands: 0, loads: 0, unloads: 0 };
+  private readonly hosts = new Map<string, EncounterHost>();
+  private readonly loading = new Map<string, Promise<EncounterHost>>();
+  private readonly closedHandler: (encounterId: string, sink: Sink, reason: string) => void;
+  private sweeper: NodeJS.Timeout | null = null;
+  private stopping = false;
+
+  constructor(init: RuntimeInit) {
+    this.store = init.store;
+    this.rulesets = init.rulesets;
+    this.logger = init.logger ?? silentLogger;
+    this.options = { ...defaultRuntimeOptions, ownerId: `fray-${randomUUID()}`, ...init.options };
+    this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch);
+    this.now = init.now ?? Date.now;
+    this.closedHandler = init.onClosed ?? (() => {});
+    this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs);
+    this.sweeper.unref();
+  }
+
+  get liveCount(): number {
+    return this.hosts.size;
+  }
+
+  liveIds(): string[] {
+    return [...this.hosts.keys()];
+  }
+
+  ruleset(id: string): Ruleset | undefined {
+    return Object.prototype.hasOwnProperty.call(this.rulesets, id) ? this.rulesets[id] : undefined;
+  }
+
+  onClosed(encounterId: string, sink: Sink, reason: string): void {
+    this.closedHandler(encounterId, sink, reason);
+  }
+
+  /** Create an encounter (state version 0) and save it. */
+  async create(input: { id?: string; accountId: string; name: string; ruleset: string; options?: unknown; seed?: number }): Promise<EncounterRecordLike> {
+    const ruleset = this.ruleset(input.ruleset);
+    if (!ruleset) throw new RuntimeError('INVALID_REQUEST', `Unknown ruleset "${input.ruleset}".`);
+    const id = input.id ?? `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
+    let state: EncounterState;
+    try {
+      state = createEncounter(ruleset, { id, name: input.name, options: input.options ?? {}, seed });
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      throw new RuntimeError(err.code ?? 'INVALID_OPTIONS', err.message ?? String(e));
+    }
+    return this.store.createEncounter(
+      { id, accountId: input.accountId, name: input.name, ruleset: ruleset.id, options: state.options, seed, status: 'setup', round: 0, version: 0 },
+      state,
+    );
+  }
+
+  /** The live host of an encounter, loading it (snapshot + log tail) if needed. */
+  async open(encounterId: string): Promise<EncounterHost> {
+    if (this.stopping) throw new RuntimeError('UNAVAILABLE', 'The server is shutting down.');
+    const live = this.hosts.get(encounterId);
+    if (live && !live.closed) return live;
+    let p = this.loading.get(encounterId);
+    if (!p) {
+      p = this.load(encounterId).finally(() => this.loading.delete(encounterId));
+      this.loading.set(encounterId, p);
+    }
+    return p;
+  }
+
+  peek(encounterId: string): EncounterHost | undefined {
+    return this.hosts.get(encounterId);
+  }
+
+  private async load(encounterId: string): Promise<EncounterHost> {
+    const record = await this.store.getEncounter(encounterId);
+    if (!record) throw new RuntimeError('NOT_FOUND', `No encounter "${encounterId}".`);
+    const ruleset = this.ruleset(record.ruleset);
+    if (!ruleset) throw new RuntimeError('UNAVAILABLE', `This server does not know the ruleset "${record.ruleset}".`);
+    const lease = await this.store.acquireLease(encounterId, this.options.ownerId, this.options.leaseTtlMs);
+    if (!lease) throw new RuntimeError('ENCOUNTER_BUSY', 'Another server process runs this encounter.');
+    const log = this.logger.child({ encounterId });
+    try {
+      const snap = await this.store.latestSnapshot(encounterId);
+      let state: EncounterState;
+      let turnTimerSeconds: number | null = null;
+      if (snap && isWrapper(snap.state)) {
+        state = snap.state.state;
+        turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
+      } else if (snap) {
+        state = snap.state as EncounterState;
+      } else {
+        state = createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed });
+      }
+      const snapshotVersion = state.version;
+      const recent: Array<{ commandId: string; seq: number; events: unknown[] }> = [];
+      // The log tail, through the engine's apply; the events rebuild it if the rules changed since.
+      // Command ids of the last entries before the snapshot too, so a client's retry of a command
+      // committed just before a crash is still recognised (idempotency window: 256 commands).
+      let after = Math.max(0, state.version - 256);
+      for (;;) {
+        const entries = await this.store.readLog(encounterId, after, 500);
+        if (entries.length === 0) break;
+        after = entries[entries.length - 1]!.seq;
+        for (const e of entries) {
+          if (e.seq <= state.version) {
+            recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
+            continue;
+          }
+          if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
+          const r = apply(ruleset, state, e.command);
+          if (r.ok && r.state.version === e.seq) state = r.state;
+          else {
+            log.error({ seq: e.seq, error: r.ok ? 'version mismatch' : r.error }, 'replay diverged from the log; rebuilding from its events');
+            state = rebuild(ruleset, state, [e.events as EngineEvent[]]);
+          }
+          recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
+          if (recent.length > 512) recent.shift();
+        }
+        if (entries.length < 500) break;
+      }
+      const host = new EncounterHost(this, ruleset, record.accountId, state, lease, log, {
+        snapshotVersion,
+        turnTimerSeconds,
+        archived: record.status === 'archived',
+        recentCommands: recent,
+      });
+      this.hosts.set(encounterId, host);
+      this.metrics.loads += 1;
+      host.evaluateDeadlines();
+      log.info({ version: state.version, fromSnapshot: snapshotVersion, replayed: state.version - snapshotVersion, leaseToken: lease.token }, 'encounter loaded');
+      return host;
+    } catch (e) {
+      await this.store.releaseLease(lease).catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Let an encounter leave memory: drain its queue, snapshot, release its lease. */
+  async unload(encounterId: string, reason: string, opts: { release?: boolean; snapshot?: boolean } = {}): Promise<void> {
+    const host = this.hosts.get(encounterId);
+    if (!host) return;
+    this.hosts.delete(encounterId);
+    host.close();
+    host.notifyClosed(reason);
+    if (opts.snapshot !== false) {
+      await host.drain();
+      await this.writer.drain();
+      await host.snapshot();
+    }
+    if (opts.release !== false) await this.store.releaseLease(host.lease).catch((e) => host.logger.warn({ err: String(e) }, 'lease release failed'));
+    this.metrics.unloads += 1;
+    host.logger.info({ reason, version: host.version }, 'encounter left memory');
+  }
+
+  updateSummary(encounterId: string, summary: { status: EncounterRecordLike['status']; round: number; version: number }): void {
+    this.store.updateEncounterSummary(encounterId, summary).catch((e) => this.logger.warn({ encounterId, err: String(e) }, 'summary update failed'));
+  }
+
+  async archive(encounterId: string): Promise<void> {
+    await this.store.updateEncounterSummary(encounterId, { status: 'archived' });
+    const host = this.hosts.get(encounterId);
+    if (host) host.archived = true;
+  }
+
+  /** Renew leases, snapshot quiet encounters, let idle ones go. */
+  async sweep(): Promise<void> {
+    if (this.stopping) return;
+    const now = this.now();
+    for (const host of [...this.hosts.values()]) {
+      if (host.closed) continue;
+      // renew when a third of the lease is left or less
+      if (host.lease.expiresAt.getTime() - now < (this.options.leaseTtlMs * 2) / 3) {
+        try {
+          const renewed = await this.store.renewLease(host.lease, this.options.leaseTtlMs);
+          if (!renewed) {
+            host.logger.warn({}, 'lease lost to another process');
+            await this.unload(host.id, 'lease lost', { release: false, snapshot: false });
+            continue;
+          }
+          host.lease = renewed;
+        } catch (e) {
+          host.logger.warn({ err: String(e) }, 'lease renewal failed');
+        }
+      }
+      const quiet = now - host.lastActivity;
+      if (!host.busy && quiet >= this.options.idleSnapshotMs && host.version > host.snapshotVersion) await host.snapshot();
+      if (!host.busy && host.subscriberCount === 0 && quiet >= this.options.idleMs) await this.unload(host.id, 'idle');
+    }
+  }
+
+  /** Graceful stop: refuse new work, drain every queue, flush the log, snapshot, release leases. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await Promise.allSettled([...this.loading.values()]);
+    await Promise.all([...this.hosts.values()].map((h) => h.drain()));
+    await this.writer.drain();
+    await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown')));
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The part of the persistence contract (`@fray/store`'s `Store`) the runtime uses. The runtime
+ * takes any object of this shape, so the real store and a test double both fit.
+ */
+
+export interface EncounterRecordLike {
+  id: string;
+  accountId: string;
+  name: string;
+  ruleset: string;
+  options: unknown;
+  seed: number;
+  status: 'setup' | 'active' | 'ended' | 'archived';
+  round: number;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface LogEntryLike {
+  encounterId: string;
+  seq: number;
+  commandId: string;
+  command: unknown;
+  events: unknown[];
+  createdAt?: Date;
+}
+
+export interface LeaseLike {
+  encounterId: string;
+  ownerId: string;
+  token: number;
+  expiresAt: Date;
+}
+
+export interface RuntimeStore {
+  createEncounter(input: Omit<EncounterRecordLike, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecordLike>;
+  getEncounter(id: string): Promise<EncounterRecordLike | null>;
+  updateEncounterSummary(id: string, summary: Partial<Pick<EncounterRecordLike, 'status' | 'round' | 'version' | 'name'>>): Promise<void>;
+  appendLog(entries: LogEntryLike[], fencing: { encounterId: string; token: number }[]): Promise<void>;
+  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntryLike[]>;
+  findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntryLike | null>;
+  saveSnapshot(encounterId: string, version: number, state: unknown): Promise<void>;
+  latestSnapshot(encounterId: string): Promise<{ encounterId: string; version: number; state: unknown; createdAt: Date } | null>;
+  acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<LeaseLike | null>;
+  renewLease(lease: LeaseLike, ttlMs: number): Promise<LeaseLike | null>;
+  releaseLease(lease: LeaseLike): Promise<void>;
+}
+
+/** The store's StaleOwnerError, recognised by name so that the runtime needs no import of it. */
+export function isStaleOwner(e: unknown): boolean {
+  return e instanceof Error && e.name === 'StaleOwnerError';
+}
+
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silentLogger;
+  },
+};

@@ -1,0 +1,213 @@
+import jsonpatch, { type Operation } from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { projectState, type Viewer } from '@fray/engine';
+import type { PatchMessage } from '@fray/protocol';
+import { MemoryStore, Runtime } from '../src/index.js';
+import { rulesets, skirmish } from './fixture.js';
+
+const gm = { role: 'gm' } as const;
+
+function newRuntime(store = new MemoryStore(), options: Partial<ConstructorParameters<typeof Runtime>[0]['options']> = {}) {
+  return new Runtime({ store, rulesets, options: { ownerId: `test-${Math.random()}`, ...options } });
+}
+
+async function setup(rt: Runtime, opts: Record<string, unknown> = {}) {
+  const rec = await rt.create({ accountId: 'acc', name: 'Bridge', ruleset: 'skirmish', options: opts, seed: 7 });
+  const host = await rt.open(rec.id);
+  let n = 0;
+  const gmCmd = (command: Record<string, unknown>) => host.submit({ commandId: `g${++n}`, command, by: gm }, gm);
+  await gmCmd({ type: 'combatant.add', combatant: { id: 'hero', name: 'Hero', side: 'pcs', controller: 'p1', stats: { hp: 10 } } });
+  await gmCmd({ type: 'combatant.add', combatant: { id: 'ogre', name: 'Ogre', side: 'npcs', secretStats: ['lore'], stats: { hp: 20, lore: 'SECRET-ogre' } } });
+  await gmCmd({ type: 'combatant.add', combatant: { id: 'lurker', name: 'LURKER-hidden', side: 'npcs', hidden: true, stats: { hp: 5 } } });
+  return { rec, host, gmCmd };
+}
+
+/** A client-side mirror: initial state + patches. */
+function mirror(host: Awaited<ReturnType<Runtime['open']>>, viewer: Viewer) {
+  const msgs: PatchMessage[] = [];
+  const sub = host.subscribe(viewer, (m) => msgs.push(JSON.parse(JSON.stringify(m)) as PatchMessage));
+  let doc = JSON.parse(JSON.stringify(sub.state)) as unknown;
+  let version = sub.version;
+  return {
+    msgs,
+    sub,
+    catchUp() {
+      for (const m of msgs.splice(0)) {
+        expect(m.from).toBe(version);
+        doc = jsonpatch.applyPatch(doc, m.ops as Operation[], true, false).newDocument;
+        version = m.to;
+      }
+      return { doc, version };
+    },
+  };
+}
+
+describe('runtime', () => {
+  it('applies commands serially, acks after commit, and every viewer converges through patches', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host, gmCmd } = await setup(rt);
+    const views: Viewer[] = [gm, { role: 'player', playerId: 'p1' }, { role: 'spectator' }];
+    const ms = views.map((v) => mirror(host, v));
+    const start = await gmCmd({ type: 'combat.start' });
+    expect(start.ok).toBe(true);
+    // every acknowledged command is in the log
+    expect(store.logs.get(host.id)!.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    views.forEach((v, i) => {
+      const { doc, version } = ms[i]!.catchUp();
+      expect(version).toBe(host.version);
+      expect(doc).toEqual(JSON.parse(JSON.stringify(projectState(skirmish, host.state, v))));
+    });
+    // the player never sees the hidden combatant nor the secret lore
+    const playerText = JSON.stringify(ms[1]!.sub.state) + JSON.stringify(ms[1]!.msgs);
+    expect(playerText).not.toContain('LURKER');
+    expect(playerText).not.toContain('SECRET-ogre');
+    await rt.shutdown();
+  });
+
+  it('applies a repeated commandId once and returns the first ack', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host } = await setup(rt);
+    const input = { commandId: 'same', command: { type: 'dice.roll', formula: '1d20', purpose: 'luck' }, by: gm };
+    const [a, b] = await Promise.all([host.submit(input, gm), host.submit(input, gm)]);
+    const c = await host.submit(input, gm);
+    expect(a).toEqual(b);
+    expect(a).toEqual(c);
+    expect(store.logs.get(host.id)!.filter((e) => e.commandId === 'same')).toHaveLength(1);
+    expect(host.version).toBe(4);
+    await rt.shutdown();
+  });
+
+  it('refuses a stale expectedVersion without a state change', async () => {
+    const rt = newRuntime();
+    const { host } = await setup(rt);
+    const ack = await host.submit({ commandId: 'x', expectedVersion: 1, command: { type: 'combat.start' }, by: gm }, gm);
+    expect(ack).toMatchObject({ ok: false, error: { code: 'STALE_VERSION' } });
+    expect(host.version).toBe(3);
+    const ok = await host.submit({ commandId: 'y', expectedVersion: 3, command: { type: 'combat.start' }, by: gm }, gm);
+    expect(ok.ok).toBe(true);
+    await rt.shutdown();
+  });
+
+  it('does not acknowledge a command whose log append failed, and changes nothing', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host } = await setup(rt);
+    store.failNextAppend = new Error('connection reset');
+    const ack = await host.submit({ commandId: 'z', command: { type: 'combat.start' }, by: gm }, gm);
+    expect(ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(store.logs.get(host.id)).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 20));
+    // the host was unloaded; the next open reloads version 3 from the store
+    const again = await rt.open(host.id);
+    expect(again).not.toBe(host);
+    expect(again.version).toBe(3);
+    await rt.shutdown();
+  });
+
+  it('resumes after a restart from the latest snapshot and the log tail', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store, { snapshotEvery: 4 });
+    const { host, gmCmd } = await setup(rt);
+    await gmCmd({ type: 'combat.start' });
+    for (let i = 0; i < 5; i++) await gmCmd({ type: 'dice.roll', formula: '2d6', purpose: `roll ${i}` });
+    const before = JSON.parse(JSON.stringify(host.state)) as unknown;
+    // simulate a crash: no shutdown, the lease simply expires
+    store.leases.get(host.id)!.expiresAt = new Date(0);
+    const rt2 = newRuntime(store);
+    const resumed = await rt2.open(host.id);
+    expect(JSON.parse(JSON.stringify(resumed.state))).toEqual(before);
+    expect(store.snapshots.get(host.id)!.some((s) => s.version >= 4)).toBe(true);
+    // the old owner is fenced off: its appends are refused
+    const late = await host.submit({ commandId: 'late', command: { type: 'dice.roll', formula: '1d4', purpose: 'late' }, by: gm }, gm);
+    expect(late).toMatchObject({ ok: false, error: { code: 'ENCOUNTER_BUSY' } });
+    expect(store.logs.get(host.id)!.some((e) => e.commandId === 'late')).toBe(false);
+    // a command already logged before the crash is recognised by its id after resume
+    const dup = await resumed.submit({ commandId: 'g1', command: { type: 'combat.end' }, by: gm }, gm);
+    expect(dup).toMatchObject({ ok: true, version: 1 });
+    await rt2.shutdown();
+    await rt.shutdown();
+  });
+
+  it('refuses to run an encounter another process owns', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host } = await setup(rt);
+    const rt2 = newRuntime(store);
+    await expect(rt2.open(host.id)).rejects.toMatchObject({ code: 'ENCOUNTER_BUSY' });
+    await rt.shutdown();
+    // after a graceful shutdown the lease is released and the other process may take it
+    const taken = await rt2.open(host.id);
+    expect(taken.version).toBe(3);
+    await rt2.shutdown();
+  });
+
+  it('closes a reaction window whose deadline passed with a logged system command', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store, { reactionSeconds: 0.15 });
+    const { host, gmCmd } = await setup(rt, {});
+    await gmCmd({ type: 'combat.start' });
+    const current = host.state.clock.current!;
+    const target = current === 'hero' ? 'ogre' : 'hero';
+    const atk = await gmCmd({ type: 'attack', combatantId: current, targetId: target });
+    expect(atk.ok).toBe(true);
+    expect(host.state.reaction).not.toBeNull();
+    const m = mirror(host, gm);
+    expect(m.sub.deadlines.reaction?.windowId).toBe(host.state.reaction!.id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(host.state.reaction).toBeNull();
+    const last = store.logs.get(host.id)!.at(-1)!;
+    expect(last.command).toMatchObject({ type: 'reaction.resolve', by: { role: 'system' } });
+    expect(last.commandId).toMatch(/^deadline:reaction:/);
+    await rt.shutdown();
+  });
+
+  it('ends a turn when the GM turn timer passes, and the log replays to the same state', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host, gmCmd } = await setup(rt, { parry: false });
+    await gmCmd({ type: 'combat.start' });
+    const first = host.state.clock.current;
+    await host.setTurnTimer(0.1);
+    await new Promise((r) => setTimeout(r, 250));
+    await rt.shutdown();
+    const ends = store.logs.get(host.id)!.filter((e) => (e.command as { by: { role: string } }).by.role === 'system');
+    expect(ends.length).toBeGreaterThanOrEqual(1);
+    expect(ends[0]!.command).toMatchObject({ type: 'turn.end', combatantId: first });
+    const rt2 = newRuntime(store);
+    const resumed = await rt2.open(host.id);
+    expect(JSON.parse(JSON.stringify(resumed.state))).toEqual(JSON.parse(JSON.stringify(host.state)));
+    expect(resumed.turnTimerSeconds).toBe(0.1);
+    await rt2.shutdown();
+  });
+
+  it('batches the appends of many encounters into few transactions (group commit)', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const hosts = [];
+    for (let i = 0; i < 20; i++) hosts.push((await setup(rt)).host);
+    const before = rt.writer.stats.batches;
+    const acks = await Promise.all(hosts.map((h, i) => h.submit({ commandId: `b${i}`, command: { type: 'combat.start' }, by: gm }, gm)));
+    expect(acks.every((a) => a.ok)).toBe(true);
+    expect(rt.writer.stats.batches - before).toBeLessThan(5);
+    await rt.shutdown();
+  });
+
+  it('sync returns missed patches, or a snapshot when they are too old', async () => {
+    const rt = newRuntime(new MemoryStore(), { syncHistory: 3 });
+    const { host, gmCmd } = await setup(rt);
+    const p1: Viewer = { role: 'player', playerId: 'p1' };
+    const m = mirror(host, p1);
+    const v0 = host.version;
+    await gmCmd({ type: 'combat.start' });
+    await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'a' });
+    const s1 = host.sync(p1, v0);
+    expect(s1).toMatchObject({ ok: true, kind: 'patches' });
+    for (let i = 0; i < 4; i++) await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: `b${i}` });
+    const s2 = host.sync(p1, v0);
+    expect(s2).toMatchObject({ ok: true, kind: 'snapshot', version: host.version });
+    m.catchUp();
+    await rt.shutdown();
+  });
+});
