@@ -1,0 +1,245 @@
+import type { EngineEvent, Hex } from '@fray/engine';
+import { clone, phaseKey, phaseOrdinal, phaseOrder, type Data, type Hold, type Intent, type Job, type ManoeuvreUse, type PhaseName, type S } from './model.js';
+
+/** The clock every client renders: round = Turn number, phase name, this Phase's order. */
+function syncClock(s: S): void {
+  s.clock.round = s.rs.turn;
+  s.clock.phase = s.rs.phase;
+  const order = phaseOrder(s);
+  const cur = s.clock.order;
+  if (cur.length !== order.length || cur.some((id, i) => id !== order[i])) s.clock.order = [...order];
+}
+
+function moveBefore(s: S, id: string, before: string | null): void {
+  const order = s.rs.order.filter((x) => x !== id);
+  const i = before === null ? -1 : order.indexOf(before);
+  if (i < 0) order.push(id);
+  else order.splice(i, 0, id);
+  s.rs.order = order;
+  // the score becomes that of the place taken: the next character's (acts first among equals), or the last one's
+  const next = i < 0 ? null : order[i + 1];
+  const prev = i < 0 ? order[order.length - 2] : null;
+  const ref = next ?? prev;
+  if (ref !== null && ref !== undefined) s.rs.scores[id] = s.rs.scores[ref] ?? s.rs.scores[id] ?? 0;
+}
+
+function resetPhase(d: Data): void {
+  d.slots = 0;
+  d.attacks = 0;
+  d.full = false;
+  d.moved = false;
+  d.stepped = false;
+  d.free = 0;
+  d.aoos = 0;
+  d.opportunities = [];
+  d.restricted = false;
+}
+
+export function evolveOcv(s: S, e: EngineEvent): boolean {
+  if (!e.type.startsWith('ocv-phases.')) return false;
+  const rs = s.rs;
+  const c = typeof e.combatantId === 'string' ? s.combatants[e.combatantId] : undefined;
+  switch (e.type.slice('ocv-phases.'.length)) {
+    case 'map-set':
+      rs.map = clone(e.map as S['rs']['map']);
+      break;
+    case 'awareness':
+      rs.unaware = rs.unaware.filter((x) => x !== e.combatantId);
+      if (!e.aware) rs.unaware.push(e.combatantId as string);
+      break;
+    case 'initiative':
+      rs.order = [...(e.order as string[])];
+      rs.scores = { ...(e.scores as Record<string, number>) };
+      break;
+    case 'joined': {
+      const id = e.combatantId as string;
+      rs.scores[id] = e.score as number;
+      rs.order = rs.order.filter((x) => x !== id);
+      const i = rs.order.findIndex((x) => (rs.scores[x] ?? 0) < (e.score as number));
+      if (i < 0) rs.order.push(id);
+      else rs.order.splice(i, 0, id);
+      break;
+    }
+    case 'left': {
+      const id = e.combatantId as string;
+      rs.order = rs.order.filter((x) => x !== id);
+      delete rs.scores[id];
+      rs.unaware = rs.unaware.filter((x) => x !== id);
+      rs.passed = rs.passed.filter((x) => x !== id);
+      rs.spent = rs.spent.filter((x) => x !== id);
+      rs.offered = rs.offered.filter((x) => x !== id);
+      rs.jobs = rs.jobs.filter((j) => j.actor !== id);
+      rs.intents = rs.intents.filter((j) => j.combatantId !== id);
+      if (rs.pauseFor === id) rs.pauseFor = null;
+      for (const o of Object.values(s.combatants)) {
+        const h = o.data.hold;
+        if (h && ((h.kind === 'delay' && h.before === id) || (h.kind === 'ready' && h.trigger.by === id))) o.data.hold = null;
+      }
+      break;
+    }
+    case 'phase-started': {
+      rs.turn = e.turn as number;
+      rs.phase = e.phase as PhaseName;
+      if (e.phase !== 'post-turn') rs.phaseCount += 1;
+      rs.passed = [];
+      rs.spent = [];
+      rs.offered = [];
+      rs.stalled = false;
+      s.clock.current = null;
+      for (const o of Object.values(s.combatants)) resetPhase(o.data);
+      break;
+    }
+    case 'stalled':
+      rs.stalled = true;
+      s.clock.current = null;
+      break;
+    case 'recovered':
+      c!.data.stun = e.stun as number;
+      c!.data.endurance = e.endurance as number;
+      break;
+    case 'pools':
+      if (typeof e.stun === 'number') c!.data.stun = e.stun;
+      if (typeof e.endurance === 'number') c!.data.endurance = e.endurance;
+      break;
+    case 'slot': {
+      const id = e.combatantId as string;
+      if (!rs.passed.includes(id)) rs.passed.push(id);
+      const d = c!.data;
+      if (d.hold && d.hold.key !== phaseKey(rs)) d.hold = null;
+      if (d.abortLock !== null && phaseOrdinal(rs) >= d.abortLock) d.abortLock = null;
+      if (e.outcome === 'aborted') d.skipNext = false;
+      if (e.outcome === 'acts') {
+        d.manoeuvres = [];
+        d.dodging = false;
+        d.braced = false;
+        s.clock.current = id;
+      }
+      break;
+    }
+    case 'slot-yielded':
+      rs.passed = rs.passed.filter((x) => x !== e.combatantId);
+      break;
+    case 'current':
+      s.clock.current = (e.combatantId as string | null) ?? null;
+      break;
+    case 'offered':
+      rs.offered.push(e.combatantId as string);
+      s.clock.current = e.combatantId as string;
+      break;
+    case 'declared': {
+      const d = c!.data;
+      const t = e.actionType as string;
+      if (e.via === 'regular') {
+        if (t === 'attack') {
+          d.slots += 1;
+          d.attacks += 1;
+        } else if (t === 'move') d.slots += 1;
+        else if (t === 'full') d.full = true;
+        else if (t === 'free') d.free += 1;
+      }
+      if (e.use) {
+        const u = e.use as ManoeuvreUse;
+        d.manoeuvres.push({ ...u });
+        if (u.id === 'dodge') d.dodging = true;
+      }
+      if (e.row === 'brace') d.braced = true;
+      break;
+    }
+    case 'moved': {
+      const to = e.to as Hex;
+      c!.position = { q: to.q, r: to.r };
+      if (e.step) c!.data.stepped = true;
+      else c!.data.moved = true;
+      break;
+    }
+    case 'provoked':
+      for (const id of e.from as string[]) {
+        const o = s.combatants[id];
+        if (o) o.data.opportunities.push(e.opportunity as string);
+      }
+      break;
+    case 'attack-resolved': {
+      if (e.aoo) {
+        c!.data.aoos += 1;
+        c!.data.manoeuvres.push(clone(e.use as ManoeuvreUse));
+      }
+      rs.attacks.push({
+        rollId: e.rollId as string,
+        attackerId: e.combatantId as string,
+        targetId: e.targetId as string,
+        ocv: e.ocv as number,
+        need: e.need as number,
+        hit: e.hit as boolean,
+      });
+      if (rs.attacks.length > 16) rs.attacks.splice(0, rs.attacks.length - 16);
+      break;
+    }
+    case 'attack-reresolved': {
+      const a = rs.attacks.find((x) => x.rollId === e.rollId);
+      if (a) a.hit = e.hit as boolean;
+      break;
+    }
+    case 'held':
+      c!.data.hold = clone(e.hold as Hold);
+      break;
+    case 'hold-expired':
+      c!.data.hold = null;
+      break;
+    case 'hold-taken': {
+      const id = e.combatantId as string;
+      c!.data.hold = null;
+      moveBefore(s, id, (e.before as string | null) ?? null);
+      if (!rs.passed.includes(id)) rs.passed.push(id);
+      if (e.kind === 'delay') {
+        c!.data.manoeuvres = [];
+        c!.data.dodging = false;
+        c!.data.braced = false;
+        s.clock.current = id;
+      }
+      break;
+    }
+    case 'aborted': {
+      const d = c!.data;
+      if (e.givesUp === 'this') {
+        if (!rs.spent.includes(c!.id)) rs.spent.push(c!.id);
+        if (d.hold?.kind === 'delay') d.hold = null;
+      } else {
+        d.skipNext = true;
+      }
+      if (d.hold?.kind === 'ready') d.hold = null;
+      d.abortLock = (e.lock as number | null) ?? null;
+      break;
+    }
+    case 'restricted':
+      c!.data.restricted = e.restricted as boolean;
+      break;
+    case 'full-started':
+      c!.data.fullStarted = (e.action as string | null) ?? null;
+      break;
+    case 'job-pushed':
+      rs.jobs.push(clone(e.job as Job));
+      break;
+    case 'job-popped':
+      rs.jobs.pop();
+      break;
+    case 'intent':
+      rs.intents.push(clone(e.intent as Intent));
+      break;
+    case 'intents-taken':
+      rs.intents = rs.intents.filter((i) => i.windowId !== e.windowId);
+      break;
+    case 'pause':
+      rs.pauseFor = (e.combatantId as string | null) ?? null;
+      break;
+    case 'acted':
+    case 'skill-check':
+    case 'action-ended':
+    case 'interrupted':
+    case 'item':
+      break;
+    default:
+      return false;
+  }
+  syncClock(s);
+  return true;
+}
