@@ -1,0 +1,97 @@
+import { useMemo, useState } from 'react';
+import { api } from '../lib/api.js';
+import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
+import type { Combatant, RulesetInfo } from '../lib/types.js';
+import { ErrorMessage } from './common.js';
+import { SchemaFields } from './SchemaFields.js';
+
+/**
+ * Add or edit a combatant: name, side, hidden, and the ruleset's stats as a form generated from
+ * its JSON Schema, each stat markable as secret. Validated with the schema before sending.
+ */
+export function CombatantForm({ ruleset, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
+  const fields = useMemo(() => fieldsOf(ruleset.stats.schema, ruleset.stats.docs), [ruleset]);
+  const prefix = existing ? `edit-${existing.id}` : 'add';
+  const [name, setName] = useState(existing?.name ?? '');
+  const [side, setSide] = useState(existing?.side ?? sides[0] ?? 'heroes');
+  const [hidden, setHidden] = useState(existing?.hidden ?? false);
+  const [secret, setSecret] = useState<string[]>(existing?.secretStats ?? []);
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.stats as Record<string, unknown> | undefined));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    const parsed = parseValues(fields, values);
+    const errs: Record<string, string> = { ...validate(ruleset.stats.schema, parsed.value), ...parsed.errors };
+    if (!name.trim()) errs.__name = 'is required';
+    if (!side.trim()) errs.__side = 'is required';
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    const body = { name: name.trim(), side: side.trim(), hidden, secretStats: secret, stats: parsed.value };
+    setBusy(true);
+    try {
+      if (existing) await api('PATCH', `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(existing.id)}`, body, { token });
+      else await api('POST', `/encounters/${encodeURIComponent(encounterId)}/combatants`, body, { token });
+      onDone();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const statErrors = Object.entries(errors).filter(([k]) => !k.startsWith('__'));
+  return (
+    <form className="combatant-form" onSubmit={(e) => (e.preventDefault(), void submit())} noValidate aria-label={existing ? `Edit ${existing.name}` : 'Add a combatant'}>
+      <div className="grid3">
+        <div className={`field${errors.__name ? ' invalid' : ''}`}>
+          <label htmlFor={`${prefix}-name`}>Name *</label>
+          <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={120} aria-invalid={errors.__name ? true : undefined} />
+          {errors.__name ? <small className="field-error" role="alert">✕ Name {errors.__name}</small> : null}
+        </div>
+        <div className={`field${errors.__side ? ' invalid' : ''}`}>
+          <label htmlFor={`${prefix}-side`}>Side *</label>
+          <input id={`${prefix}-side`} value={side} onChange={(e) => setSide(e.target.value)} list={`${prefix}-sides`} maxLength={64} aria-invalid={errors.__side ? true : undefined} />
+          <datalist id={`${prefix}-sides`}>
+            {[...new Set([...sides, 'heroes', 'foes'])].map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+          {errors.__side ? <small className="field-error" role="alert">✕ Side {errors.__side}</small> : null}
+        </div>
+        <div className="field field-boolean">
+          <label htmlFor={`${prefix}-hidden`}>🙈 Hidden (GM only until revealed)</label>
+          <input id={`${prefix}-hidden`} type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+        </div>
+      </div>
+      <fieldset>
+        <legend>Stats ({ruleset.name})</legend>
+        <SchemaFields
+          idPrefix={`${prefix}-stat`}
+          fields={fields}
+          values={values}
+          errors={errors}
+          onChange={(n, v) => setValues({ ...values, [n]: v })}
+          secret={secret}
+          onSecret={(n, s) => setSecret(s ? [...secret, n] : secret.filter((x) => x !== n))}
+        />
+      </fieldset>
+      {statErrors.length > 0 ? (
+        <p className="field-error" role="alert" data-testid="stats-errors">
+          ✕ Not sent — fix the stats: {statErrors.map(([k, m]) => `${k || 'stats'} ${m}`).join('; ')}
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          {existing ? 'Save changes' : 'Add combatant'}
+        </button>
+        {existing ? (
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

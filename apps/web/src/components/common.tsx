@@ -1,0 +1,249 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import QRCode from 'qrcode';
+import { describeError } from '../lib/api.js';
+import { describeEvent, formatDuration, nameOf, rollOf } from '../lib/describe.js';
+import type { ConnStatus } from '../lib/live.js';
+import type { Combatant, EncounterState, EngineEvent, LogEntry, WireError } from '../lib/types.js';
+
+export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+  if (!error) return null;
+  const w = error as Partial<WireError>;
+  const text = typeof w.code === 'string' && typeof w.message === 'string' ? `${w.message}` : describeError(error);
+  return (
+    <div className="error" role="alert">
+      <strong>⚠ Error{typeof w.code === 'string' ? ` (${w.code})` : ''}:</strong> {text}
+      {w.rule ? <span className="rule"> Rule: {w.rule}</span> : null}
+      {onDismiss ? (
+        <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">
+          ✕
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+const statusText: Record<ConnStatus, string> = {
+  connecting: 'Connecting…',
+  online: 'Live',
+  offline: 'Connection lost — reconnecting…',
+  failed: 'Disconnected',
+};
+
+export function ConnectionBadge({ status, reconnects, onReconnect }: { status: ConnStatus; reconnects: number; onReconnect?: () => void }) {
+  return (
+    <span className={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection">
+      <span aria-hidden="true">{status === 'online' ? '●' : status === 'offline' ? '◌' : status === 'failed' ? '✕' : '…'}</span> {statusText[status]}
+      {status === 'online' && reconnects > 0 ? <span className="muted"> (reconnected)</span> : null}
+      {status === 'offline' && onReconnect ? (
+        <button type="button" className="link" onClick={onReconnect}>
+          retry now
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+export function OfflineBanner({ status }: { status: ConnStatus }) {
+  if (status !== 'offline') return null;
+  return (
+    <div className="banner banner-offline" role="alert" data-testid="offline-banner">
+      ⚡ Connection lost. Reconnecting… What you see may be out of date; actions you send are kept and sent once when the connection is back.
+    </div>
+  );
+}
+
+export function Countdown({ at, label }: { at: number; label: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.ceil((at - now) / 1000));
+  return (
+    <span className="countdown" role="timer" aria-label={`${label}: ${left} seconds left`}>
+      ⏱ {left}s
+    </span>
+  );
+}
+
+export function Section({ title, children, id, actions }: { title: string; children: ReactNode; id?: string; actions?: ReactNode }) {
+  const hid = `h-${id ?? title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="panel" aria-labelledby={hid} id={id}>
+      <div className="panel-head">
+        <h2 id={hid}>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function TurnOrder({ state, mine }: { state: EncounterState; mine?: (id: string) => boolean }) {
+  const { clock } = state;
+  return (
+    <div className="turn-order" data-testid="turn-order">
+      <p className="clock">
+        <span data-testid="round">Round {clock.round}</span>
+        {clock.phase ? <span> · Phase: <strong data-testid="phase">{clock.phase}</strong></span> : null}
+        <span> · Status: {state.status}</span>
+      </p>
+      {clock.order.length === 0 ? (
+        <p className="muted">{state.status === 'setup' ? 'Combat has not started.' : 'No turn order.'}</p>
+      ) : (
+        <ol>
+          {clock.order.map((id) => {
+            const acting = clock.current === id;
+            return (
+              <li key={id} className={acting ? 'acting' : undefined} aria-current={acting ? 'step' : undefined}>
+                {acting ? <span className="marker">▶ acting: </span> : null}
+                {nameOf(state, id)}
+                {mine?.(id) ? <span className="tag">you</span> : null}
+                {state.combatants[id]?.hidden ? <span className="tag tag-secret">hidden</span> : null}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function show(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export function StatList({ values, secret = [] }: { values: Record<string, unknown>; secret?: string[] }) {
+  const entries = Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
+  if (entries.length === 0) return <p className="muted">—</p>;
+  return (
+    <dl className="stats">
+      {entries.map(([k, v]) => (
+        <div key={k}>
+          <dt>
+            {k}
+            {secret.includes(k) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
+          </dt>
+          <dd>{show(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function EffectList({ state, combatantId }: { state: EncounterState; combatantId: string }) {
+  const effects = state.effects.filter((e) => e.targetId === combatantId);
+  if (effects.length === 0) return <p className="muted">No conditions.</p>;
+  return (
+    <ul className="effects">
+      {effects.map((e) => (
+        <li key={e.id}>
+          <strong>{e.condition ?? e.name}</strong>
+          {e.condition && e.name !== e.condition ? ` (${e.name})` : ''} — {formatDuration(e.duration)}
+          {e.gmOnly ? <span className="tag tag-secret">GM only</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function CombatantCard({ state, c, children, mine }: { state: EncounterState; c: Combatant; children?: ReactNode; mine?: boolean }) {
+  const acting = state.clock.current === c.id;
+  return (
+    <article className={`card${acting ? ' acting' : ''}`} aria-label={c.name} data-testid={`combatant-${c.id}`}>
+      <header>
+        <h3>
+          {c.name} {acting ? <span className="tag tag-acting">acting</span> : null}
+          {mine ? <span className="tag">yours</span> : null}
+          {c.hidden ? <span className="tag tag-secret">hidden</span> : null}
+        </h3>
+        <span className="muted">side: {c.side}</span>
+      </header>
+      <h4>Stats</h4>
+      <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} />
+      <h4>Conditions &amp; effects</h4>
+      <EffectList state={state} combatantId={c.id} />
+      <h4>This turn / round (budget left)</h4>
+      <StatList values={c.data as Record<string, unknown>} />
+      {children}
+    </article>
+  );
+}
+
+function RollLine({ state, e }: { state: EncounterState | null; e: EngineEvent }) {
+  const r = rollOf(state, e)!;
+  const overridden = state?.rolls.find((x) => x.id === r.rollId && x.overridden);
+  return (
+    <li className="roll" data-testid="roll">
+      <span aria-hidden="true">🎲 </span>
+      <span className="muted">{r.rollId}</span> <strong>{r.who}</strong>: {r.purpose} — <code>{r.formula}</code> rolled [{r.faces.join(', ')}] = <strong>{r.total}</strong>
+      {r.forced ? <span className="tag tag-secret">forced by GM</span> : null}
+      {r.secret ? <span className="tag tag-secret">secret roll</span> : null}
+      {overridden ? <span className="tag">overridden → {overridden.total}</span> : null}
+    </li>
+  );
+}
+
+export function EventLog({ state, log, limit }: { state: EncounterState | null; log: LogEntry[]; limit?: number }) {
+  const shown = limit ? log.slice(-limit) : log;
+  return (
+    <div className="log" data-testid="event-log" aria-live="polite" aria-relevant="additions">
+      {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
+      <ol reversed>
+        {[...shown].reverse().map((entry) => (
+          <li key={entry.seq} className="entry">
+            <span className="seq" aria-label={`version ${entry.seq}`}>
+              #{entry.seq}
+            </span>
+            <ul>
+              {(entry.events as EngineEvent[]).map((e, i) =>
+                e.type === 'dice.rolled' ? (
+                  <RollLine key={i} state={state} e={e} />
+                ) : (
+                  <li key={i} className={e.gmOnly ? 'gm-only' : undefined}>
+                    {describeEvent(state, e)}
+                    {e.gmOnly ? <span className="tag tag-secret">GM only</span> : null}
+                  </li>
+                ),
+              )}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        const ok = () => {
+          setDone(true);
+          setTimeout(() => setDone(false), 1500);
+        };
+        if (navigator.clipboard) navigator.clipboard.writeText(text).then(ok, () => setDone(false));
+      }}
+      aria-label={label}
+    >
+      {done ? '✓ Copied' : '📋 Copy'}
+    </button>
+  );
+}
+
+export function QrCode({ text, label }: { text: string; label: string }) {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((s) => live && setSvg(s), () => live && setSvg(null));
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  if (!svg) return null;
+  return <img className="qr" alt={label} src={`data:image/svg+xml;utf8,${encodeURIComponent(svg)}`} width={160} height={160} />;
+}

@@ -1,0 +1,110 @@
+import type { Effect, EncounterState, EngineEvent } from './types.js';
+
+/** Human-readable text for events, rolls, costs and durations, whatever the ruleset. */
+
+export function nameOf(state: EncounterState | null, id: unknown): string {
+  if (typeof id !== 'string') return '—';
+  return state?.combatants[id]?.name ?? id;
+}
+
+export function formatCost(cost: Record<string, number> | undefined): string {
+  if (!cost) return '';
+  const parts = Object.entries(cost).filter(([, n]) => n !== 0).map(([k, n]) => `${n} ${k}`);
+  return parts.join(', ');
+}
+
+export function formatDuration(d: Effect['duration']): string {
+  if (!d) return 'until removed';
+  return `${d.count} ${d.unit}${d.count === 1 || d.unit.endsWith('s') ? '' : 's'}`;
+}
+
+export interface RollView {
+  rollId: string;
+  who: string;
+  purpose: string;
+  formula: string;
+  faces: number[];
+  total: number;
+  secret: boolean;
+  forced: boolean;
+}
+
+export function rollOf(state: EncounterState | null, e: EngineEvent): RollView | null {
+  if (e.type !== 'dice.rolled') return null;
+  return {
+    rollId: String(e.rollId ?? ''),
+    who: e.combatantId ? nameOf(state, e.combatantId) : 'GM',
+    purpose: String(e.purpose ?? ''),
+    formula: String(e.formula ?? ''),
+    faces: Array.isArray(e.faces) ? (e.faces as number[]) : [],
+    total: Number(e.total),
+    secret: e.gmOnly === true,
+    forced: e.forced === true,
+  };
+}
+
+const skipKeys = new Set(['type', 'gmOnly', 'rngAfter', 'forcedIndex']);
+
+function scalar(state: EncounterState | null, key: string, v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (/(^|[a-z])(combatantId|targetId|actorId|sourceId|attackerId|defenderId|moverId)$/i.test(key) || key.endsWith('Id') && typeof v === 'string' && state?.combatants[v]) {
+    return `${key.replace(/Id$/, '')}: ${nameOf(state, v)}`;
+  }
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return `${key}: ${String(v)}`;
+  if (Array.isArray(v) && v.length <= 8 && v.every((x) => typeof x !== 'object')) return `${key}: ${v.map((x) => (typeof x === 'string' && state?.combatants[x] ? state.combatants[x].name : String(x))).join(', ')}`;
+  return null;
+}
+
+/** One line for an event (rolls have their own view). */
+export function describeEvent(state: EncounterState | null, e: EngineEvent): string {
+  switch (e.type) {
+    case 'combat.started':
+      return 'Combat starts.';
+    case 'combat.ended':
+      return `Combat ends${e.reason ? `: ${String(e.reason)}` : '.'}`;
+    case 'combatant.added': {
+      const c = e.combatant as { name?: string; side?: string; hidden?: boolean } | undefined;
+      return `${c?.name ?? nameOf(state, e.combatantId)} joins (${c?.side ?? '?'})${c?.hidden ? ' — hidden' : ''}.`;
+    }
+    case 'combatant.removed':
+      return `${nameOf(state, e.combatantId)} is removed.`;
+    case 'combatant.updated':
+      return `${nameOf(state, e.combatantId)} is updated (${Object.keys((e.changes as object) ?? {}).join(', ')}).`;
+    case 'combatant.placed':
+      return `${nameOf(state, e.combatantId)} is placed at ${JSON.stringify(e.position)}.`;
+    case 'effect.applied': {
+      const eff = e.effect as Effect;
+      return `${eff.condition ? `${eff.condition}` : eff.name} on ${eff.targetId ? nameOf(state, eff.targetId) : 'the field'} (${formatDuration(eff.duration)}).`;
+    }
+    case 'effect.removed':
+    case 'effect.expired':
+      return `Effect ${String(e.effectId)} ${e.type === 'effect.expired' ? 'expires' : 'is removed'}.`;
+    case 'clock.changed': {
+      const parts: string[] = [];
+      if (e.round !== undefined) parts.push(`round ${String(e.round)}`);
+      if (e.phase !== undefined && e.phase !== null) parts.push(`phase ${String(e.phase)}`);
+      if (e.current !== undefined) parts.push(e.current ? `${nameOf(state, e.current)}'s turn` : 'no one acting');
+      if (Array.isArray(e.order)) parts.push(`order: ${(e.order as string[]).map((id) => nameOf(state, id)).join(' › ')}`);
+      return `Clock: ${parts.join(', ')}.`;
+    }
+    case 'dice.overridden':
+      return `GM overrides roll ${String(e.rollId)}: ${String(e.previousTotal)} → ${String(e.total)}${e.reason ? ` (${String(e.reason)})` : ''}.`;
+    case 'dice.forced':
+      return 'GM queues the next roll’s result.';
+    case 'reaction.opened': {
+      const w = e.window as { kind?: string; trigger?: { description?: string }; eligible?: string[] };
+      return `Reaction window (${w.kind ?? '?'}): ${w.trigger?.description ?? ''} — may react: ${(w.eligible ?? []).map((id) => nameOf(state, id)).join(', ') || 'none'}.`;
+    }
+    case 'reaction.responded':
+      return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'passes' : 'reacts'}${e.by === 'gm' ? ' (GM resolved)' : ''}.`;
+    case 'reaction.closed':
+      return `Reaction window closes (${String(e.outcome ?? '')}).`;
+    default: {
+      const parts = Object.entries(e)
+        .filter(([k]) => !skipKeys.has(k))
+        .map(([k, v]) => scalar(state, k, v))
+        .filter((x): x is string => x !== null);
+      return `${e.type}${parts.length ? ` — ${parts.join('; ')}` : ''}`;
+    }
+  }
+}

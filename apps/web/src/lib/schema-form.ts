@@ -1,0 +1,240 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+/**
+ * Forms generated from a JSON Schema (the ruleset's stats or options, as GET /rulesets gives
+ * them): one field per property, the right input for its type, and validation with the schema
+ * itself before anything is sent.
+ */
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  description?: string;
+  title?: string;
+  [k: string]: unknown;
+};
+
+export type FieldKind = 'integer' | 'number' | 'text' | 'boolean' | 'select' | 'multiselect' | 'list' | 'json';
+
+export interface Field {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  required: boolean;
+  nullable: boolean;
+  choices?: string[];
+  min?: number;
+  max?: number;
+  doc?: string;
+  default?: unknown;
+}
+
+/** The non-null branch of `X | null`, and whether null is allowed. */
+function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
+  const branches = s.anyOf ?? s.oneOf;
+  if (branches) {
+    const nonNull = branches.filter((b) => b.type !== 'null');
+    if (nonNull.length === 1 && nonNull.length < branches.length) return { schema: { ...nonNull[0]!, default: s.default ?? nonNull[0]!.default }, nullable: true };
+  }
+  if (Array.isArray(s.type) && s.type.includes('null')) {
+    const rest = s.type.filter((t) => t !== 'null');
+    return { schema: { ...s, type: rest.length === 1 ? rest[0] : rest }, nullable: true };
+  }
+  return { schema: s, nullable: false };
+}
+
+function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> {
+  if (s.enum && s.enum.every((v) => typeof v === 'string')) return { kind: 'select', choices: s.enum as string[] };
+  const type = Array.isArray(s.type) ? undefined : s.type;
+  const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum : undefined);
+  const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum : undefined);
+  switch (type) {
+    case 'integer':
+      return { kind: 'integer', min, max };
+    case 'number':
+      return { kind: 'number', min, max };
+    case 'string':
+      return { kind: 'text' };
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'array': {
+      const item = s.items ? unwrapNullable(s.items).schema : undefined;
+      if (item?.enum && item.enum.every((v) => typeof v === 'string')) return { kind: 'multiselect', choices: item.enum as string[] };
+      if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
+      return { kind: 'json' };
+    }
+    default:
+      return { kind: 'json' };
+  }
+}
+
+/** A readable label from a property name: `mobilityInjury` → `Mobility injury`, `DEX` stays. */
+export function labelOf(name: string): string {
+  if (/^[A-Z0-9_]+$/.test(name)) return name;
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Field[] {
+  const s = (schema ?? {}) as JsonSchema;
+  const required = new Set(s.required ?? []);
+  return Object.entries(s.properties ?? {}).map(([name, raw]) => {
+    const { schema: prop, nullable } = unwrapNullable(raw);
+    const k = kindOf(prop);
+    const field: Field = {
+      name,
+      label: prop.title ?? labelOf(name),
+      ...k,
+      // a field with a default may be left as it is
+      required: required.has(name) && raw.default === undefined && prop.default === undefined && !nullable,
+      nullable,
+      doc: docs[name] ?? prop.description ?? raw.description,
+      default: raw.default !== undefined ? raw.default : prop.default,
+    };
+    return field;
+  });
+}
+
+/** Form values are strings (inputs), booleans (checkboxes) or string lists (multiselects). */
+export type FormValue = string | boolean | string[];
+export type FormValues = Record<string, FormValue>;
+
+export function initialValues(fields: Field[], current?: Record<string, unknown>): FormValues {
+  const out: FormValues = {};
+  for (const f of fields) {
+    const v = current && f.name in current ? current[f.name] : f.default;
+    out[f.name] = toFormValue(f, v);
+  }
+  return out;
+}
+
+function toFormValue(f: Field, v: unknown): FormValue {
+  switch (f.kind) {
+    case 'boolean':
+      return v === true;
+    case 'multiselect':
+      return Array.isArray(v) ? v.map(String) : [];
+    case 'list':
+      return Array.isArray(v) ? v.join(', ') : '';
+    case 'json':
+      return v === undefined ? '' : JSON.stringify(v, null, 1);
+    default:
+      return v === undefined || v === null ? '' : String(v);
+  }
+}
+
+export interface ParseResult {
+  value: Record<string, unknown>;
+  /** field name → message, for values that are not even of the right shape */
+  errors: Record<string, string>;
+}
+
+/** Turn form values into the object to validate and send (blank optional fields are left out). */
+export function parseValues(fields: Field[], values: FormValues): ParseResult {
+  const value: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const f of fields) {
+    const raw = values[f.name];
+    if (f.kind === 'boolean') {
+      value[f.name] = raw === true;
+      continue;
+    }
+    if (f.kind === 'multiselect') {
+      value[f.name] = Array.isArray(raw) ? raw : [];
+      continue;
+    }
+    const text = typeof raw === 'string' ? raw.trim() : '';
+    if (text === '') {
+      if (f.nullable) value[f.name] = null;
+      continue; // missing: the schema says whether that is allowed
+    }
+    switch (f.kind) {
+      case 'integer':
+      case 'number': {
+        const n = Number(text);
+        if (!Number.isFinite(n)) errors[f.name] = 'must be a number';
+        else value[f.name] = n;
+        break;
+      }
+      case 'list':
+        value[f.name] = text.split(',').map((x) => x.trim()).filter(Boolean);
+        break;
+      case 'json':
+        try {
+          value[f.name] = JSON.parse(text);
+        } catch {
+          errors[f.name] = 'must be valid JSON';
+        }
+        break;
+      default:
+        value[f.name] = text;
+    }
+  }
+  return { value, errors };
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false, validateFormats: false });
+const cache = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: unknown): ValidateFunction | null {
+  if (!schema || typeof schema !== 'object') return null;
+  let v = cache.get(schema);
+  if (!v) {
+    const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+    try {
+      v = ajv.compile(rest);
+    } catch {
+      return null;
+    }
+    cache.set(schema, v);
+  }
+  return v;
+}
+
+function messageOf(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'type':
+      return `must be ${String(p.type).replace(/,/g, ' or ')}`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'additionalProperties':
+      return `unknown field "${String(p.additionalProperty)}"`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/** Validate against the schema: field name → first message ('' key for the whole object). */
+export function validate(schema: unknown, value: unknown): Record<string, string> {
+  const v = validatorFor(schema);
+  if (!v || v(value)) return {};
+  const out: Record<string, string> = {};
+  for (const e of v.errors ?? []) {
+    let field = e.instancePath.split('/')[1] ?? '';
+    if (e.keyword === 'required') field = String((e.params as { missingProperty: string }).missingProperty);
+    const msg = e.keyword === 'required' ? 'is required' : messageOf(e);
+    const rest = e.instancePath.split('/').slice(2).join('/');
+    if (!(field in out)) out[field] = rest ? `${rest}: ${msg}` : msg;
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+/** What the browser keeps: the GM's account token (localStorage), nothing else secret. */
+const KEY = 'fray.account';
+
+export interface Account {
+  accountId: string | null;
+  token: string;
+  name?: string;
+}
+
+export function loadAccount(): Account | null {
+  try {
+    const raw = localStorage.getItem(KEY);
+    if (!raw) return null;
+    const a = JSON.parse(raw) as Partial<Account>;
+    return typeof a.token === 'string' ? { accountId: a.accountId ?? null, token: a.token, name: a.name } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveAccount(a: Account | null): void {
+  if (a) localStorage.setItem(KEY, JSON.stringify(a));
+  else localStorage.removeItem(KEY);
+}

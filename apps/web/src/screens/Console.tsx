@@ -1,0 +1,469 @@
+import { useEffect, useState } from 'react';
+import { ActionPanel } from '../components/ActionPanel.js';
+import { CombatantForm } from '../components/CombatantForm.js';
+import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, EventLog, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
+import { api } from '../lib/api.js';
+import { formatDuration, nameOf } from '../lib/describe.js';
+import type { CommandResult, Live } from '../lib/live.js';
+import { inviteLink, navigate } from '../lib/router.js';
+import { loadRulesets } from '../lib/rulesets.js';
+import { loadAccount } from '../lib/storage.js';
+import type { EncounterState, InviteInfo, RulesetInfo, WireError } from '../lib/types.js';
+import { useAsync } from '../lib/useAsync.js';
+import { useLive } from '../lib/useLive.js';
+
+type Outcome = { ok: true; text: string } | { ok: false; error: WireError } | null;
+
+function useCommand(live: Live | null): [(cmd: Record<string, unknown>, text: string) => Promise<CommandResult | null>, Outcome, () => void] {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const send = async (cmd: Record<string, unknown>, text: string) => {
+    if (!live) return null;
+    setOutcome(null);
+    const r = await live.send(cmd);
+    setOutcome(r.ok ? { ok: true, text } : { ok: false, error: r.error });
+    return r;
+  };
+  return [send, outcome, () => setOutcome(null)];
+}
+
+function OutcomeLine({ outcome, clear }: { outcome: Outcome; clear: () => void }) {
+  if (!outcome) return null;
+  if (!outcome.ok) return <ErrorMessage error={outcome.error} onDismiss={clear} />;
+  return (
+    <p className="ok" role="status">
+      ✓ {outcome.text}
+    </p>
+  );
+}
+
+interface SavedInvite {
+  id: string;
+  role: 'player' | 'spectator';
+  token: string;
+  combatantIds: string[];
+}
+const inviteKey = (id: string) => `fray.invites.${id}`;
+function loadInvites(encounterId: string): SavedInvite[] {
+  try {
+    return JSON.parse(sessionStorage.getItem(inviteKey(encounterId)) ?? '[]') as SavedInvite[];
+  } catch {
+    return [];
+  }
+}
+
+function Invites({ encounterId, token, state }: { encounterId: string; token: string; state: EncounterState }) {
+  const [made, setMade] = useState<SavedInvite[]>(() => loadInvites(encounterId));
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const detail = useAsync(() => api<{ invites?: InviteInfo[] }>('GET', `/encounters/${encodeURIComponent(encounterId)}`, undefined, { token }), [encounterId, token, made.length]);
+  const create = async (body: { role: 'player'; combatantIds: string[] } | { role: 'spectator' }) => {
+    setError(null);
+    try {
+      const r = await api<{ id?: string; token: string }>('POST', `/encounters/${encodeURIComponent(encounterId)}/invites`, body, { token });
+      const inv: SavedInvite = { id: r.id ?? r.token.slice(0, 8), role: body.role, token: r.token, combatantIds: body.role === 'player' ? body.combatantIds : [] };
+      const next = [...made, inv];
+      sessionStorage.setItem(inviteKey(encounterId), JSON.stringify(next));
+      setMade(next);
+      setChosen([]);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const known = (detail.data?.invites ?? []).filter((i) => !made.some((m) => m.id === i.id));
+  return (
+    <div className="invites">
+      <form onSubmit={(e) => (e.preventDefault(), void create({ role: 'player', combatantIds: chosen }))}>
+        <fieldset className="checks">
+          <legend>Player invite: the combatants this player controls</legend>
+          {Object.values(state.combatants).map((c) => (
+            <label key={c.id}>
+              <input type="checkbox" checked={chosen.includes(c.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))} /> {c.name}
+              {c.controller ? <span className="muted"> (has a player)</span> : null}
+            </label>
+          ))}
+        </fieldset>
+        <div className="row">
+          <button type="submit" disabled={chosen.length === 0}>
+            Create player invite
+          </button>
+          <button type="button" onClick={() => void create({ role: 'spectator' })}>
+            Create spectator invite
+          </button>
+        </div>
+      </form>
+      <ErrorMessage error={error} />
+      <ul className="invite-list">
+        {made.map((inv) => {
+          const link = inviteLink(inv.role, encounterId, inv.token);
+          const who = inv.role === 'player' ? `Player: ${inv.combatantIds.map((id) => nameOf(state, id)).join(', ')}` : 'Spectator';
+          return (
+            <li key={inv.id} className="invite" data-testid={`invite-${inv.role}`}>
+              <p>
+                <strong>{who}</strong>
+              </p>
+              <div className="row">
+                <input readOnly value={link} aria-label={`${who} invite link`} className="link-field" data-testid="invite-link" onFocus={(e) => e.target.select()} />
+                <CopyButton text={link} label={`Copy ${who} invite link`} />
+              </div>
+              <details>
+                <summary>QR code</summary>
+                <QrCode text={link} label={`QR code of the ${who} invite link`} />
+              </details>
+            </li>
+          );
+        })}
+        {known.map((i) => (
+          <li key={i.id} className="invite muted">
+            {i.role === 'player' ? `Player: ${i.combatantIds.map((id) => nameOf(state, id)).join(', ')}` : 'Spectator'} — link made in another session{i.revoked ? ' (revoked)' : ''}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function EffectForm({ state, send }: { state: EncounterState; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+  const ids = Object.keys(state.combatants);
+  const [target, setTarget] = useState(ids[0] ?? '');
+  const [name, setName] = useState('');
+  const [condition, setCondition] = useState(true);
+  const [count, setCount] = useState('1');
+  const [unit, setUnit] = useState('round');
+  const [forever, setForever] = useState(false);
+  const [gmOnly, setGmOnly] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  return (
+    <form
+      aria-label="Apply a condition or effect"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = Number(count);
+        if (!name.trim()) return setErr('Name the condition or effect.');
+        if (!forever && (!Number.isInteger(n) || n < 1)) return setErr('The duration must be a whole number of at least 1.');
+        if (!target) return setErr('Choose a target.');
+        setErr(null);
+        const cmd: Record<string, unknown> = { type: 'effect.apply', targetId: target, name: name.trim(), duration: forever ? null : { unit: unit.trim() || 'round', count: n } };
+        if (condition) cmd.condition = name.trim().toLowerCase();
+        if (gmOnly) cmd.gmOnly = true;
+        void send(cmd, `${name.trim()} applied to ${nameOf(state, target)}.`);
+      }}
+    >
+      <div className="grid3">
+        <div className="field">
+          <label htmlFor="fx-target">Target</label>
+          <select id="fx-target" value={target} onChange={(e) => setTarget(e.target.value)}>
+            {ids.map((id) => (
+              <option key={id} value={id}>
+                {nameOf(state, id)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="fx-name">Condition or effect</label>
+          <input id="fx-name" value={name} onChange={(e) => setName(e.target.value)} list="fx-names" placeholder="stunned" />
+          <datalist id="fx-names">
+            {['stunned', 'prone', 'blinded', 'deafened', 'unconscious', 'grappled', 'poisoned'].map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="fx-count">Duration</label>
+          <div className="row">
+            <input id="fx-count" type="number" min={1} value={count} onChange={(e) => setCount(e.target.value)} disabled={forever} className="narrow" />
+            <label htmlFor="fx-unit" className="sr-only">
+              Duration unit
+            </label>
+            <input id="fx-unit" value={unit} onChange={(e) => setUnit(e.target.value)} list="fx-units" disabled={forever} className="narrow" />
+            <datalist id="fx-units">
+              {['round', 'turn', 'phase', 'segment', 'minute'].map((u) => (
+                <option key={u} value={u} />
+              ))}
+            </datalist>
+          </div>
+        </div>
+      </div>
+      <div className="row">
+        <label>
+          <input type="checkbox" checked={forever} onChange={(e) => setForever(e.target.checked)} /> until removed
+        </label>
+        <label>
+          <input type="checkbox" checked={condition} onChange={(e) => setCondition(e.target.checked)} /> is a named condition
+        </label>
+        <label>
+          <input type="checkbox" checked={gmOnly} onChange={(e) => setGmOnly(e.target.checked)} /> 🔒 GM only
+        </label>
+        <button type="submit">Apply</button>
+      </div>
+      {err ? (
+        <p className="field-error" role="alert">
+          ✕ {err}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+  const rolls = [...state.rolls].reverse();
+  const [rollId, setRollId] = useState('');
+  const [total, setTotal] = useState('');
+  const [reason, setReason] = useState('');
+  const [formula, setFormula] = useState('1d20');
+  const [purpose, setPurpose] = useState('');
+  const [secret, setSecret] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const chosen = rollId || rolls[0]?.id || '';
+  return (
+    <div>
+      <form
+        aria-label="Override a roll"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const n = Number(total);
+          if (!chosen) return setErr('There is no roll to override yet.');
+          if (total.trim() === '' || !Number.isInteger(n)) return setErr('The new total must be a whole number.');
+          setErr(null);
+          const cmd: Record<string, unknown> = { type: 'dice.override', rollId: chosen, total: n };
+          if (reason.trim()) cmd.reason = reason.trim();
+          void send(cmd, `Roll ${chosen} overridden to ${n}.`);
+        }}
+      >
+        <div className="grid3">
+          <div className="field">
+            <label htmlFor="ov-roll">Recent roll</label>
+            <select id="ov-roll" value={chosen} onChange={(e) => setRollId(e.target.value)}>
+              {rolls.length === 0 ? <option value="">(no rolls yet)</option> : null}
+              {rolls.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.id}: {r.purpose} — {r.formula} = {r.total}
+                  {r.overridden ? ' (overridden)' : ''}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="ov-total">New total</label>
+            <input id="ov-total" type="number" value={total} onChange={(e) => setTotal(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="ov-reason">Reason (optional)</label>
+            <input id="ov-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} />
+          </div>
+        </div>
+        <button type="submit">Override roll</button>
+      </form>
+      <form
+        aria-label="Roll dice"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!formula.trim() || !purpose.trim()) return setErr('Give a formula (e.g. 2d6+1) and what the roll is for.');
+          setErr(null);
+          void send({ type: 'dice.roll', formula: formula.trim(), purpose: purpose.trim(), ...(secret ? { secret: true } : {}) }, `Rolled ${formula.trim()}.`);
+        }}
+      >
+        <div className="grid3">
+          <div className="field">
+            <label htmlFor="roll-formula">Formula</label>
+            <input id="roll-formula" value={formula} onChange={(e) => setFormula(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="roll-purpose">For</label>
+            <input id="roll-purpose" value={purpose} onChange={(e) => setPurpose(e.target.value)} placeholder="perception check" />
+          </div>
+          <div className="field field-boolean">
+            <label htmlFor="roll-secret">🔒 Secret (GM only)</label>
+            <input id="roll-secret" type="checkbox" checked={secret} onChange={(e) => setSecret(e.target.checked)} />
+          </div>
+        </div>
+        <button type="submit">Roll</button>
+      </form>
+      {err ? (
+        <p className="field-error" role="alert">
+          ✕ {err}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function ReactionPanel({ state, deadlineAt, children }: { state: EncounterState; deadlineAt: number | null; children?: React.ReactNode }) {
+  const w = state.reaction;
+  if (!w) return null;
+  return (
+    <div className="reaction" role="region" aria-label="Reaction window" data-testid="reaction-window">
+      <p>
+        <strong>⚡ Reaction window</strong> ({w.kind}) — {w.trigger.description}
+        {deadlineAt ? (
+          <>
+            {' '}
+            <Countdown at={deadlineAt} label="Reaction window closes" />
+          </>
+        ) : null}
+      </p>
+      <ul>
+        {w.eligible.map((id) => (
+          <li key={id}>
+            {nameOf(state, id)}: <strong>{w.responses[id] ?? 'pending'}</strong>
+          </li>
+        ))}
+      </ul>
+      {children}
+    </div>
+  );
+}
+
+/** The GM's console for one encounter. */
+export function Console({ encounterId }: { encounterId: string }) {
+  const account = loadAccount();
+  const token = account?.token ?? null;
+  const { live, snap } = useLive(token, encounterId);
+  const rulesets = useAsync(() => loadRulesets(), []);
+  const [send, outcome, clear] = useCommand(live);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [actor, setActor] = useState<string>('');
+  const state = snap?.state ?? null;
+  useEffect(() => {
+    if (state?.clock.current) setActor(state.clock.current);
+  }, [state?.clock.current]);
+  if (!token) {
+    return (
+      <main>
+        <p>
+          Sign in first. <a href="/">Home</a>
+        </p>
+      </main>
+    );
+  }
+  if (snap?.fatal) {
+    return (
+      <main>
+        <h1>Encounter unavailable</h1>
+        <ErrorMessage error={snap.fatal} />
+        <p>
+          <a href="/gm" onClick={(e) => (e.preventDefault(), navigate('/gm'))}>
+            Back to your encounters
+          </a>
+        </p>
+      </main>
+    );
+  }
+  if (!live || !snap || !state) {
+    return (
+      <main>
+        <p role="status">Connecting to the encounter…</p>
+      </main>
+    );
+  }
+  const ruleset: RulesetInfo | undefined = rulesets.data?.find((r) => r.id === state.ruleset);
+  const combatants = Object.values(state.combatants);
+  const sides = [...new Set(combatants.map((c) => c.side))];
+  const current = state.clock.current;
+  const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
+  return (
+    <main className="console">
+      <header className="topbar">
+        <h1>
+          <a href="/gm" onClick={(e) => (e.preventDefault(), navigate('/gm'))} aria-label="Back to your encounters">
+            ←
+          </a>{' '}
+          {state.name} <span className="muted">· {ruleset?.name ?? state.ruleset} · GM</span>
+        </h1>
+        <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
+      </header>
+      <OfflineBanner status={snap.status} />
+      <OutcomeLine outcome={outcome} clear={clear} />
+      <div className="columns">
+        <div className="col">
+          <Section title="Turn order" id="turns">
+            <TurnOrder state={state} />
+            <div className="row">
+              {state.status === 'setup' ? (
+                <button type="button" className="primary" onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}>
+                  Start combat
+                </button>
+              ) : null}
+              {state.status === 'active' && current ? (
+                <button type="button" onClick={() => void send({ type: 'turn.end', combatantId: current }, `${nameOf(state, current)}'s turn ended.`)}>
+                  End {nameOf(state, current)}'s turn
+                </button>
+              ) : null}
+              {state.status !== 'ended' ? (
+                <button type="button" className="danger" onClick={() => window.confirm('End this combat?') && void send({ type: 'combat.end' }, 'Combat ended.')}>
+                  End combat
+                </button>
+              ) : null}
+            </div>
+            <ReactionPanel state={state} deadlineAt={snap.deadlines.reaction?.at ?? null}>
+              <button type="button" onClick={() => void send({ type: 'reaction.resolve' }, 'Reaction window resolved.')}>
+                Resolve / skip the reaction window
+              </button>
+            </ReactionPanel>
+          </Section>
+          {state.status === 'active' && combatants.length > 0 ? (
+            <Section title="Act for a combatant" id="act">
+              <div className="field">
+                <label htmlFor="act-as">Combatant</label>
+                <select id="act-as" value={actingAs} onChange={(e) => setActor(e.target.value)}>
+                  {combatants.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                      {c.id === current ? ' (acting)' : ''}
+                      {c.controller ? ' — player' : ' — NPC'}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {actingAs ? <ActionPanel live={live} state={state} version={snap.version} combatantId={actingAs} /> : null}
+            </Section>
+          ) : null}
+          <Section title="Combatants" id="combatants">
+            {combatants.length === 0 ? <p className="muted">No combatants yet.</p> : null}
+            <div className="cards">
+              {combatants.map((c) =>
+                editing === c.id && ruleset ? (
+                  <CombatantForm key={c.id} ruleset={ruleset} encounterId={encounterId} token={token} existing={c} sides={sides} onDone={() => setEditing(null)} />
+                ) : (
+                  <CombatantCard key={c.id} state={state} c={c}>
+                    <div className="row">
+                      <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
+                        Edit
+                      </button>
+                      {state.effects
+                        .filter((e) => e.targetId === c.id)
+                        .map((e) => (
+                          <button key={e.id} type="button" onClick={() => void send({ type: 'effect.remove', effectId: e.id }, `${e.name} removed.`)} aria-label={`Remove ${e.name} from ${c.name}`}>
+                            Remove {e.condition ?? e.name} ({formatDuration(e.duration)})
+                          </button>
+                        ))}
+                    </div>
+                  </CombatantCard>
+                ),
+              )}
+            </div>
+          </Section>
+          <Section title="Add a combatant" id="add">
+            {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+          </Section>
+        </div>
+        <div className="col">
+          <Section title="Invite links" id="invites">
+            <Invites encounterId={encounterId} token={token} state={state} />
+          </Section>
+          {combatants.length > 0 ? (
+            <Section title="Conditions and effects" id="effects">
+              <EffectForm state={state} send={send} />
+            </Section>
+          ) : null}
+          <Section title="Dice" id="dice">
+            <Rolls state={state} send={send} />
+          </Section>
+          <Section title="Event log (everything, GM view)" id="log">
+            <EventLog state={state} log={snap.log} />
+          </Section>
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,205 @@
+import { useMemo, useState } from 'react';
+import { CopyButton, ErrorMessage, Section } from '../components/common.js';
+import { SchemaFields } from '../components/SchemaFields.js';
+import { api, ApiError } from '../lib/api.js';
+import { navigate } from '../lib/router.js';
+import { loadRulesets } from '../lib/rulesets.js';
+import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
+import { loadAccount, saveAccount } from '../lib/storage.js';
+import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
+import { useAsync } from '../lib/useAsync.js';
+
+function ago(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const s = Math.round((Date.now() - t) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+function CreateEncounter({ token, rulesets }: { token: string; rulesets: RulesetInfo[] }) {
+  const [rulesetId, setRulesetId] = useState(rulesets[0]?.id ?? '');
+  const ruleset = rulesets.find((r) => r.id === rulesetId);
+  const fields = useMemo(() => (ruleset ? fieldsOf(ruleset.options.schema, ruleset.options.docs) : []), [ruleset]);
+  const [name, setName] = useState('');
+  const [seed, setSeed] = useState('');
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields, (ruleset?.options.defaults ?? {}) as Record<string, unknown>));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const pick = (id: string) => {
+    setRulesetId(id);
+    const r = rulesets.find((x) => x.id === id);
+    setValues(initialValues(r ? fieldsOf(r.options.schema, r.options.docs) : [], (r?.options.defaults ?? {}) as Record<string, unknown>));
+    setErrors({});
+  };
+  const submit = async () => {
+    setError(null);
+    const parsed = parseValues(fields, values);
+    const errs = { ...validate(ruleset?.options.schema, parsed.value), ...parsed.errors };
+    const body: Record<string, unknown> = { name: name.trim() || 'Encounter', ruleset: rulesetId, options: parsed.value };
+    if (seed.trim() !== '') {
+      const n = Number(seed);
+      if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) errs.__seed = 'must be a whole number from 0 to 2147483647';
+      else body.seed = n;
+    }
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    setBusy(true);
+    try {
+      const r = await api<{ id: string }>('POST', '/encounters', body, { token });
+      navigate(`/gm/e/${encodeURIComponent(r.id)}`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => (e.preventDefault(), void submit())} noValidate aria-label="Create an encounter">
+      <div className="grid2">
+        <div className="field">
+          <label htmlFor="enc-name">Name</label>
+          <input id="enc-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} placeholder="Ambush at the ford" />
+        </div>
+        <div className="field">
+          <label htmlFor="enc-ruleset">Ruleset</label>
+          <select id="enc-ruleset" value={rulesetId} onChange={(e) => pick(e.target.value)}>
+            {rulesets.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} ({r.id})
+              </option>
+            ))}
+          </select>
+          {ruleset ? <small className="doc">{ruleset.summary}</small> : null}
+        </div>
+        <div className={`field${errors.__seed ? ' invalid' : ''}`}>
+          <label htmlFor="enc-seed">Dice seed (optional)</label>
+          <input id="enc-seed" value={seed} onChange={(e) => setSeed(e.target.value)} inputMode="numeric" aria-invalid={errors.__seed ? true : undefined} aria-describedby="enc-seed-doc" />
+          <small id="enc-seed-doc" className="doc">
+            Same seed, same commands: the same fight. Leave blank for a random one.
+          </small>
+          {errors.__seed ? (
+            <small className="field-error" role="alert">
+              ✕ Seed {errors.__seed}
+            </small>
+          ) : null}
+        </div>
+      </div>
+      {fields.length > 0 ? (
+        <details className="options">
+          <summary>Ruleset options ({fields.length}, all with defaults)</summary>
+          <SchemaFields idPrefix="opt" fields={fields} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} />
+        </details>
+      ) : null}
+      {Object.keys(errors).some((k) => k !== '__seed') ? (
+        <p className="field-error" role="alert">
+          ✕ Some options are invalid: {Object.entries(errors).filter(([k]) => k !== '__seed').map(([k, m]) => `${k} ${m}`).join('; ')}
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+      <button type="submit" className="primary" disabled={busy || !ruleset}>
+        Create encounter
+      </button>
+    </form>
+  );
+}
+
+/** The GM's saved encounters (newest first), each resumable, and a form to create one. */
+export function GmList() {
+  const account = loadAccount();
+  const token = account?.token ?? null;
+  const list = useAsync(() => (token ? api<EncounterSummary[] | { encounters: EncounterSummary[] }>('GET', '/encounters', undefined, { token }) : Promise.resolve([])), [token]);
+  const rulesets = useAsync(() => loadRulesets(), []);
+  const [showToken, setShowToken] = useState(false);
+  if (!token) {
+    return (
+      <main>
+        <h1>Game master</h1>
+        <p>
+          You are not signed in. <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))}>Sign up or sign in</a>.
+        </p>
+      </main>
+    );
+  }
+  const encounters = list.data ? (Array.isArray(list.data) ? list.data : list.data.encounters) : [];
+  const unauthorized = list.error instanceof ApiError && list.error.status === 401;
+  return (
+    <main>
+      <header className="topbar">
+        <h1>
+          <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))} aria-label="Fray home">
+            ⚔
+          </a>{' '}
+          Your encounters
+        </h1>
+        <div className="row">
+          <button type="button" onClick={() => setShowToken(!showToken)} aria-expanded={showToken}>
+            {showToken ? 'Hide' : 'Show'} account token
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              saveAccount(null);
+              navigate('/');
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      {showToken ? (
+        <p className="token-box">
+          <code>{token}</code> <CopyButton text={token} label="Copy account token" /> <span className="muted small">Keep it secret: it signs you in as this GM.</span>
+        </p>
+      ) : null}
+      {unauthorized ? <ErrorMessage error={new ApiError('UNAUTHORIZED', 'This browser’s account token is not valid on this server. Sign out and sign up again.', 401)} /> : <ErrorMessage error={list.error} />}
+      <Section title="Saved encounters" id="saved">
+        {list.loading && !list.data ? <p className="muted">Loading…</p> : null}
+        {!list.loading && encounters.length === 0 && !list.error ? <p className="muted">No encounters yet. Create one below.</p> : null}
+        {encounters.length > 0 ? (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Ruleset</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Round</th>
+                  <th scope="col">Last activity</th>
+                  <th scope="col">
+                    <span className="sr-only">Resume</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {encounters.map((e) => (
+                  <tr key={e.id} data-testid="encounter-row">
+                    <td>{e.name}</td>
+                    <td>{e.ruleset}</td>
+                    <td>{e.status}</td>
+                    <td>{e.round}</td>
+                    <td>
+                      <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
+                    </td>
+                    <td>
+                      <a className="button" href={`/gm/e/${encodeURIComponent(e.id)}`} onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))} aria-label={`Resume ${e.name}`}>
+                        Resume ▶
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Section>
+      <Section title="New encounter" id="new">
+        <ErrorMessage error={rulesets.error} />
+        {rulesets.data ? rulesets.data.length === 0 ? <p className="muted">The server has no rulesets.</p> : <CreateEncounter token={token} rulesets={rulesets.data} /> : null}
+      </Section>
+    </main>
+  );
+}

@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core (`npx playwright install` cannot run here):
+ * headless, no sandbox, no background traffic. `chromium.launch` gives every launch a fresh
+ * temporary user data dir of its own (it refuses a `--user-data-dir` argument) and deletes it on close.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = resolve(import.meta.dirname, '../../artifacts');
+
+export interface Chrome {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Chrome> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 740 };
+
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(10_000);
+  return { context, page, errors };
+}
+
+/** A full-page screenshot into apps/web/artifacts/ (gitignored), e.g. `gm-console-desktop.png`. */
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
