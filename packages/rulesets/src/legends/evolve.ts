@@ -1,0 +1,325 @@
+import type { EngineEvent, Item } from '@fray/engine';
+import { END, type Marker } from './flow.js';
+import {
+  newTurn,
+  posOf,
+  type ActionDef,
+  type ActionKind,
+  type GroupDefense,
+  type GroupMove,
+  type LState,
+  type Offer,
+  type PendingMove,
+  type Position,
+  type PreparedReaction,
+  type Touch,
+  type Zone,
+} from './model.js';
+
+function reanchor(s: LState, from: string, to: string): void {
+  for (const e of s.effects) {
+    const m = e.expires as Marker | null;
+    if (!m || typeof m !== 'object') continue;
+    if ((m.at === 'turn-start' || m.at === 'turn-end') && m.anchor === from) {
+      // "the Ability will end at the position in turn order you originally occupied"
+      e.expires = { at: 'turn-start', round: m.at === 'turn-end' && to === END ? m.round : m.round, anchor: to };
+    }
+  }
+}
+
+/** Keep the spatial model consistent after positions change. */
+export function normalize(s: LState): void {
+  const groups = new Map<string, string[]>();
+  const engs = new Map<string, Set<string>>();
+  // carried characters and riders move along with their carrier / mount
+  for (const c of Object.values(s.combatants)) {
+    const carrier = c.data.carriedBy ? s.combatants[c.data.carriedBy] : undefined;
+    if (carrier) c.position = { ...posOf(carrier) };
+  }
+  for (const c of Object.values(s.combatants)) {
+    const p = posOf(c);
+    if (p.group) groups.set(p.group, [...(groups.get(p.group) ?? []), c.id]);
+    if (p.engagement) {
+      const set = engs.get(p.engagement) ?? new Set<string>();
+      set.add(c.side);
+      engs.set(p.engagement, set);
+    }
+  }
+  for (const c of Object.values(s.combatants)) {
+    const p = c.position as Position | null;
+    if (!p) continue;
+    let changed = false;
+    const next = { ...p };
+    // "A group can be as small as 2 characters"
+    if (p.group && (groups.get(p.group)?.length ?? 0) < 2) {
+      next.group = null;
+      changed = true;
+    }
+    // an engagement needs two sides
+    if (p.engagement && (engs.get(p.engagement)?.size ?? 0) < 2) {
+      next.engagement = null;
+      changed = true;
+    }
+    if (changed) c.position = next;
+  }
+  for (const [g, d] of Object.entries(s.rs.defense)) {
+    const members = new Set(Object.values(s.combatants).filter((c) => posOf(c).group === g).map((c) => c.id));
+    if (members.size < 2) {
+      for (const id of d.protected) lockout(s, id);
+      delete s.rs.defense[g];
+      continue;
+    }
+    const keep = d.protected.filter((id) => members.has(id));
+    for (const id of d.protected) if (!members.has(id)) lockout(s, id);
+    d.protected = keep;
+  }
+}
+
+/** "If a character voluntarily leaves group defense or otherwise becomes invalid for it ... they still cannot perform melee attacks until the next round." */
+function lockout(s: LState, id: string): void {
+  const c = s.combatants[id];
+  if (c) c.data.noMeleeUntilRound = Math.max(c.data.noMeleeUntilRound, s.clock.round + 1);
+}
+
+export function evolve(s: LState, e: EngineEvent): boolean {
+  const rs = s.rs;
+  const who = e.combatantId as string;
+  const c = who ? s.combatants[who] : undefined;
+  switch (e.type) {
+    case 'legends.turnOrderRolled':
+      rs.turnRolls = { ...rs.turnRolls, ...(e.margins as Record<string, number>) };
+      return true;
+    case 'legends.orderSet':
+      rs.lastOrder = e.order as string[];
+      return true;
+    case 'legends.queue':
+      rs.queue = e.queue as string[];
+      return true;
+    case 'legends.surprised':
+      c!.data.surprised = e.surprised as boolean;
+      return true;
+    case 'legends.turnOrderChanged':
+      reanchor(s, who, e.successor as string);
+      return true;
+    case 'legends.reanchored':
+      reanchor(s, e.from as string, e.to as string);
+      return true;
+    case 'legends.forfeited':
+      c!.data.forfeitRound = e.round as number;
+      c!.data.turn.forfeited = true;
+      rs.forfeits.push(who);
+      return true;
+    case 'legends.forfeitsCleared':
+      rs.forfeits = [];
+      return true;
+    case 'legends.roundBegan':
+      rs.touches = rs.touches.filter((t) => t.until === 'maintained' || t.until === 'next-turn').map((t) => ({ ...t }));
+      rs.reactions = [];
+      rs.groupMoves = [];
+      rs.pending = [];
+      rs.defense = {};
+      rs.overflow = [];
+      return true;
+    case 'legends.roundEnded':
+      return true;
+    case 'legends.movementPhase':
+      rs.movers = e.movers as string[];
+      return true;
+    case 'legends.movementEnded':
+      rs.reactions = [];
+      rs.pending = [];
+      rs.groupMoves = [];
+      rs.movers = [];
+      return true;
+    case 'legends.turnBegan':
+      c!.data.turn = newTurn(c!.data.turn.n + 1);
+      c!.data.busyHands = 0;
+      c!.data.turnRound = e.round as number;
+      // "may continue until their next turn": such touches end now
+      rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'next-turn'));
+      return true;
+    case 'legends.turnEnded':
+      c!.data.turn.ended = true;
+      // "Touching normally lasts until the end of the toucher's turn"
+      rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'end-of-turn'));
+      rs.offers = rs.offers.filter((o) => o.kind === 'hand' || (o.from !== who && o.to !== who) || o.from === who);
+      return true;
+    case 'legends.acted': {
+      const kind = e.kind as ActionKind;
+      const key = e.action as string;
+      const t = c!.data.turn;
+      t.seq.push(kind);
+      if (kind === 'free') t.free.push(key);
+      else if (kind === 'minor') t.minors.push(key);
+      else t.major = key;
+      if (e.verbal) t.verbal = true;
+      if (kind === 'major' && typeof e.hands === 'number') c!.data.busyHands = e.hands;
+      return true;
+    }
+    case 'legends.touched': {
+      const touch = e.touch as Touch;
+      rs.touches.push(touch);
+      c!.data.turn.touched = touch.target;
+      return true;
+    }
+    case 'legends.touchesEnded':
+      rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
+      return true;
+    case 'legends.bypassRolled':
+      if (e.success) c!.data.turn.bypassed = true;
+      rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
+      return true;
+    case 'legends.pickupFailed':
+      c!.data.turn.pickupFailed = e.itemId as string;
+      return true;
+    case 'legends.moveRolled': {
+      const p = e.pending as PendingMove;
+      c!.data.moveRollRound = s.clock.round;
+      rs.pending.push(p);
+      // "Characters who make a movement roll ... are no longer considered touching"
+      rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
+      return true;
+    }
+    case 'legends.moveUpdated': {
+      const p = e.pending as PendingMove;
+      const i = rs.pending.findIndex((x) => x.combatantId === p.combatantId);
+      if (i >= 0) rs.pending[i] = p;
+      return true;
+    }
+    case 'legends.moveFinished':
+      rs.pending = rs.pending.filter((p) => p.combatantId !== who);
+      return true;
+    case 'legends.rushed':
+      c!.data.fatigue += e.fatigue as number;
+      c!.data.stealth = 'low';
+      return true;
+    case 'legends.moved':
+    case 'legends.placed': {
+      const moves = (e.moves as { id: string; to: Position }[] | undefined) ?? [{ id: who, to: e.to as Position }];
+      for (const m of moves) {
+        const x = s.combatants[m.id];
+        if (x) x.position = m.to;
+      }
+      // "are separated from each other by another action": touches between characters no longer grouped end
+      rs.touches = rs.touches.filter((t) => {
+        const a = s.combatants[t.by];
+        const b = s.combatants[t.target];
+        if (!a || !b) return false;
+        const pa = posOf(a);
+        const pb = posOf(b);
+        return pa.zone === pb.zone && ((pa.group !== null && pa.group === pb.group) || (pa.engagement !== null && pa.engagement === pb.engagement));
+      });
+      normalize(s);
+      return true;
+    }
+    case 'legends.normalized':
+      normalize(s);
+      return true;
+    case 'legends.reactionPrepared':
+      rs.reactions.push(e.reaction as PreparedReaction);
+      return true;
+    case 'legends.reactionsSpent':
+      rs.reactions = rs.reactions.filter((r) => r.watch !== (e.watch as string));
+      return true;
+    case 'legends.reactionUsed':
+      rs.reactions = rs.reactions
+        .map((r) => (r.id === e.reactionId ? { ...r, by: r.by.filter((b) => b !== who) } : r))
+        .filter((r) => r.by.length > 0);
+      return true;
+    case 'legends.groupMoveDeclared':
+      rs.groupMoves.push(e.groupMove as GroupMove);
+      return true;
+    case 'legends.groupMoveAgreed': {
+      const gm = rs.groupMoves.find((g) => g.group === e.group);
+      if (gm) gm.agreed.push(who);
+      return true;
+    }
+    case 'legends.groupMoveRolled': {
+      const gm = rs.groupMoves.find((g) => g.group === e.group);
+      if (gm) gm.rolled = true;
+      return true;
+    }
+    case 'legends.groupMoveEnded':
+      rs.groupMoves = rs.groupMoves.filter((g) => g.group !== e.group);
+      return true;
+    case 'legends.groupDefenseDeclared':
+      rs.defense[e.group as string] = { protected: e.protected as string[], objects: e.objects as GroupDefense['objects'] };
+      rs.overflow = rs.overflow.filter((g) => g !== e.group);
+      return true;
+    case 'legends.groupDefenseOverflow':
+      if (!rs.overflow.includes(e.group as string)) rs.overflow.push(e.group as string);
+      return true;
+    case 'legends.groupDefenseLeft': {
+      const d = rs.defense[e.group as string];
+      if (d) d.protected = d.protected.filter((x) => x !== who);
+      lockout(s, who);
+      return true;
+    }
+    case 'legends.groupDefenseBrokenDown':
+      delete rs.defense[e.group as string];
+      return true;
+    case 'legends.itemMoved': {
+      const from = s.combatants[e.fromId as string]!;
+      const to = s.combatants[e.toId as string]!;
+      const i = from.items.findIndex((x) => x.id === e.itemId);
+      if (i < 0) return true;
+      const item: Item = { ...from.items[i]!, location: e.location as Item['location'] };
+      const props = { ...(item.props ?? {}) };
+      if (e.dropped) props.dropped = e.dropped;
+      else delete props.dropped;
+      item.props = props;
+      from.items.splice(i, 1);
+      const j = to.items.length;
+      to.items.splice(j, 0, item);
+      rs.offers = rs.offers.filter((o) => o.itemId !== e.itemId);
+      return true;
+    }
+    case 'legends.offered':
+      rs.offers.push(e.offer as Offer);
+      return true;
+    case 'legends.offerClosed':
+      rs.offers = rs.offers.filter((o) => o.id !== e.offerId);
+      return true;
+    case 'legends.carried': {
+      const target = s.combatants[e.targetId as string]!;
+      target.data.carriedBy = who;
+      // "If your body is moved in any way ... they count as normally dropped items."
+      for (const it of target.items) {
+        const d = it.props?.dropped as { fallen?: boolean } | undefined;
+        if (d?.fallen) it.props = { ...it.props, dropped: { ...d, fallen: false } };
+      }
+      normalize(s);
+      return true;
+    }
+    case 'legends.carryEnded': {
+      const target = s.combatants[e.targetId as string];
+      if (target) target.data.carriedBy = null;
+      return true;
+    }
+    case 'legends.actionDefined':
+      rs.customActions[(e.action as ActionDef).key] = e.action as ActionDef;
+      return true;
+    case 'legends.actionRemoved':
+      delete rs.customActions[e.key as string];
+      return true;
+    case 'legends.zoneDefined':
+      rs.zones[(e.zone as Zone).id] = e.zone as Zone;
+      return true;
+    case 'legends.meleeLocked':
+      c!.data.noMeleeUntilRound = Math.max(c!.data.noMeleeUntilRound, e.untilRound as number);
+      return true;
+    case 'legends.fatigueChanged':
+      c!.data.fatigue = e.fatigue as number;
+      return true;
+    // facts with no state of their own (the log tells them)
+    case 'legends.attacked':
+    case 'legends.actionResolved':
+    case 'legends.pickupRolled':
+    case 'legends.groupMoveFailed':
+    case 'legends.movementDeclined':
+    case 'legends.turnOrderKept':
+      return true;
+    default:
+      return false;
+  }
+}
