@@ -140,6 +140,10 @@ export class EncounterHost {
     return { ok: true, kind: 'snapshot', version, state: ch.projection, deadlines: this.deadlinesFor(ch) };
   }
 
+  deadlinesOf(viewer: Viewer): Deadlines {
+    return this.deadlinesFor(this.channel(viewer));
+  }
+
   projectionFor(viewer: Viewer): EncounterState {
     return this.channel(viewer).projection;
   }

@@ -7,19 +7,69 @@ class StaleOwner extends Error {
   }
 }
 
+interface MemoryInvite {
+  id: string;
+  encounterId: string;
+  role: 'player' | 'spectator';
+  playerId: string | null;
+  combatantIds: string[];
+  revoked: boolean;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
 /**
  * An in-memory store with the contract's semantics (fencing tokens, unique sequence numbers,
  * leases). For the runtime's own unit tests; the server runs on `@fray/store`.
  */
 export class MemoryStore implements RuntimeStore {
-  readonly kind = 'memory';
+  readonly kind = 'memory' as const;
   readonly description = 'in-memory (tests)';
   encounters = new Map<string, EncounterRecordLike>();
   logs = new Map<string, LogEntryLike[]>();
   snapshots = new Map<string, Array<{ encounterId: string; version: number; state: unknown; createdAt: Date }>>();
   leases = new Map<string, LeaseLike>();
+  accounts = new Map<string, { id: string; name: string | null; createdAt: Date; tokenHash: string }>();
+  invites = new Map<string, MemoryInvite & { tokenHash: string }>();
   appendCalls = 0;
   failNextAppend: Error | null = null;
+
+  async createAccount(input: { id: string; tokenHash: string; name?: string | null }) {
+    const rec = { id: input.id, name: input.name ?? null, createdAt: new Date(), tokenHash: input.tokenHash };
+    this.accounts.set(input.id, rec);
+    return { id: rec.id, name: rec.name, createdAt: rec.createdAt };
+  }
+  async findAccountByTokenHash(tokenHash: string) {
+    for (const a of this.accounts.values()) if (a.tokenHash === tokenHash) return { id: a.id, name: a.name, createdAt: a.createdAt };
+    return null;
+  }
+  async listEncounters(accountId: string, opts: { includeArchived?: boolean } = {}) {
+    return [...this.encounters.values()]
+      .filter((e) => e.accountId === accountId && (opts.includeArchived || e.status !== 'archived'))
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
+      .map((e) => ({ ...e }));
+  }
+  async createInvite(input: Omit<MemoryInvite, 'createdAt' | 'revoked'> & { tokenHash: string }) {
+    const rec = { ...input, revoked: false, createdAt: new Date() };
+    this.invites.set(input.id, rec);
+    const { tokenHash: _t, ...out } = rec;
+    return out;
+  }
+  async findInviteByTokenHash(tokenHash: string) {
+    for (const i of this.invites.values()) if (i.tokenHash === tokenHash) {
+      const { tokenHash: _t, ...out } = i;
+      return out;
+    }
+    return null;
+  }
+  async listInvites(encounterId: string) {
+    return [...this.invites.values()].filter((i) => i.encounterId === encounterId).map(({ tokenHash: _t, ...out }) => out);
+  }
+  async revokeInvite(id: string) {
+    const i = this.invites.get(id);
+    if (i) i.revoked = true;
+  }
+  async close() {}
 
   async createEncounter(input: Omit<EncounterRecordLike, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecordLike> {
     const now = new Date();

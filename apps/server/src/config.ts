@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().min(1).optional(),
+  FRAY_DATA_DIR: z.string().min(1).default('.fray-data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export interface Limits {
+  /** socket messages per second per socket, and the burst */
+  socketRate: number;
+  socketBurst: number;
+  /** messages per second per account or invite (all its sockets), and the burst */
+  principalRate: number;
+  principalBurst: number;
+  /** HTTP requests per second per account (or per address without a token), and the burst */
+  httpRate: number;
+  httpBurst: number;
+  maxSocketMessageBytes: number;
+  maxHttpBodyBytes: number;
+}
+
+export const defaultLimits: Limits = {
+  socketRate: 30,
+  socketBurst: 60,
+  principalRate: 60,
+  principalBurst: 120,
+  httpRate: 50,
+  httpBurst: 100,
+  maxSocketMessageBytes: 16 * 1024,
+  maxHttpBodyBytes: 64 * 1024,
+};
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  pretty: boolean;
+}
+
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = envSchema.parse(env);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.FRAY_DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    pretty: e.NODE_ENV === 'development',
+  };
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  addCombatantBody,
+  createAccountBody,
+  createAccountReply,
+  createEncounterBody,
+  createInviteBody,
+  createInviteReply,
+  errorBodySchema,
+  idReply,
+  patchCombatantBody,
+  updateEncounterBody,
+  type CommandAck,
+  type EncounterSummary,
+} from '@fray/protocol';
+import { RuntimeError, type EncounterRecordLike } from '@fray/runtime';
+import { hashToken, newToken, principalKey } from './auth.js';
+import { ApiError, toWireError } from './errors.js';
+import type { ServerContext } from './server.js';
+
+const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
+const bearer = [{ bearer: [] }];
+const encounterParams = z.object({ id: z.string().min(1).max(64) });
+const combatantParams = z.object({ id: z.string().min(1).max(64), combatantId: z.string().min(1).max(64) });
+const inviteParams = z.object({ id: z.string().min(1).max(64), inviteId: z.string().min(1).max(64) });
+
+function summary(r: EncounterRecordLike): EncounterSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    ruleset: r.ruleset,
+    status: r.status,
+    round: r.round,
+    version: r.version,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function shortId(prefix: string): string {
+  return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+}
+
+export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
+  const { store, runtime, auth, logger } = ctx;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // Every error is { error: { code, message } } with its status, and one warn line with the reason.
+  app.setErrorHandler((err, req, reply) => {
+    let status: number;
+    let code: string;
+    let message: string;
+    const fe = err as { code?: string; statusCode?: number; message: string };
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      status = 422;
+      code = 'INVALID_REQUEST';
+      message = err.message;
+    } else if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      code = 'PAYLOAD_TOO_LARGE';
+      message = `The body is larger than ${ctx.limits.maxHttpBodyBytes} bytes.`;
+    } else if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      code = 'UNSUPPORTED_MEDIA_TYPE';
+      message = 'Send application/json.';
+    } else if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && err instanceof SyntaxError) || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      status = 400;
+      code = 'INVALID_JSON';
+      message = 'The body is not valid JSON.';
+    } else {
+      const w = toWireError(err);
+      if (w.internal) {
+        req.log.error({ err }, 'request failed');
+        return reply.status(500).send({ error: w.wire });
+      }
+      status = err instanceof ApiError ? err.status : statusOf(w.wire.code);
+      code = w.wire.code;
+      message = w.wire.message;
+    }
+    req.log.warn({ code, status, reason: message }, 'request refused');
+    return reply.status(status).send({ error: { code, message } });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    req.log.warn({ code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` }, 'request refused');
+    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
+  });
+
+  // Per account (or per address without a token) rate limit.
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith('/docs')) return;
+    const token = tokenOf(req);
+    const key = token ? `t:${hashToken(token).slice(0, 16)}` : `ip:${req.ip}`;
+    if (!ctx.httpLimiter.take(key)) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
+  });
+
+  function tokenOf(req: FastifyRequest): string | null {
+    const h = req.headers.authorization;
+    if (!h) return null;
+    const m = /^Bearer\s+(\S+)$/i.exec(h);
+    return m ? m[1]! : null;
+  }
+
+  async function gm(req: FastifyRequest): Promise<string> {
+    const token = tokenOf(req);
+    if (!token) throw new ApiError('UNAUTHORIZED', 'A GM account token is required (Authorization: Bearer <token>).');
+    const p = await auth.resolve(token);
+    if (!p) throw new ApiError('UNAUTHORIZED', 'Unknown or revoked token.');
+    if (p.kind !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM may do this; an invite token cannot.');
+    req.log = req.log.child({ principal: principalKey(p) });
+    return p.accountId;
+  }
+
+  async function owned(req: FastifyRequest, encounterId: string): Promise<EncounterRecordLike> {
+    const accountId = await gm(req);
+    const rec = await store.getEncounter(encounterId);
+    if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
+    if (rec.accountId !== accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
+    req.log = req.log.child({ encounterId });
+    return rec;
+  }
+
+  async function gmCommand(req: FastifyRequest, encounterId: string, command: Record<string, unknown>): Promise<Extract<CommandAck, { ok: true }>> {
+    const host = await runtime.open(encounterId);
+    const commandId = `http:${randomUUID()}`;
+    req.log.debug({ commandId, type: command.type }, 'command');
+    const ack = await host.submit({ commandId, command, by: { role: 'gm' } }, { role: 'gm' });
+    if (!ack.ok) throw new ApiError(ack.error.code, ack.error.message, undefined, ack.error.rule);
+    return ack;
+  }
+
+  r.get('/health', { schema: { summary: 'Liveness and which database is in use', response: { 200: z.object({ status: z.literal('ok'), database: z.string(), description: z.string(), liveEncounters: z.number(), ownerId: z.string() }) } } }, async () => ({
+    status: 'ok' as const,
+    database: store.kind,
+    description: store.description,
+    liveEncounters: runtime.liveCount,
+    ownerId: runtime.options.ownerId,
+  }));
+
+  r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue' } }, async () => ({
+    rulesets: ctx.rulesetInfos,
+  }));
+
+  r.post('/accounts', { schema: { summary: 'Create a GM account; the token is shown once and stored only hashed', body: createAccountBody.optional(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
+    const token = newToken('gm');
+    const accountId = shortId('acc');
+    await store.createAccount({ id: accountId, tokenHash: hashToken(token), name: req.body?.name ?? null });
+    req.log.info({ accountId }, 'account created');
+    return reply.status(201).send({ accountId, token });
+  });
+
+  r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+    const accountId = await gm(req);
+    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', `Unknown ruleset "${req.body.ruleset}".`);
+    try {
+      const rec = await runtime.create({ accountId, name: req.body.name, ruleset: req.body.ruleset, options: req.body.options, seed: req.body.seed });
+      req.log.info({ encounterId: rec.id }, 'encounter created');
+      return reply.status(201).send({ id: rec.id, version: 0 });
+    } catch (e) {
+      if (e instanceof RuntimeError) throw new ApiError(e.code === 'INVALID_OPTIONS' ? 'INVALID_OPTIONS' : e.code, e.message, 422);
+      throw e;
+    }
+  });
+
+  r.get('/encounters', { schema: { summary: "The GM's saved encounters, newest activity first", security: bearer, querystring: z.object({ archived: z.enum(['true', 'false']).optional() }) } }, async (req) => {
+    const accountId = await gm(req);
+    const list = await store.listEncounters(accountId, { includeArchived: req.query.archived === 'true' });
+    return { encounters: list.map(summary) };
+  });
+
+  r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const host = await runtime.open(rec.id);
+    const invites = await store.listInvites(rec.id);
+    const fresh = (await store.getEncounter(rec.id)) ?? rec;
+    return {
+      ...summary(fresh),
+      version: host.version,
+      options: rec.options,
+      seed: rec.seed,
+      turnTimerSeconds: host.turnTimerSeconds,
+      state: host.state,
+      invites: invites.map((i) => ({ id: i.id, role: i.role, playerId: i.playerId, combatantIds: i.combatantIds, revoked: i.revoked })),
+    };
+  });
+
+  r.patch('/encounters/:id', { schema: { summary: 'Rename, or set the turn timer (seconds, null = off)', security: bearer, params: encounterParams, body: updateEncounterBody } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    if (req.body.name) await store.updateEncounterSummary(rec.id, { name: req.body.name });
+    if (req.body.turnTimerSeconds !== undefined) {
+      const host = await runtime.open(rec.id);
+      await host.setTurnTimer(req.body.turnTimerSeconds);
+    }
+    return { id: rec.id };
+  });
+
+  r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    await runtime.archive(rec.id);
+    return { id: rec.id, status: 'archived' };
+  });
+
+  r.post('/encounters/:id/combatants', { schema: { summary: 'Add a combatant', security: bearer, params: encounterParams, body: addCombatantBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+    const rec = await owned(req, req.params.id);
+    const id = req.body.id ?? shortId('c');
+    const ack = await gmCommand(req, rec.id, { type: 'combatant.add', combatant: { ...req.body, id } });
+    return reply.status(201).send({ id, version: ack.version });
+  });
+
+  r.patch('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Edit a combatant', security: bearer, params: combatantParams, body: patchCombatantBody, response: { 200: idReply, ...errors } } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const { position, ...changes } = req.body;
+    let version = 0;
+    if (Object.keys(changes).length > 0) version = (await gmCommand(req, rec.id, { type: 'combatant.update', combatantId: req.params.combatantId, changes })).version;
+    if (position !== undefined) version = (await gmCommand(req, rec.id, { type: 'combatant.place', combatantId: req.params.combatantId, position })).version;
+    if (version === 0) throw new ApiError('INVALID_REQUEST', 'Nothing to change.');
+    return { id: req.params.combatantId, version };
+  });
+
+  r.delete('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Remove a combatant', security: bearer, params: combatantParams, response: { 200: idReply, ...errors } } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const ack = await gmCommand(req, rec.id, { type: 'combatant.remove', combatantId: req.params.combatantId });
+    return { id: req.params.combatantId, version: ack.version };
+  });
+
+  r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
+    const rec = await owned(req, req.params.id);
+    const host = await runtime.open(rec.id);
+    const combatantIds = req.body.role === 'player' ? [...new Set(req.body.combatantIds)] : [];
+    for (const cid of combatantIds) if (!host.state.combatants[cid]) throw new ApiError('UNKNOWN_COMBATANT', `No combatant "${cid}".`, 404);
+    const token = newToken('inv');
+    const playerId = req.body.role === 'player' ? shortId('p') : null;
+    const invite = await store.createInvite({ id: shortId('inv'), encounterId: rec.id, role: req.body.role, playerId, combatantIds, expiresAt: null, tokenHash: hashToken(token) });
+    // The binding is a logged command, so the engine's own authorization enforces it.
+    for (const cid of combatantIds) await gmCommand(req, rec.id, { type: 'combatant.update', combatantId: cid, changes: { controller: playerId } });
+    req.log.info({ inviteId: invite.id, role: invite.role, playerId }, 'invite created');
+    return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId });
+  });
+
+  r.delete('/encounters/:id/invites/:inviteId', { schema: { summary: 'Revoke an invite', security: bearer, params: inviteParams } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const invites = await store.listInvites(rec.id);
+    if (!invites.some((i) => i.id === req.params.inviteId)) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
+    await store.revokeInvite(req.params.inviteId);
+    auth.forgetAll();
+    ctx.disconnectInvite(req.params.inviteId);
+    return { id: req.params.inviteId, revoked: true };
+  });
+
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const entries = [];
+    let after = 0;
+    for (;;) {
+      const page = await store.readLog(rec.id, after, 1000);
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: e.createdAt ? e.createdAt.toISOString() : null });
+      if (page.length < 1000) break;
+      after = page[page.length - 1]!.seq;
+    }
+    return { encounterId: rec.id, entries };
+  });
+
+  logger.debug({}, 'http routes registered');
+}
+
+function statusOf(code: string): number {
+  return new ApiError(code, '').status;
+}

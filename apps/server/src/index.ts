@@ -1,0 +1,4 @@
+export { buildServer, makeLogger, type FrayServer, type ServerOptions, type ServerContext } from './server.js';
+export { configFromEnv, defaultLimits, type Config, type Limits } from './config.js';
+export { openStore } from './open-store.js';
+export type { ServerStore } from './store.js';

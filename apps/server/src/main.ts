@@ -1,0 +1,54 @@
+import { registry } from '@fray/rulesets';
+import type { RuntimeOptions } from '@fray/runtime';
+import { configFromEnv } from './config.js';
+import { openStore } from './open-store.js';
+import { buildServer, makeLogger } from './server.js';
+
+/** Runtime tuning from the environment (optional; the defaults suit a single machine). */
+function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
+  const out: Partial<RuntimeOptions> = {};
+  const num = (k: string) => (env[k] !== undefined && env[k] !== '' && Number.isFinite(Number(env[k])) ? Number(env[k]) : undefined);
+  const reaction = num('FRAY_REACTION_SECONDS');
+  if (reaction !== undefined) out.reactionSeconds = reaction;
+  const snap = num('FRAY_SNAPSHOT_EVERY');
+  if (snap !== undefined) out.snapshotEvery = snap;
+  const lease = num('FRAY_LEASE_SECONDS');
+  if (lease !== undefined) {
+    out.leaseTtlMs = lease * 1000;
+    out.sweepMs = Math.max(200, (lease * 1000) / 4);
+  }
+  const idle = num('FRAY_IDLE_SECONDS');
+  if (idle !== undefined) out.idleMs = idle * 1000;
+  return out;
+}
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  const logger = makeLogger(config.logLevel, config.pretty);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env) });
+  const { url } = await server.listen(config.port, config.host);
+  logger.info({ url, database: store.kind, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    server
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0))
+      .catch((e: unknown) => {
+        logger.error({ err: String(e) }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

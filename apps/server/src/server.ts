@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { pino, type Logger as PinoLogger } from 'pino';
+import { Server, type Socket } from 'socket.io';
+import type { Ruleset } from '@fray/engine';
+import type { RulesetInfo } from '@fray/protocol';
+import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
+import { Authenticator } from './auth.js';
+import { defaultLimits, type Limits } from './config.js';
+import { registerHttp } from './http.js';
+import { RateLimiter } from './rate-limit.js';
+import { rulesetInfo } from './rulesets-info.js';
+import { registerSockets } from './sockets.js';
+import type { ServerStore } from './store.js';
+
+export interface ServerOptions {
+  store: ServerStore;
+  rulesets: Record<string, Ruleset>;
+  logger?: PinoLogger;
+  logLevel?: string;
+  pretty?: boolean;
+  limits?: Partial<Limits>;
+  runtime?: Partial<RuntimeOptions>;
+}
+
+export interface ServerContext {
+  store: ServerStore;
+  runtime: Runtime;
+  auth: Authenticator;
+  logger: PinoLogger;
+  limits: Limits;
+  socketLimiter: RateLimiter;
+  principalLimiter: RateLimiter;
+  httpLimiter: RateLimiter;
+  rulesetInfos: RulesetInfo[];
+  sinks: Map<Sink, { socket: Socket; encounterId: string }>;
+  disconnectInvite(inviteId: string): void;
+}
+
+export interface FrayServer {
+  app: FastifyInstance;
+  io: Server;
+  runtime: Runtime;
+  context: ServerContext;
+  listen(port: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Graceful stop: no new connections, every queue drained, the log flushed, leases released. */
+  close(): Promise<void>;
+}
+
+export function makeLogger(level = 'info', pretty = false): PinoLogger {
+  return pino({
+    level,
+    base: { service: 'fray' },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } } } : {}),
+  });
+}
+
+/** Build the HTTP API and the socket.io server on one port (not listening yet). */
+export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
+  const logger = opts.logger ?? makeLogger(opts.logLevel, opts.pretty);
+  const limits: Limits = { ...defaultLimits, ...opts.limits };
+  const ctxRef: { ctx?: ServerContext } = {};
+  const runtime = new Runtime({
+    store: opts.store,
+    rulesets: opts.rulesets,
+    logger,
+    options: opts.runtime,
+    onClosed: (encounterId, sink, reason) => {
+      const entry = ctxRef.ctx?.sinks.get(sink);
+      if (!entry) return;
+      ctxRef.ctx?.sinks.delete(sink);
+      const data = entry.socket.data as { joined?: Map<string, unknown> };
+      data.joined?.delete(encounterId);
+      entry.socket.emit('closed', { encounterId, reason });
+    },
+  });
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    bodyLimit: limits.maxHttpBodyBytes,
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Fray', description: 'Authoritative real-time combat server for tabletop RPGs. Live play is over socket.io: see docs/protocol.md.', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const io = new Server(app.server, {
+    maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
+    cors: { origin: true },
+    serveClient: false,
+  });
+
+  const ctx: ServerContext = {
+    store: opts.store,
+    runtime,
+    auth: new Authenticator(opts.store),
+    logger,
+    limits,
+    socketLimiter: new RateLimiter(limits.socketRate, limits.socketBurst),
+    principalLimiter: new RateLimiter(limits.principalRate, limits.principalBurst),
+    httpLimiter: new RateLimiter(limits.httpRate, limits.httpBurst),
+    rulesetInfos: Object.values(opts.rulesets).map(rulesetInfo),
+    sinks: new Map(),
+    disconnectInvite(inviteId) {
+      for (const s of io.of('/').sockets.values()) {
+        const p = (s.data as { principal?: { kind: string; inviteId?: string } }).principal;
+        if (p?.kind === 'invite' && p.inviteId === inviteId) s.disconnect(true);
+      }
+    },
+  };
+  ctxRef.ctx = ctx;
+  registerHttp(app, ctx);
+  registerSockets(io, ctx);
+
+  let closed = false;
+  return {
+    app,
+    io,
+    runtime,
+    context: ctx,
+    async listen(port, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const addr = app.server.address() as AddressInfo;
+      return { port: addr.port, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}` };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      logger.info({}, 'shutting down: draining encounter queues');
+      // stop taking socket messages, then finish every queued command and flush the log
+      for (const s of io.of('/').sockets.values()) s.removeAllListeners();
+      await runtime.shutdown();
+      await new Promise<void>((resolve) => {
+        io.close(() => resolve());
+      });
+      await app.close();
+      logger.info({}, 'shut down');
+    },
+  };
+}

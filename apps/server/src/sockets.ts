@@ -1,0 +1,250 @@
+import type { Server, Socket } from 'socket.io';
+import { z } from 'zod';
+import type { Viewer } from '@fray/engine';
+import {
+  clientEventNames,
+  clientEventSchemas,
+  type ClientEventName,
+  type ClientToServerEvents,
+  type CommandRequest,
+  type JoinRequest,
+  type LogRequest,
+  type PatchMessage,
+  type ServerToClientEvents,
+  type SyncRequest,
+  type TimerRequest,
+  type ActionsRequest,
+  type WireError,
+} from '@fray/protocol';
+import { projectEventsFor, type EncounterHost, type Logger, type Sink } from '@fray/runtime';
+import { principalKey, viewerOf, type Principal } from './auth.js';
+import { ApiError, toWireError } from './errors.js';
+import type { ServerContext } from './server.js';
+
+type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+interface SocketData {
+  principal: Principal;
+  joined: Map<string, { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink }>;
+  log: Logger;
+}
+
+const known = new Set<string>(clientEventNames);
+
+/** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
+export function registerSockets(io: Server, ctx: ServerContext): void {
+  const { runtime, auth, store } = ctx;
+
+  io.use((socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    auth
+      .resolve(token)
+      .then((p) => {
+        if (!p) {
+          ctx.logger.warn({ code: 'UNAUTHORIZED', reason: token ? 'unknown or revoked token' : 'no token', address: socket.handshake.address }, 'socket refused');
+          const err = new Error(token ? 'Unknown or revoked token.' : 'A token is required: connect with auth: { token }.') as Error & { data: unknown };
+          err.data = { code: 'UNAUTHORIZED' };
+          return next(err);
+        }
+        const data = socket.data as SocketData;
+        data.principal = p;
+        data.joined = new Map();
+        data.log = ctx.logger.child({ socketId: socket.id, principal: principalKey(p) });
+        next();
+      })
+      .catch((e: unknown) => {
+        ctx.logger.error({ err: String(e) }, 'socket authentication failed');
+        const err = new Error('Authentication is unavailable.') as Error & { data: unknown };
+        err.data = { code: 'UNAVAILABLE' };
+        next(err);
+      });
+  });
+
+  io.on('connection', (raw) => {
+    const socket = raw as unknown as FraySocket;
+    const data = socket.data;
+    data.log.debug({}, 'socket connected');
+
+    const refuse = (event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}) => {
+      data.log.warn({ event, code: error.code, reason: error.message, ...extra }, 'socket message refused');
+      if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error });
+      else socket.emit('error', { error });
+    };
+
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (known.has(event)) return;
+      const ack = args.at(-1);
+      refuse(String(event).slice(0, 64), { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` }, ack);
+    });
+
+    for (const name of clientEventNames) {
+      socket.on(name as never, ((...args: unknown[]) => {
+        void handle(name, args);
+      }) as never);
+    }
+
+    async function handle(event: ClientEventName, args: unknown[]): Promise<void> {
+      const ack = args.length > 1 ? args[args.length - 1] : undefined;
+      let payload = args[0];
+      if (!ctx.socketLimiter.take(socket.id) || !ctx.principalLimiter.take(principalKey(data.principal))) {
+        return refuse(event, { code: 'RATE_LIMITED', message: 'Too many messages; slow down.' }, ack);
+      }
+      if (typeof ack !== 'function') {
+        return refuse(event, { code: 'INVALID_MESSAGE', message: `"${event}" needs an acknowledgement callback.` }, undefined);
+      }
+      let size: number;
+      try {
+        size = typeof payload === 'string' ? payload.length : JSON.stringify(payload ?? null).length;
+      } catch {
+        size = Infinity;
+      }
+      if (size > ctx.limits.maxSocketMessageBytes) {
+        return refuse(event, { code: 'PAYLOAD_TOO_LARGE', message: `Messages are limited to ${ctx.limits.maxSocketMessageBytes} bytes.` }, ack, { size });
+      }
+      if (typeof payload === 'string') {
+        try {
+          payload = JSON.parse(payload) as unknown;
+        } catch {
+          return refuse(event, { code: 'INVALID_JSON', message: 'The message is not valid JSON.' }, ack);
+        }
+      }
+      const parsed = clientEventSchemas[event].safeParse(payload);
+      if (!parsed.success) return refuse(event, { code: 'INVALID_MESSAGE', message: z.prettifyError(parsed.error) }, ack);
+      try {
+        const result = await dispatch(event, parsed.data);
+        (ack as (a: unknown) => void)(result);
+      } catch (e) {
+        const { wire, internal } = toWireError(e);
+        if (internal) data.log.error({ event, err: e instanceof Error ? e.stack : String(e) }, 'socket handler failed');
+        refuse(event, wire, ack);
+      }
+    }
+
+    async function dispatch(event: ClientEventName, req: unknown): Promise<unknown> {
+      switch (event) {
+        case 'join':
+          return join(req as JoinRequest);
+        case 'leave': {
+          const j = data.joined.get((req as JoinRequest).encounterId);
+          if (j) {
+            j.unsubscribe();
+            data.joined.delete((req as JoinRequest).encounterId);
+          }
+          return { ok: true };
+        }
+        case 'command':
+          return command(req as CommandRequest);
+        case 'sync':
+          return sync(req as SyncRequest);
+        case 'actions': {
+          const { encounterId, combatantId } = req as ActionsRequest;
+          const j = joinedOrThrow(encounterId);
+          return j.host.legal(j.viewer, combatantId);
+        }
+        case 'log':
+          return log(req as LogRequest);
+        case 'timer': {
+          const { encounterId, turnSeconds } = req as TimerRequest;
+          const j = joinedOrThrow(encounterId);
+          if (j.viewer.role !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM sets the turn timer.');
+          await j.host.setTurnTimer(turnSeconds);
+          return { ok: true };
+        }
+      }
+    }
+
+    function joinedOrThrow(encounterId: string) {
+      const j = data.joined.get(encounterId);
+      if (!j) throw new ApiError('NOT_JOINED', `Join encounter "${encounterId}" first.`);
+      return j;
+    }
+
+    async function authorize(encounterId: string): Promise<Viewer> {
+      const p = data.principal;
+      if (p.kind === 'invite') {
+        if (p.encounterId !== encounterId) throw new ApiError('FORBIDDEN', 'This invite is for another encounter.');
+        return viewerOf(p);
+      }
+      const rec = await store.getEncounter(encounterId);
+      if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
+      if (rec.accountId !== p.accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
+      return { role: 'gm' };
+    }
+
+    async function subscribe(encounterId: string) {
+      const existing = data.joined.get(encounterId);
+      if (existing && !existing.host.closed) return { j: existing, fresh: null };
+      if (existing) data.joined.delete(encounterId);
+      const viewer = await authorize(encounterId);
+      const host = await runtime.open(encounterId);
+      const sink: Sink = (msg: PatchMessage) => socket.emit('patch', msg);
+      ctx.sinks.set(sink, { socket: socket as unknown as Socket, encounterId });
+      const sub = host.subscribe(viewer, sink);
+      const j = { host, viewer, sink, unsubscribe: sub.unsubscribe };
+      data.joined.set(encounterId, j);
+      return { j, fresh: sub };
+    }
+
+    async function join({ encounterId }: JoinRequest) {
+      const { j, fresh } = await subscribe(encounterId);
+      const sub = fresh ?? { version: j.host.version, state: j.host.projectionFor(j.viewer), deadlines: j.host.deadlinesOf(j.viewer) };
+      const deadlines = sub.deadlines;
+      data.log.info({ encounterId, role: j.viewer.role }, 'joined');
+      return {
+        ok: true,
+        encounterId,
+        version: sub.version,
+        state: sub.state,
+        role: j.viewer.role,
+        playerId: j.viewer.role === 'player' ? j.viewer.playerId : null,
+        deadlines,
+      };
+    }
+
+    async function command(req: CommandRequest) {
+      const j = joinedOrThrow(req.encounterId);
+      if (j.viewer.role === 'spectator') throw new ApiError('FORBIDDEN', 'Spectators only watch.');
+      const by = j.viewer.role === 'gm' ? ({ role: 'gm' } as const) : j.viewer;
+      const ack = await j.host.submit(
+        { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
+        j.viewer,
+      );
+      if (!ack.ok) data.log.info({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
+      else data.log.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
+      return ack;
+    }
+
+    async function sync({ encounterId, since }: SyncRequest) {
+      const { j } = await subscribe(encounterId);
+      return j.host.sync(j.viewer, since);
+    }
+
+    async function log({ encounterId, afterSeq, limit }: LogRequest) {
+      const j = joinedOrThrow(encounterId);
+      const entries = await store.readLog(encounterId, afterSeq ?? 0, limit ?? 500);
+      const v = j.viewer;
+      return {
+        ok: true,
+        entries: entries.map((e) => {
+          const mine = v.role === 'gm' || (v.role === 'player' && (e.command as { by?: { playerId?: string } }).by?.playerId === v.playerId);
+          return {
+            seq: e.seq,
+            commandId: mine ? e.commandId : '',
+            ...(mine ? { command: e.command } : {}),
+            events: projectEventsFor(e.events as never[], v, j.host.state, j.host.projectionFor(v)),
+            at: e.createdAt ? e.createdAt.toISOString() : null,
+          };
+        }),
+      };
+    }
+
+    socket.on('disconnect', (reason) => {
+      for (const j of data.joined.values()) {
+        j.unsubscribe();
+        ctx.sinks.delete(j.sink);
+      }
+      data.joined.clear();
+      ctx.socketLimiter.forget(socket.id);
+      data.log.debug({ reason }, 'socket disconnected');
+    });
+  });
+}
