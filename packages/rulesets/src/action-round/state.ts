@@ -1,0 +1,183 @@
+import type { EncounterState, EngineEvent, Item } from '@fray/engine';
+import type { Stats } from './options.js';
+
+export type Slot = 'standard' | 'move' | 'quick';
+export type ActionType = Slot | 'free' | 'reaction' | 'none';
+export interface Square {
+  x: number;
+  y: number;
+}
+
+/** A readied action: what, as which type, and the trigger. */
+export interface Readied {
+  action: string;
+  params: Record<string, unknown>;
+  as: Slot;
+  trigger: { event: 'acts' | 'moves' | 'attacks' | 'enters-reach'; by: string | null; description: string };
+  round: number;
+}
+
+export interface Data {
+  /** remaining actions of the current turn */
+  slots: { standard: number; move: number; quick: number };
+  /** free actions used since the start of the last own turn */
+  free: number;
+  /** took an action (not free) this turn: no delay any more */
+  acted: boolean;
+  attackedThisTurn: boolean;
+  standardTaken: boolean;
+  /** the open move action: squares left, and whether a standard action came after it started */
+  move: { mode: string; remaining: number; afterStandard: boolean; split: boolean } | null;
+  /** squares moved this round (slam) */
+  moved: number;
+  movedRound: number;
+  reactedSeq: number;
+  reactedCycle: number;
+  quickUsedThisTurn: boolean;
+  quickInReaction: boolean;
+  readied: Readied | null;
+  delaying: boolean;
+  delayedSeq: number;
+  aim: { targetId: string; bonus: number; maintainedTurn: number } | null;
+  activeDefense: number | null;
+  stance: { penalty: { on: 'attack' | 'defense' | 'effect'; n: number }; bonus: { on: 'attack' | 'defense' | 'effect'; n: number } } | null;
+  surgePending: boolean;
+  surgeDeferred: boolean;
+  extraStandard: number;
+  fatigue: number;
+  damage: number;
+  socialDamage: number;
+  stress: number;
+  destiny: number;
+  fate: number;
+  corruption: number;
+  runStreak: number;
+  lastRunRound: number;
+  speedBonusRound: number;
+  analyze: Record<string, number>;
+  assistDegrees: number;
+  hunchAdvantage: number;
+  edges: number;
+  alternates: Record<string, string>;
+  turnsTaken: number;
+  ammo: boolean;
+  deathSaveFailures: number;
+  retry: boolean;
+}
+
+export interface LastCheck {
+  id: string;
+  combatantId: string;
+  purpose: string;
+  kind: string;
+  total: number;
+  dc: number;
+  success: boolean;
+  degrees: number;
+  natural: number;
+  targetId: string | null;
+  attack?: { kind: string; damage: number; targetId: string } | null;
+  seq: number;
+}
+
+export interface RS {
+  roundSeconds: number;
+  /** increments every time the turn changes hands (one reaction per turn) */
+  turnSeq: number;
+  areaPowerUsed: string[];
+  rulings: Record<string, { type: ActionType; provokes: boolean }>;
+  attitudes: Record<string, Record<string, number>>;
+  lastCheck: Record<string, LastCheck>;
+  /** a combatant whose turn was interrupted by a delayed character acting first */
+  interrupted: string | null;
+}
+
+export type State = EncounterState<RS, Stats, Data>;
+
+export function initialData(stats: Stats): Data {
+  return {
+    slots: { standard: 1, move: 1, quick: 1 },
+    free: 0,
+    acted: false,
+    attackedThisTurn: false,
+    standardTaken: false,
+    move: null,
+    moved: 0,
+    movedRound: 0,
+    reactedSeq: -1,
+    reactedCycle: -1,
+    quickUsedThisTurn: false,
+    quickInReaction: false,
+    readied: null,
+    delaying: false,
+    delayedSeq: -1,
+    aim: null,
+    activeDefense: null,
+    stance: null,
+    surgePending: false,
+    surgeDeferred: false,
+    extraStandard: 0,
+    fatigue: 0,
+    damage: 0,
+    socialDamage: 0,
+    stress: 0,
+    destiny: stats.destiny,
+    fate: stats.fate,
+    corruption: stats.corruption,
+    runStreak: 0,
+    lastRunRound: -10,
+    speedBonusRound: -10,
+    analyze: {},
+    assistDegrees: 0,
+    hunchAdvantage: 0,
+    edges: 0,
+    alternates: {},
+    turnsTaken: 0,
+    ammo: false,
+    deathSaveFailures: 0,
+    retry: false,
+  };
+}
+
+/**
+ * The ruleset's events are named facts (`action-round.<fact>`). Each carries, next to its
+ * descriptive fields, the state it leaves: `data` (per-combatant patches), `rs` (a patch of the
+ * ruleset state), `pos` (new squares) and `items` (new item lists). `evolve` applies exactly
+ * these, so events alone rebuild the state.
+ */
+export interface Patch {
+  data?: Record<string, Partial<Data>>;
+  rs?: Partial<RS>;
+  pos?: Record<string, Square>;
+  items?: Record<string, Item[]>;
+}
+
+export function evolveEvent(s: State, e: EngineEvent): boolean {
+  if (!e.type.startsWith('action-round.')) return false;
+  const p = e as unknown as Patch;
+  if (p.data) {
+    for (const [id, patch] of Object.entries(p.data)) {
+      const c = s.combatants[id];
+      if (c) Object.assign(c.data, patch);
+    }
+  }
+  if (p.rs) Object.assign(s.rs, p.rs);
+  if (p.pos) {
+    for (const [id, sq] of Object.entries(p.pos)) {
+      const c = s.combatants[id];
+      if (c) c.position = { x: sq.x, y: sq.y };
+    }
+  }
+  if (p.items) {
+    for (const [id, items] of Object.entries(p.items)) {
+      const c = s.combatants[id];
+      if (c) c.items = items;
+    }
+  }
+  return true;
+}
+
+/** A plain copy of a value read from a draft (events must never hold draft proxies). */
+export function plain<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
