@@ -166,11 +166,12 @@ function continueAction(ctx: X, cmd: Record<string, unknown>): void {
   const b = continueBlock(s, c, rec);
   if (b) fail(ctx, b);
   const r = rec!;
+  const spent = r.spent + 1;
   const other = consecutiveInProgress(c);
   if (other && other.key !== r.key) spoil(ctx, c, other, `AP spent on ${actionDef(r.action)!.label}`);
   ctx.emit({ type: ev('ap-spent'), combatantId: c.id, amount: 1, action: r.action });
-  ctx.emit({ type: ev('advanced-progressed'), combatantId: c.id, key: r.key, spent: r.spent + 1, round: s.rs.round, phase: s.rs.phaseIdx });
-  const pend = newPending(ctx, c, r.action, r.params, r.attackPenalty, r.key, r.spent + 1 >= r.cost);
+  ctx.emit({ type: ev('advanced-progressed'), combatantId: c.id, key: r.key, spent, round: s.rs.round, phase: s.rs.phaseIdx });
+  const pend = newPending(ctx, c, r.action, r.params, r.attackPenalty, r.key, spent >= r.cost);
   drive(ctx, stepsFor(st(ctx), combatantIn(ctx, c.id), pend, false));
   settle(ctx);
 }
