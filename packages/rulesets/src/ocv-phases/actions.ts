@@ -170,11 +170,11 @@ export function pathError(s: S, id: string, row: string, path: Hex[]): EngineErr
 }
 
 /** "You can strike any adjacent opponent with a melee attack. You can fire at any target that is within the attack's maximum range and in line of sight with a ranged attack." */
-export function targetError(s: S, id: string, targetId: string, ranged: number | null): EngineError | null {
+export function targetError(s: S, id: string, targetId: string, ranged: number | null, from?: Hex): EngineError | null {
   const t = s.combatants[targetId];
   if (!t) return err('UNKNOWN_TARGET', 'attack', `No target "${targetId}".`);
   if (targetId === id) return err('ILLEGAL_ACTION', 'attack', 'A character cannot attack itself.');
-  const a = pos(s, id);
+  const a = from ?? pos(s, id);
   const b = pos(s, targetId);
   if (!a || !b) return err('ILLEGAL_ACTION', 'hexes', 'Both characters must be on the map.');
   const dist = hexDistance(a, b);
@@ -371,6 +371,13 @@ export function runJob(ctx: C, job: Job): void {
   }
   if (job.stage === 'provoke') {
     job = { ...job, stage: 'resolve' };
+    if (job.step) {
+      // "You can take a 1-hex step as part of your readied action" (taken first)
+      const e = stepError(s, job.actor, job.step, true);
+      if (e) ctx.emit({ type: 'ocv-phases.acted', combatantId: job.actor, row: 'step', note: `no step: ${e.message}` });
+      else ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: pos(s, job.actor), to: job.step, step: true });
+      job = { ...job, step: null };
+    }
     if (!row.moves && row.provokes !== 'no' && !job.noProvoke) {
       const p = pos(s, job.actor);
       if (p) {
@@ -422,13 +429,6 @@ function runMove(ctx: C, job: Job): void {
 }
 
 function finish(ctx: C, job: Job): void {
-  if (job.step) {
-    // "You can take a 1-hex step as part of your readied action"
-    const s = st(ctx);
-    const e = stepError(s, job.actor, job.step, true);
-    if (e) ctx.emit({ type: 'ocv-phases.acted', combatantId: job.actor, row: 'step', note: `no step: ${e.message}` });
-    else ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: pos(s, job.actor), to: job.step, step: true });
-  }
   ctx.emit({ type: 'ocv-phases.acted', combatantId: job.actor, row: job.row, via: job.via, targets: job.targetIds.length ? job.targetIds : undefined });
 }
 
@@ -458,6 +458,11 @@ function resolve(ctx: C, job: Job): void {
       const braced = s.combatants[id]!.data.braced && job.ranged !== null ? opts(s).braceOcv : 0;
       for (const t of job.targetIds) {
         if (!st(ctx).combatants[t]) continue;
+        const e = targetError(st(ctx), id, t, job.ranged);
+        if (e) {
+          ctx.emit({ type: 'ocv-phases.acted', combatantId: id, row: job.row, note: `no attack on ${t}: ${e.message}` });
+          continue;
+        }
         attackRoll(ctx, id, t, job.row, { ocvModifier: job.ocvModifier + braced, ranged: job.ranged !== null, aoo: false, interrupt: job.via === 'readied' });
       }
       break;

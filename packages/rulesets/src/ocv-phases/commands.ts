@@ -40,7 +40,7 @@ const provokeFields = { skill: z.string().min(1).max(64).optional(), negated: z.
 const MULTI_RANGED = new Set(['rapid-fire', 'other-attack']);
 const MELEE_ONLY = new Set(['grab', 'disarm', 'sweep', 'haymaker']);
 
-function attackTargets(ctx: C, s: S, id: string, rowId: string, cmd: Cmd): string[] {
+function attackTargets(ctx: C, s: S, id: string, rowId: string, cmd: Cmd, from?: Hex): string[] {
   const row = ROW[rowId]!;
   const targets = (cmd.targetIds as string[] | undefined) ?? (cmd.targetId ? [cmd.targetId as string] : []);
   if (targets.length === 0) ctx.fail('INVALID_COMMAND', 'ocv-phases.attack', 'Name the target.');
@@ -49,7 +49,7 @@ function attackTargets(ctx: C, s: S, id: string, rowId: string, cmd: Cmd): strin
   const range = (cmd.range as number | undefined) ?? null;
   if (range !== null && MELEE_ONLY.has(rowId)) ctx.fail('ILLEGAL_ACTION', 'ocv-phases.melee-reach', `${row.label} is a melee manoeuvre.`);
   if (rowId === 'rapid-fire' && range === null) ctx.fail('INVALID_COMMAND', 'ocv-phases.ranged', 'Rapid Fire is a ranged attack: give its range.');
-  for (const t of targets) check(ctx, targetError(s, id, t, range));
+  for (const t of targets) check(ctx, targetError(s, id, t, range, from));
   return targets;
 }
 
@@ -274,6 +274,7 @@ export const commands: Record<string, Spec> = {
       const step = (cmd.step as Hex | undefined) ?? null;
       if (rowId === null && !step) ctx.fail('INVALID_COMMAND', 'ocv-phases.ready', 'Name the readied action to take.');
       let job = newJob(id, rowId ?? 'step', 'readied', { step: rowId ? step : null, path: rowId ? [] : [step!] });
+      if (step) check(ctx, stepError(s, id, step, true));
       if (rowId !== null) {
         const row = ROW[rowId];
         if (!row || row.type !== h.actionType || !['attack', 'defend', 'move', 'free'].includes(row.via) || (h.action !== null && h.action !== rowId)) {
@@ -281,7 +282,7 @@ export const commands: Record<string, Spec> = {
         }
         check(ctx, stunnedError(s, id, row.id));
         if (row.via === 'attack') {
-          const targetIds = attackTargets(ctx, s, id, row.id, cmd);
+          const targetIds = attackTargets(ctx, s, id, row.id, cmd, step ?? undefined);
           job = { ...job, targetIds, ranged: (cmd.range as number | undefined) ?? null, ocvModifier: (cmd.ocvModifier as number | undefined) ?? 0 };
         }
         if (row.via === 'move') {
@@ -292,7 +293,6 @@ export const commands: Record<string, Spec> = {
         }
         if (row.via === 'free') job = { ...job, itemId: (cmd.itemId as string | undefined) ?? null };
       }
-      if (step) check(ctx, stepError(s, id, step, true));
       const before = inWindow ? w!.trigger.combatantId : (s.clock.current ?? nextUp(s));
       // "you act immediately ahead of the character whose action triggered your readied action"
       ctx.emit({ type: 'ocv-phases.hold-taken', combatantId: id, kind: 'ready', before });
