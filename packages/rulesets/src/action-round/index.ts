@@ -93,7 +93,9 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
     const of = effect.targetId ?? effect.sourceId;
     if (!of || !state.combatants[of]) return null;
     const c = combatant(state as State, of);
-    const marker: Marker = { of, at: d.unit === 'start-of-turn' ? 'start' : 'end', turn: c.data.turnsTaken + d.count };
+    // "count" turns of the affected character, the current one included when it is acting now.
+    const own = state.clock.current === of && d.unit !== 'start-of-turn' ? 1 : 0;
+    const marker: Marker = { of, at: d.unit === 'start-of-turn' ? 'start' : 'end', turn: c.data.turnsTaken + d.count - own };
     return marker;
   },
   invariants: (s) => invariants(s as State),

@@ -108,7 +108,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
       } else if (def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') {
         const prone = cond(s, id, 'prone');
         if (def.id === 'move-crawl' ? !prone : prone) blocked = err('ILLEGAL_ACTION', 'crawl', prone ? '"While prone, you can only move by crawling."' : 'Only while prone.');
-        if (!blocked && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
+        if (def.command === 'move' && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
           blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
         }
         if (c.data.move && c.data.move.remaining > 0 && !c.data.move.afterStandard && def.id === `move-${c.data.move.mode}`) {
@@ -171,6 +171,9 @@ export function legalActions(state: State, id: string): ActionOption[] {
       } else if (def.id === 'surge-additional-action' || def.id.startsWith('surge-')) {
         // a surge is available at any time outside reaction windows
       }
+    }
+    if (def.command === 'move' && !windowBlock(def) && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
+      blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
     }
     if (def.id === 'readied' && !blocked) provokes = null;
     push(def, blocked, { provokes, params });

@@ -166,11 +166,11 @@ export function actNow(ctx: ArCtx, id: string): void {
   if (!c.data.delaying) raise(ctx, err('ILLEGAL_ACTION', 'delay', `${c.name} is not delaying.`));
   const cur = s.clock.current;
   const delayedSeq = c.data.delayedSeq;
-  if (s.rs.turnSeq <= delayedSeq + 1 && cur !== null) {
-    raise(ctx, err('ILLEGAL_ACTION', 'delay', 'You may take your turn "at any point after any other character in the conflict has acted": no one has acted since you delayed.'));
-  }
   if (cur !== null && combatant(s, cur).data.acted) {
     raise(ctx, err('ILLEGAL_ACTION', 'delay', `${combatant(s, cur).name} is in the middle of a turn: take your delayed turn after it ends.`));
+  }
+  if (s.rs.turnSeq <= delayedSeq + 1 && cur !== null) {
+    raise(ctx, err('ILLEGAL_ACTION', 'delay', 'You may take your turn "at any point after any other character in the conflict has acted": no one has acted since you delayed.'));
   }
   const order = s.clock.order.filter((x) => x !== id);
   const at = cur === null ? order.length : order.indexOf(cur);
