@@ -489,7 +489,7 @@ export function resolve(ctx: X, p: Pending): void {
       break;
     }
     case 'escape-grapple': {
-      const penalty = -5 * Math.max(0, a.data.escapesThisRound - 1);
+      const penalty = 0 - 5 * Math.max(0, a.data.escapesThisRound - 1);
       const grappler = s.effects.find((e) => e.targetId === a.id && e.condition === 'grappled' && e.sourceId && e.sourceId !== a.id);
       const g = grappler?.sourceId ? s.combatants[grappler.sourceId] : undefined;
       const dc = g ? g.stats.cmd : (p.params.check?.dc ?? 15);

@@ -88,7 +88,7 @@ function act(ctx: X, cmd: Record<string, unknown>): void {
   if (e.blocked) fail(ctx, e.blocked);
   const sh = e.sh;
   if (e.spoils) spoil(ctx, c, e.spoils, `AP spent on ${def.label}`);
-  const penalty = sh.subtypes.includes('attack') ? -o.attackPenaltyStep * c.data.attacksThisRound : 0;
+  const penalty = sh.subtypes.includes('attack') ? 0 - o.attackPenaltyStep * c.data.attacksThisRound : 0;
   if (sh.cost > 0) ctx.emit({ type: ev('ap-spent'), combatantId: c.id, amount: 1, action: def.id });
   ctx.emit({ type: ev('action-taken'), combatantId: c.id, action: def.id, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx], penalty });
 
@@ -661,7 +661,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
         if (cmd.path) params.path = cmd.path as ActParams['path'];
         const def = actionDef(ready.action)!;
         const sh = shapeOf(s, c, def, params);
-        const penalty = sh.subtypes.includes('attack') ? -optsOf(s).attackPenaltyStep * c.data.attacksThisRound : 0;
+        const penalty = sh.subtypes.includes('attack') ? 0 - optsOf(s).attackPenaltyStep * c.data.attacksThisRound : 0;
         ctx.emit({ type: ev('reaction-used'), combatantId: c.id, kind: 'ready' });
         if (ready.cost > 0) ctx.emit({ type: ev('ap-spent'), combatantId: c.id, amount: ready.cost, action: ready.action, reaction: true });
         ctx.emit({ type: ev('action-taken'), combatantId: c.id, action: ready.action, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx], penalty, reaction: true });
