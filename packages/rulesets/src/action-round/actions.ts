@@ -1,6 +1,6 @@
 import { chebyshev, commandSchema, idSchema, type CommandSpec, type Item, type ReactionWindow } from '@fray/engine';
 import { z } from 'zod';
-import { check, dcEasy, dcHard, dcModerate, ladder, opposed, signedDegrees, type ArCtx } from './checks.js';
+import { check, degreesOf, dcEasy, dcHard, dcModerate, ladder, opposed, signedDegrees, type ArCtx } from './checks.js';
 import type { Options, Power } from './options.js';
 import {
   addEffect,
@@ -1303,9 +1303,7 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
       const l = plain(last!);
       const wasHit = l.success;
       l.total += die;
-      const step = ctx.options.degreeStep;
-      l.success = l.total >= l.dc;
-      l.degrees = l.success ? 1 + Math.floor((l.total - l.dc) / step) : 1 + Math.floor((l.dc - l.total - 1) / step);
+      ({ success: l.success, degrees: l.degrees } = degreesOf(l.total, l.dc, ctx.options.degreeStep));
       emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, total: l.total, success: l.success, degrees: l.degrees, by: 'improve-roll' }, { rs: { lastCheck: { ...plain(ctx.state.rs.lastCheck), [c.id]: l } } });
       if (!wasHit && l.success && l.kind === 'attack' && l.attack && ctx.state.combatants[l.attack.targetId]) {
         // A missed attack that now hits deals its damage.

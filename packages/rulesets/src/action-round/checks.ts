@@ -13,7 +13,7 @@ export const dcHard = (o: Options): number => 10 + 2 * o.powerLevel;
 /** Degrees of success / failure: one at the DC, one more per `degreeStep` beyond it. */
 export function degreesOf(total: number, dc: number, step: number): { success: boolean; degrees: number } {
   if (total >= dc) return { success: true, degrees: 1 + Math.floor((total - dc) / step) };
-  return { success: false, degrees: 1 + Math.floor((dc - total - 1) / step) };
+  return { success: false, degrees: 1 + Math.floor((dc - total) / step) };
 }
 
 /**
