@@ -37,7 +37,6 @@ function check(ctx: C, ...errs: (EngineError | null | (() => EngineError | null)
 
 const provokeFields = { skill: z.string().min(1).max(64).optional(), negated: z.boolean().optional(), provokes: z.boolean().optional() };
 
-const MULTI_RANGED = new Set(['rapid-fire', 'other-attack']);
 const MELEE_ONLY = new Set(['grab', 'disarm', 'sweep', 'haymaker']);
 
 function attackTargets(ctx: C, s: S, id: string, rowId: string, cmd: Cmd, from?: Hex): string[] {
