@@ -189,7 +189,8 @@ export function onReactionClosed(ctx: ArCtx, w: ReactionWindow): void {
         emit(ctx, 'movement-stopped', { combatantId: r.actorId, reason: 'incapacitated by an opportunity attack' });
         return;
       }
-      walkPath(ctx, r);
+      // A character offered the opportunity during this movement is not asked again for the same movement.
+      walkPath(ctx, r.exempt === 'all' ? r : { ...r, exempt: [...r.exempt, ...w.eligible.filter((id) => !r.exempt.includes(id))] });
       return;
     }
     case 'after':

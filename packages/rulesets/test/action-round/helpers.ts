@@ -81,3 +81,11 @@ export const data = (s: State, id: string) => s.combatants[id]!.data;
 export const pos = (s: State, id: string) => s.combatants[id]!.position as { x: number; y: number };
 export const conds = (s: State, id: string) => s.effects.filter((e) => e.targetId === id).map((e) => e.condition).filter(Boolean);
 export type { EncounterState };
+
+/** Every pending combatant of the open reaction window passes. */
+export function passAll(s: State): State {
+  const w = s.reaction;
+  if (!w) return s;
+  for (const id of w.eligible) if (s.reaction && s.reaction.responses[id] === 'pending') s = run(s, { type: 'reaction.pass', by: gm, combatantId: id }).state;
+  return s;
+}
