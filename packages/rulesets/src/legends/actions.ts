@@ -6,6 +6,7 @@ import {
   breakoutSchema,
   freeHandSlot,
   freeHands,
+  handsOf,
   hasCond,
   inHand,
   isDown,
@@ -269,7 +270,7 @@ export function checkTarget(state: LState, c: LCombatant, d: ActionDef, a: ActIn
       if (!groupedUp(c, t)) return E('ILLEGAL_ACTION', 'legends.touch', '"You must be grouped-up with any ally you touch"');
       if (t.data.turn.bypassed && state.clock.current === t.id) return E('ILLEGAL_ACTION', 'legends.touch', '"the ally must not currently be bypassing group defense"');
     }
-    const touchers = new Set(state.rs.touches.filter((x) => x.target === t.id && x.round === state.clock.round).map((x) => x.by));
+    const touchers = new Set(state.rs.touchLog.filter((x) => x.endsWith(`>${t.id}`)).map((x) => x.slice(0, x.indexOf('>'))));
     if (!touchers.has(c.id) && touchers.size >= o.maxTouchersPerRound) {
       return E('ILLEGAL_ACTION', 'legends.touch', `"Characters can only be touched via these rules by ${o.maxTouchersPerRound} characters per round"`);
     }
@@ -316,7 +317,7 @@ function checkSpecific(state: LState, c: LCombatant, d: ActionDef, kind: ActionK
       const others = c.items.filter((i) => i.id !== item.id && inHand(i));
       const busy = new Set(others.flatMap((i) => (i.location === 'both-hands' ? ['left-hand', 'right-hand'] : [i.location])));
       const need = a.hand === 'both-hands' ? ['left-hand', 'right-hand'] : [a.hand];
-      if (need.some((h) => busy.has(h)) || (need.length === 2 && c.data.busyHands > 0) || (need.length === 2 && freeHandsCount(c) < 2)) {
+      if (need.some((h) => busy.has(h)) || (need.length === 2 && (c.data.busyHands > 0 || handsOf(c) < 2))) {
         return E('ILLEGAL_ACTION', 'legends.free-hands', `${c.name} has no free hand for that.`);
       }
       return null;

@@ -521,7 +521,8 @@ export function legendsCommands(): Record<string, Spec> {
         const it = c.items.find((i) => i.id === cmd.itemId);
         if (!it || !inHand(it)) return fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.dropped-items', message: `${c.name} holds no "${String(cmd.itemId)}".` });
         const p = posOf(c);
-        const turnN = cmd.asPreviousTurn ? Math.max(0, c.data.turn.n - (c.data.turnRound === ctx.state.clock.round ? 1 : 0)) : c.data.turn.n;
+        // the last turn it began counts as its "previous turn"; asPreviousTurn false: dropped now, in no turn of its own
+        const turnN = cmd.asPreviousTurn ? c.data.turn.n : c.data.turn.n - 1;
         const dropped: DroppedInfo = { by: c.id, round: ctx.state.clock.round, turnN, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
         ctx.emit({ type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
       },

@@ -114,6 +114,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     case 'legends.roundBegan':
       rs.touches = rs.touches.filter((t) => t.until === 'maintained' || t.until === 'next-turn').map((t) => ({ ...t }));
+      rs.touchLog = [];
       rs.reactions = [];
       rs.groupMoves = [];
       rs.pending = [];
@@ -159,6 +160,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
     case 'legends.touched': {
       const touch = e.touch as Touch;
       rs.touches.push(touch);
+      rs.touchLog.push(`${touch.by}>${touch.target}`);
       c!.data.turn.touched = touch.target;
       return true;
     }

@@ -63,6 +63,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     overflow: [],
     forfeits: [],
     touches: [],
+    touchLog: [],
     offers: [],
     customActions: {},
     movers: [],

@@ -97,9 +97,9 @@ export const weaponSchema = z.object({
   /** weapon type, matched against stats.competences */
   type: z.string().min(1).max(64),
   /** stat requirements to wield it in one hand */
-  oneHanded: z.record(z.enum(['DEX', 'SPD', 'STR']), z.number().int()).optional(),
+  oneHanded: z.partialRecord(z.enum(['DEX', 'SPD', 'STR']), z.number().int()).optional(),
   /** stat requirements to wield it in two hands (default: the one-handed ones, or none) */
-  twoHanded: z.record(z.enum(['DEX', 'SPD', 'STR']), z.number().int()).optional(),
+  twoHanded: z.partialRecord(z.enum(['DEX', 'SPD', 'STR']), z.number().int()).optional(),
   /** true: it cannot be wielded in one hand at all */
   twoHandedOnly: z.boolean().optional(),
 });
@@ -253,6 +253,8 @@ export interface LRS {
   overflow: string[];
   forfeits: string[];
   touches: Touch[];
+  /** who touched whom this round ("by>target"), for the two-touchers limit */
+  touchLog: string[];
   offers: Offer[];
   customActions: Record<string, ActionDef>;
   /** the round's movement phase: who may move */

@@ -23,7 +23,7 @@ export class Table {
   events: EngineEvent[][] = [];
   readonly initial: LState;
   constructor(seed = 1, options: Record<string, unknown> = {}) {
-    this.state = createEncounter(legends, { id: 'enc', seed, options }) as LState;
+    this.state = createEncounter(legends, { id: 'enc', seed, options }) as unknown as LState;
     this.initial = this.state;
   }
   /** apply and expect success */
@@ -32,7 +32,7 @@ export class Table {
     if (!r.ok) throw new Error(`${String(cmd.type)} failed: ${r.error.code} ${r.error.rule} ${r.error.message}`);
     this.log.push({ by: gm, ...cmd });
     this.events.push(r.events);
-    this.state = r.state as LState;
+    this.state = r.state as unknown as LState;
     return r.events;
   }
   /** apply and expect a refusal; the state must not change */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outnumbering, rangeBetween } from '../../src/legends/index.js';
-import { started, type Spec } from './helpers.js';
+import { started, type Spec, type Table } from './helpers.js';
 
 const base: Spec[] = [
   { id: 'a1', side: 'heroes', SPD: 6 },
@@ -9,7 +9,7 @@ const base: Spec[] = [
   { id: 'b2', side: 'foes', SPD: 6 },
 ];
 
-function inMovement(specs: Spec[] = base, setup?: Parameters<typeof started>[1]['setup'], options: Record<string, unknown> = {}) {
+function inMovement(specs: Spec[] = base, setup?: (t: Table) => void, options: Record<string, unknown> = {}) {
   const t = started(specs, { setup, options });
   t.skipTo('movement', 2);
   return t;
@@ -143,7 +143,7 @@ describe('legends: rushing', () => {
 });
 
 describe('legends: escaping engagements and outnumbering dice', () => {
-  const engaged = (t: ReturnType<typeof started>) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'b1'] });
+  const engaged = (t: Table) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'b1'] });
 
   it('"you must add 2 Hindrance to any movement roll that requires you to leave an engagement" (Hindrance = extra dice, worst kept)', () => {
     const t = inMovement(base, engaged);
@@ -305,7 +305,7 @@ describe('legends: grouped-up movement', () => {
     { id: 'a3', side: 'h' },
     { id: 'b1', side: 'f' },
   ];
-  const setup = (t: ReturnType<typeof started>) => t.do({ type: 'formGroup', combatantIds: ['a1', 'a2', 'a3'] });
+  const setup = (t: Table) => t.do({ type: 'formGroup', combatantIds: ['a1', 'a2', 'a3'] });
 
   it('"all characters\' movement rolls are delayed to happen simultaneously with that of the last character" and slower members hold the group', () => {
     const t = inMovement(grouped, setup);
