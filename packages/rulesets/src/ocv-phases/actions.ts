@@ -407,6 +407,12 @@ function runMove(ctx: C, job: Job): void {
         return openAoo(ctx, { ...job, path, leaveChecked: true }, from, opportunity, 'moving out of a threatened hex');
       }
     }
+    // the way may have changed while the action was interrupted
+    const blocked = hexError(s, job.actor, here, next, path.length === 1);
+    if (blocked) {
+      ctx.emit({ type: 'ocv-phases.interrupted', combatantId: job.actor, row: job.row, reason: blocked.message });
+      break;
+    }
     ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: here, to: next, step: job.row === 'step' || undefined });
     path = path.slice(1);
     leaveChecked = false;

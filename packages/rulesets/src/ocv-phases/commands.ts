@@ -210,7 +210,7 @@ export const commands: Record<string, Spec> = {
     schema: commandSchema('ready', {
       combatantId: idSchema,
       actionType: z.enum(['attack', 'move', 'free']),
-      action: z.string().min(1).max(64).optional(),
+      action: z.string().min(1).max(64),
       trigger: z.object({
         on: z.enum(['attacks', 'moves', 'acts', 'enters-reach', 'manual']),
         by: idSchema.optional(),
@@ -222,12 +222,11 @@ export const commands: Record<string, Spec> = {
       const id = cmd.combatantId as string;
       check(ctx, turnError(s, id), stunnedError(s, id, 'ready'), budgetError(s, id, 'attack'));
       const type = cmd.actionType as 'attack' | 'move' | 'free';
-      const action = (cmd.action as string | undefined) ?? null;
-      if (action !== null) {
-        const r = ROW[action];
-        if (!r || r.type !== type || !['attack', 'defend', 'move', 'free'].includes(r.via) || r.id === 'ready') {
-          ctx.fail('INVALID_COMMAND', 'ocv-phases.ready', 'You can ready an attack action, a move action, or a free action: name one of that type.');
-        }
+      const action = cmd.action as string;
+      const r = ROW[action];
+      // "You can ready an attack action, a move action, or a free action. To do so, specify the action you will take and the conditions"
+      if (!r || r.type !== type || !['attack', 'defend', 'move', 'free'].includes(r.via) || r.id === 'ready') {
+        ctx.fail('INVALID_COMMAND', 'ocv-phases.ready', 'You can ready an attack action, a move action, or a free action: name one of that type.');
       }
       const t = cmd.trigger as { on: string; by?: string; description: string };
       if (t.by !== undefined && !s.combatants[t.by]) ctx.fail('UNKNOWN_COMBATANT', 'engine.combatants', `No combatant "${t.by}".`);
@@ -296,11 +295,11 @@ export const commands: Record<string, Spec> = {
       // "you act immediately ahead of the character whose action triggered your readied action"
       ctx.emit({ type: 'ocv-phases.hold-taken', combatantId: id, kind: 'ready', before });
       const row = ROW[job.row]!;
+      ctx.emit({ type: 'ocv-phases.declared', combatantId: id, row: job.row, actionType: row.type, via: 'readied', use: row.via === 'attack' || row.via === 'defend' ? useOf(s, job.row) : undefined });
       if (inWindow) {
         ctx.emit({ type: 'ocv-phases.intent', combatantId: id, intent: { windowId: w!.id, combatantId: id, job, before, kind: 'readied' } });
         ctx.emit({ type: 'reaction.responded', combatantId: id, response: 'reacted' });
       } else {
-        ctx.emit({ type: 'ocv-phases.declared', combatantId: id, row: job.row, actionType: row.type, via: 'readied', use: row.via === 'attack' || row.via === 'defend' ? useOf(s, job.row) : undefined });
         runJob(ctx, { ...job, stage: 'provoke' });
       }
     },

@@ -35,10 +35,11 @@ export function legalActions(s: S, id: string): ActionOption[] {
   const here = pos(s, id);
   const turn = turnError(s, id);
   const noPos = here ? null : err('ILLEGAL_ACTION', 'hexes', 'This character is not on the map.');
+  let threatening: string[] | null = null;
   const threat = (reason: string) => {
     if (!here) return null;
-    const from = aooFrom(s, id, here, null);
-    return from.length ? { from, reason } : null;
+    threatening ??= aooFrom(s, id, here, null);
+    return threatening.length ? { from: threatening, reason } : null;
   };
   const others = Object.values(s.combatants).filter((o) => o.id !== id && o.position);
 
@@ -110,7 +111,7 @@ export function legalActions(s: S, id: string): ActionOption[] {
             option(row, 'ready', template, first(base, budgetError(s, id, 'attack')), {
               params: [
                 { name: 'actionType', kind: 'choice', options: ['attack', 'move', 'free'] },
-                { name: 'action', kind: 'choice', optional: true, options: ROWS.filter((r) => ['attack', 'defend', 'move', 'free'].includes(r.via) && r.type !== 'full').map((r) => r.id) },
+                { name: 'action', kind: 'choice', options: ROWS.filter((r) => ['attack', 'defend', 'move', 'free'].includes(r.via) && r.type !== 'full').map((r) => r.id) },
                 { name: 'trigger', kind: 'text', label: '{ on: attacks|moves|acts|enters-reach|manual, by?, description }' },
               ],
             }),

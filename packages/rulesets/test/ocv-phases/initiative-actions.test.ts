@@ -111,7 +111,7 @@ describe('ready', () => {
 
   it('"The action occurs just before the action that triggers it ... you act immediately ahead of the character whose action triggered your readied action"', () => {
     let s = four({ at: { A: hex(0, 0), B: hex(1, 0), C: hex(2, 0) } });
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', trigger: { on: 'attacks', by: 'C', description: 'when C attacks' } })).state;
+    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'attacks', by: 'C', description: 'when C attacks' } })).state;
     s = end(s); // B
     s = end(s); // C
     // B cannot take A's readied action; A cannot take it before the trigger
@@ -134,7 +134,7 @@ describe('ready', () => {
   it('"If you take your readied action in the next Phase, before your regular turn comes up, your initiative score rises ... and you do not get your regular action that Phase"', () => {
     // B 8 acts before A? No: use C, who acts after A; A readies for B's movement
     let s = four();
-    s = ok(s, cmd('ready', 'A', { actionType: 'move', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
+    s = ok(s, cmd('ready', 'A', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
     s = end(end(end(end(s)))); // A B C D; phase 2
     // phase 2: A's own slot comes first → the readied action lapses
     expect(s.clock).toMatchObject({ phase: 'phase-2', current: 'A' });
@@ -142,7 +142,7 @@ describe('ready', () => {
     // now let C ready against B's movement in phase 2; B acts before C in phase 3
     s = end(s); // B
     s = end(s); // C
-    s = ok(s, cmd('ready', 'C', { actionType: 'move', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
+    s = ok(s, cmd('ready', 'C', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
     s = end(end(s)); // D; phase 3: A
     s = end(s); // B
     expect(s.clock).toMatchObject({ phase: 'phase-3', current: 'B' });
@@ -158,12 +158,23 @@ describe('ready', () => {
 
   it('"If you come to your next action and have not yet performed your readied action, you don\'t get to take the readied action (though you can ready the same action again)"', () => {
     let s = four();
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', trigger: { on: 'manual', description: 'if the door opens' } })).state;
+    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } })).state;
     s = end(end(end(end(s))));
     expect(s.clock.current).toBe('A');
     expect(s.combatants.A!.data.hold).toBeNull();
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', trigger: { on: 'manual', description: 'if the door opens' } })).state;
+    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } })).state;
     expect(s.combatants.A!.data.hold).toMatchObject({ kind: 'ready' });
+  });
+
+  it('"specify the action you will take": a readied Block is up before the triggering attack rolls; the wrong action is refused', () => {
+    let s = four({ at: { A: hex(0, 0), B: hex(1, 0) } });
+    refused(s, cmd('ready', 'A', { actionType: 'move', action: 'strike', trigger: { on: 'attacks', description: 'x' } }), 'ocv-phases.ready');
+    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'dodge', trigger: { on: 'attacks', by: 'B', description: 'when B attacks' } })).state;
+    s = end(s);
+    s = ok(s, cmd('attack', 'B', { manoeuvre: 'strike', targetId: 'A' })).state;
+    refused(s, cmd('takeReadied', 'A', { action: 'block' }), 'ocv-phases.ready');
+    s = ok(force(s, [3, 3, 3]), cmd('takeReadied', 'A', {})).state;
+    expect(s.rs.attacks.at(-1)).toMatchObject({ attackerId: 'B', need: 23 }); // DCV 10 + 3
   });
 
   it('a readied action can interrupt in the middle of a move ("If the triggered action is part of another character\'s activities, you interrupt the other character")', () => {
