@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatCost } from '../lib/describe.js';
+import { labelOf } from '../lib/schema-form.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import type { ActionOption, EncounterState, ParamSpec, WireError } from '../lib/types.js';
 import { ErrorMessage } from './common.js';
@@ -41,7 +42,7 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
 }
 
 function ParamInput({ spec, value, onChange, state, actorId, id }: { spec: ParamSpec; value: ParamValue; onChange: (v: ParamValue) => void; state: EncounterState; actorId: string; id: string }) {
-  const label = spec.label ?? spec.name;
+  const label = spec.label ?? labelOf(spec.name.replace(/Id$/, ''));
   const opts = optionList(spec, state, actorId);
   if (spec.kind === 'boolean') {
     return (
@@ -103,8 +104,14 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
   const [values, setValues] = useState<Record<string, ParamValue>>(() => Object.fromEntries(specs.map((p) => [p.name, p.kind === 'boolean' ? false : p.kind === 'list' ? [] : ''])));
   const [missing, setMissing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'nearest' });
+    ref.current?.querySelector<HTMLElement>('select, input, textarea')?.focus();
+  }, []);
   return (
     <form
+      ref={ref}
       className="action-form"
       aria-label={`${option.label}: choose`}
       onSubmit={async (e) => {
@@ -115,7 +122,7 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
           const empty = v === '' || (Array.isArray(v) && v.length === 0 && p.kind !== 'list');
           if (empty) {
             if (p.optional) continue;
-            setMissing(`Choose ${p.label ?? p.name}.`);
+            setMissing(`Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.`);
             return;
           }
           const out = convert(p, v);
@@ -161,7 +168,7 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
  * What one combatant may do now, from the server's `legalActions`: the allowed ones as buttons
  * with their cost, the blocked ones with the rule that blocks them, the parameters each needs.
  */
-export function ActionPanel({ live, state, version, combatantId, showBlocked = true }: { live: Live; state: EncounterState; version: number; combatantId: string; showBlocked?: boolean }) {
+export function ActionPanel({ live, state, version, combatantId, showBlocked = true, blockedOpen = false }: { live: Live; state: EncounterState; version: number; combatantId: string; showBlocked?: boolean; blockedOpen?: boolean }) {
   const [actions, setActions] = useState<ActionOption[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [open, setOpen] = useState<number | null>(null);
@@ -200,33 +207,6 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
   return (
     <div className="actions" data-testid={`actions-${combatantId}`}>
       {allowed.length === 0 ? <p className="muted">{name} has no legal action right now.</p> : null}
-      <ul className="action-list" aria-label={`Actions for ${name}`}>
-        {actions.map((a, i) =>
-          a.allowed ? (
-            <li key={i}>
-              <button type="button" className="action" onClick={() => void run(a, i)} disabled={busy} aria-expanded={(a.params ?? []).length > 0 ? open === i : undefined}>
-                <span className="action-label">{a.label}</span>
-                {a.kind ? <span className="tag">{a.kind}</span> : null}
-                {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
-                {a.provokes ? <span className="tag tag-warn">⚠ provokes: {a.provokes.reason}</span> : null}
-              </button>
-            </li>
-          ) : showBlocked ? (
-            <li key={i} className="blocked" data-testid="blocked-action">
-              <button type="button" className="action" aria-disabled="true" aria-describedby={`blocked-${combatantId}-${i}`} onClick={() => setResult({ ok: false, error: a.blocked ?? { code: 'BLOCKED', message: 'Not allowed now.' } })}>
-                <span aria-hidden="true">⛔ </span>
-                <span className="action-label">{a.label}</span>
-                {a.kind ? <span className="tag">{a.kind}</span> : null}
-                {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
-              </button>
-              <small id={`blocked-${combatantId}-${i}`} className="reason">
-                Blocked: {a.blocked?.message ?? 'not allowed now'}
-                {a.blocked?.rule ? <span className="rule"> ({a.blocked.rule})</span> : null}
-              </small>
-            </li>
-          ) : null,
-        )}
-      </ul>
       {open !== null && actions[open] ? (
         <ActionForm
           key={`${open}-${version}`}
@@ -241,13 +221,49 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
           }}
         />
       ) : null}
+      <ul className="action-list" aria-label={`Actions for ${name}`}>
+        {actions.map((a, i) =>
+          a.allowed ? (
+            <li key={i}>
+              <button type="button" className="action" onClick={() => void run(a, i)} disabled={busy} aria-expanded={(a.params ?? []).length > 0 ? open === i : undefined}>
+                <span className="action-label">{a.label}</span>
+                {a.kind ? <span className="tag">{a.kind}</span> : null}
+                {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+                {a.provokes ? <span className="tag tag-warn">! provokes: {a.provokes.reason}</span> : null}
+              </button>
+            </li>
+          ) : null,
+        )}
+      </ul>
+      {showBlocked && blocked.length > 0 ? (
+        <details className="blocked-list" open={blockedOpen}>
+          <summary>Not possible now ({blocked.length}) — why</summary>
+          <ul className="action-list" aria-label={`Blocked actions for ${name}`}>
+            {actions.map((a, i) =>
+              a.allowed ? null : (
+                <li key={i} className="blocked" data-testid="blocked-action">
+                  <button type="button" className="action" aria-disabled="true" aria-describedby={`blocked-${combatantId}-${i}`} onClick={() => setResult({ ok: false, error: a.blocked ?? { code: 'BLOCKED', message: 'Not allowed now.' } })}>
+                    <span aria-hidden="true">⊘ </span>
+                    <span className="action-label">{a.label}</span>
+                    {a.kind ? <span className="tag">{a.kind}</span> : null}
+                    {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+                  </button>
+                  <small id={`blocked-${combatantId}-${i}`} className="reason">
+                    Blocked: {a.blocked?.message ?? 'not allowed now'}
+                    {a.blocked?.rule ? <span className="rule"> ({a.blocked.rule})</span> : null}
+                  </small>
+                </li>
+              ),
+            )}
+          </ul>
+        </details>
+      ) : null}
       {result && !result.ok ? <ErrorMessage error={result.error} onDismiss={() => setResult(null)} /> : null}
       {result && result.ok ? (
         <p className="ok" role="status">
           ✓ {result.label} done.
         </p>
       ) : null}
-      <p className="muted small">{blocked.length > 0 ? `${blocked.length} blocked action(s) shown with their reason.` : ''}</p>
     </div>
   );
 }

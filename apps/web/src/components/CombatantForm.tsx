@@ -16,6 +16,8 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
   const [side, setSide] = useState(existing?.side ?? sides[0] ?? 'heroes');
   const [hidden, setHidden] = useState(existing?.hidden ?? false);
   const [secret, setSecret] = useState<string[]>(existing?.secretStats ?? []);
+  const [items, setItems] = useState(existing && existing.items.length > 0 ? JSON.stringify(existing.items) : '');
+  const [position, setPosition] = useState(existing && existing.position != null ? JSON.stringify(existing.position) : '');
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.stats as Record<string, unknown> | undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
@@ -26,9 +28,31 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
     const errs: Record<string, string> = { ...validate(ruleset.stats.schema, parsed.value), ...parsed.errors };
     if (!name.trim()) errs.__name = 'is required';
     if (!side.trim()) errs.__side = 'is required';
+    let itemList: unknown[] | undefined;
+    if (items.trim()) {
+      try {
+        const v = JSON.parse(items) as unknown;
+        if (!Array.isArray(v) || !v.every((i) => i && typeof i === 'object' && typeof (i as { id?: unknown }).id === 'string' && typeof (i as { name?: unknown }).name === 'string' && typeof (i as { location?: unknown }).location === 'string')) throw new Error('shape');
+        itemList = v;
+      } catch {
+        errs.__items = 'must be a JSON list of items, each with id, name and location';
+      }
+    }
+    let pos: unknown;
+    if (position.trim()) {
+      try {
+        pos = JSON.parse(position) as unknown;
+      } catch {
+        pos = position.trim();
+      }
+      const perr = validate(ruleset.position?.schema, pos);
+      if (Object.keys(perr).length > 0) errs.__position = Object.entries(perr).map(([k, m]) => `${k} ${m}`.trim()).join('; ');
+    }
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
-    const body = { name: name.trim(), side: side.trim(), hidden, secretStats: secret, stats: parsed.value };
+    const body: Record<string, unknown> = { name: name.trim(), side: side.trim(), hidden, secretStats: secret, stats: parsed.value };
+    if (itemList) body.items = itemList;
+    if (pos !== undefined) body.position = pos;
     setBusy(true);
     try {
       if (existing) await api('PATCH', `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(existing.id)}`, body, { token });
@@ -60,7 +84,7 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
           {errors.__side ? <small className="field-error" role="alert">✕ Side {errors.__side}</small> : null}
         </div>
         <div className="field field-boolean">
-          <label htmlFor={`${prefix}-hidden`}>🙈 Hidden (GM only until revealed)</label>
+          <label htmlFor={`${prefix}-hidden`}>Hidden (GM only until revealed)</label>
           <input id={`${prefix}-hidden`} type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
         </div>
       </div>
@@ -76,6 +100,24 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
           onSecret={(n, s) => setSecret(s ? [...secret, n] : secret.filter((x) => x !== n))}
         />
       </fieldset>
+      <div className="grid2">
+        <div className={`field${errors.__items ? ' invalid' : ''}`}>
+          <label htmlFor={`${prefix}-items`}>Items (JSON, optional)</label>
+          <textarea id={`${prefix}-items`} rows={2} value={items} onChange={(e) => setItems(e.target.value)} aria-describedby={`${prefix}-items-doc`} aria-invalid={errors.__items ? true : undefined} />
+          <small id={`${prefix}-items-doc`} className="doc">
+            e.g. [{'{'}"id":"bow","name":"Short bow","location":"both-hands","props":{'{'}"weapon":"ranged","type":"bow"{'}}'}]; location: left-hand, right-hand, both-hands, carried, ground.
+          </small>
+          {errors.__items ? <small className="field-error" role="alert">✕ Items {errors.__items}</small> : null}
+        </div>
+        <div className={`field${errors.__position ? ' invalid' : ''}`}>
+          <label htmlFor={`${prefix}-position`}>Position (JSON, optional)</label>
+          <input id={`${prefix}-position`} value={position} onChange={(e) => setPosition(e.target.value)} aria-invalid={errors.__position ? true : undefined} aria-describedby={`${prefix}-position-doc`} />
+          <small id={`${prefix}-position-doc`} className="doc">
+            Where it stands in the ruleset’s spatial model (zone, hex, square…).
+          </small>
+          {errors.__position ? <small className="field-error" role="alert">✕ Position {errors.__position}</small> : null}
+        </div>
+      </div>
       {statErrors.length > 0 ? (
         <p className="field-error" role="alert" data-testid="stats-errors">
           ✕ Not sent — fix the stats: {statErrors.map(([k, m]) => `${k || 'stats'} ${m}`).join('; ')}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import QRCode from 'qrcode';
 import { describeError } from '../lib/api.js';
-import { describeEvent, formatDuration, nameOf, rollOf } from '../lib/describe.js';
+import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../lib/describe.js';
 import type { ConnStatus } from '../lib/live.js';
 import type { Combatant, EncounterState, EngineEvent, LogEntry, WireError } from '../lib/types.js';
 
@@ -47,7 +47,7 @@ export function OfflineBanner({ status }: { status: ConnStatus }) {
   if (status !== 'offline') return null;
   return (
     <div className="banner banner-offline" role="alert" data-testid="offline-banner">
-      ⚡ Connection lost. Reconnecting… What you see may be out of date; actions you send are kept and sent once when the connection is back.
+      Connection lost. Reconnecting… What you see may be out of date; actions you send are kept and sent once when the connection is back.
     </div>
   );
 }
@@ -61,7 +61,7 @@ export function Countdown({ at, label }: { at: number; label: string }) {
   const left = Math.max(0, Math.ceil((at - now) / 1000));
   return (
     <span className="countdown" role="timer" aria-label={`${label}: ${left} seconds left`}>
-      ⏱ {left}s
+      {left}s left
     </span>
   );
 }
@@ -111,12 +111,24 @@ export function TurnOrder({ state, mine }: { state: EncounterState; mine?: (id: 
 
 function show(v: unknown): string {
   if (v === null || v === undefined) return '—';
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return v.join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
-export function StatList({ values, secret = [] }: { values: Record<string, unknown>; secret?: string[] }) {
-  const entries = Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
+/** Nested runtime data (budgets such as `turn.minors`) as flat `a.b` keys, arrays as lists. */
+export function flatten(values: Record<string, unknown>, prefix = '', depth = 0): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(values)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v) && depth < 2) out.push(...flatten(v as Record<string, unknown>, key, depth + 1));
+    else out.push([key, Array.isArray(v) ? (v.length === 0 ? 'none' : v.every((x) => typeof x !== 'object') ? v.join(', ') : v) : v]);
+  }
+  return out;
+}
+
+export function StatList({ values, secret = [], flat = false }: { values: Record<string, unknown>; secret?: string[]; flat?: boolean }) {
+  const entries = flat ? flatten(values) : Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
   if (entries.length === 0) return <p className="muted">—</p>;
   return (
     <dl className="stats">
@@ -149,7 +161,7 @@ export function EffectList({ state, combatantId }: { state: EncounterState; comb
   );
 }
 
-export function CombatantCard({ state, c, children, mine }: { state: EncounterState; c: Combatant; children?: ReactNode; mine?: boolean }) {
+export function CombatantCard({ state, c, children, mine, openStats = false, openData = false }: { state: EncounterState; c: Combatant; children?: ReactNode; mine?: boolean; openStats?: boolean; openData?: boolean }) {
   const acting = state.clock.current === c.id;
   return (
     <article className={`card${acting ? ' acting' : ''}`} aria-label={c.name} data-testid={`combatant-${c.id}`}>
@@ -161,12 +173,16 @@ export function CombatantCard({ state, c, children, mine }: { state: EncounterSt
         </h3>
         <span className="muted">side: {c.side}</span>
       </header>
-      <h4>Stats</h4>
-      <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} />
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
-      <h4>This turn / round (budget left)</h4>
-      <StatList values={c.data as Record<string, unknown>} />
+      <details className="sub" open={openStats}>
+        <summary>Stats</summary>
+        <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} />
+      </details>
+      <details className="sub" open={openData}>
+        <summary>This turn / round: budget and state</summary>
+        <StatList values={c.data as Record<string, unknown>} flat />
+      </details>
       {children}
     </article>
   );
@@ -177,8 +193,8 @@ function RollLine({ state, e }: { state: EncounterState | null; e: EngineEvent }
   const overridden = state?.rolls.find((x) => x.id === r.rollId && x.overridden);
   return (
     <li className="roll" data-testid="roll">
-      <span aria-hidden="true">🎲 </span>
-      <span className="muted">{r.rollId}</span> <strong>{r.who}</strong>: {r.purpose} — <code>{r.formula}</code> rolled [{r.faces.join(', ')}] = <strong>{r.total}</strong>
+      <span aria-hidden="true">⚄ </span>
+      <span className="muted">{r.rollId}</span> <strong>{r.who}</strong>: {r.purpose} — <code>{r.formula}</code> rolled [{formatFaces(r.faces)}] = <strong>{r.total}</strong>
       {r.forced ? <span className="tag tag-secret">forced by GM</span> : null}
       {r.secret ? <span className="tag tag-secret">secret roll</span> : null}
       {overridden ? <span className="tag">overridden → {overridden.total}</span> : null}
@@ -230,7 +246,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       }}
       aria-label={label}
     >
-      {done ? '✓ Copied' : '📋 Copy'}
+      {done ? "✓ Copied" : "Copy"}
     </button>
   );
 }

@@ -18,12 +18,30 @@ export function formatDuration(d: Effect['duration']): string {
   return `${d.count} ${d.unit}${d.count === 1 || d.unit.endsWith('s') ? '' : 's'}`;
 }
 
+/** One die of a roll: its size, what it shows, whether it counts (keep/drop). */
+export interface Face {
+  sides: number | null;
+  value: number;
+  kept: boolean;
+}
+
+function faceOf(f: unknown): Face {
+  if (typeof f === 'number') return { sides: null, value: f, kept: true };
+  const o = (f ?? {}) as { sides?: number; value?: number; kept?: boolean };
+  return { sides: typeof o.sides === 'number' ? o.sides : null, value: Number(o.value), kept: o.kept !== false };
+}
+
+/** `d12:7, d12:3 (dropped)` */
+export function formatFaces(faces: Face[]): string {
+  return faces.map((f) => `${f.sides ? `d${f.sides}:` : ''}${f.value}${f.kept ? '' : ' (dropped)'}`).join(', ');
+}
+
 export interface RollView {
   rollId: string;
   who: string;
   purpose: string;
   formula: string;
-  faces: number[];
+  faces: Face[];
   total: number;
   secret: boolean;
   forced: boolean;
@@ -36,7 +54,7 @@ export function rollOf(state: EncounterState | null, e: EngineEvent): RollView |
     who: e.combatantId ? nameOf(state, e.combatantId) : 'GM',
     purpose: String(e.purpose ?? ''),
     formula: String(e.formula ?? ''),
-    faces: Array.isArray(e.faces) ? (e.faces as number[]) : [],
+    faces: Array.isArray(e.faces) ? e.faces.map(faceOf) : [],
     total: Number(e.total),
     secret: e.gmOnly === true,
     forced: e.forced === true,

@@ -192,7 +192,7 @@ function EffectForm({ state, send }: { state: EncounterState; send: (cmd: Record
           <input type="checkbox" checked={condition} onChange={(e) => setCondition(e.target.checked)} /> is a named condition
         </label>
         <label>
-          <input type="checkbox" checked={gmOnly} onChange={(e) => setGmOnly(e.target.checked)} /> 🔒 GM only
+          <input type="checkbox" checked={gmOnly} onChange={(e) => setGmOnly(e.target.checked)} /> GM only (secret)
         </label>
         <button type="submit">Apply</button>
       </div>
@@ -273,7 +273,7 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
             <input id="roll-purpose" value={purpose} onChange={(e) => setPurpose(e.target.value)} placeholder="perception check" />
           </div>
           <div className="field field-boolean">
-            <label htmlFor="roll-secret">🔒 Secret (GM only)</label>
+            <label htmlFor="roll-secret">Secret roll (GM only)</label>
             <input id="roll-secret" type="checkbox" checked={secret} onChange={(e) => setSecret(e.target.checked)} />
           </div>
         </div>
@@ -294,7 +294,7 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
   return (
     <div className="reaction" role="region" aria-label="Reaction window" data-testid="reaction-window">
       <p>
-        <strong>⚡ Reaction window</strong> ({w.kind}) — {w.trigger.description}
+        <strong>! Reaction window</strong> ({w.kind}) — {w.trigger.description}
         {deadlineAt ? (
           <>
             {' '}
@@ -378,7 +378,7 @@ export function Console({ encounterId }: { encounterId: string }) {
         <div className="col">
           <Section title="Turn order" id="turns">
             <TurnOrder state={state} />
-            <div className="row">
+            <div className="row" data-testid="turn-controls">
               {state.status === 'setup' ? (
                 <button type="button" className="primary" onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}>
                   Start combat

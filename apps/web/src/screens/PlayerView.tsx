@@ -76,7 +76,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
       {w && myReactors.length > 0 ? (
         <section className="reaction prompt" role="alertdialog" aria-labelledby="react-h" data-testid="reaction-prompt">
           <h2 id="react-h">
-            ⚡ You may react{' '}
+            ! You may react{' '}
             {snap.deadlines.reaction ? <Countdown at={snap.deadlines.reaction.at} label="Time left to react" /> : null}
           </h2>
           <p>
@@ -91,14 +91,14 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </section>
       ) : w ? (
         <p className="muted" role="status">
-          ⚡ Waiting for reactions: {w.trigger.description}
+          Waiting for reactions: {w.trigger.description}
         </p>
       ) : null}
       {!spectator ? (
         <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
           {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
           {mine.map((c) => (
-            <CombatantCard key={c.id} state={state} c={c} mine>
+            <CombatantCard key={c.id} state={state} c={c} mine openStats openData>
               {state.status === 'active' && !(w && myReactors.includes(c.id)) ? (
                 <>
                   <h4>Actions</h4>

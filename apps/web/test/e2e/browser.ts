@@ -46,5 +46,13 @@ export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
+  // tall pages also in parts, readable at full size
+  const { w, h } = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+  const part = 1600;
+  if (h > part * 1.25) {
+    for (let y = 0, n = 1; y < h && n <= 6; y += part, n++) {
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.part${n}.png`), fullPage: true, clip: { x: 0, y, width: w, height: Math.min(part, h - y) } });
+    }
+  }
   return path;
 }

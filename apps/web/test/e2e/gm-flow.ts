@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+/** Steps a GM takes in the console, through the UI only. */
+
+export async function signUp(page: Page, base: string, name = 'Game Master'): Promise<string> {
+  await page.goto(`${base}/`);
+  await page.getByLabel('Your name (optional)').fill(name);
+  await page.getByRole('button', { name: 'Create a GM account' }).click();
+  await page.getByRole('heading', { name: 'Your encounters' }).waitFor();
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('fray.account') ?? '{}') as { token?: string }).token ?? '');
+  expect(token).toMatch(/\S{10,}/);
+  return token;
+}
+
+export async function createEncounter(page: Page, name: string, ruleset: string, seed: number): Promise<string> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Ruleset').selectOption(ruleset);
+  await page.getByLabel('Dice seed (optional)').fill(String(seed));
+  await page.getByRole('button', { name: 'Create encounter' }).click();
+  await page.waitForURL(/\/gm\/e\//);
+  await page.getByRole('heading', { name: 'Turn order' }).waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+}
+
+export interface NewCombatant {
+  name: string;
+  side: string;
+  stats: Record<string, string | number | boolean>;
+  hidden?: boolean;
+  secret?: string[];
+  items?: unknown[];
+}
+
+/** Fill the schema-generated "Add a combatant" form and submit it. */
+export async function addCombatant(page: Page, c: NewCombatant): Promise<void> {
+  const form = page.getByRole('form', { name: 'Add a combatant' });
+  await form.getByLabel('Name *').fill(c.name);
+  await form.getByLabel('Side *').fill(c.side);
+  if (c.hidden) await form.getByLabel(/Hidden/).check();
+  for (const [k, v] of Object.entries(c.stats)) {
+    const input = form.locator(`[id="add-stat-${k}"]`);
+    if (typeof v === 'boolean') await (v ? input.check() : input.uncheck());
+    else if ((await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(String(v));
+    else await input.fill(String(v));
+  }
+  if (c.items) await form.getByLabel('Items (JSON, optional)').fill(JSON.stringify(c.items));
+  for (const k of c.secret ?? []) await form.getByLabel(new RegExp(`^${k}.* is secret$`)).check();
+  const before = await page.locator('[data-testid^="combatant-"]').count();
+  await form.getByRole('button', { name: 'Add combatant' }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid^="combatant-"]').length > n, before);
+}
+
+export async function inviteLink(page: Page, role: 'player' | 'spectator', names: string[] = []): Promise<string> {
+  const before = await page.getByTestId(`invite-${role}`).count();
+  if (role === 'player') {
+    const fs = page.getByRole('group', { name: /Player invite/ });
+    for (const n of names) await fs.getByLabel(n, { exact: false }).check();
+    await page.getByRole('button', { name: 'Create player invite' }).click();
+  } else {
+    await page.getByRole('button', { name: 'Create spectator invite' }).click();
+  }
+  const item = page.getByTestId(`invite-${role}`).nth(before);
+  await item.waitFor();
+  return item.getByTestId('invite-link').inputValue();
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
+import { addCombatant, createEncounter, inviteLink, signUp } from './gm-flow.js';
+import { liveState, settle } from './helpers.js';
+import { startServer, type TestServer } from './server.js';
+
+/**
+ * A GM and two players in separate browser contexts play `legends` through the web client
+ * against a real server: create, invite, join by link, a full round, a blocked action with its
+ * reason, a cut connection that reconnects to the same state, a spectator without GM-only data.
+ */
+describe('legends in the browser', () => {
+  let srv: TestServer;
+  let chrome: Chrome;
+  const contexts: BrowserContext[] = [];
+  let gm: Page;
+  let p1: Page;
+  let p2: Page;
+  let spec: Page;
+  let links: { p1: string; p2: string; spec: string };
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    [srv, chrome] = await Promise.all([startServer({ reactionSeconds: 30 }), launch()]);
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await chrome?.close();
+    await srv?.close();
+  });
+
+  async function open(viewport = DESKTOP): Promise<Page> {
+    const { context, page, errors: e } = await newPage(chrome.browser, viewport);
+    contexts.push(context);
+    page.on('pageerror', () => errors.push(...e));
+    return page;
+  }
+
+  it('the GM signs up, creates an encounter and adds combatants from the stats form', async () => {
+    gm = await open();
+    await signUp(gm, srv.url);
+    await shot(gm, 'gm-encounters-desktop');
+    await createEncounter(gm, 'Ambush at the ford', 'legends', 42);
+    // invalid stats are refused before sending, with the schema's message
+    const form = gm.getByRole('form', { name: 'Add a combatant' });
+    await form.getByLabel('Name *').fill('Too Quick');
+    await form.locator('[id="add-stat-DEX"]').fill('99');
+    await form.locator('[id="add-stat-SPD"]').fill('5');
+    await form.locator('[id="add-stat-STR"]').fill('5');
+    await form.getByRole('button', { name: 'Add combatant' }).click();
+    await expect(gm.getByTestId('stats-errors').textContent()).resolves.toMatch(/DEX must be at most 40/);
+    await expect(gm.locator('#add-stat-DEX-err').textContent()).resolves.toMatch(/DEX must be at most 40/);
+    expect((await liveState(gm)).state!.combatants).toEqual({});
+    await shot(gm, 'gm-invalid-stats-desktop');
+
+    await addCombatant(gm, { name: 'Aria', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 8 } });
+    await addCombatant(gm, { name: 'Borin', side: 'heroes', stats: { DEX: 9, SPD: 8, STR: 14, competences: 'bow' }, items: [{ id: 'bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }] });
+    await addCombatant(gm, { name: 'Goblin Boss', side: 'foes', stats: { DEX: 10, SPD: 9, STR: 13 }, secret: ['STR'] });
+    await addCombatant(gm, { name: 'Lurker', side: 'foes', stats: { DEX: 11, SPD: 11, STR: 7 }, hidden: true });
+    const s = (await liveState(gm)).state!;
+    expect(Object.values(s.combatants).map((c) => c.name).sort()).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
+    expect(Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!.secretStats).toEqual(['STR']);
+    expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.hidden).toBe(true);
+  });
+
+  it('the GM makes invite links; two players and a spectator join by link', async () => {
+    links = { p1: await inviteLink(gm, 'player', ['Aria']), p2: await inviteLink(gm, 'player', ['Borin']), spec: await inviteLink(gm, 'spectator') };
+    expect(links.p1).toMatch(/\/play\/.+#.+/);
+    expect(links.spec).toMatch(/\/watch\/.+#.+/);
+    await gm.getByTestId('invite-player').first().getByText('QR code').click();
+    await gm.getByRole('img', { name: /QR code/ }).first().waitFor();
+    await shot(gm, 'gm-console-setup-desktop');
+    p1 = await open();
+    p2 = await open(PHONE);
+    spec = await open(PHONE);
+    await Promise.all([p1.goto(links.p1), p2.goto(links.p2), spec.goto(links.spec)]);
+    for (const p of [p1, p2, spec]) await p.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await p1.getByRole('heading', { name: 'Your combatant' }).waitFor();
+    await expect(p1.getByRole('article', { name: 'Aria' }).isVisible()).resolves.toBe(true);
+    await expect(p2.getByRole('article', { name: 'Borin' }).isVisible()).resolves.toBe(true);
+    await shot(p2, 'player-setup-phone');
+  });
+
+  it('the GM starts combat; everyone sees the turn order', async () => {
+    await gm.getByRole('button', { name: 'Start combat' }).click();
+    await gm.getByText('Phase:').waitFor();
+    await settle([p1, p2, spec], gm);
+    const s = (await liveState(gm)).state!;
+    expect(s.status).toBe('active');
+    expect(s.clock.round).toBe(1);
+    await shot(gm, 'gm-console-combat-desktop');
+    await shot(p1, 'player-combat-desktop');
+    await shot(p2, 'player-combat-phone');
+  });
+
+  /** The page that controls a combatant: its player's, or the GM's console for an NPC. */
+  async function pageFor(id: string): Promise<Page> {
+    const s = (await liveState(gm)).state!;
+    const ctl = s.combatants[id]?.controller ?? null;
+    if (ctl === null) {
+      await gm.getByLabel('Combatant', { exact: true }).selectOption(id);
+      return gm;
+    }
+    for (const p of [p1, p2]) if ((await liveState(p)).playerId === ctl) return p;
+    throw new Error(`no page controls ${id}`);
+  }
+
+  async function click(page: Page, scope: string, name: string | RegExp): Promise<void> {
+    const before = (await liveState(gm)).version;
+    await page.getByTestId(scope).getByRole('button', { name }).first().click();
+    await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
+    await settle([p1, p2, spec], gm);
+  }
+
+  const taken: string[] = [];
+  const acted = new Set<string>();
+  /** What each player does on their turn before ending it. */
+  const plans: Record<string, (page: Page, id: string) => Promise<void>> = {
+    Aria: (page, id) => click(page, `actions-${id}`, /^Shout a warning/),
+    Borin: async (page, id) => {
+      const panel = page.getByTestId(`actions-${id}`);
+      await panel.getByRole('button', { name: /^Ranged attack/ }).click();
+      const form = panel.getByRole('form');
+      await shot(page, 'player-action-params-phone');
+      for (const sel of await form.locator('select').all()) {
+        const opts = await sel.locator('option').allTextContents();
+        const target = opts.find((o) => o.startsWith('Goblin Boss')) ?? opts[1];
+        await sel.selectOption({ label: target! });
+      }
+      const before = (await liveState(gm)).version;
+      await form.getByRole('button', { name: /^Do it/ }).click();
+      await page.waitForFunction(() => document.querySelector('[role=alert], p.ok') !== null);
+      const err = await panel.getByRole('alert').allTextContents();
+      taken.push(`Borin ranged attack: ${err.join(' ') || 'ok'}`);
+      if (err.length === 0) {
+        await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
+        await settle([p1, p2, spec], gm);
+      }
+    },
+  };
+  /** One step of play: whoever must decide or act does so, through their own page. */
+  async function step(): Promise<void> {
+    const s = (await liveState(gm)).state!;
+    const w = s.reaction;
+    if (w) {
+      const who = w.eligible.find((id) => w.responses[id] === 'pending');
+      const page = who ? await pageFor(who) : gm;
+      if (page === gm) await click(gm, 'reaction-window', /Resolve/);
+      else await click(page, `actions-${who}`, /Pass/);
+      return;
+    }
+    const cur = s.clock.current;
+    if (!cur) throw new Error(`nobody to act in phase ${s.clock.phase}`);
+    const page = await pageFor(cur);
+    const panel = page.getByTestId(`actions-${cur}`);
+    await panel.waitFor();
+    await panel.getByRole('button').first().waitFor();
+    const allowed = await panel.locator('li:not(.blocked) button').allTextContents();
+    for (const label of ['Keep my place in turn order', 'Do not move']) {
+      if (allowed.some((a) => a.startsWith(label))) return click(page, `actions-${cur}`, new RegExp(`^${label}`));
+    }
+    if (s.clock.phase === 'action') {
+      const name = s.combatants[cur]!.name;
+      taken.push(`${name}: ${allowed.join(' | ')}`);
+      if (!acted.has(cur) && plans[name]) {
+        acted.add(cur);
+        await plans[name](page, cur);
+        return;
+      }
+      if (page === gm) await click(gm, 'turn-controls', /^End .*'s turn$/);
+      else {
+        const before = (await liveState(gm)).version;
+        await page.getByRole('button', { name: 'End my turn' }).click();
+        await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
+        await settle([p1, p2, spec], gm);
+      }
+      return;
+    }
+    throw new Error(`no known step for ${s.combatants[cur]!.name} in phase ${s.clock.phase}: ${allowed.join(' | ')}`);
+  }
+
+  it('a player sees actions that are not theirs to take blocked, with the reason', async () => {
+    const s = (await liveState(gm)).state!;
+    // whichever player is not deciding now
+    const borin = Object.values(s.combatants).find((c) => c.name === 'Borin')!;
+    const aria = Object.values(s.combatants).find((c) => c.name === 'Aria')!;
+    const [page, who] = s.clock.current === borin.id ? [p1, aria] : [p2, borin];
+    expect(s.clock.current).not.toBe(who.id);
+    await page.getByTestId(`actions-${who.id}`).getByText(/Not possible now/).click();
+    const blocked = page.getByTestId(`actions-${who.id}`).getByTestId('blocked-action').first();
+    await blocked.waitFor();
+    await expect(blocked.textContent()).resolves.toMatch(/Blocked: Not your turn-order decision yet\./);
+    // reachable by keyboard: focus it and press Enter to read why
+    await blocked.getByRole('button').press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'NOT_YOUR_TURN' }).waitFor();
+    await shot(page, `player-blocked-${page === p2 ? 'phone' : 'desktop'}`);
+  });
+
+  it('plays a full round: turn-order decisions, then every turn of the action phase', async () => {
+    for (let i = 0; i < 40; i++) {
+      const s = (await liveState(gm)).state!;
+      if (s.clock.round >= 2) break;
+      await step();
+    }
+    const s = (await liveState(gm)).state!;
+    console.log(taken.join('\n'));
+    expect(s.clock.round).toBe(2);
+    await shot(gm, 'gm-console-round2-desktop');
+    await shot(p1, 'player-round2-desktop');
+  });
+});
