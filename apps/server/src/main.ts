@@ -1,8 +1,9 @@
 import { registry } from '@fray/rulesets';
-import type { RuntimeOptions } from '@fray/runtime';
+import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
+import type { ServerStore } from './store.js';
 
 /** Runtime tuning from the environment (optional; the defaults suit a single machine). */
 function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
@@ -25,7 +26,12 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
 async function main(): Promise<void> {
   const config = configFromEnv();
   const logger = makeLogger(config.logLevel, config.pretty);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  // FRAY_STORE=memory: nothing is persisted (for measuring the server alone); never for play.
+  const store: ServerStore =
+    process.env.FRAY_STORE === 'memory'
+      ? (new MemoryStore() as unknown as ServerStore)
+      : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
   const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env) });
   const { url } = await server.listen(config.port, config.host);
   logger.info({ url, database: store.kind, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
