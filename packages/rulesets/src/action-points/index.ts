@@ -143,7 +143,7 @@ function freeBudget(s: S, c: C): Blocked | null {
 }
 
 function continueBlock(s: S, c: C, rec: InProgress | undefined): Blocked | null {
-  const b = commonBlock(s, c, false);
+  const b = commonBlock(s, c, false, false, 1);
   if (b) return b;
   if (!rec) return block('ILLEGAL_ACTION', 'advanced', `${c.name} has no advanced action in progress.`);
   const def = actionDef(rec.action)!;
@@ -404,7 +404,10 @@ function evolve(s: S, e: EngineEvent): boolean {
       if (c) c.data.delayUntil = e.until as number;
       return true;
     case ev('readied'):
-      if (c) c.data.ready = e.ready as Data['ready'];
+      if (c) {
+        c.data.ready = e.ready as Data['ready'];
+        c.data.forfeitedRound = (e.ready as { round: number }).round;
+      }
       return true;
     case ev('ready-lost'):
       if (c) c.data.ready = null;
@@ -529,6 +532,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
     freeStepUsed: false,
     inProgress: [],
     ready: null,
+    forfeitedRound: 0,
     nocked: null,
     unloaded: stats.weapons.filter((w) => !w.loaded).map((w) => w.id),
   }),

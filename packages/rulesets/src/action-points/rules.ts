@@ -34,7 +34,7 @@ export function stillActing(s: S, c: C): boolean {
 }
 
 export function readiedThisRound(s: S, c: C): boolean {
-  return c.data.ready !== null && c.data.ready.round === s.rs.round;
+  return c.data.forfeitedRound === s.rs.round && s.rs.round > 0;
 }
 
 /** Gets a place in the initiative order of this phase. */

@@ -179,6 +179,8 @@ export interface Data {
   freeStepUsed: boolean;
   inProgress: InProgress[];
   ready: ReadyState | null;
+  /** the round in which the creature readied an action ("you forfeit all other actions this round") */
+  forfeitedRound: number;
   nocked: string | null;
   unloaded: string[];
 }

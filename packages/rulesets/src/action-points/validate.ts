@@ -37,7 +37,7 @@ export const fullRoundInProgress = (c: C): InProgress | undefined => c.data.inPr
 const HELPLESS = ['helpless', 'unconscious', 'paralyzed', 'sleeping', 'pinned'];
 
 /** Checks common to every action spent on one's own initiative (taking or continuing). */
-export function commonBlock(s: S, c: C, anytime: boolean, speak = false): Blocked | null {
+export function commonBlock(s: S, c: C, anytime: boolean, speak = false, apCost = 0): Blocked | null {
   if (!alive(c)) return block('ILLEGAL_ACTION', 'down', `${c.name} is down and cannot act.`);
   if (s.rs.surprise && !c.data.aware) {
     return block('ILLEGAL_ACTION', 'surprise-round', `${c.name} is unaware: "only those creatures [that are aware] may act during the first round".`);
@@ -46,6 +46,7 @@ export function commonBlock(s: S, c: C, anytime: boolean, speak = false): Blocke
     return block('ILLEGAL_ACTION', 'ready-forfeits', `${c.name} readied an action: "Once you ready an action, you forfeit all other actions this round."`);
   }
   if (!speak && c.data.stopped) return block('ILLEGAL_ACTION', 'stopped', `${c.name} chose to make no further expenditures of AP this round.`);
+  if (apCost > 0 && c.data.ap < 1) return apBlock(s, c);
   if (!anytime && s.clock.current !== c.id) {
     return block('NOT_YOUR_TURN', 'initiative-order', `Not ${c.name}'s initiative: "Combatants act in initiative order (highest to lowest) during each phase".`);
   }
@@ -93,7 +94,7 @@ export function evaluate(s: S, c: C, def: ActionDef, p: ActParams, full: boolean
 function whyBlocked(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams, full: boolean): Blocked | null {
   const o = optsOf(s);
   const def = sh.def;
-  const b = commonBlock(s, c, def.tags.includes('anytime'), def.id === 'speak');
+  const b = commonBlock(s, c, def.tags.includes('anytime'), def.id === 'speak', sh.cost);
   if (b) return b;
   if (def.requires && !has(c, def.requires)) return block('ILLEGAL_ACTION', 'requires', `${def.label} needs the ${def.requires} feature.`);
   const pb = phaseBlock(s, c, sh, earliest, p);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, REACTIONS, actionPoints } from '../../src/action-points/index.js';
-import { act, encounter, find, legal, until } from './helpers.js';
+import { act, encounter, legal, until } from './helpers.js';
 
 /** The action list of the text: [id, type, AP, subtypes]. "(Combat; 2 AP)" is read as the attack subtype. */
 const TEXT: Array<[string, string, number, string[]]> = [

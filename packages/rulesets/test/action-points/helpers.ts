@@ -1,6 +1,6 @@
 import { apply, createEncounter, legalActions, type EncounterState, type EngineEvent } from '@fray/engine';
 import { actionPoints } from '../../src/action-points/index.js';
-import type { Data, RS, Stats } from '../../src/action-points/index.js';
+import type { ApActionOption, Data, RS, Stats } from '../../src/action-points/index.js';
 
 export const gm = { role: 'gm' } as const;
 export type St = EncounterState<RS, Stats, Data>;
@@ -46,7 +46,7 @@ export function err(s: St, cmd: Record<string, unknown>) {
 
 export const act = (s: St, combatantId: string, action: string, extra: Record<string, unknown> = {}) => ok(s, { type: 'act', combatantId, action, ...extra });
 export const end = (s: St, combatantId: string) => ok(s, { type: 'turn.end', combatantId });
-export const legal = (s: St, id: string) => legalActions(actionPoints as never, s as never, id);
+export const legal = (s: St, id: string) => legalActions(actionPoints as never, s as never, id) as ApActionOption[];
 
 /** End turns until `id` has the initiative in `phase` (throws if the round passes). */
 export function until(s: St, id: string, phase: string, maxSteps = 200): St {

@@ -86,7 +86,7 @@ describe('action phases', () => {
     expect(legal(s, 'elf').find((o) => o.action === 'attack')!.earliestPhase).toBe('thrown');
     s = act(s, 'elf', 'draw-nock').state;
     expect(s.combatants.elf!.data.nocked).toBe('bow');
-    const opt = legal(s, 'elf').find((o) => o.action === 'attack')!;
+    const opt = legal(s, 'elf').find((o) => o.action === 'attack')! as ReturnType<typeof legal>[number] & { earliestPhase?: string };
     expect((opt as { earliestPhase?: string }).earliestPhase).toBe('ready-missile');
     expect(opt.allowed).toBe(true);
     s = act(s, 'elf', 'attack', { targetId: 'orc' }).state;
