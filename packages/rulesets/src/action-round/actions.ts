@@ -37,6 +37,7 @@ import {
   resolveAttack,
   stuntSaves,
   damageRank,
+  dealDamage,
   walkPath,
   type AttackKind,
   type Benefit,
@@ -1199,10 +1200,10 @@ export const commands: Record<string, Spec> = {
     actor: 'gm',
     duringReaction: true,
     inSetup: true,
-    schema: commandSchema('set-ruling', { key: z.string().regex(/^(skill|tool|load):[A-Za-z0-9_.:-]{1,64}$/), type: z.enum(['standard', 'move', 'quick', 'free', 'reaction', 'none']), provokes: z.boolean() }),
+    schema: commandSchema('set-ruling', { key: z.string().regex(/^(skill|tool|load):[A-Za-z0-9_.:-]{1,64}$/), actionType: z.enum(['standard', 'move', 'quick', 'free', 'reaction', 'none']), provokes: z.boolean() }),
     handle(ctx, cmd) {
-      const rulings = { ...plain(ctx.state.rs.rulings), [cmd.key as string]: { type: cmd.type as ActionType, provokes: cmd.provokes as boolean } };
-      emit(ctx, 'ruling-set', { key: cmd.key, actionType: cmd.type, provokes: cmd.provokes }, { rs: { rulings } });
+      const rulings = { ...plain(ctx.state.rs.rulings), [cmd.key as string]: { type: cmd.actionType as ActionType, provokes: cmd.provokes as boolean } };
+      emit(ctx, 'ruling-set', { key: cmd.key, actionType: cmd.actionType, provokes: cmd.provokes }, { rs: { rulings } });
     },
   },
 };
@@ -1309,7 +1310,7 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
       if (!wasHit && l.success && l.kind === 'attack' && l.attack && ctx.state.combatants[l.attack.targetId]) {
         // A missed attack that now hits deals its damage.
         emit(ctx, 'attack-resolved', { combatantId: c.id, targetId: l.attack.targetId, kind: l.attack.kind, hit: true, action: 'improve-roll' });
-        dealDamageFromCheck(ctx, c, l.attack.targetId, l.attack.kind as AttackKind);
+        dealDamage(ctx, c.id, l.attack.targetId, l.attack.kind as AttackKind, {});
       }
       return;
     }
@@ -1340,20 +1341,6 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
       applyStuntViaDestiny(ctx, c, a.targetId, a.kind as AttackKind, cmd);
       return;
     }
-  }
-}
-
-function dealDamageFromCheck(ctx: ArCtx, c: C, targetId: string, kind: AttackKind): void {
-  // passive damage 10 + rank vs the target's resistance
-  const t = combatant(ctx.state, targetId);
-  const value = 10 + damageRank(ctx.state, c, kind);
-  const save = isConflictKind(kind) ? 'will' : 'toughness';
-  const r = check(ctx, { who: t.id, bonus: t.stats[save], dc: value, purpose: `${save} resistance vs damage ${value}`, kind: 'resistance', record: false });
-  if (!r.success) {
-    const track = isConflictKind(kind) ? 'socialDamage' : 'damage';
-    const v = combatant(ctx.state, t.id).data[track] + r.degrees;
-    patchData(ctx, 'damaged', t.id, { [track]: v } as Partial<Data>, { levels: r.degrees, track, source: c.id });
-    if (v >= ctx.options.damageLimit && !cond(ctx.state, t.id, 'incapacitated')) addEffect(ctx, { name: 'Incapacitated', condition: 'incapacitated', targetId: t.id, sourceId: null, expires: null });
   }
 }
 
