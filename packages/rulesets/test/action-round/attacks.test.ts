@@ -182,7 +182,7 @@ describe('STUNT [Standard, OA]', () => {
   });
 
   it('"an opposed check of your attack’s damage against the defender’s Fortitude or Reflex resistance for Combat Attacks" (the better)', () => {
-    let s = force(scene(), 15, 10, 12);
+    const s = force(scene(), 15, 10, 12);
     const r = act(s, 'stunt', 'hero', { targetId: 'orc', benefit: 'push' });
     expect(events(r, 'dice.rolled').map((e) => e.formula)).toEqual(['1d20-1', '1d20+3', '1d20+4']);
   });
