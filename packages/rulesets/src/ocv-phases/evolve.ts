@@ -24,6 +24,7 @@ function moveBefore(s: S, id: string, before: string | null): void {
 }
 
 function resetPhase(d: Data): void {
+  if (!d.slots && !d.attacks && !d.full && !d.moved && !d.stepped && !d.free && !d.aoos && !d.opportunities.length && !d.restricted) return;
   d.slots = 0;
   d.attacks = 0;
   d.full = false;
@@ -240,6 +241,11 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
     default:
       return false;
   }
-  syncClock(s);
+  if (ORDER_EVENTS.has(e.type)) syncClock(s);
   return true;
 }
+
+/** the events that change the Turn, the Phase or the order */
+const ORDER_EVENTS = new Set(
+  ['initiative', 'joined', 'left', 'phase-started', 'hold-taken', 'awareness'].map((t) => `ocv-phases.${t}`),
+);
