@@ -607,6 +607,7 @@ export const commands: Record<string, Spec> = {
       const c = me(ctx, cmd);
       const r = c.data.readied;
       if (!r) return raise(ctx, err('ILLEGAL_ACTION', 'ready', `${c.name} has no readied action.`));
+      if (ctx.state.reaction?.kind !== 'action-round.readied') return raise(ctx, err('ILLEGAL_ACTION', 'ready', '"you may take the readied action as a Reaction to that trigger": the trigger has not happened.'));
       useReaction(ctx, c, 'readied', { readied: null });
       if (cmd.quick) quickInReaction(ctx, c, cmd.quick as { action: 'draw'; itemId: string });
       const params = { ...r.params, ...Object.fromEntries(Object.entries(cmd).filter(([k, v]) => v !== undefined && ['targetId', 'path', 'itemId'].includes(k))) };
@@ -663,7 +664,8 @@ export const commands: Record<string, Spec> = {
     schema: cmdSchema('counter-stunt', { benefit: benefitE, condition: z.string().max(40).optional(), itemId: idSchema.optional(), quick: quickSub }),
     handle(ctx, cmd) {
       const c = me(ctx, cmd);
-      const w = ctx.state.reaction!;
+      const w = ctx.state.reaction;
+      if (!w || w.kind !== 'action-round.counter-stunt') return raise(ctx, err('ILLEGAL_ACTION', 'counter-stunt', '"If you lose the opposed check, the defender may immediately make an attempt": no stunt against you has just failed.'));
       const a = combatant(ctx.state, w.trigger.combatantId!);
       useReaction(ctx, c, 'counter-stunt');
       if (cmd.quick) quickInReaction(ctx, c, cmd.quick as { action: 'draw'; itemId: string });
