@@ -203,7 +203,8 @@ function RollLine({ state, e }: { state: EncounterState | null; e: EngineEvent }
 }
 
 export function EventLog({ state, log, limit }: { state: EncounterState | null; log: LogEntry[]; limit?: number }) {
-  const shown = limit ? log.slice(-limit) : log;
+  const visible = log.filter((e) => e.events.length > 0);
+  const shown = limit ? visible.slice(-limit) : visible;
   return (
     <div className="log" data-testid="event-log" aria-live="polite" aria-relevant="additions">
       {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}

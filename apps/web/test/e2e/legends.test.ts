@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
 import { addCombatant, createEncounter, inviteLink, signUp } from './gm-flow.js';
-import { liveState, settle } from './helpers.js';
+import { liveState, settle, waitForVersion } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 /**
@@ -208,5 +208,122 @@ describe('legends in the browser', () => {
     expect(s.clock.round).toBe(2);
     await shot(gm, 'gm-console-round2-desktop');
     await shot(p1, 'player-round2-desktop');
+  });
+
+  it("a player's page shows the cut connection, reconnects, and converges to the state a fresh join gets", async () => {
+    const before = await liveState(gm);
+    const aria = Object.values(before.state!.combatants).find((c) => c.name === 'Aria')!;
+    const token = new URL(links.p1).hash.slice(1);
+    await p1.context().setOffline(true);
+    expect(srv.cut(token)).toBeGreaterThan(0);
+    await p1.getByTestId('offline-banner').waitFor();
+    await p1.getByTestId('connection').filter({ hasText: 'Connection lost' }).waitFor();
+    await shot(p1, 'player-offline-desktop');
+    // the fight goes on without them: a condition on Aria and a roll
+    const fx = gm.getByRole('form', { name: 'Apply a condition or effect' });
+    await fx.getByLabel('Target').selectOption(aria.id);
+    await fx.getByLabel('Condition or effect').fill('stunned');
+    await fx.getByLabel('Duration', { exact: true }).fill('2');
+    await fx.getByRole('button', { name: 'Apply' }).click();
+    await gm.getByText('stunned applied to Aria.').waitFor();
+    const roll = gm.getByRole('form', { name: 'Roll dice' });
+    await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
+    await roll.getByLabel('For', { exact: true }).fill('falling rocks');
+    await roll.getByRole('button', { name: 'Roll' }).click();
+    await gm.getByText('Rolled 2d6+1.').waitFor();
+    const gmAfter = await liveState(gm);
+    expect(gmAfter.version).toBe(before.version + 2);
+    expect((await liveState(p1)).version).toBe(before.version);
+    // back online: it reconnects by itself and syncs
+    await p1.context().setOffline(false);
+    await p1.getByTestId('connection').filter({ hasText: 'reconnected' }).waitFor({ timeout: 15_000 });
+    await waitForVersion(p1, gmAfter.version);
+    await p1.getByRole('article', { name: 'Aria' }).getByText('stunned').waitFor();
+    await p1.getByTestId('event-log').getByText(/falling rocks/).waitFor();
+    // exactly the state of a client that never left: a fresh page on the same invite
+    const fresh = await open();
+    await fresh.goto(links.p1);
+    await waitForVersion(fresh, gmAfter.version);
+    const [a, b] = [await liveState(p1), await liveState(fresh)];
+    expect(a.state).toEqual(b.state);
+    // and the GM's state, seen through the player's eyes: same clock, effects, combatants it may see
+    const g = gmAfter.state!.clock;
+    const seen = (id: string | null) => id !== null && id in a.state!.combatants;
+    expect(a.state!.clock).toEqual({ ...g, order: g.order.filter(seen), current: seen(g.current) ? g.current : null });
+    expect(a.state!.effects).toEqual(gmAfter.state!.effects.filter((e) => !e.gmOnly));
+    await fresh.context().close();
+    await shot(p1, 'player-reconnected-desktop');
+  });
+
+  it('a spectator sees the fight read-only and no GM-only data', async () => {
+    const s = (await liveState(gm)).state!;
+    const boss = Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!;
+    // GM-only things: a secret roll and a GM-only effect
+    const roll = gm.getByRole('form', { name: 'Roll dice' });
+    await roll.getByLabel('Formula', { exact: true }).fill('1d20');
+    await roll.getByLabel('For', { exact: true }).fill('ambush check');
+    await roll.getByLabel(/Secret roll/).check();
+    await roll.getByRole('button', { name: 'Roll' }).click();
+    await gm.getByText('Rolled 1d20.').waitFor();
+    const fx = gm.getByRole('form', { name: 'Apply a condition or effect' });
+    await fx.getByLabel('Target').selectOption(boss.id);
+    await fx.getByLabel('Condition or effect').fill('marked for death');
+    await fx.getByLabel(/GM only/).check();
+    await fx.getByRole('button', { name: 'Apply' }).click();
+    await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
+    await settle([p1, p2, spec], gm);
+    await gm.getByTestId('event-log').getByText(/ambush check/).waitFor();
+    await expect(gm.locator('body').textContent()).resolves.toContain('Lurker');
+
+    for (const page of [spec, p1]) {
+      const text = (await page.locator('body').textContent())!;
+      expect(text).not.toContain('Lurker');
+      expect(text).not.toContain('ambush check');
+      expect(text).not.toContain('marked for death');
+      const { state } = await liveState(page);
+      const json = JSON.stringify(state);
+      expect(json).not.toContain('Lurker');
+      expect(json).not.toContain('marked for death');
+      expect(state!.rng).toEqual([]);
+      expect(state!.combatants[boss.id]!.stats).not.toHaveProperty('STR');
+    }
+    // read-only: no action panels, no command buttons
+    expect(await spec.locator('[data-testid^="actions-"]').count()).toBe(0);
+    expect(await spec.getByRole('button', { name: /End my turn|Do it/ }).count()).toBe(0);
+    await shot(spec, 'spectator-phone');
+    const wide = await open();
+    await wide.goto(links.spec);
+    await wide.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await shot(wide, 'spectator-desktop');
+    await shot(gm, 'gm-console-desktop');
+    const phoneGm = await open(PHONE);
+    await phoneGm.goto(srv.url + '/');
+    await phoneGm.evaluate((t) => localStorage.setItem('fray.account', t), await gm.evaluate(() => localStorage.getItem('fray.account') ?? ''));
+    await phoneGm.goto(gm.url());
+    await phoneGm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await shot(phoneGm, 'gm-console-phone');
+    await phoneGm.goto(srv.url + '/gm');
+    await phoneGm.getByTestId('encounter-row').first().waitFor();
+    await shot(phoneGm, 'gm-encounters-phone');
+  });
+
+  it('an expired or forged invite link says so', async () => {
+    const page = await open(PHONE);
+    const forged = links.p1.replace(/#.*/, '#fray_inv_forged0000000000000000');
+    await page.goto(forged);
+    await page.getByTestId('join-error').waitFor();
+    await expect(page.getByTestId('join-error').textContent()).resolves.toMatch(/not valid: it has expired, was revoked, or was mistyped/);
+    await shot(page, 'player-forged-link-phone');
+  });
+
+  it('saved encounters list the encounter with its ruleset and round, resumable in one click', async () => {
+    await gm.goto(srv.url + '/gm');
+    const row = gm.getByTestId('encounter-row').filter({ hasText: 'Ambush at the ford' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/legends.*active.*2/);
+    await row.getByRole('link', { name: /Resume/ }).click();
+    await gm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    expect((await liveState(gm)).state!.clock.round).toBe(2);
+    expect(errors).toEqual([]);
   });
 });
