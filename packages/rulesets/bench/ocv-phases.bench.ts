@@ -83,7 +83,7 @@ function bench(): void {
   let last = false;
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    const r = apply(R, s, next(s, i, last));
+    const r: ReturnType<typeof apply> = apply(R, s, next(s, i, last));
     last = !r.ok;
     if (r.ok) {
       s = r.state;
