@@ -81,6 +81,45 @@ export class DuplicateSeqError extends Error {
   }
 }
 
+/**
+ * A command id already used in this encounter (unique (encounterId, commandId)). Extends
+ * DuplicateSeqError so callers that only know DuplicateSeqError still treat it as a refusal.
+ */
+export class DuplicateCommandIdError extends DuplicateSeqError {
+  constructor(message = 'A log entry with this command id already exists in the encounter.') {
+    super(message);
+    this.name = 'DuplicateCommandIdError';
+  }
+}
+
+/** The appended entries do not continue the encounter's log (seq must be last + 1, last + 2...). */
+export class SeqGapError extends Error {
+  constructor(message = 'The log entries would leave a gap in the sequence.') {
+    super(message);
+    this.name = 'SeqGapError';
+  }
+}
+
+/**
+ * The database cannot be reached (down, refusing connections, timing out). Nothing was written
+ * by the failed call; the store recovers by itself when the database comes back.
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(message = 'The database is unavailable.', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** updateEncounterSummary on an encounter that does not exist. */
+export class NotFoundError extends Error {
+  constructor(message = 'Not found.') {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
 export interface Store {
   readonly kind: 'postgres' | 'embedded';
   /** a human description for /health (no secrets) */

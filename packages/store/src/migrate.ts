@@ -1,0 +1,135 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type * as EngineModule from '@prisma/schema-engine-wasm';
+
+/**
+ * Applies prisma/migrations offline through Prisma's official WebAssembly schema engine, over
+ * the same `@prisma/adapter-pg` connection the client uses (no native binary, no download). The
+ * engine records every migration in `_prisma_migrations`, exactly as `prisma migrate deploy`
+ * does, so both tools can be used on the same database.
+ */
+
+const require = createRequire(import.meta.url);
+
+/** The repository's prisma/ folder: packages/store/{src,dist}/ → ../../../prisma */
+export const defaultPrismaDir = (): string =>
+  process.env.FRAY_PRISMA_DIR ?? fileURLToPath(new URL('../../../prisma', import.meta.url));
+
+type Engine = typeof EngineModule;
+type WasmExports = Record<string, unknown>;
+/** The WebAssembly global (Node has it; this project's lib settings do not declare it). */
+const wasmApi = (globalThis as unknown as {
+  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: WasmExports } }> };
+}).WebAssembly;
+let enginePromise: Promise<Engine> | undefined;
+
+/** The wasm-bindgen "bundler" build imports the .wasm as an ES module; Node cannot, so bind it by hand. */
+function loadEngine(): Promise<Engine> {
+  enginePromise ??= (async () => {
+    const bg = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as Engine & {
+      __wbg_set_wasm(exports: WasmExports): void;
+    };
+    const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm')), 'schema_engine_bg.wasm');
+    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': bg });
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return bg;
+  })();
+  return enginePromise;
+}
+
+async function readMigrations(migrationsDir: string): Promise<EngineModule.MigrationList> {
+  const lockPath = path.join(migrationsDir, 'migration_lock.toml');
+  const lockContent = await readFile(lockPath, 'utf8').catch(() => null);
+  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b));
+  const migrationDirectories: EngineModule.MigrationDirectory[] = [];
+  for (const name of dirs) {
+    const content = await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8').then(
+      (value) => ({ tag: 'ok' as const, value }),
+      (error: Error) => ({ tag: 'error' as const, value: error.message }),
+    );
+    migrationDirectories.push({ path: name, migrationFile: { path: 'migration.sql', content } });
+  }
+  return {
+    baseDir: migrationsDir,
+    lockfile: { path: 'migration_lock.toml', content: lockContent },
+    migrationDirectories,
+    shadowDbInitScript: '',
+  };
+}
+
+/**
+ * adapter-pg's executeScript splits a script on every `;`, which breaks function bodies
+ * (our fenced append is a plpgsql function). Send the whole script as one simple query instead,
+ * which is what the native engine does (and Postgres runs it as one implicit transaction).
+ */
+function wholeScriptAdapter(factory: PrismaPg): SqlMigrationAwareDriverAdapterFactory {
+  const patch = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
+    const pgAdapter = adapter as SqlDriverAdapter & {
+      underlyingDriver(): { query(sql: string): Promise<unknown> };
+      onError(error: unknown): never;
+    };
+    adapter.executeScript = async (script: string) => {
+      try {
+        await pgAdapter.underlyingDriver().query(script);
+      } catch (error) {
+        pgAdapter.onError(error);
+      }
+    };
+    return adapter;
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => patch(await factory.connect()),
+    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
+  };
+}
+
+export interface MigrateResult {
+  applied: string[];
+}
+
+/**
+ * Apply every migration of `prismaDir/migrations` not yet recorded in `_prisma_migrations`.
+ * Idempotent: a second run applies nothing. `schema` (default: the connection's search_path,
+ * normally `public`) is the Postgres schema that receives the tables.
+ */
+export async function applyMigrations(
+  poolConfig: pg.PoolConfig,
+  opts: { schema?: string; prismaDir?: string; log?: (line: string) => void } = {},
+): Promise<MigrateResult> {
+  const prismaDir = opts.prismaDir ?? defaultPrismaDir();
+  const engineModule = await loadEngine();
+  const schema = await readFile(path.join(prismaDir, 'schema.prisma'), 'utf8');
+  const migrationsList = await readMigrations(path.join(prismaDir, 'migrations'));
+  const pool = new pg.Pool({ ...poolConfig, max: 1 });
+  pool.on('error', () => {});
+  try {
+    const factory = new PrismaPg(pool, opts.schema ? { schema: opts.schema } : undefined);
+    const bound = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(factory));
+    const engine = await engineModule.SchemaEngine.new(
+      { datamodels: [['schema.prisma', schema]] },
+      (line: string) => opts.log?.(line),
+      bound,
+    );
+    try {
+      const out = await engine.applyMigrations({ migrationsList, filters: { externalTables: [], externalEnums: [] } });
+      return { applied: out.appliedMigrationNames };
+    } finally {
+      engine.free();
+    }
+  } finally {
+    await pool.end();
+  }
+}

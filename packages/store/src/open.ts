@@ -1,0 +1,149 @@
+import path from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
+import { startEmbedded } from './embedded.js';
+import type { EmbeddedPostgres } from './embedded.js';
+import { isUnavailable, mapError } from './errors.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { applyMigrations } from './migrate.js';
+import { PrismaStore } from './prisma-store.js';
+import type { Store } from './types.js';
+import { StoreUnavailableError } from './types.js';
+
+export interface StoreLogger {
+  info(msg: string | object, ...rest: unknown[]): void;
+  warn(msg: string | object, ...rest: unknown[]): void;
+  error(msg: string | object, ...rest: unknown[]): void;
+}
+
+export interface OpenStoreOptions {
+  /** postgres://… of a real Postgres; unset → the embedded PGlite */
+  databaseUrl?: string;
+  /** the embedded database's directory (default: $FRAY_DATA_DIR or ./.fray-data) */
+  dataDir?: string;
+  logger?: StoreLogger;
+  /** connections in the pool (default 10 on Postgres, 4 embedded) */
+  poolSize?: number;
+  /** give up connecting after this long (default 5000 ms) */
+  connectTimeoutMs?: number;
+  /** give up on a query after this long (default 30000 ms); a hung database never hangs a caller */
+  queryTimeoutMs?: number;
+  /** the Postgres schema holding the tables (default: the connection's, i.e. public) */
+  schema?: string;
+  /** where schema.prisma and migrations/ are (default: the repository's prisma/) */
+  prismaDir?: string;
+  /** skip applying migrations (default false) */
+  skipMigrations?: boolean;
+  /** runs after close (internal: test stores drop their schema) */
+  onClose?: () => Promise<void>;
+}
+
+/** The data directory of the embedded database when none is given. */
+export const defaultDataDir = (): string => path.resolve(process.env.FRAY_DATA_DIR || '.fray-data');
+
+/** Describes a database URL without its password or query string (for /health and logs). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
+    return `${u.protocol}//${user}${u.host}${u.pathname}`;
+  } catch {
+    return 'postgres (unparsable URL)';
+  }
+}
+
+export function poolConfig(
+  url: string,
+  opts: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number; schema?: string },
+): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: opts.poolSize,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    query_timeout: opts.queryTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'fray',
+    ...(opts.schema ? { options: `-c search_path="${opts.schema.replaceAll('"', '""')}"` } : {}),
+  };
+}
+
+/**
+ * Opens the store: starts the embedded database when there is no `databaseUrl`, applies the
+ * pending migrations (idempotent), and connects the Prisma client. Rejects with
+ * StoreUnavailableError when the database cannot be reached within the connect timeout.
+ */
+export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
+  const logger = opts.logger;
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 5_000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
+  let embedded: EmbeddedPostgres | undefined;
+  let url: string;
+  let description: string;
+  if (opts.databaseUrl) {
+    url = opts.databaseUrl;
+    description = `postgres ${redactUrl(url)}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
+  } else {
+    const dataDir = path.resolve(opts.dataDir ?? defaultDataDir());
+    embedded = await startEmbedded(dataDir);
+    url = embedded.url;
+    description = `embedded PGlite in ${dataDir}`;
+  }
+  const config = poolConfig(url, {
+    poolSize: opts.poolSize ?? (embedded ? 4 : 10),
+    connectTimeoutMs,
+    queryTimeoutMs,
+    ...(opts.schema ? { schema: opts.schema } : {}),
+  });
+
+  let prisma: PrismaClient | undefined;
+  try {
+    if (!opts.skipMigrations) {
+      const started = Date.now();
+      const { applied } = await applyMigrations(config, {
+        ...(opts.schema ? { schema: opts.schema } : {}),
+        ...(opts.prismaDir ? { prismaDir: opts.prismaDir } : {}),
+      }).catch((error: unknown) => {
+        throw isUnavailable(error)
+          ? new StoreUnavailableError(`Cannot reach the database (${description}).`, { cause: error })
+          : mapError(error, 'migrate');
+      });
+      if (applied.length > 0) {
+        logger?.info({ migrations: applied, ms: Date.now() - started }, 'applied database migrations');
+      }
+    }
+    const adapter = new PrismaPg(config, {
+      ...(opts.schema ? { schema: opts.schema } : {}),
+      onPoolError: (err) => logger?.warn({ err: err.message }, 'database pool error'),
+      onConnectionError: (err) => logger?.warn({ err: err.message }, 'database connection error'),
+    });
+    prisma = new PrismaClient({ adapter });
+    await prisma.$connect();
+    // Fail fast (typed) when the database is unreachable, rather than on the first command.
+    await prisma.$queryRaw`SELECT 1`.catch((error: unknown) => {
+      throw isUnavailable(error)
+        ? new StoreUnavailableError(`Cannot reach the database (${description}).`, { cause: error })
+        : error;
+    });
+  } catch (error) {
+    await prisma?.$disconnect().catch(() => {});
+    await opts.onClose?.().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw error;
+  }
+  logger?.info({ database: description }, 'store open');
+  const stopEmbedded = embedded;
+  return new PrismaStore(prisma, {
+    kind: embedded ? 'embedded' : 'postgres',
+    description,
+    url,
+    ...(opts.schema ? { schema: opts.schema } : {}),
+    onClose: async () => {
+      try {
+        await opts.onClose?.();
+      } finally {
+        await stopEmbedded?.stop();
+      }
+    },
+  });
+}

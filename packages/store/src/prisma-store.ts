@@ -1,0 +1,371 @@
+import { Prisma } from './generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { mapError } from './errors.js';
+import type {
+  AccountRecord,
+  EncounterRecord,
+  EncounterStatus,
+  InviteRecord,
+  Lease,
+  LogEntry,
+  SnapshotRecord,
+  Store,
+} from './types.js';
+import { NotFoundError } from './types.js';
+
+/** Snapshots kept per encounter: the first one (the encounter as created) and the newest ones. */
+export const SNAPSHOTS_KEPT = 3;
+
+type EncounterRow = Prisma.EncounterGetPayload<object>;
+type InviteRow = Prisma.InviteGetPayload<object>;
+type LogRow = Prisma.LogEntryGetPayload<object>;
+interface LeaseRow {
+  encounter_id: string;
+  owner_id: string;
+  token: bigint | number;
+  expires_at: Date;
+}
+
+/** Prisma's Json input refuses a bare null: store JSON null explicitly. */
+function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
+  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
+}
+
+function seedToDb(seed: number): bigint {
+  if (!Number.isSafeInteger(seed)) throw new TypeError(`The encounter seed must be an integer, got ${seed}.`);
+  return BigInt(seed);
+}
+
+const toEncounter = (r: EncounterRow): EncounterRecord => ({
+  id: r.id,
+  accountId: r.accountId,
+  name: r.name,
+  ruleset: r.ruleset,
+  options: r.options,
+  seed: Number(r.seed),
+  status: r.status as EncounterStatus,
+  round: r.round,
+  version: r.version,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+const toInvite = (r: InviteRow): InviteRecord => ({
+  id: r.id,
+  encounterId: r.encounterId,
+  role: r.role as InviteRecord['role'],
+  playerId: r.playerId,
+  combatantIds: r.combatantIds,
+  revoked: r.revoked,
+  expiresAt: r.expiresAt,
+  createdAt: r.createdAt,
+});
+
+const toLog = (r: LogRow): LogEntry => ({
+  encounterId: r.encounterId,
+  seq: r.seq,
+  commandId: r.commandId,
+  command: r.command,
+  events: Array.isArray(r.events) ? (r.events as unknown[]) : [],
+  createdAt: r.createdAt,
+});
+
+const toLease = (r: LeaseRow): Lease => ({
+  encounterId: r.encounter_id,
+  ownerId: r.owner_id,
+  token: Number(r.token),
+  expiresAt: r.expires_at,
+});
+
+function ttl(ttlMs: number): number {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`A lease TTL must be a positive number of ms, got ${ttlMs}.`);
+  return Math.ceil(ttlMs);
+}
+
+export interface PrismaStoreInfo {
+  kind: 'postgres' | 'embedded';
+  description: string;
+  /** the connection URL (may hold credentials: never display it) and Postgres schema, if any */
+  url?: string;
+  schema?: string;
+  /** runs after the client disconnected (stops the embedded database, drops a test schema...) */
+  onClose?: () => Promise<void>;
+}
+
+/** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
+export class PrismaStore implements Store {
+  readonly kind: 'postgres' | 'embedded';
+  readonly description: string;
+  private closed?: Promise<void>;
+
+  constructor(
+    readonly prisma: PrismaClient,
+    /** internal details (connection URL, schema): never expose them over HTTP */
+    readonly info: PrismaStoreInfo,
+  ) {
+    this.kind = info.kind;
+    this.description = info.description;
+  }
+
+  private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw mapError(error, what);
+    }
+  }
+
+  // ---- accounts ------------------------------------------------------------------------------
+
+  createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord> {
+    return this.run('createAccount', async () => {
+      const r = await this.prisma.account.create({
+        data: { id: input.id, tokenHash: input.tokenHash, name: input.name ?? null },
+      });
+      return { id: r.id, name: r.name, createdAt: r.createdAt };
+    });
+  }
+
+  findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null> {
+    return this.run('findAccountByTokenHash', async () => {
+      const r = await this.prisma.account.findUnique({ where: { tokenHash } });
+      return r ? { id: r.id, name: r.name, createdAt: r.createdAt } : null;
+    });
+  }
+
+  // ---- encounters ----------------------------------------------------------------------------
+
+  /** Creates the encounter and its first snapshot (the initial state at `input.version`) atomically. */
+  createEncounter(input: Omit<EncounterRecord, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecord> {
+    return this.run('createEncounter', async () => {
+      const r = await this.prisma.encounter.create({
+        data: {
+          id: input.id,
+          accountId: input.accountId,
+          name: input.name,
+          ruleset: input.ruleset,
+          options: json(input.options ?? {}),
+          seed: seedToDb(input.seed),
+          status: input.status,
+          round: input.round,
+          version: input.version,
+          snapshots: { create: { version: input.version, state: json(initialState) } },
+        },
+      });
+      return toEncounter(r);
+    });
+  }
+
+  getEncounter(id: string): Promise<EncounterRecord | null> {
+    return this.run('getEncounter', async () => {
+      const r = await this.prisma.encounter.findUnique({ where: { id } });
+      return r ? toEncounter(r) : null;
+    });
+  }
+
+  listEncounters(accountId: string, opts: { includeArchived?: boolean } = {}): Promise<EncounterRecord[]> {
+    return this.run('listEncounters', async () => {
+      const rows = await this.prisma.encounter.findMany({
+        where: { accountId, ...(opts.includeArchived ? {} : { status: { not: 'archived' } }) },
+        orderBy: [{ updatedAt: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }],
+      });
+      return rows.map(toEncounter);
+    });
+  }
+
+  updateEncounterSummary(
+    id: string,
+    summary: Partial<Pick<EncounterRecord, 'status' | 'round' | 'version' | 'name'>>,
+  ): Promise<void> {
+    return this.run('updateEncounterSummary', async () => {
+      const data: Prisma.EncounterUpdateManyMutationInput = {};
+      if (summary.status !== undefined) data.status = summary.status;
+      if (summary.round !== undefined) data.round = summary.round;
+      if (summary.version !== undefined) data.version = summary.version;
+      if (summary.name !== undefined) data.name = summary.name;
+      data.updatedAt = new Date();
+      const { count } = await this.prisma.encounter.updateMany({ where: { id }, data });
+      if (count === 0) throw new NotFoundError(`No encounter ${id}.`);
+    });
+  }
+
+  // ---- invites -------------------------------------------------------------------------------
+
+  createInvite(input: Omit<InviteRecord, 'createdAt' | 'revoked'> & { tokenHash: string }): Promise<InviteRecord> {
+    return this.run('createInvite', async () => {
+      const r = await this.prisma.invite.create({
+        data: {
+          id: input.id,
+          encounterId: input.encounterId,
+          tokenHash: input.tokenHash,
+          role: input.role,
+          playerId: input.playerId ?? null,
+          combatantIds: input.combatantIds ?? [],
+          expiresAt: input.expiresAt ?? null,
+        },
+      });
+      return toInvite(r);
+    });
+  }
+
+  findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null> {
+    return this.run('findInviteByTokenHash', async () => {
+      const r = await this.prisma.invite.findUnique({ where: { tokenHash } });
+      return r ? toInvite(r) : null;
+    });
+  }
+
+  listInvites(encounterId: string): Promise<InviteRecord[]> {
+    return this.run('listInvites', async () => {
+      const rows = await this.prisma.invite.findMany({ where: { encounterId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return rows.map(toInvite);
+    });
+  }
+
+  revokeInvite(id: string): Promise<void> {
+    return this.run('revokeInvite', async () => {
+      await this.prisma.invite.updateMany({ where: { id }, data: { revoked: true } });
+    });
+  }
+
+  // ---- the command log -----------------------------------------------------------------------
+
+  /**
+   * One statement (so one transaction) for the whole batch, whatever the number of encounters:
+   * `fray_append_log` locks the fenced lease rows, refuses a stale token (StaleOwnerError), a
+   * taken seq or command id (DuplicateSeqError / DuplicateCommandIdError) or a gap (SeqGapError),
+   * and inserts every entry or none.
+   */
+  appendLog(entries: LogEntry[], fencing: { encounterId: string; token: number }[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    return this.run('appendLog', async () => {
+      const rows = entries.map((e) => ({
+        e: e.encounterId,
+        s: e.seq,
+        c: e.commandId,
+        cmd: e.command === undefined ? null : e.command,
+        ev: e.events ?? [],
+      }));
+      const fences = fencing.map((f) => ({ e: f.encounterId, t: f.token }));
+      await this.prisma.$queryRaw`SELECT fray_append_log(${JSON.stringify(rows)}::jsonb, ${JSON.stringify(fences)}::jsonb) AS n`;
+    });
+  }
+
+  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
+    return this.run('readLog', async () => {
+      const rows = await this.prisma.logEntry.findMany({
+        where: { encounterId, seq: { gt: afterSeq } },
+        orderBy: { seq: 'asc' },
+        ...(limit !== undefined ? { take: limit } : {}),
+      });
+      return rows.map(toLog);
+    });
+  }
+
+  findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null> {
+    return this.run('findLogByCommandId', async () => {
+      const r = await this.prisma.logEntry.findUnique({ where: { encounterId_commandId: { encounterId, commandId } } });
+      return r ? toLog(r) : null;
+    });
+  }
+
+  // ---- snapshots -----------------------------------------------------------------------------
+
+  /** Upserts the snapshot, then prunes all but the first and the newest SNAPSHOTS_KEPT - 1. */
+  saveSnapshot(encounterId: string, version: number, state: unknown): Promise<void> {
+    return this.run('saveSnapshot', async () => {
+      await this.prisma.$transaction([
+        this.prisma.snapshot.upsert({
+          where: { encounterId_version: { encounterId, version } },
+          create: { encounterId, version, state: json(state) },
+          update: { state: json(state), createdAt: new Date() },
+        }),
+        this.prisma.$executeRaw`
+          DELETE FROM snapshots s
+           WHERE s.encounter_id = ${encounterId}
+             AND s.version > (SELECT min(version) FROM snapshots WHERE encounter_id = ${encounterId})
+             AND s.version < (SELECT version FROM snapshots WHERE encounter_id = ${encounterId}
+                               ORDER BY version DESC OFFSET ${SNAPSHOTS_KEPT - 2} LIMIT 1)`,
+      ]);
+    });
+  }
+
+  latestSnapshot(encounterId: string): Promise<SnapshotRecord | null> {
+    return this.run('latestSnapshot', async () => {
+      const r = await this.prisma.snapshot.findFirst({ where: { encounterId }, orderBy: { version: 'desc' } });
+      return r ? { encounterId: r.encounterId, version: r.version, state: r.state, createdAt: r.createdAt } : null;
+    });
+  }
+
+  // ---- leases (the database clock decides expiry, so processes need not agree on time) -------
+
+  /**
+   * Takes the lease when it is free or expired (the token goes up by one), renews it when this
+   * owner already holds it unexpired (same token), and returns null when another owner holds an
+   * unexpired lease.
+   */
+  acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<Lease | null> {
+    return this.run('acquireLease', async () => {
+      const ms = ttl(ttlMs);
+      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
+        INSERT INTO leases (encounter_id, owner_id, token, expires_at)
+        VALUES (${encounterId}, ${ownerId}, 1, now() + ${ms} * interval '1 millisecond')
+        ON CONFLICT (encounter_id) DO UPDATE
+          SET owner_id = EXCLUDED.owner_id,
+              token = CASE WHEN leases.owner_id = EXCLUDED.owner_id AND leases.expires_at > now()
+                           THEN leases.token ELSE leases.token + 1 END,
+              expires_at = EXCLUDED.expires_at
+          WHERE leases.owner_id = EXCLUDED.owner_id OR leases.expires_at <= now()
+        RETURNING encounter_id, owner_id, token, expires_at`;
+      const row = rows[0];
+      return row ? toLease(row) : null;
+    });
+  }
+
+  /** Extends the lease if `lease.token` is still the current token of this owner; else null. */
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease | null> {
+    return this.run('renewLease', async () => {
+      const ms = ttl(ttlMs);
+      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
+        UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
+         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}
+        RETURNING encounter_id, owner_id, token, expires_at`;
+      const row = rows[0];
+      return row ? toLease(row) : null;
+    });
+  }
+
+  /**
+   * Expires the lease at once (planned hand-over) if it is still ours. The row stays so the
+   * token keeps increasing: the next owner gets token + 1 and our old token stays refused.
+   */
+  releaseLease(lease: Lease): Promise<void> {
+    return this.run('releaseLease', async () => {
+      await this.prisma.$executeRaw`
+        UPDATE leases SET expires_at = now() - interval '1 millisecond'
+         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}`;
+    });
+  }
+
+  getLease(encounterId: string): Promise<Lease | null> {
+    return this.run('getLease', async () => {
+      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
+        SELECT encounter_id, owner_id, token, expires_at FROM leases WHERE encounter_id = ${encounterId}`;
+      const row = rows[0];
+      return row ? toLease(row) : null;
+    });
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      try {
+        await this.prisma.$disconnect();
+      } finally {
+        await this.info.onClose?.();
+      }
+    })();
+    return this.closed;
+  }
+}
