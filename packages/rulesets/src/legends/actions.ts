@@ -412,7 +412,7 @@ export function performAct(ctx: LCtx, a: ActInput): void {
     combatantId: c.id,
     action: d.key,
     kind,
-    tags: d.tags,
+    tags: [...d.tags],
     verbal: d.tags.includes('verbal') || undefined,
     hands: kind === 'major' ? d.hands : undefined,
     targetId: a.targetId ?? null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, durationSchema, idSchema, makeEffect, requireCombatant, type Command, type CommandSpec, type Effect, type EngineError, type Ruleset } from '@fray/engine';
+import { commandSchema, durationSchema, idSchema, makeEffect, requireCombatant, type Command, type CommandSpec, type EngineEvent, type Effect, type EngineError, type Ruleset } from '@fray/engine';
 import { actFields, addDisadvantage, applyBreakout, findItem, performAct, type ActInput, type DroppedInfo } from './actions.js';
 import {
   afterGroupDefense,
@@ -48,6 +48,11 @@ import type { LegendsOptions } from './options.js';
 
 type Spec = CommandSpec<LRS, LegendsOptions>;
 type LSpec = Omit<Spec, 'handle'> & { handle(ctx: LCtx, cmd: Command & Record<string, unknown>): void };
+/** events must not hold pieces of the draft state: emit a plain copy */
+function emit(ctx: LCtx, e: EngineEvent): void {
+  ctx.emit(clone(e));
+}
+
 function fail(ctx: LCtx, e: EngineError): never {
   return ctx.fail(e.code, e.rule, e.message);
 }
@@ -153,7 +158,7 @@ function requireMovementDecider(ctx: LCtx, id: string): LCombatant {
 }
 
 function shiftQueue(ctx: LCtx, ids: string[]): void {
-  ctx.emit({ type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => !ids.includes(x)) });
+  emit(ctx, { type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => !ids.includes(x)) });
 }
 
 export function continueMovement(ctx: LCtx): void {
@@ -161,7 +166,7 @@ export function continueMovement(ctx: LCtx): void {
   if (s.reaction || s.clock.phase !== 'movement') return;
   const next = s.rs.pending.find((p) => !p.finished)?.combatantId ?? s.rs.queue[0];
   if (next !== undefined) {
-    if (s.clock.current !== next) ctx.emit({ type: 'clock.changed', current: next });
+    if (s.clock.current !== next) emit(ctx, { type: 'clock.changed', current: next });
     return;
   }
   endMovementPhase(ctx);
@@ -210,7 +215,7 @@ function rollMovement(ctx: LCtx, c: LCombatant, r: Resolved, breakout: Breakout 
     join: r.join,
     mode: r.mode,
   };
-  ctx.emit({ type: 'legends.moveRolled', combatantId: c.id, pending, hindrance, easing });
+  emit(ctx, { type: 'legends.moveRolled', combatantId: c.id, pending, hindrance, easing });
 }
 
 function reachOf(o: LegendsOptions, margin: number, rushed: boolean): number {
@@ -231,7 +236,7 @@ function doRush(ctx: LCtx, c: LCombatant, rush: 'self' | 'external'): number {
   // "You receive 6 fatigue ... decreased by Sprinting Focus (Athletics), and increased by 1 degree of encumbrance."
   const fatigue = rush === 'external' ? 0 : Math.max(0, o.rushFatigue - c.stats.sprintingFocus * o.sprintingFocusFatigueReduction + (c.stats.encumbrance === 1 ? o.encumbranceRushFatigue : 0));
   const plusTn = rush === 'external' ? c.stats.externalSPD : c.stats.SPD;
-  ctx.emit({ type: 'legends.rushed', combatantId: c.id, fatigue, plusTn, source: rush });
+  emit(ctx, { type: 'legends.rushed', combatantId: c.id, fatigue, plusTn, source: rush });
   return plusTn;
 }
 
@@ -252,7 +257,7 @@ function triggerReactions(ctx: LCtx, moverId: string): void {
   const s = ctx.state;
   const eligible = [...new Set(s.rs.reactions.filter((r) => r.watch === moverId).flatMap((r) => r.by))].filter((id) => s.combatants[id] && !isDown(s, id));
   if (eligible.length === 0) {
-    if (s.rs.reactions.some((r) => r.watch === moverId)) ctx.emit({ type: 'legends.reactionsSpent', watch: moverId });
+    if (s.rs.reactions.some((r) => r.watch === moverId)) emit(ctx, { type: 'legends.reactionsSpent', watch: moverId });
     return;
   }
   ctx.openReaction({
@@ -283,9 +288,9 @@ function settle(ctx: LCtx, p: PendingMove): void {
       if (reach === 0 && !keep) to = { ...posOf(c), group: null };
       moves.push(...arrivals(ctx, [c.id], m, to));
     }
-    ctx.emit({ type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: dedupe(moves), group: p.group, keepTogether: keep });
-    for (const m of mates) ctx.emit({ type: 'legends.moveFinished', combatantId: m.combatantId });
-    ctx.emit({ type: 'legends.groupMoveEnded', group: p.group });
+    emit(ctx, { type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: dedupe(moves), group: p.group, keepTogether: keep });
+    for (const m of mates) emit(ctx, { type: 'legends.moveFinished', combatantId: m.combatantId });
+    emit(ctx, { type: 'legends.groupMoveEnded', group: p.group });
     if (!mates[0]!.reactive) {
       // a group's movement is watched through each member
       for (const m of mates) if (!ctx.state.reaction) triggerReactions(ctx, m.combatantId);
@@ -297,11 +302,11 @@ function settle(ctx: LCtx, p: PendingMove): void {
   const from = posOf(c);
   if (to !== from) {
     const moves = arrivals(ctx, [c.id], p, to);
-    ctx.emit({ type: 'legends.moved', combatantId: c.id, from: clone(from), to, moves, reach: p.finished!.reach, steps: p.steps });
+    emit(ctx, { type: 'legends.moved', combatantId: c.id, from: clone(from), to, moves, reach: p.finished!.reach, steps: p.steps });
   } else {
-    ctx.emit({ type: 'legends.movementDeclined', combatantId: c.id, reason: 'failed movement roll' });
+    emit(ctx, { type: 'legends.movementDeclined', combatantId: c.id, reason: 'failed movement roll' });
   }
-  ctx.emit({ type: 'legends.moveFinished', combatantId: c.id });
+  emit(ctx, { type: 'legends.moveFinished', combatantId: c.id });
   if (!p.reactive) triggerReactions(ctx, c.id);
 }
 
@@ -319,7 +324,7 @@ export function checkOverflow(ctx: LCtx): void {
   const s = ctx.state;
   if (s.status !== 'active') return;
   for (const [g, d] of Object.entries(s.rs.defense)) {
-    if (!s.rs.overflow.includes(g) && defenseOverflows(s, g, d)) ctx.emit({ type: 'legends.groupDefenseOverflow', group: g });
+    if (!s.rs.overflow.includes(g) && defenseOverflows(s, g, d)) emit(ctx, { type: 'legends.groupDefenseOverflow', group: g });
   }
 }
 
@@ -356,7 +361,7 @@ function requireSetupZone(ctx: LCtx, zone: string): void {
 }
 
 function placeAll(ctx: LCtx, moves: { id: string; to: Position }[], why: string): void {
-  ctx.emit({ type: 'legends.placed', combatantId: moves[0]?.id ?? null, moves, reason: why });
+  emit(ctx, { type: 'legends.placed', combatantId: moves[0]?.id ?? null, moves, reason: why });
   checkOverflow(ctx);
 }
 
@@ -370,7 +375,7 @@ export function legendsCommands(): Record<string, Spec> {
         const c = requireCombatant(ctx as never, cmd.combatantId as string);
         if (ctx.state.status !== 'setup') fail(ctx, { code: 'COMBAT_ALREADY_STARTED', rule: 'legends.surprise', message: 'Surprise is marked when combat begins.' });
         // "If a character cannot see any enemy characters when combat begins, they are considered surprised"
-        ctx.emit({ type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised as boolean });
+        emit(ctx, { type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised as boolean });
       },
     },
     defineZone: {
@@ -397,14 +402,14 @@ export function legendsCommands(): Record<string, Spec> {
           neighbors: input.neighbors ?? old?.neighbors ?? [],
         };
         for (const n of zone.neighbors) if (n === zone.id || !ctx.state.rs.zones[n]) fail(ctx, { code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No neighbouring zone "${n}".` });
-        ctx.emit({ type: 'legends.zoneDefined', zone });
+        emit(ctx, { type: 'legends.zoneDefined', zone });
         // neighbours are mutual
         for (const other of Object.values(ctx.state.rs.zones)) {
           if (other.id === zone.id) continue;
           const should = zone.neighbors.includes(other.id);
           const has = other.neighbors.includes(zone.id);
           if (should !== has) {
-            ctx.emit({ type: 'legends.zoneDefined', zone: { ...clone(other), neighbors: should ? [...other.neighbors, zone.id] : other.neighbors.filter((x) => x !== zone.id) } });
+            emit(ctx, { type: 'legends.zoneDefined', zone: { ...clone(other), neighbors: should ? [...other.neighbors, zone.id] : other.neighbors.filter((x) => x !== zone.id) } });
           }
         }
       },
@@ -506,7 +511,7 @@ export function legendsCommands(): Record<string, Spec> {
           gmOnly: cmd.gmOnly as boolean | undefined,
           data: cmd.data as Record<string, unknown> | undefined,
         });
-        ctx.emit({ type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
+        emit(ctx, { type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
         if (target && effect.condition && opts(ctx.state).dropItemsConditions.includes(effect.condition)) fall(ctx, target.id);
         checkOverflow(ctx);
       },
@@ -524,14 +529,14 @@ export function legendsCommands(): Record<string, Spec> {
         // the last turn it began counts as its "previous turn"; asPreviousTurn false: dropped now, in no turn of its own
         const turnN = cmd.asPreviousTurn ? c.data.turn.n : c.data.turn.n - 1;
         const dropped: DroppedInfo = { by: c.id, round: ctx.state.clock.round, turnN, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
-        ctx.emit({ type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
+        emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
       },
     },
     defineAction: {
       ...gmTool,
       schema: commandSchema('defineAction', { action: actionDefSchema }),
       handle(ctx, cmd) {
-        ctx.emit({ type: 'legends.actionDefined', action: cmd.action });
+        emit(ctx, { type: 'legends.actionDefined', action: cmd.action });
       },
     },
     removeAction: {
@@ -539,7 +544,7 @@ export function legendsCommands(): Record<string, Spec> {
       schema: commandSchema('removeAction', { key: z.string().min(1).max(48) }),
       handle(ctx, cmd) {
         if (!ctx.state.rs.customActions[cmd.key as string]) fail(ctx, { code: 'INVALID_COMMAND', rule: 'legends.actions', message: `No GM-defined action "${String(cmd.key)}".` });
-        ctx.emit({ type: 'legends.actionRemoved', key: cmd.key });
+        emit(ctx, { type: 'legends.actionRemoved', key: cmd.key });
       },
     },
     advancePhase: {
@@ -549,20 +554,20 @@ export function legendsCommands(): Record<string, Spec> {
         const s = ctx.state;
         switch (s.clock.phase) {
           case 'turn-order':
-            ctx.emit({ type: 'legends.queue', queue: [] });
+            emit(ctx, { type: 'legends.queue', queue: [] });
             beginRound(ctx, 1);
             return;
           case 'movement':
-            for (const p of s.rs.pending) ctx.emit({ type: 'legends.moveFinished', combatantId: p.combatantId });
-            ctx.emit({ type: 'legends.queue', queue: [] });
+            for (const p of s.rs.pending) emit(ctx, { type: 'legends.moveFinished', combatantId: p.combatantId });
+            emit(ctx, { type: 'legends.queue', queue: [] });
             endMovementPhase(ctx);
             return;
           case 'group-defense':
-            ctx.emit({ type: 'legends.queue', queue: [] });
+            emit(ctx, { type: 'legends.queue', queue: [] });
             afterGroupDefense(ctx);
             return;
           case 'reorder':
-            ctx.emit({ type: 'legends.queue', queue: [] });
+            emit(ctx, { type: 'legends.queue', queue: [] });
             beginActionPhase(ctx);
             return;
           default:
@@ -601,7 +606,7 @@ export function legendsCommands(): Record<string, Spec> {
           if (e) fail(ctx, e);
           moveInOrder(ctx, id, cmd.index as number);
         } else {
-          ctx.emit({ type: 'legends.turnOrderKept', combatantId: id });
+          emit(ctx, { type: 'legends.turnOrderKept', combatantId: id });
         }
         nextDecision(ctx);
       },
@@ -616,7 +621,7 @@ export function legendsCommands(): Record<string, Spec> {
         // "No character may change their turn order in this way during the first round of combat."
         if (s.clock.round === 1) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.turn-order.change', message: '"No character may change their turn order in this way during the first round of combat."' });
         if (c.data.turn.seq.length > 0) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.turn-order.change', message: 'Changing turn order means "completely forfeiting one turn": no actions may be taken in it.' });
-        ctx.emit({ type: 'legends.forfeited', combatantId: c.id, round: s.clock.round });
+        emit(ctx, { type: 'legends.forfeited', combatantId: c.id, round: s.clock.round });
         endTurn(ctx, c.id, 'forfeited to change turn order');
       },
     },
@@ -668,10 +673,10 @@ export function legendsCommands(): Record<string, Spec> {
           }
           rushCheck(ctx, c, 'self');
           checkWatch(ctx, [id], pr.watch);
-          ctx.emit({ type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin } });
+          emit(ctx, { type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin } });
         }
         const done: PendingMove = { ...p, finished: { reach, keep: cmd.keepTogether as boolean } };
-        ctx.emit({ type: 'legends.moveUpdated', combatantId: id, pending: done, rush, reach });
+        emit(ctx, { type: 'legends.moveUpdated', combatantId: id, pending: done, rush, reach });
         settle(ctx, done);
         continueMovement(ctx);
       },
@@ -684,11 +689,11 @@ export function legendsCommands(): Record<string, Spec> {
         const gm = openGroupMoveOf(ctx.state, c);
         if (gm) {
           // "If there is any lengthy disagreement about the group's movement choices, the entire group fails to move."
-          ctx.emit({ type: 'legends.groupMoveFailed', combatantId: c.id, group: gm.group });
-          ctx.emit({ type: 'legends.groupMoveEnded', group: gm.group });
+          emit(ctx, { type: 'legends.groupMoveFailed', combatantId: c.id, group: gm.group });
+          emit(ctx, { type: 'legends.groupMoveEnded', group: gm.group });
           shiftQueue(ctx, gm.members);
         }
-        ctx.emit({ type: 'legends.movementDeclined', combatantId: c.id, reason: 'stays' });
+        emit(ctx, { type: 'legends.movementDeclined', combatantId: c.id, reason: 'stays' });
         shiftQueue(ctx, [c.id]);
         continueMovement(ctx);
       },
@@ -707,7 +712,7 @@ export function legendsCommands(): Record<string, Spec> {
         }
         checkWatch(ctx, by, cmd.watch as string);
         if (!s.rs.queue.includes(cmd.watch as string)) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.' });
-        ctx.emit({ type: 'legends.reactionPrepared', combatantId: c.id, reaction: { id: ctx.newId('rx'), by, watch: cmd.watch, anticipate: cmd.anticipate, kind: 'move' } });
+        emit(ctx, { type: 'legends.reactionPrepared', combatantId: c.id, reaction: { id: ctx.newId('rx'), by, watch: cmd.watch, anticipate: cmd.anticipate, kind: 'move' } });
         shiftQueue(ctx, by);
         continueMovement(ctx);
       },
@@ -725,7 +730,7 @@ export function legendsCommands(): Record<string, Spec> {
         if (!w || w.kind !== 'legends.reactive-movement' || !rx) {
           return fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: `${c.name} prepared no reactive movement for this.` });
         }
-        ctx.emit({ type: 'legends.reactionUsed', combatantId: id, reactionId: rx.id });
+        emit(ctx, { type: 'legends.reactionUsed', combatantId: id, reactionId: rx.id });
         const r = resolveDestination(ctx, c, cmd.destination as Destination);
         if (rx.kind === 'move') {
           rollMovement(ctx, c, r, undefined, true, null, false);
@@ -739,7 +744,7 @@ export function legendsCommands(): Record<string, Spec> {
         const steps = stepsBetween(s, from, r.to);
         const to = reachedPosition(s, from, r.to, steps, 1);
         const fake: PendingMove = { combatantId: id, destination: r.to, steps, die: 12, tn: 0, total: 0, margin: rx.margin ?? 0, success: true, escaping: false, reactive: true, group: null, rollId: '', join: r.join, mode: r.mode };
-        ctx.emit({ type: 'legends.moved', combatantId: id, from: clone(from), to, moves: arrivals(ctx, [id], fake, to), reach: 1, steps, preparedRush: true });
+        emit(ctx, { type: 'legends.moved', combatantId: id, from: clone(from), to, moves: arrivals(ctx, [id], fake, to), reach: 1, steps, preparedRush: true });
       },
     },
     groupMove: {
@@ -755,21 +760,21 @@ export function legendsCommands(): Record<string, Spec> {
         if (!gm) {
           const members = membersOfGroup(s, g).filter((m) => !m.data.carriedBy && s.rs.movers.includes(m.id)).map((m) => m.id);
           if (members.some((m) => !s.rs.queue.includes(m))) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: 'Some members already decided their movement this phase.' });
-          ctx.emit({ type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: { group: g, destination: r.to, members, agreed: [], rolled: false } });
+          emit(ctx, { type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: { group: g, destination: r.to, members, agreed: [], rolled: false } });
           gm = ctx.state.rs.groupMoves.find((m) => m.group === g)!;
         } else if (JSON.stringify(gm.destination) !== JSON.stringify(r.to)) {
-          ctx.emit({ type: 'legends.groupMoveFailed', combatantId: c.id, group: g, reason: 'disagreement' });
-          ctx.emit({ type: 'legends.groupMoveEnded', group: g });
+          emit(ctx, { type: 'legends.groupMoveFailed', combatantId: c.id, group: g, reason: 'disagreement' });
+          emit(ctx, { type: 'legends.groupMoveEnded', group: g });
           shiftQueue(ctx, gm.members);
           continueMovement(ctx);
           return;
         }
-        ctx.emit({ type: 'legends.groupMoveAgreed', combatantId: c.id, group: g });
+        emit(ctx, { type: 'legends.groupMoveAgreed', combatantId: c.id, group: g });
         shiftQueue(ctx, [c.id]);
         const now = ctx.state.rs.groupMoves.find((m) => m.group === g)!;
         if (now.members.every((m) => now.agreed.includes(m))) {
           // "all characters' movement rolls are delayed to happen simultaneously with that of the last character"
-          ctx.emit({ type: 'legends.groupMoveRolled', group: g });
+          emit(ctx, { type: 'legends.groupMoveRolled', group: g });
           for (const m of now.members) {
             const mc = ctx.state.combatants[m]!;
             rollMovement(ctx, mc, { to: now.destination, join: r.join, mode: r.mode }, m === c.id ? (cmd.breakout as Breakout | undefined) : undefined, false, g, false);
@@ -811,11 +816,11 @@ export function legendsCommands(): Record<string, Spec> {
         validateDefense(ctx, g, d);
         if (reprioritize) {
           const before = s.rs.defense[g]!.protected;
-          for (const id of before) if (!d.protected.includes(id)) ctx.emit({ type: 'legends.groupDefenseLeft', combatantId: id, group: g });
+          for (const id of before) if (!d.protected.includes(id)) emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: g });
         }
-        ctx.emit({ type: 'legends.groupDefenseDeclared', combatantId: c.id, group: g, protected: d.protected, objects: d.objects });
+        emit(ctx, { type: 'legends.groupDefenseDeclared', combatantId: c.id, group: g, protected: d.protected, objects: d.objects });
         if (!reprioritize) {
-          ctx.emit({ type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => x !== g) });
+          emit(ctx, { type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => x !== g) });
           if (ctx.state.rs.queue.length === 0) afterGroupDefense(ctx);
         }
       },
@@ -843,7 +848,7 @@ export function legendsCommands(): Record<string, Spec> {
         if (!it || !inHand(it)) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.giving', message: `${c.name} holds no "${String(cmd.itemId)}" (offer items from inventory with act offer-from-inventory).` });
         const pc = posOf(c);
         if (!pc.group || pc.group !== posOf(to).group) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.giving', message: '"You must be grouped-up with the other character."' });
-        ctx.emit({ type: 'legends.offered', combatantId: c.id, offer: { id: ctx.newId('o'), from: c.id, to: to.id, itemId: it!.id, kind: 'hand' } });
+        emit(ctx, { type: 'legends.offered', combatantId: c.id, offer: { id: ctx.newId('o'), from: c.id, to: to.id, itemId: it!.id, kind: 'hand' } });
       },
     },
   };
@@ -857,14 +862,14 @@ function fall(ctx: LCtx, id: string): void {
   const p = posOf(c);
   for (const it of c.items.filter(inHand)) {
     const dropped: DroppedInfo = { by: id, round: s.clock.round, turnN: c.data.turn.n, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group, fallen: true };
-    ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped });
+    emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped });
   }
   for (const x of Object.values(s.combatants)) {
     if (x.data.carriedBy !== id) continue;
     // "You suffer a knockdown if the character carrying you drops you involuntarily."
-    ctx.emit({ type: 'legends.carryEnded', combatantId: id, targetId: x.id, voluntary: false });
+    emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: x.id, voluntary: false });
     const knock = makeEffect(ctx as never, EXPIRY, { name: 'Knocked down (dropped while carried)', condition: 'knocked-down', targetId: x.id, sourceId: id, duration: null });
-    ctx.emit({ type: 'effect.applied', effect: knock });
+    emit(ctx, { type: 'effect.applied', effect: knock });
   }
 }
 

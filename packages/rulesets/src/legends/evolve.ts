@@ -1,6 +1,7 @@
 import type { EngineEvent, Item } from '@fray/engine';
 import { END, type Marker } from './flow.js';
 import {
+  clone,
   newTurn,
   posOf,
   type ActionDef,
@@ -90,10 +91,10 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.turnRolls = { ...rs.turnRolls, ...(e.margins as Record<string, number>) };
       return true;
     case 'legends.orderSet':
-      rs.lastOrder = e.order as string[];
+      rs.lastOrder = [...(e.order as string[])];
       return true;
     case 'legends.queue':
-      rs.queue = e.queue as string[];
+      rs.queue = [...(e.queue as string[])];
       return true;
     case 'legends.surprised':
       c!.data.surprised = e.surprised as boolean;
@@ -124,7 +125,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
     case 'legends.roundEnded':
       return true;
     case 'legends.movementPhase':
-      rs.movers = e.movers as string[];
+      rs.movers = [...(e.movers as string[])];
       return true;
     case 'legends.movementEnded':
       rs.reactions = [];
@@ -158,7 +159,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     }
     case 'legends.touched': {
-      const touch = e.touch as Touch;
+      const touch = clone(e.touch as Touch);
       rs.touches.push(touch);
       rs.touchLog.push(`${touch.by}>${touch.target}`);
       c!.data.turn.touched = touch.target;
@@ -175,7 +176,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       c!.data.turn.pickupFailed = e.itemId as string;
       return true;
     case 'legends.moveRolled': {
-      const p = e.pending as PendingMove;
+      const p = clone(e.pending as PendingMove);
       c!.data.moveRollRound = s.clock.round;
       rs.pending.push(p);
       // "Characters who make a movement roll ... are no longer considered touching"
@@ -183,7 +184,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     }
     case 'legends.moveUpdated': {
-      const p = e.pending as PendingMove;
+      const p = clone(e.pending as PendingMove);
       const i = rs.pending.findIndex((x) => x.combatantId === p.combatantId);
       if (i >= 0) rs.pending[i] = p;
       return true;
@@ -200,7 +201,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       const moves = (e.moves as { id: string; to: Position }[] | undefined) ?? [{ id: who, to: e.to as Position }];
       for (const m of moves) {
         const x = s.combatants[m.id];
-        if (x) x.position = m.to;
+        if (x) x.position = clone(m.to);
       }
       // "are separated from each other by another action": touches between characters no longer grouped end
       rs.touches = rs.touches.filter((t) => {
@@ -218,7 +219,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       normalize(s);
       return true;
     case 'legends.reactionPrepared':
-      rs.reactions.push(e.reaction as PreparedReaction);
+      rs.reactions.push(clone(e.reaction as PreparedReaction));
       return true;
     case 'legends.reactionsSpent':
       rs.reactions = rs.reactions.filter((r) => r.watch !== (e.watch as string));
@@ -229,7 +230,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
         .filter((r) => r.by.length > 0);
       return true;
     case 'legends.groupMoveDeclared':
-      rs.groupMoves.push(e.groupMove as GroupMove);
+      rs.groupMoves.push(clone(e.groupMove as GroupMove));
       return true;
     case 'legends.groupMoveAgreed': {
       const gm = rs.groupMoves.find((g) => g.group === e.group);
@@ -245,7 +246,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.groupMoves = rs.groupMoves.filter((g) => g.group !== e.group);
       return true;
     case 'legends.groupDefenseDeclared':
-      rs.defense[e.group as string] = { protected: e.protected as string[], objects: e.objects as GroupDefense['objects'] };
+      rs.defense[e.group as string] = clone({ protected: e.protected as string[], objects: e.objects as GroupDefense['objects'] });
       rs.overflow = rs.overflow.filter((g) => g !== e.group);
       return true;
     case 'legends.groupDefenseOverflow':
@@ -267,7 +268,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       if (i < 0) return true;
       const item: Item = { ...from.items[i]!, location: e.location as Item['location'] };
       const props = { ...(item.props ?? {}) };
-      if (e.dropped) props.dropped = e.dropped;
+      if (e.dropped) props.dropped = clone(e.dropped);
       else delete props.dropped;
       item.props = props;
       from.items.splice(i, 1);
@@ -277,7 +278,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     }
     case 'legends.offered':
-      rs.offers.push(e.offer as Offer);
+      rs.offers.push(clone(e.offer as Offer));
       return true;
     case 'legends.offerClosed':
       rs.offers = rs.offers.filter((o) => o.id !== e.offerId);
@@ -299,13 +300,13 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     }
     case 'legends.actionDefined':
-      rs.customActions[(e.action as ActionDef).key] = e.action as ActionDef;
+      rs.customActions[(e.action as ActionDef).key] = clone(e.action as ActionDef);
       return true;
     case 'legends.actionRemoved':
       delete rs.customActions[e.key as string];
       return true;
     case 'legends.zoneDefined':
-      rs.zones[(e.zone as Zone).id] = e.zone as Zone;
+      rs.zones[(e.zone as Zone).id] = clone(e.zone as Zone);
       return true;
     case 'legends.meleeLocked':
       c!.data.noMeleeUntilRound = Math.max(c!.data.noMeleeUntilRound, e.untilRound as number);

@@ -229,9 +229,6 @@ describe('legends: giving items', () => {
 });
 
 describe('legends: touching', () => {
-  const hands = (t: Table) => {
-    engaged(t);
-  };
   const free: Spec[] = [
     { id: 'a1', side: 'h' },
     { id: 'a2', side: 'h' },
