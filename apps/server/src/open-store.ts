@@ -1,3 +1,4 @@
+import { openStore as open } from '@fray/store';
 import type { Logger } from 'pino';
 import type { ServerStore } from './store.js';
 
@@ -6,9 +7,7 @@ import type { ServerStore } from './store.js';
  * `dataDir` otherwise (migrations applied at start).
  */
 export async function openStore(opts: { databaseUrl?: string | undefined; dataDir?: string; logger?: Logger }): Promise<ServerStore> {
-  const name = '@fray/store';
-  const mod = (await import(name)) as { openStore(o: { databaseUrl?: string; dataDir?: string; logger?: unknown }): Promise<ServerStore> };
-  return mod.openStore({
+  return open({
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.logger ? { logger: opts.logger } : {}),

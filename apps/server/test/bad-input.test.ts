@@ -26,7 +26,7 @@ describe('bad input', () => {
     const warnsBefore = s.warns().length;
     const v = version();
     const out = await act();
-    await until(() => s.warns().length > warnsBefore, 1000, 'a warn line');
+    await until(() => s.warns().length > warnsBefore, 5000, 'a warn line');
     await new Promise((r) => setTimeout(r, 30));
     const fresh = s.warns().slice(warnsBefore);
     expect(fresh).toHaveLength(1);

@@ -3,31 +3,13 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import type { Ruleset } from '@fray/engine';
 import { FrayClient, type EncounterMirror } from '@fray/client';
-import { MemoryStore } from '@fray/runtime';
+import { openTestStore } from '@fray/store/testing';
 import { buildServer, type FrayServer, type ServerOptions, type ServerStore } from '../src/index.js';
 import { rulesets as fixtureRulesets } from './fixture.js';
 
-/** The real store (`@fray/store`'s test helper: Postgres when DATABASE_URL is set, PGlite otherwise). */
+/** The real store: a fresh Postgres schema when DATABASE_URL is set, a fresh PGlite otherwise. */
 export async function testStore(): Promise<ServerStore> {
-  const name = '@fray/store/testing';
-  try {
-    const mod = (await import(name)) as { openTestStore(): Promise<ServerStore> };
-    return await mod.openTestStore();
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)|Failed to load url/.test(String(e))) {
-      return new MemoryStore() as unknown as ServerStore;
-    }
-    throw e;
-  }
-}
-
-export async function storeAvailable(): Promise<boolean> {
-  try {
-    await import('@fray/store' as string);
-    return true;
-  } catch {
-    return false;
-  }
+  return openTestStore();
 }
 
 export interface LogLine {
@@ -76,7 +58,7 @@ export async function connect(url: string, token: string): Promise<FrayClient> {
   return FrayClient.connect(url, token, { ackTimeoutMs: 5000 });
 }
 
-export async function until(cond: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
+export async function until(cond: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
   const t0 = Date.now();
   while (!cond()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
@@ -87,7 +69,7 @@ export async function until(cond: () => boolean, ms = 3000, what = 'condition'):
 /** Every mirror reaches the server's version and equals the server's projection for its viewer. */
 export async function expectConverged(s: TestServer, encounterId: string, mirrors: EncounterMirror[]): Promise<void> {
   const host = s.server.runtime.peek(encounterId)!;
-  await until(() => mirrors.every((m) => m.version === host.version), 3000, 'mirrors to catch up');
+  await until(() => mirrors.every((m) => m.version === host.version), 15_000, 'mirrors to catch up');
   for (const m of mirrors) {
     const viewer = m.role === 'gm' ? ({ role: 'gm' } as const) : m.role === 'player' ? ({ role: 'player', playerId: m.playerId! } as const) : ({ role: 'spectator' } as const);
     expect(m.state).toEqual(JSON.parse(JSON.stringify(host.projectionFor(viewer))));

@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandAck } from '@fray/client';
-import { connect, expectConverged, startServer, storeAvailable, testStore } from './helpers.js';
-
-const hasStore = await storeAvailable();
+import { connect, expectConverged, startServer, testStore } from './helpers.js';
 
 /** "a server restart (and a killed process) resumes the encounter with every acknowledged command present" */
 describe('restart', () => {
@@ -54,7 +52,7 @@ describe('restart', () => {
     }
   });
 
-  describe.runIf(hasStore)('a killed process (kill -9)', () => {
+  describe('a killed process (kill -9)', () => {
     const children: ChildProcess[] = [];
     const dataDir = mkdtempSync(join(tmpdir(), 'fray-kill-'));
     afterAll(() => {
