@@ -1299,7 +1299,7 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
     case 'coup': {
       // "determined by the number rolled on the die used (half the number, rounded up, for determining Degrees of Success"
       const l = { ...plain(last!), degrees: last!.degrees + half };
-      emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, degrees: l.degrees, by: 'coup' }, { rs: { lastCheck: { ...plain(ctx.state.rs.lastCheck), [c.id]: l } } });
+      emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, degrees: l.degrees, by: 'coup' }, { lastCheck: { [c.id]: l } });
       return;
     }
     case 'improve-roll': {
@@ -1308,7 +1308,7 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
       const wasHit = l.success;
       l.total += die;
       ({ success: l.success, degrees: l.degrees } = degreesOf(l.total, l.dc, ctx.options.degreeStep));
-      emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, total: l.total, success: l.success, degrees: l.degrees, by: 'improve-roll' }, { rs: { lastCheck: { ...plain(ctx.state.rs.lastCheck), [c.id]: l } } });
+      emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, total: l.total, success: l.success, degrees: l.degrees, by: 'improve-roll' }, { lastCheck: { [c.id]: l } });
       if (!wasHit && l.success && l.kind === 'attack' && l.attack && ctx.state.combatants[l.attack.targetId]) {
         // A missed attack that now hits deals its damage.
         emit(ctx, 'attack-resolved', { combatantId: c.id, targetId: l.attack.targetId, kind: l.attack.kind, hit: true, action: 'improve-roll' });

@@ -1,6 +1,6 @@
 import type { Ctx } from '@fray/engine';
 import type { Options } from './options.js';
-import { plain, type LastCheck, type RS, type State } from './state.js';
+import { type LastCheck, type RS, type State } from './state.js';
 
 /** The handler context, with the state typed as this ruleset's. */
 export type ArCtx = Ctx<RS, Options> & { readonly state: State };
@@ -99,7 +99,7 @@ function record(ctx: ArCtx, input: CheckInput, r: CheckResult): void {
     attack: input.attack ?? null,
     seq: ctx.state.rs.turnSeq,
   };
-  const patch = input.record === false ? {} : { rs: { lastCheck: { ...plain(ctx.state.rs.lastCheck), [input.who]: last } } };
+  const patch = input.record === false ? {} : { lastCheck: { [input.who]: last } };
   ctx.emit({
     type: 'action-round.check',
     combatantId: input.who,

@@ -150,6 +150,8 @@ export interface Patch {
   rs?: Partial<RS>;
   pos?: Record<string, Square>;
   items?: Record<string, Item[]>;
+  /** the latest check of a combatant (merged into rs.lastCheck) */
+  lastCheck?: Record<string, LastCheck>;
 }
 
 export function evolveEvent(s: State, e: EngineEvent): boolean {
@@ -162,6 +164,7 @@ export function evolveEvent(s: State, e: EngineEvent): boolean {
     }
   }
   if (p.rs) Object.assign(s.rs, p.rs);
+  if (p.lastCheck) for (const [id, l] of Object.entries(p.lastCheck)) s.rs.lastCheck[id] = l;
   if (p.pos) {
     for (const [id, sq] of Object.entries(p.pos)) {
       const c = s.combatants[id];
