@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuplicateCommandIdError, DuplicateSeqError, SeqGapError, StaleOwnerError } from '../src/index.js';
+import type { Store } from '../src/index.js';
+import { openTestStore } from '../src/testing.js';
+import type { TestStore } from '../src/testing.js';
+import { backend, entry, seedEncounter } from './helpers.js';
+
+let store: TestStore;
+let peer: Store; // a second "process" on the same database
+
+beforeAll(async () => {
+  store = await openTestStore();
+  peer = await store.openPeer();
+});
+afterAll(async () => {
+  await peer?.close();
+  await store?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe(`leases and fencing on ${backend}`, () => {
+  it('one owner at a time: a second owner gets null until the lease expires, then a higher token', async () => {
+    const enc = await seedEncounter(store);
+    const a = await store.acquireLease(enc.id, 'proc-a', 300);
+    expect(a).toMatchObject({ encounterId: enc.id, ownerId: 'proc-a', token: 1 });
+    expect(a!.expiresAt.getTime()).toBeGreaterThan(Date.now() - 5_000);
+    expect(await peer.acquireLease(enc.id, 'proc-b', 30_000)).toBeNull();
+    // the same owner taking it again keeps its token and extends it
+    const again = await store.acquireLease(enc.id, 'proc-a', 300);
+    expect(again?.token).toBe(1);
+    expect(again!.expiresAt.getTime()).toBeGreaterThanOrEqual(a!.expiresAt.getTime());
+    await sleep(450);
+    const b = await peer.acquireLease(enc.id, 'proc-b', 30_000);
+    expect(b).toMatchObject({ ownerId: 'proc-b', token: 2 });
+    expect(await store.getLease(enc.id)).toEqual(b);
+    expect(await store.getLease('missing')).toBeNull();
+  });
+
+  it('a stale fencing token cannot append, and the newer owner can', async () => {
+    const enc = await seedEncounter(store);
+    const a = (await store.acquireLease(enc.id, 'proc-a', 200))!;
+    await store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }]);
+    await sleep(300);
+    const b = (await peer.acquireLease(enc.id, 'proc-b', 30_000))!;
+    expect(b.token).toBe(a.token + 1);
+    // the old owner wakes up and tries to write: refused by the database, nothing written
+    await expect(store.appendLog([entry(enc.id, 2, 'from-a')], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    await peer.appendLog([entry(enc.id, 2, 'from-b')], [{ encounterId: enc.id, token: b.token }]);
+    expect((await store.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'from-b']);
+    // and it cannot renew or release the lease it lost
+    expect(await store.renewLease(a, 30_000)).toBeNull();
+    await store.releaseLease(a);
+    expect(await store.getLease(enc.id)).toMatchObject({ ownerId: 'proc-b', token: b.token });
+  });
+
+  it('the current owner renews; a released lease is taken at once with token + 1', async () => {
+    const enc = await seedEncounter(store);
+    const a = (await store.acquireLease(enc.id, 'proc-a', 1_000))!;
+    const renewed = await store.renewLease(a, 60_000);
+    expect(renewed).toMatchObject({ ownerId: 'proc-a', token: a.token });
+    expect(renewed!.expiresAt.getTime()).toBeGreaterThan(a.expiresAt.getTime());
+    expect(await peer.acquireLease(enc.id, 'proc-b', 1_000)).toBeNull();
+    await store.releaseLease(renewed!);
+    const b = await peer.acquireLease(enc.id, 'proc-b', 1_000);
+    expect(b?.token).toBe(a.token + 1);
+    // the released token stays refused even though the row lives on
+    await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+  });
+
+  it('an append without a lease, or for an encounter it carries no token for, is refused', async () => {
+    const enc = await seedEncounter(store);
+    await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: 1 }])).rejects.toBeInstanceOf(StaleOwnerError);
+    const other = await seedEncounter(store);
+    const lease = (await store.acquireLease(other.id, 'p', 30_000))!;
+    await store.acquireLease(enc.id, 'p', 30_000);
+    await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: other.id, token: lease.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    expect(await store.readLog(enc.id, 0)).toEqual([]);
+  });
+
+  it('a batch is all or none: one stale encounter refuses the whole batch', async () => {
+    const a = await seedEncounter(store);
+    const b = await seedEncounter(store, { accountId: a.accountId });
+    const la = (await store.acquireLease(a.id, 'p', 30_000))!;
+    const lb = (await store.acquireLease(b.id, 'p', 30_000))!;
+    await expect(
+      store.appendLog([entry(a.id, 1), entry(b.id, 1)], [
+        { encounterId: a.id, token: la.token },
+        { encounterId: b.id, token: lb.token + 1 },
+      ]),
+    ).rejects.toBeInstanceOf(StaleOwnerError);
+    expect(await store.readLog(a.id, 0)).toEqual([]);
+    expect(await store.readLog(b.id, 0)).toEqual([]);
+  });
+
+  it('a taken seq is refused (DuplicateSeqError), also inside one batch, and nothing of the batch is written', async () => {
+    const enc = await seedEncounter(store);
+    const fence = [{ encounterId: enc.id, token: (await store.acquireLease(enc.id, 'p', 30_000))!.token }];
+    await store.appendLog([entry(enc.id, 1), entry(enc.id, 2)], fence);
+    await expect(store.appendLog([entry(enc.id, 2, 'again')], fence)).rejects.toBeInstanceOf(DuplicateSeqError);
+    await expect(store.appendLog([entry(enc.id, 3, 'x'), entry(enc.id, 3, 'y')], fence)).rejects.toBeInstanceOf(DuplicateSeqError);
+    await expect(store.appendLog([entry(enc.id, 3, 'z'), entry(enc.id, 1, 'w')], fence)).rejects.toBeInstanceOf(DuplicateSeqError);
+    expect((await store.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('a used command id is refused (DuplicateCommandIdError, a DuplicateSeqError)', async () => {
+    const enc = await seedEncounter(store);
+    const fence = [{ encounterId: enc.id, token: (await store.acquireLease(enc.id, 'p', 30_000))!.token }];
+    await store.appendLog([entry(enc.id, 1, 'same')], fence);
+    const error = await store.appendLog([entry(enc.id, 2, 'same')], fence).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateCommandIdError);
+    expect(error).toBeInstanceOf(DuplicateSeqError);
+    expect(await store.readLog(enc.id, 1)).toEqual([]);
+  });
+
+  it('the log stays gap-free: a seq that skips ahead is refused (SeqGapError)', async () => {
+    const enc = await seedEncounter(store);
+    const fence = [{ encounterId: enc.id, token: (await store.acquireLease(enc.id, 'p', 30_000))!.token }];
+    await store.appendLog([entry(enc.id, 1)], fence);
+    await expect(store.appendLog([entry(enc.id, 3)], fence)).rejects.toBeInstanceOf(SeqGapError);
+    await expect(store.appendLog([entry(enc.id, 2), entry(enc.id, 4)], fence)).rejects.toBeInstanceOf(SeqGapError);
+    await store.appendLog([entry(enc.id, 2), entry(enc.id, 3)], fence);
+    expect((await store.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('a takeover never loses an acknowledged append of the old owner', async () => {
+    const enc = await seedEncounter(store);
+    const a = (await store.acquireLease(enc.id, 'proc-a', 250))!;
+    const acked: number[] = [];
+    let refused = false;
+    const writer = (async () => {
+      for (let seq = 1; seq < 10_000 && !refused; seq++) {
+        try {
+          await store.appendLog([entry(enc.id, seq)], [{ encounterId: enc.id, token: a.token }]);
+          acked.push(seq);
+        } catch (error) {
+          expect(error).toBeInstanceOf(StaleOwnerError);
+          refused = true;
+        }
+      }
+    })();
+    let b = null;
+    while (!b) {
+      await sleep(50);
+      b = await peer.acquireLease(enc.id, 'proc-b', 30_000);
+    }
+    // what the new owner reads right after taking over is the whole acknowledged history
+    const seen = (await peer.readLog(enc.id, 0)).map((e) => e.seq);
+    await writer;
+    expect(refused).toBe(true);
+    expect(acked.length).toBeGreaterThan(0);
+    expect(seen).toEqual(acked);
+    const next = acked.length + 1;
+    await peer.appendLog([entry(enc.id, next, 'b-first')], [{ encounterId: enc.id, token: b.token }]);
+    expect((await store.readLog(enc.id, acked.length)).map((e) => e.commandId)).toEqual(['b-first']);
+  });
+});
