@@ -3,7 +3,7 @@
  * calls/s and the serialized state size.
  * Run: cd packages/rulesets && node --conditions=@fray/source --import tsx bench/action-round.bench.ts
  */
-import { apply, createEncounter, legalActions, type EncounterState } from '@fray/engine';
+import { apply, createEncounter, legalActions } from '@fray/engine';
 import { actionRound } from '../src/action-round/index.js';
 import type { State } from '../src/action-round/state.js';
 
@@ -112,7 +112,7 @@ const ids = Object.keys(mid.combatants);
 const calls = 4000;
 t0 = performance.now();
 let options = 0;
-for (let i = 0; i < calls; i++) options += legalActions(actionRound as never, mid as EncounterState as never, ids[i % ids.length]!).length;
+for (let i = 0; i < calls; i++) options += legalActions(actionRound as never, mid as never, ids[i % ids.length]!).length;
 ms = performance.now() - t0;
 const legalPerSec = calls / (ms / 1000);
 
