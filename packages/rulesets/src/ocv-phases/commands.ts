@@ -194,7 +194,7 @@ export const commands: Record<string, Spec> = {
       if (s.clock.current === id) return ctx.fail('ILLEGAL_ACTION', 'ocv-phases.delay', 'It is already this character\'s action.');
       if (incapable(s, id) || unawareNow(s, id)) return ctx.fail('ILLEGAL_ACTION', 'ocv-phases.incapable', 'This character cannot act now.');
       const cur = s.clock.current;
-      if (cur && touched(s.combatants[cur]!.data)) {
+      if (cur && (touched(s.combatants[cur]!.data) || s.rs.offered.includes(cur))) {
         return ctx.fail('ILLEGAL_ACTION', 'ocv-phases.delay-no-interrupt', "You can't interrupt anyone else's action, as you can with a readied action: wait until it ends.");
       }
       const before = nextUp(s);

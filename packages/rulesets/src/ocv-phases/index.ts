@@ -64,6 +64,26 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
     ctx.emit({ type: 'ocv-phases.attack-reresolved', combatantId: a.attackerId, targetId: a.targetId, rollId: roll.id, total: roll.total, need: a.need, hit });
   },
   invariants: (state) => invariants(state as S),
+  projectState(rs, viewer, state) {
+    if (viewer.role === 'gm') return rs;
+    const playerId = viewer.role === 'player' ? viewer.playerId : null;
+    const hidden = new Set(Object.values(state.combatants).filter((c) => c.hidden && (playerId === null || c.controller !== playerId)).map((c) => c.id));
+    if (hidden.size === 0) return rs;
+    const keep = (id: string | null) => id === null || !hidden.has(id);
+    return {
+      ...rs,
+      order: rs.order.filter(keep),
+      scores: Object.fromEntries(Object.entries(rs.scores).filter(([id]) => keep(id))),
+      unaware: rs.unaware.filter(keep),
+      passed: rs.passed.filter(keep),
+      spent: rs.spent.filter(keep),
+      offered: rs.offered.filter(keep),
+      jobs: rs.jobs.filter((j) => keep(j.actor) && j.targetIds.every(keep)),
+      intents: rs.intents.filter((i) => keep(i.combatantId)),
+      pauseFor: keep(rs.pauseFor) ? rs.pauseFor : null,
+      attacks: rs.attacks.filter((a) => keep(a.attackerId) && keep(a.targetId)),
+    };
+  },
 };
 
 export default ocvPhases;

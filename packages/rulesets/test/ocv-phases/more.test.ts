@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cmd, encounter, end, force, gm, hex, legal, ok, refused, types } from './helpers.js';
+import { projectState } from '@fray/engine';
+import { R, cmd, encounter, end, force, gm, hex, legal, ok, refused, types } from './helpers.js';
 
 const line = (options: Record<string, unknown> = {}) =>
   encounter(
@@ -96,5 +97,18 @@ describe('legalActions', () => {
   it('events: every action is an event, every roll a dice.rolled event', () => {
     const r = ok(force(line(), [2, 2, 2]), cmd('attack', 'a', { manoeuvre: 'strike', targetId: 'b' }));
     expect(types(r.events)).toEqual(['ocv-phases.declared', 'dice.rolled', 'ocv-phases.attack-resolved', 'ocv-phases.acted']);
+  });
+});
+
+describe('projection', () => {
+  it('players do not see hidden combatants in the ruleset state either', () => {
+    let { s } = encounter([
+      { id: 'hero', side: 'x', cv: 6, at: hex(0, 0), controller: 'p1' },
+      { id: 'foe', side: 'y', cv: 5, at: hex(3, 0) },
+    ]);
+    s = ok(s, { type: 'combatant.add', by: gm, combatant: { id: 'lurker', name: 'Lurker', side: 'y', hidden: true, stats: { combatValue: 8 }, position: { q: 1, r: 0 } } }).state;
+    const view = projectState(R as never, s as never, { role: 'player', playerId: 'p1' });
+    expect(JSON.stringify(view)).not.toContain('lurker');
+    expect(JSON.stringify(projectState(R as never, s as never, { role: 'gm' }))).toContain('lurker');
   });
 });
