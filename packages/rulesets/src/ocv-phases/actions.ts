@@ -322,6 +322,11 @@ export function abortOffer(s: S, job: Job): string[] {
   return job.targetIds.filter((t) => s.combatants[t] && t !== job.actor && !abortError(s, t) && !s.combatants[t]!.data.dodging);
 }
 
+function deadline(s: S): { deadlineSeconds?: number } {
+  const d = opts(s).reactionDeadlineSeconds;
+  return d === null ? {} : { deadlineSeconds: d };
+}
+
 function pushJob(ctx: C, job: Job): void {
   ctx.emit({ type: 'ocv-phases.job-pushed', combatantId: job.actor, job });
 }
@@ -334,6 +339,7 @@ function openBefore(ctx: C, job: Job, eligible: string[], description: string): 
     eligible,
     allowed: ['takeReadied', 'abort'],
     resume: { actor: job.actor, row: job.row },
+    ...deadline(st(ctx)),
   });
 }
 
@@ -347,6 +353,7 @@ function openAoo(ctx: C, job: Job, from: string[], opportunity: string, reason: 
     eligible: from,
     allowed: ['opportunityAttack'],
     resume: { actor: job.actor, row: job.row, opportunity },
+    ...deadline(st(ctx)),
   });
 }
 
@@ -602,6 +609,7 @@ export function drain(ctx: C): void {
           eligible: [who],
           allowed: [],
           resume: null,
+          ...deadline(s),
         });
         return;
       }

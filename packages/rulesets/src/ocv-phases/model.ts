@@ -43,6 +43,7 @@ export const optionsSchema = z.object({
   combatantsBlockSight: z.boolean().default(false),
   passThroughAllies: z.boolean().default(true),
   withdrawDistance: z.enum(['half', 'full']).default('full'),
+  reactionDeadlineSeconds: z.number().int().min(5).max(3600).nullable().default(60),
 });
 export type Options = z.infer<typeof optionsSchema>;
 
@@ -73,6 +74,8 @@ export const optionDocs: Record<keyof Options, string> = {
   combatantsBlockSight: 'Whether other combatants block line of sight (besides GM-marked blocking hexes). Default false.',
   passThroughAllies: 'Whether a character may move through hexes of its own side (never through opponents, never ending in an occupied hex). Default true.',
   withdrawDistance: 'How far Withdraw from combat moves: `full` combat movement (default) or `half`.',
+  reactionDeadlineSeconds:
+    'How long the runtime waits for answers in a reaction window (attack of opportunity, readied action / abort, continue) before passing for those who did not answer; null = wait for the GM. Default 60.',
 };
 
 export const statsSchema = z.object({
