@@ -143,7 +143,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     rulesets: ctx.rulesetInfos,
   }));
 
-  r.post('/accounts', { schema: { summary: 'Create a GM account; the token is shown once and stored only hashed', body: createAccountBody.optional(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
+  r.post('/accounts', { schema: { summary: 'Create a GM account; the token is shown once and stored only hashed', body: createAccountBody.nullish(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
     const token = newToken('gm');
     const accountId = shortId('acc');
     await store.createAccount({ id: accountId, tokenHash: hashToken(token), name: req.body?.name ?? null });

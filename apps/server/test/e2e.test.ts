@@ -184,6 +184,9 @@ describe('a live encounter over socket.io', () => {
     expect(sk.id).toBe('skirmish');
     expect(sk.options.defaults).toEqual({ parry: true, parrySeconds: 0 });
     expect(Object.keys(sk.stats.schema.properties)).toContain('hp');
+    const bare = await s.http('POST', '/accounts');
+    expect(bare.status).toBe(201);
+    expect(bare.body.token).toMatch(/^fray_gm_/);
     const health = await s.http('GET', '/health');
     expect(health.body).toMatchObject({ status: 'ok' });
     const arch = await s.http('POST', `/encounters/${encounterId}/archive`, undefined, gmToken);
