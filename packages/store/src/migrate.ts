@@ -101,6 +101,20 @@ export interface MigrateResult {
 }
 
 /**
+ * The engine reports a failure of the adapter (connection refused, timeout...) as
+ * "External error id#N"; the error itself waits in the bound factory's registry.
+ */
+function withAdapterCause(error: unknown, bound: { errorRegistry: { consumeError(id: number): { error: unknown } | undefined } }): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /External error id#(\d+)/.exec(message);
+  const registered = match ? bound.errorRegistry.consumeError(Number(match[1])) : undefined;
+  if (!registered) return error;
+  const cause = registered.error;
+  const detail = cause instanceof Error ? cause.message : JSON.stringify(cause);
+  return new Error(`Migration failed: ${detail}`, { cause });
+}
+
+/**
  * Apply every migration of `prismaDir/migrations` not yet recorded in `_prisma_migrations`.
  * Idempotent: a second run applies nothing. `schema` (default: the connection's search_path,
  * normally `public`) is the Postgres schema that receives the tables.
@@ -115,9 +129,9 @@ export async function applyMigrations(
   const migrationsList = await readMigrations(path.join(prismaDir, 'migrations'));
   const pool = new pg.Pool({ ...poolConfig, max: 1 });
   pool.on('error', () => {});
+  const factory = new PrismaPg(pool, opts.schema ? { schema: opts.schema } : undefined);
+  const bound = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(factory));
   try {
-    const factory = new PrismaPg(pool, opts.schema ? { schema: opts.schema } : undefined);
-    const bound = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(factory));
     const engine = await engineModule.SchemaEngine.new(
       { datamodels: [['schema.prisma', schema]] },
       (line: string) => opts.log?.(line),
@@ -129,6 +143,8 @@ export async function applyMigrations(
     } finally {
       engine.free();
     }
+  } catch (error) {
+    throw withAdapterCause(error, bound);
   } finally {
     await pool.end();
   }

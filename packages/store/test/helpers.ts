@@ -79,6 +79,14 @@ export class CuttableProxy {
     this.port = (server.address() as net.AddressInfo).port;
   }
 
+  /** keep every connection open but forward nothing: a database that hangs */
+  blackhole(): void {
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+
   /** drop every connection and stop listening (the port is then closed) */
   async cut(): Promise<void> {
     for (const s of this.sockets) s.destroy();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, SNAPSHOTS_KEPT } from '../src/index.js';
+import type { PrismaStore } from '../src/index.js';
 import { openTestStore } from '../src/testing.js';
 import type { TestStore } from '../src/testing.js';
 import { backend, entry, seedEncounter, uid } from './helpers.js';
@@ -176,7 +177,7 @@ describe(`store on ${backend}`, () => {
       expect(latest!.createdAt).toBeInstanceOf(Date);
       expect(await store.latestSnapshot('nope')).toBeNull();
       // the first snapshot (the encounter as created) and the newest SNAPSHOTS_KEPT - 1 remain
-      const rows = await store.prisma.snapshot.findMany({ where: { encounterId: enc.id }, orderBy: { version: 'asc' } });
+      const rows = await (store as unknown as PrismaStore).prisma.snapshot.findMany({ where: { encounterId: enc.id }, orderBy: { version: 'asc' } });
       expect(rows.map((r) => r.version)).toEqual([0, ...[5, 10, 15, 20].slice(-(SNAPSHOTS_KEPT - 1))]);
     });
   });

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir, openStore } from '../src/index.js';
+import type { Store } from '../src/index.js';
+import { entry, seedEncounter } from './helpers.js';
+
+// The embedded database is what `DATABASE_URL` unset means, so this file runs in both CI passes.
+
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'fray-embedded-test-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function recordingLogger() {
+  const lines: { level: string; args: unknown[] }[] = [];
+  const at = (level: string) => (...args: unknown[]) => void lines.push({ level, args });
+  return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+describe('the embedded PGlite store', () => {
+  it('starts on a fresh directory (migrating it), keeps data across close and reopen, and migrates only once', async () => {
+    const first = recordingLogger();
+    let store: Store = await openStore({ dataDir, logger: first.logger });
+    let encounterId: string;
+    try {
+      expect(store.kind).toBe('embedded');
+      expect(store.description).toBe(`embedded PGlite in ${dataDir}`);
+      expect(JSON.stringify(first.lines)).toContain('20261121233000_init');
+      const enc = await seedEncounter(store, {}, { hp: 12 });
+      encounterId = enc.id;
+      const lease = (await store.acquireLease(enc.id, 'proc-1', 60_000))!;
+      await store.appendLog([entry(enc.id, 1), entry(enc.id, 2)], [{ encounterId: enc.id, token: lease.token }]);
+      await store.saveSnapshot(enc.id, 2, { hp: 7 });
+    } finally {
+      await store.close();
+    }
+
+    const second = recordingLogger();
+    store = await openStore({ dataDir, logger: second.logger });
+    try {
+      expect(JSON.stringify(second.lines)).not.toContain('applied database migrations');
+      const enc = await store.getEncounter(encounterId);
+      expect(enc?.name).toBe('Ambush at the ford');
+      expect((await store.readLog(encounterId, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'cmd-2']);
+      expect(await store.latestSnapshot(encounterId)).toMatchObject({ version: 2, state: { hp: 7 } });
+      // the lease survived too: a new process id must wait for it or take it after expiry
+      expect(await store.acquireLease(encounterId, 'proc-2', 60_000)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a second store on a directory that is in use', async () => {
+    const store = await openStore({ dataDir });
+    try {
+      await expect(openStore({ dataDir })).rejects.toThrow(/in use|already open/);
+    } finally {
+      await store.close();
+    }
+    // and the lock is gone once closed
+    const again = await openStore({ dataDir });
+    await again.close();
+  });
+
+  it('defaults its directory to FRAY_DATA_DIR, else .fray-data in the working directory', () => {
+    const saved = process.env.FRAY_DATA_DIR;
+    try {
+      process.env.FRAY_DATA_DIR = '/var/lib/fray';
+      expect(defaultDataDir()).toBe('/var/lib/fray');
+      delete process.env.FRAY_DATA_DIR;
+      expect(defaultDataDir()).toBe(path.resolve('.fray-data'));
+    } finally {
+      if (saved === undefined) delete process.env.FRAY_DATA_DIR;
+      else process.env.FRAY_DATA_DIR = saved;
+    }
+  });
+});
