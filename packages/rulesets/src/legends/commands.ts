@@ -115,12 +115,12 @@ function reachedPosition(state: LState, from: Position, to: Position, steps: num
 }
 
 /** who else enters the new group / engagement the mover creates, and the size limits */
-function arrivals(ctx: LCtx, movers: string[], p: PendingMove, to: Position): { id: string; to: Position }[] {
+function arrivals(ctx: LCtx, movers: string[], p: PendingMove, to: Position, arrived: boolean): { id: string; to: Position }[] {
   const s = ctx.state;
   const o = opts(s);
   const out: { id: string; to: Position }[] = movers.map((id) => ({ id, to }));
   const t = p.join ? s.combatants[p.join] : undefined;
-  if (t && to === p.destination) {
+  if (t && arrived) {
     const tp = posOf(t);
     if (p.mode === 'engage' && !tp.engagement && to.engagement) {
       // the enemy (and the allies grouped-up with them) are now engaged
@@ -282,11 +282,15 @@ function settle(ctx: LCtx, p: PendingMove): void {
     for (const m of mates) {
       const c = s.combatants[m.combatantId]!;
       const reach = keep ? minReach : m.finished!.reach;
-      let to = reachedPosition(s, posOf(c), m.destination, m.steps, reach);
+      const arrived = reach >= m.steps;
+      let to: Position;
+      // a group that joins a lone ally takes them in under its own name
+      const lone = m.mode === 'group' && m.join !== null && !posOf(s.combatants[m.join]!).group;
+      if (arrived) to = { ...m.destination, group: lone ? p.group : (m.destination.group ?? p.group) };
+      else if (reach > 0) to = { ...reachedPosition(s, posOf(c), m.destination, m.steps, reach), group: keep || reach === best ? p.group : null };
       // slower members hold the group; otherwise those who fall behind leave it
-      if (reach === m.steps || reach > 0) to = { ...to, group: keep || reach === best ? p.group : null };
-      if (reach === 0 && !keep) to = { ...posOf(c), group: null };
-      moves.push(...arrivals(ctx, [c.id], m, to));
+      else to = keep ? { ...posOf(c) } : { ...posOf(c), group: null };
+      moves.push(...arrivals(ctx, [c.id], m, to, arrived));
     }
     emit(ctx, { type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: dedupe(moves), group: p.group, keepTogether: keep });
     for (const m of mates) emit(ctx, { type: 'legends.moveFinished', combatantId: m.combatantId });
@@ -301,7 +305,7 @@ function settle(ctx: LCtx, p: PendingMove): void {
   const to = reachedPosition(s, posOf(c), p.destination, p.steps, p.finished!.reach);
   const from = posOf(c);
   if (to !== from) {
-    const moves = arrivals(ctx, [c.id], p, to);
+    const moves = arrivals(ctx, [c.id], p, to, p.finished!.reach >= p.steps);
     emit(ctx, { type: 'legends.moved', combatantId: c.id, from: clone(from), to, moves, reach: p.finished!.reach, steps: p.steps });
   } else {
     emit(ctx, { type: 'legends.movementDeclined', combatantId: c.id, reason: 'failed movement roll' });
@@ -744,7 +748,7 @@ export function legendsCommands(): Record<string, Spec> {
         const steps = stepsBetween(s, from, r.to);
         const to = reachedPosition(s, from, r.to, steps, 1);
         const fake: PendingMove = { combatantId: id, destination: r.to, steps, die: 12, tn: 0, total: 0, margin: rx.margin ?? 0, success: true, escaping: false, reactive: true, group: null, rollId: '', join: r.join, mode: r.mode };
-        emit(ctx, { type: 'legends.moved', combatantId: id, from: clone(from), to, moves: arrivals(ctx, [id], fake, to), reach: 1, steps, preparedRush: true });
+        emit(ctx, { type: 'legends.moved', combatantId: id, from: clone(from), to, moves: arrivals(ctx, [id], fake, to, steps <= 1), reach: 1, steps, preparedRush: true });
       },
     },
     groupMove: {
@@ -760,9 +764,9 @@ export function legendsCommands(): Record<string, Spec> {
         if (!gm) {
           const members = membersOfGroup(s, g).filter((m) => !m.data.carriedBy && s.rs.movers.includes(m.id)).map((m) => m.id);
           if (members.some((m) => !s.rs.queue.includes(m))) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: 'Some members already decided their movement this phase.' });
-          emit(ctx, { type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: { group: g, destination: r.to, members, agreed: [], rolled: false } });
+          emit(ctx, { type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: { group: g, input: cmd.destination, destination: r.to, members, agreed: [], rolled: false } });
           gm = ctx.state.rs.groupMoves.find((m) => m.group === g)!;
-        } else if (JSON.stringify(gm.destination) !== JSON.stringify(r.to)) {
+        } else if (JSON.stringify(gm.input) !== JSON.stringify(cmd.destination)) {
           emit(ctx, { type: 'legends.groupMoveFailed', combatantId: c.id, group: g, reason: 'disagreement' });
           emit(ctx, { type: 'legends.groupMoveEnded', group: g });
           shiftQueue(ctx, gm.members);
@@ -777,7 +781,7 @@ export function legendsCommands(): Record<string, Spec> {
           emit(ctx, { type: 'legends.groupMoveRolled', group: g });
           for (const m of now.members) {
             const mc = ctx.state.combatants[m]!;
-            rollMovement(ctx, mc, { to: now.destination, join: r.join, mode: r.mode }, m === c.id ? (cmd.breakout as Breakout | undefined) : undefined, false, g, false);
+            rollMovement(ctx, mc, { to: clone(now.destination), join: r.join, mode: r.mode }, m === c.id ? (cmd.breakout as Breakout | undefined) : undefined, false, g, false);
           }
         }
         continueMovement(ctx);

@@ -211,6 +211,8 @@ export interface PreparedReaction {
 
 export interface GroupMove {
   group: string;
+  /** the destination as the first member stated it (the others must state the same) */
+  input: unknown;
   destination: Position;
   members: string[];
   agreed: string[];
