@@ -99,6 +99,18 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
     return marker;
   },
   invariants: (s) => invariants(s as State),
+  projectState(rs, viewer, state) {
+    // Hidden characters' last checks are GM-only, like their rolls.
+    if (viewer.role === 'gm') return rs;
+    const playerId = viewer.role === 'player' ? viewer.playerId : null;
+    const seen = (id: string) => {
+      const c = state.combatants[id];
+      return !!c && (!c.hidden || (playerId !== null && c.controller === playerId));
+    };
+    const lastCheck = Object.fromEntries(Object.entries(rs.lastCheck).filter(([id]) => seen(id)));
+    const attitudes = Object.fromEntries(Object.entries(rs.attitudes).filter(([id]) => seen(id)));
+    return { ...rs, lastCheck, attitudes, areaPowerUsed: rs.areaPowerUsed.filter(seen), interrupted: rs.interrupted && seen(rs.interrupted) ? rs.interrupted : null };
+  },
 };
 
 export { threatenedSquares as threatened };
