@@ -105,7 +105,9 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
 
 const TABLES = ['command_log', 'snapshots', 'leases', 'invites', 'encounters', 'accounts'];
 
-export async function openTestStore(opts: Pick<OpenStoreOptions, 'logger' | 'queryTimeoutMs' | 'connectTimeoutMs'> = {}): Promise<TestStore> {
+export async function openTestStore(
+  opts: Pick<OpenStoreOptions, 'logger' | 'queryTimeoutMs' | 'connectTimeoutMs' | 'poolSize'> = {},
+): Promise<TestStore> {
   const url = process.env.DATABASE_URL;
   let store: Store;
   let location: string;
@@ -131,7 +133,7 @@ export async function openTestStore(opts: Pick<OpenStoreOptions, 'logger' | 'que
       ...opts,
       databaseUrl: url,
       schema,
-      poolSize: 4,
+      poolSize: opts.poolSize ?? 4,
       onClose: () => withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => {}),
     });
   } else {
