@@ -146,6 +146,11 @@ export class FrayClient {
     this.retries = opts.retries ?? 5;
     this.socket = io(url, { auth: { token }, transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 2000, ...opts.socket });
     this.socket.on('patch', (msg) => this.mirrors.get(msg.encounterId)?.receive(msg));
+    // the encounter left the server process (lease moved, shutdown): catch up again shortly
+    this.socket.on('closed', ({ encounterId }) => {
+      const m = this.mirrors.get(encounterId);
+      if (m) setTimeout(() => void m.sync().catch(() => {}), 500);
+    });
     this.socket.io.on('reconnect', () => {
       for (const m of this.mirrors.values()) void m.sync().catch(() => {});
     });

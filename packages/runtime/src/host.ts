@@ -1,7 +1,7 @@
-import jsonpatch from 'fast-json-patch';
 import { apply, legalActions, projectState, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError } from '@fray/protocol';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
+import { diff } from './diff.js';
 import { projectEventsFor, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
@@ -266,7 +266,7 @@ export class EncounterHost {
     const from = this.state.version - 1;
     for (const ch of this.channels.values()) {
       const projection = projectState(this.ruleset, this.state, ch.viewer);
-      const ops = jsonpatch.compare(ch.projection, projection) as PatchOp[];
+      const ops = diff(ch.projection, projection) as PatchOp[];
       ch.projection = projection;
       if (ops.some((o) => o.op === 'remove')) ch.narrowedAt = this.state.version;
       const msg: PatchMessage = {

@@ -1,0 +1,28 @@
+import fc from 'fast-check';
+import jsonpatch, { type Operation } from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { diff } from '../src/diff.js';
+
+describe('diff (RFC 6902 with shared subtrees skipped)', () => {
+  it('patching a with diff(a, b) gives b, for any JSON values', () => {
+    const json = fc.jsonValue({ maxDepth: 5 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), json), fc.dictionary(fc.string({ maxLength: 4 }), json), (a, b) => {
+        const ops = diff(a, b);
+        const out = jsonpatch.applyPatch(structuredClone(a), ops as Operation[], true, false).newDocument;
+        expect(out).toEqual(b);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('skips identical subtrees and reaches into changed ones', () => {
+    const shared = { big: Array.from({ length: 50 }, (_, i) => i) };
+    const a = { combatants: { x: shared, y: { hp: 3, tags: ['a'] } }, version: 1 };
+    const b = { combatants: { x: shared, y: { hp: 2, tags: ['a'] } }, version: 2 };
+    expect(diff(a, b)).toEqual([
+      { op: 'replace', path: '/combatants/y/hp', value: 2 },
+      { op: 'replace', path: '/version', value: 2 },
+    ]);
+  });
+});
