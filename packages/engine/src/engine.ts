@@ -1,4 +1,4 @@
-import { create } from 'mutative';
+import { create, current, isDraft } from 'mutative';
 import { z } from 'zod';
 import { coreCommands } from './core.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
@@ -150,8 +150,9 @@ function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
   }
 }
 
+/** A plain copy of the window (it is a draft while the command runs). */
 function structuredCloneWindow(w: ReactionWindow): ReactionWindow {
-  return JSON.parse(JSON.stringify(w)) as ReactionWindow;
+  return isDraft(w) ? (current(w) as ReactionWindow) : w;
 }
 
 function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>): Ctx<RS> {
