@@ -790,7 +790,7 @@ export const commands: Record<string, Spec> = {
       }
       let rank = speedRank(s, c);
       if (mode === 'run' && c.data.speedBonusRound !== s.clock.round) {
-        const f = freeGate(o, c, 2);
+        const f = freeGate(s, c, 2);
         if (f) raise(ctx, f);
         spend(ctx, c, 'move-run', 'move');
         runChecks(ctx, c);
@@ -1028,7 +1028,7 @@ export const commands: Record<string, Spec> = {
       const c = me(ctx, cmd);
       // "speaking is a free action that you can perform even when it isn’t your turn"
       if (isIncapacitated(ctx.state, c)) raise(ctx, err('ILLEGAL_ACTION', 'incapacitated', `${c.name} cannot speak.`));
-      const f = freeGate(ctx.options, c);
+      const f = freeGate(ctx.state, c);
       if (f) raise(ctx, f);
       spend(ctx, c, 'talk', 'free');
       emit(ctx, 'said', { combatantId: c.id, text: cmd.text });
@@ -1196,6 +1196,19 @@ export const commands: Record<string, Spec> = {
       payVariable(ctx, c, 'load', type);
       // "loading a complex weapon always provokes an Opportunity Attack"
       provokeThenResolve(ctx, c, 'load', cmd as Cmd, threatenersOf(ctx.state, ctx.options, c), `${c.name} loads ${it.name}`);
+    },
+  },
+  'set-free-action-limit': {
+    actor: 'gm',
+    duringReaction: true,
+    inSetup: true,
+    schema: commandSchema('set-free-action-limit', { limit: z.number().int().min(0).max(100) }),
+    handle(ctx, cmd) {
+      // "as many free actions in a round as the GM considers reasonable"
+      const limit = cmd.limit as number;
+      // free actions already taken beyond a lowered limit simply leave none for the rest of the round
+      const data = Object.fromEntries(Object.values(ctx.state.combatants).filter((c) => c.data.free > limit).map((c) => [c.id, { free: limit }]));
+      emit(ctx, 'free-action-limit-set', { limit }, { rs: { freeActionLimit: limit }, data });
     },
   },
   'set-ruling': {

@@ -34,7 +34,7 @@ export function invariants(s: State): string[] {
     const d = c.data;
     if (d.slots.standard < 0 || d.slots.move < 0 || d.slots.quick < 0) out.push(`${id}: negative action budget`);
     if (d.slots.move > 1 || d.slots.quick > 1) out.push(`${id}: more than one move or quick action`);
-    if (d.free > o.freeActionLimit) out.push(`${id}: ${d.free} free actions over the limit ${o.freeActionLimit}`);
+    if (d.free > s.rs.freeActionLimit) out.push(`${id}: ${d.free} free actions over the limit ${s.rs.freeActionLimit}`);
     if (d.aim && (d.aim.bonus < 1 || d.aim.bonus > o.maxAdvantage)) out.push(`${id}: aim bonus ${d.aim.bonus} out of range`);
     for (const [t, v] of Object.entries(d.analyze)) if (v < 0 || v > o.maxAdvantage) out.push(`${id}: analyze vs ${t} = ${v}`);
     if (d.fatigue < 0 || d.fatigue > 3) out.push(`${id}: fatigue ${d.fatigue}`);
@@ -65,7 +65,7 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as unknown as z.ZodType<Stats>,
   statDocs,
   positionSchema: z.object({ x: z.number().int().min(-10000).max(10000), y: z.number().int().min(-10000).max(10000) }).nullable(),
-  initialState: (o) => ({ roundSeconds: secondsPerRound(o), turnSeq: 0, areaPowerUsed: [], rulings: {}, attitudes: {}, lastCheck: {}, interrupted: null }),
+  initialState: (o) => ({ freeActionLimit: o.freeActionLimit, roundSeconds: secondsPerRound(o), turnSeq: 0, areaPowerUsed: [], rulings: {}, attitudes: {}, lastCheck: {}, interrupted: null }),
   initCombatant: (stats) => initialData(stats),
   commands: commands as unknown as Ruleset<RS, Options, Stats, Data>['commands'],
   catalogue,

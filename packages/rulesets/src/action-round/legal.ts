@@ -66,7 +66,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
     const t = def.type;
     if (!blocked) {
       if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
-      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(o, c) : null) : budgetGate(s, o, c, 'free');
+      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
       else if (t === 'reaction') {
         if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
           if (!w || !w.allowed.includes(def.command) || w.responses[id] !== 'pending') blocked = err('ILLEGAL_ACTION', def.id, 'Only when triggered: "you react in response to something else happening".');
@@ -184,7 +184,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
     const def = ACTIONS.find((a) => a.id === `power-${p.range}`)!;
     let blocked: EngineError | null = windowBlock(def) ?? turnGate(s, c);
     const type = p.action as Slot | 'free';
-    if (!blocked) blocked = type === 'free' ? freeGate(o, c) : budgetGate(s, o, c, type);
+    if (!blocked) blocked = type === 'free' ? freeGate(s, c) : budgetGate(s, o, c, type);
     if (!blocked && p.area && s.rs.areaPowerUsed.includes(id)) blocked = err('ILLEGAL_ACTION', 'one-area-power', '"you can only use one Area Power per round, regardless of action type used."');
     const targets = p.range === 'personal' ? [c] : (Object.values(s.combatants) as C[]).filter((x) => powerTargetGate(s, o, c, p, x) === null);
     if (!blocked && !targets.length) blocked = err('UNKNOWN_TARGET', `power-${p.range}`, 'No target in range.');

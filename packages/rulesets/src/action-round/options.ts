@@ -55,7 +55,7 @@ export const optionDocs: Record<keyof Options, string> = {
     'auto (default: six seconds for combat and challenge, six minutes for conflict), six-seconds or six-minutes. "Combat uses six-second rounds, while Conflicts typically use six-minute rounds. A Challenge can use either."',
   powerLevel: 'The campaign Power Level used by the DCs: Easy 10, Moderate 10 + PL, Hard 10 + 2 × PL. Default 5.',
   freeActionLimit:
-    'Free actions a character may take from the start of one of its turns to the start of the next ("as many free actions in a round as the GM considers reasonable"). Default 5; 0 forbids them.',
+    'Free actions a character may take from the start of one of its turns to the start of the next ("as many free actions in a round as the GM considers reasonable"). Default 5; 0 forbids them. The GM changes it during play with `set-free-action-limit`.',
   degreeStep: 'Points over (under) the DC per extra degree of success (failure). Default 5.',
   natural20: 'extra-degree (default): a natural 20 on the d20 adds one degree of success to a success; none: no special effect.',
   opposedTies: 'higher-bonus (default): a tie in an opposed check goes to the higher bonus, then the defender; defender: ties go to the defender.',

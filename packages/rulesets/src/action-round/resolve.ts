@@ -375,7 +375,7 @@ export function applyStunt(ctx: ArCtx, attackerId: string, targetId: string, kin
       emit(ctx, 'disarmed', { combatantId: a.id, targetId: t.id, itemId: item.id }, { items: { [t.id]: targetItems } });
       const inReach = !!square && !!posOf(a) && chebyshev(posOf(a)!, square) <= a.stats.reach;
       const dropped = targetItems.find((i) => i.id === item.id)!;
-      if (inReach && freeHands(a) >= 2 && freeGate(o, a) === null) {
+      if (inReach && freeHands(a) >= 2 && freeGate(s, a) === null) {
         // "If you made the disarm attempt and you have two hands free, and within in reach, you can grab the dropped object as a free action."
         patchData(ctx, 'spent', a.id, { free: a.data.free + 1 }, { action: 'disarm-grab', actionType: 'free', slot: 'free' });
         moveItem(ctx, t.id, a.id, dropped, freeHand(a, (dropped.tags ?? []).includes('two-handed')) ?? 'right-hand', 'disarm-grab');

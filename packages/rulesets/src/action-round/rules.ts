@@ -65,7 +65,7 @@ export function turnGate(s: State, c: C): EngineError | null {
 export function budgetGate(s: State, o: Options, c: C, type: Slot | 'free'): EngineError | null {
   const t = turnGate(s, c);
   if (t) return t;
-  if (type === 'free') return freeGate(o, c);
+  if (type === 'free') return freeGate(s, c);
   if (slotFor(c.data, type) === null) {
     const r = TYPE_RULES[type];
     return err('BUDGET_EXHAUSTED', r.rule, `${c.name} has no ${type} action left this turn. ${r.text}`);
@@ -73,9 +73,11 @@ export function budgetGate(s: State, o: Options, c: C, type: Slot | 'free'): Eng
   return null;
 }
 
-export function freeGate(o: Options, c: C, n = 1): EngineError | null {
-  if (c.data.free + n > o.freeActionLimit) {
-    return err('BUDGET_EXHAUSTED', 'free-actions', `${c.name} has used the ${o.freeActionLimit} free actions the GM allows ("as many free actions in a round as the GM considers reasonable").`);
+/** The free-action limit: the `freeActionLimit` option, changed at the table by the GM's `set-free-action-limit`. */
+export function freeGate(s: State, c: C, n = 1): EngineError | null {
+  const limit = s.rs.freeActionLimit;
+  if (c.data.free + n > limit) {
+    return err('BUDGET_EXHAUSTED', 'free-actions', `${c.name} has used the ${limit} free actions the GM allows ("as many free actions in a round as the GM considers reasonable").`);
   }
   return null;
 }

@@ -81,6 +81,8 @@ export interface LastCheck {
 }
 
 export interface RS {
+  /** free actions a character may take between its turns (option `freeActionLimit`, GM-adjustable) */
+  freeActionLimit: number;
   roundSeconds: number;
   /** increments every time the turn changes hands (one reaction per turn) */
   turnSeq: number;

@@ -71,6 +71,17 @@ describe('the round and its budget', () => {
     expect(data(s, 'hero').free).toBe(0);
   });
 
+  it('the GM sets the free-action limit at the table (set-free-action-limit)', () => {
+    let s = duel();
+    s = act(s, 'talk', 'hero', { text: 'One' }).state;
+    s = act(s, 'talk', 'hero', { text: 'Two' }).state;
+    s = run(s, { type: 'set-free-action-limit', by: gm, limit: 1 }).state;
+    expect(refuse(s, { type: 'talk', by: gm, combatantId: 'hero', text: 'Three' }).rule).toBe('action-round.free-actions');
+    expect(refuse(s, { type: 'set-free-action-limit', by: { role: 'player', playerId: 'p1' }, limit: 9 }).code).toBe('NOT_AUTHORIZED');
+    s = run(s, { type: 'set-free-action-limit', by: gm, limit: 9 }).state;
+    expect(act(s, 'talk', 'hero', { text: 'Three' }).state.rs.freeActionLimit).toBe(9);
+  });
+
   it('"speaking is a free action that you can perform even when it isn’t your turn"', () => {
     let s = duel();
     s = act(s, 'talk', 'orc', { text: 'Grr' }).state;
