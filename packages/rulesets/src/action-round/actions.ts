@@ -569,6 +569,7 @@ export const commands: Record<string, Spec> = {
       // "at -1 to your speed rank in a relatively straight line towards your target"
       const max = squaresForRank(speedRank(ctx.state, c) - 1);
       const p = (cmd.path as Square[] | undefined) ?? lineToward(pc, pt, c.stats.reach, max);
+      if (p.length === 0) raise(ctx, err('ILLEGAL_ACTION', 'charge', '"You rush forward to attack": a charge needs at least one square of movement.'));
       validatePath(ctx, c, p, max, 'charge');
       let prev = chebyshev(pc, pt);
       for (const step of p) {

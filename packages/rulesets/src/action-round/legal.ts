@@ -64,8 +64,11 @@ export function legalActions(state: State, id: string): ActionOption[] {
     let provokes: ActionOption['provokes'] = null;
     let params: ParamSpec[] | undefined = def.params;
     const t = def.type;
+    const continuing = !!c.data.move && c.data.move.remaining > 0 && !c.data.move.afterStandard && def.id === `move-${c.data.move.mode}`;
     if (!blocked) {
       if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
+      // an open move action of this mode continues without a new slot
+      if (continuing && blocked?.code === 'BUDGET_EXHAUSTED') blocked = null;
       else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
       else if (t === 'reaction') {
         if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
@@ -111,10 +114,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
         if (def.command === 'move' && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
           blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
         }
-        if (c.data.move && c.data.move.remaining > 0 && !c.data.move.afterStandard && def.id === `move-${c.data.move.mode}`) {
-          blocked = null;
-          params = [{ name: 'path', kind: 'list', label: `up to ${c.data.move.remaining} more squares of this move action` }];
-        }
+        if (continuing) params = [{ name: 'path', kind: 'list', label: `up to ${c.data.move!.remaining} more squares of this move action` }];
         provokes = movementProvokes && (def.command === 'move' ? movementProvokes : { ...movementProvokes, reason: `leaving a threatened square unless moving ${def.command === 'advance' ? 'towards' : 'away from'} the nearest enemy` });
         if (!blocked && def.command === 'move') params = [...(params ?? []), { name: 'maxSquares', kind: 'number', max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) }];
       } else if (def.id === 'stand') {

@@ -62,3 +62,17 @@ describe('more rules of the text', () => {
     expect(data(s, 'hero').slots).toEqual({ standard: 1, move: 1, quick: 1 });
   });
 });
+
+describe('legalActions and the open move action', () => {
+  it('a move action with squares left stays available after the slots are spent, and says how far', async () => {
+    const { legal } = await import('./helpers.js');
+    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [9, 9] }]);
+    s = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 1, y: 0 }] }).state;
+    s = act(s, 'move', 'hero', { mode: 'squeeze', path: [{ x: 2, y: 0 }] }).state; // a second move action (standard slot)
+    s = act(s, 'move', 'hero', { mode: 'squeeze', path: [{ x: 3, y: 0 }] }).state; // continues it
+    const sq = legal(s, 'hero').find((o) => o.action === 'move-squeeze')!;
+    expect(sq.allowed).toBe(true);
+    expect(sq.params?.[0]?.label).toContain('1 more squares');
+    expect(legal(s, 'hero').find((o) => o.action === 'move-walk')!.allowed).toBe(false);
+  });
+});
