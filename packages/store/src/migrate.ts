@@ -30,7 +30,7 @@ const wasmApi = (globalThis as unknown as {
 let enginePromise: Promise<Engine> | undefined;
 
 /** The wasm-bindgen "bundler" build imports the .wasm as an ES module; Node cannot, so bind it by hand. */
-function loadEngine(): Promise<Engine> {
+export function loadEngine(): Promise<Engine> {
   enginePromise ??= (async () => {
     const bg = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as Engine & {
       __wbg_set_wasm(exports: WasmExports): void;
@@ -44,7 +44,7 @@ function loadEngine(): Promise<Engine> {
   return enginePromise;
 }
 
-async function readMigrations(migrationsDir: string): Promise<EngineModule.MigrationList> {
+export async function readMigrations(migrationsDir: string): Promise<EngineModule.MigrationList> {
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   const lockContent = await readFile(lockPath, 'utf8').catch(() => null);
   const entries = await readdir(migrationsDir, { withFileTypes: true });
@@ -73,7 +73,7 @@ async function readMigrations(migrationsDir: string): Promise<EngineModule.Migra
  * (our fenced append is a plpgsql function). Send the whole script as one simple query instead,
  * which is what the native engine does (and Postgres runs it as one implicit transaction).
  */
-function wholeScriptAdapter(factory: PrismaPg): SqlMigrationAwareDriverAdapterFactory {
+export function wholeScriptAdapter(factory: PrismaPg): SqlMigrationAwareDriverAdapterFactory {
   const patch = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
     const pgAdapter = adapter as SqlDriverAdapter & {
       underlyingDriver(): { query(sql: string): Promise<unknown> };

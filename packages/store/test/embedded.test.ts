@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir, openStore } from '../src/index.js';
 import type { Store } from '../src/index.js';
@@ -67,6 +69,35 @@ describe('the embedded PGlite store', () => {
     const again = await openStore({ dataDir });
     await again.close();
   });
+
+  it('every acknowledged append survives kill -9 of the process (and its stale lock is taken over)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'fray-kill-test-'));
+    try {
+      const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', fileURLToPath(new URL('./fixtures/append-then-hang.ts', import.meta.url)), dir, '15'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let acked = 0;
+      await new Promise<void>((resolve, reject) => {
+        child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
+          if (acked === 15) resolve();
+        });
+      });
+      child.removeAllListeners('exit');
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const store = await openStore({ dataDir: dir });
+      try {
+        expect((await store.readLog('kill-enc', 0)).map((e) => e.seq)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('defaults its directory to FRAY_DATA_DIR, else .fray-data in the working directory', () => {
     const saved = process.env.FRAY_DATA_DIR;
