@@ -9,6 +9,8 @@ export default defineConfig({
     // (the machine has two cores).
     globalSetup: ['test/global-setup.ts'],
     fileParallelism: false,
+    // one worker for every file: the server, store and browser modules load once
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
