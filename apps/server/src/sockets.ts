@@ -16,7 +16,7 @@ import {
   type ActionsRequest,
   type WireError,
 } from '@fray/protocol';
-import { projectEventsFor, type EncounterHost, type Logger, type Sink } from '@fray/runtime';
+import type { EncounterHost, Logger, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, toWireError } from './errors.js';
 import type { ServerContext } from './server.js';
@@ -221,20 +221,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     async function log({ encounterId, afterSeq, limit }: LogRequest) {
       const j = joinedOrThrow(encounterId);
       const entries = await store.readLog(encounterId, afterSeq ?? 0, limit ?? 500);
-      const v = j.viewer;
-      return {
-        ok: true,
-        entries: entries.map((e) => {
-          const mine = v.role === 'gm' || (v.role === 'player' && (e.command as { by?: { playerId?: string } }).by?.playerId === v.playerId);
-          return {
-            seq: e.seq,
-            commandId: mine ? e.commandId : '',
-            ...(mine ? { command: e.command } : {}),
-            events: projectEventsFor(e.events as never[], v, j.host.state, j.host.projectionFor(v)),
-            at: e.createdAt ? e.createdAt.toISOString() : null,
-          };
-        }),
-      };
+      return { ok: true, entries: j.host.projectLog(entries, j.viewer) };
     }
 
     socket.on('disconnect', (reason) => {

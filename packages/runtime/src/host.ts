@@ -1,8 +1,8 @@
 import { apply, legalActions, projectState, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
-import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError } from '@fray/protocol';
+import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
-import { projectEventsFor, viewerKey } from './viewers.js';
+import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
 export type Sink = (msg: PatchMessage) => void;
@@ -157,6 +157,30 @@ export class EncounterHost {
       return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
     }
     return { ok: true, version: this.state.version, actions: legalActions(this.ruleset, this.state, combatantId) };
+  }
+
+  /**
+   * Log entries as a viewer may see them: the GM gets them whole; a player gets the events
+   * projected as in a patch and only its own commands; a spectator only the projected events.
+   */
+  projectLog(entries: ReadonlyArray<{ seq: number; commandId: string; command: unknown; events: unknown[]; createdAt?: Date }>, viewer: Viewer): WireLogEntry[] {
+    const at = (e: { createdAt?: Date }) => (e.createdAt ? e.createdAt.toISOString() : null);
+    if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: at(e) }));
+    const projection = this.channel(viewer).projection;
+    const unseen = unseenMarkers(this.state, projection);
+    return entries.map((e) => {
+      const by = (e.command as { by?: { role?: string; playerId?: string } } | null)?.by;
+      const text = JSON.stringify(e.command);
+      // my own commands, unless they name what I can no longer see
+      const mine = viewer.role === 'player' && by?.role === 'player' && by.playerId === viewer.playerId && !unseen.some((u) => text.includes(u));
+      return {
+        seq: e.seq,
+        commandId: mine ? e.commandId : '',
+        ...(mine ? { command: e.command } : {}),
+        events: projectEventsFor(e.events as EngineEvent[], viewer, this.state, projection),
+        at: at(e),
+      };
+    });
   }
 
   /** Tell every subscriber that this host is going away. */

@@ -2,5 +2,6 @@ export { Runtime, defaultRuntimeOptions, type RuntimeOptions, type RuntimeInit }
 export { EncounterHost, RuntimeError, type Sink, type SubmitInput } from './host.js';
 export { LogWriter } from './log-writer.js';
 export { MemoryStore } from './memory-store.js';
-export { projectEventsFor, viewerKey } from './viewers.js';
+export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
+export { diff } from './diff.js';
 export { isStaleOwner, silentLogger, type Logger, type RuntimeStore, type EncounterRecordLike, type LogEntryLike, type LeaseLike } from './store.js';

@@ -12,6 +12,13 @@ function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
   return out;
 }
 
+/** JSON strings (ids and names) of the combatants a viewer cannot see in `projection`. */
+export function unseenMarkers(state: EncounterState, projection: EncounterState): string[] {
+  const out: string[] = [];
+  for (const c of Object.values(state.combatants)) if (projection.combatants[c.id] === undefined) out.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  return out;
+}
+
 /**
  * The events of one command as a viewer may see them: the engine's `projectEvent`, then what the
  * engine's event projection lets through whole is narrowed the way `projectState` narrows the
@@ -39,7 +46,13 @@ export function projectEventsFor(
     if (!p) continue;
     if (p.type === 'combatant.added') {
       const c = p.combatant as Combatant | undefined;
-      if (c && !(playerId !== null && c.controller === playerId) && c.secretStats.length > 0) p = { ...p, combatant: { ...c, stats: stripSecrets(c.stats, c.secretStats) } };
+      if (c) {
+        // the combatant as it is now decides (an old event in the log may predate a secret)
+        const now = stateAfter.combatants[c.id];
+        const own = playerId !== null && (now ? now.controller : c.controller) === playerId;
+        const secret = [...c.secretStats, ...(now?.secretStats ?? [])];
+        if (!own && secret.length > 0) p = { ...p, combatant: { ...c, stats: stripSecrets(c.stats, secret) } };
+      }
     } else if (p.type === 'combatant.updated') {
       const changes = p.changes as Record<string, unknown> | undefined;
       if (changes && 'stats' in changes) {

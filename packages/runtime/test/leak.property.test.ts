@@ -148,6 +148,12 @@ describe('no GM-only data reaches a player or a spectator (property)', () => {
               }
             }
           }
+          // the log, as each viewer may read it
+          const log = await store.readLog(host.id, 0);
+          for (const v of viewers) {
+            const text = JSON.stringify(host.projectLog(log, v));
+            for (const f of forbidden(host.state, v, secretRollIds)) expect(text, `log for ${JSON.stringify(v)} has ${f}`).not.toContain(f);
+          }
           // the mirrors (snapshot + patches) equal the server's projection, which has no RNG state,
           // no forced rolls and no reaction continuation
           viewers.forEach((v, i) => {
