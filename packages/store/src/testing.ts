@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -103,6 +103,39 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
   }
 }
 
+const STORE_DIR_PREFIX = 'fray-test-store-';
+const openDirs = new Set<string>();
+let sweptOldDirs = false;
+
+/** Test-store directories of processes that died without closing their store. */
+async function sweepDeadStoreDirs(): Promise<void> {
+  if (sweptOldDirs) return;
+  sweptOldDirs = true;
+  // and ours, if this process exits without closing (a vitest worker torn down)
+  process.once('exit', () => {
+    for (const dir of openDirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const tmp = os.tmpdir();
+  for (const name of await readdir(tmp).catch(() => [] as string[])) {
+    if (!name.startsWith(STORE_DIR_PREFIX)) continue;
+    const dir = path.join(tmp, name);
+    const pid = Number((await readFile(path.join(dir, 'fray-embedded.lock'), 'utf8').catch(() => '')).trim());
+    let dead: boolean;
+    if (Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 0);
+        dead = false;
+      } catch (error) {
+        dead = (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    } else {
+      const info = await stat(dir).catch(() => undefined);
+      dead = info !== undefined && Date.now() - info.mtimeMs > 3_600_000;
+    }
+    if (dead) await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
 const TABLES = ['command_log', 'snapshots', 'leases', 'invites', 'encounters', 'accounts'];
 
 export async function openTestStore(
@@ -137,8 +170,10 @@ export async function openTestStore(
       onClose: () => withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => {}),
     });
   } else {
+    await sweepDeadStoreDirs();
     const template = await pgliteTemplate();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fray-test-store-'));
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), STORE_DIR_PREFIX));
+    openDirs.add(dataDir);
     await cp(template, dataDir, { recursive: true });
     location = dataDir;
     try {
@@ -148,6 +183,7 @@ export async function openTestStore(
         onClose: () => Promise.resolve(),
       });
     } catch (error) {
+      openDirs.delete(dataDir);
       await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
@@ -156,6 +192,7 @@ export async function openTestStore(
       try {
         await close();
       } finally {
+        openDirs.delete(dataDir);
         await rm(dataDir, { recursive: true, force: true });
       }
     };
