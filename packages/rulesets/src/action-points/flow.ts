@@ -28,6 +28,9 @@ import { RULESET_ID, optsOf, st, type ActParams, type C, type InProgress, type S
 
 const ev = (fact: string) => `${RULESET_ID}.${fact}`;
 
+/** A plain copy (event payloads must not hold references into the immer draft). */
+export const plain = <T>(x: T): T => (x === undefined ? x : (JSON.parse(JSON.stringify(x)) as T));
+
 // ---------------------------------------------------------------- clock: rounds, phases, slots
 
 export function startRound(ctx: X, round: number, surprise: boolean): void {
@@ -223,7 +226,7 @@ export function drive(ctx: X, queue: Step[]): void {
           trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name}: ${sh.def.label} provokes (${prov.reason})` },
           eligible,
           allowed: ['attackOfOpportunity'],
-          resume: { queue },
+          resume: plain({ queue }),
           deadlineSeconds: 30,
         });
         return;
@@ -236,7 +239,7 @@ export function drive(ctx: X, queue: Step[]): void {
           trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name}: ${actionDef(step.p.action)?.label ?? step.p.action} (${step.kinds.join(', ')})` },
           eligible: readiers,
           allowed: ['completeReady'],
-          resume: { queue },
+          resume: plain({ queue }),
           deadlineSeconds: 30,
         });
         return;
@@ -285,13 +288,13 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
         .filter((f) => !step.offered.includes(f.id) && canMakeAoO(s, f))
         .map((f) => f.id);
       if (from.length > 0) {
-        if (walked.length) ctx.emit({ type: ev('moved'), combatantId: actor.id, from: actor.position, to: pos, path: walked });
+        if (walked.length) ctx.emit({ type: ev('moved'), combatantId: actor.id, from: plain(actor.position), to: plain(pos), path: plain(walked) });
         ctx.openReaction({
           kind: ev('attack-of-opportunity'),
           trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name} leaves a threatened square (${pos.x},${pos.y})` },
           eligible: from,
           allowed: ['attackOfOpportunity'],
-          resume: { queue: [{ ...step, path: step.path.slice(i), offered: [...step.offered, ...from], from: start }, ...queue] },
+          resume: plain({ queue: [{ ...step, path: step.path.slice(i), offered: [...step.offered, ...from], from: start }, ...queue] }),
           deadlineSeconds: 30,
         });
         return true;
@@ -299,13 +302,13 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
     }
     const blocker = Object.values(s.combatants).find((o) => o.id !== actor.id && o.side !== actor.side && alive(o) && o.position && (o.position as Sq).x === next.x && (o.position as Sq).y === next.y);
     if (blocker) {
-      ctx.emit({ type: ev('movement-stopped'), combatantId: actor.id, at: pos, reason: `${blocker.name} blocks the way` });
+      ctx.emit({ type: ev('movement-stopped'), combatantId: actor.id, at: plain(pos), reason: `${blocker.name} blocks the way` });
       break;
     }
     pos = next;
     walked.push(pos);
   }
-  if (walked.length) ctx.emit({ type: ev('moved'), combatantId: actor.id, from: actor.position, to: pos, path: walked });
+  if (walked.length) ctx.emit({ type: ev('moved'), combatantId: actor.id, from: plain(actor.position), to: plain(pos), path: plain(walked) });
   return false;
 }
 
@@ -326,7 +329,7 @@ export function addEffect(
     startedAt: { round: s.clock.round, phase: s.clock.phase, current: s.clock.current },
   };
   if (init.condition) effect.condition = init.condition;
-  if (init.data) effect.data = init.data;
+  if (init.data) effect.data = plain(init.data);
   effect.expires = expiryOf(s, effect);
   ctx.emit({ type: 'effect.applied', effect });
 }
@@ -484,7 +487,7 @@ export function resolve(ctx: X, p: Pending): void {
       const tpos = t.position as Sq | null;
       const at = tpos ? path.findIndex((q) => q.x === tpos.x && q.y === tpos.y) : -1;
       const walked = r.success || at < 0 ? path : path.slice(0, at);
-      if (walked.length) ctx.emit({ type: ev('moved'), combatantId: a.id, from: a.position, to: walked[walked.length - 1], path: walked });
+      if (walked.length) ctx.emit({ type: ev('moved'), combatantId: a.id, from: plain(a.position), to: plain(walked[walked.length - 1]), path: plain(walked) });
       if (r.success && r.margin >= 5) addEffect(ctx, { name: 'Prone', condition: 'prone', targetId: t.id, sourceId: a.id, duration: null });
       break;
     }
@@ -552,7 +555,7 @@ export function resolve(ctx: X, p: Pending): void {
       const rd = actionDef(r.action)!;
       const cost = shapeOf(s, a, rd, { targetId: r.targetId, weaponId: r.weaponId }).cost;
       const { action: _a, ...params } = r;
-      ctx.emit({ type: ev('readied'), combatantId: a.id, ready: { action: rd.id, cost, params, trigger: p.params.trigger!, round: s.rs.round, phase: s.rs.phaseIdx } });
+      ctx.emit({ type: ev('readied'), combatantId: a.id, ready: plain({ action: rd.id, cost, params, trigger: p.params.trigger!, round: s.rs.round, phase: s.rs.phaseIdx }) });
       break;
     }
     case 'cast-swift-spell':

@@ -9,6 +9,7 @@ import {
   drive,
   enterPhase,
   mustContinue,
+  plain,
   settle,
   spoil,
   startRound,
@@ -73,7 +74,7 @@ function paramsOf(cmd: Record<string, unknown>): ActParams {
 }
 
 function newPending(ctx: X, c: C, action: string, params: ActParams, penalty: number, recKey: string | null, complete: boolean, readied = false): Pending {
-  return { uid: ctx.newId('p'), actorId: c.id, action, params, penalty, recKey, complete, readied };
+  return { uid: ctx.newId('p'), actorId: c.id, action, params: plain(params), penalty, recKey, complete, readied };
 }
 
 // ---------------------------------------------------------------- commands
@@ -119,7 +120,7 @@ function act(ctx: X, cmd: Record<string, unknown>): void {
       defensive: false,
       params: p,
     };
-    ctx.emit({ type: ev('advanced-started'), combatantId: c.id, advanced: rec });
+    ctx.emit({ type: ev('advanced-started'), combatantId: c.id, advanced: plain(rec) });
     if (p.defensively && def.tags.includes('spell')) {
       const fb = freeBudget(s, c);
       if (fb) fail(ctx, fb);
@@ -484,7 +485,7 @@ function invariants(state: S): string[] {
     if (d.reactionsThisPhase > o.reactionsPerPhase) out.push(`${c.id}: ${d.reactionsThisPhase} reactions this phase`);
     if (s.rs.surprise && !d.aware && d.apSpentThisRound > 0) out.push(`${c.id}: unaware but spent AP in the surprise round`);
     if (d.inProgress.filter((r) => r.consecutive).length > 1) out.push(`${c.id}: two consecutive advanced actions in progress`);
-    for (const r of d.inProgress) if (r.spent >= r.cost || r.spent < 1) out.push(`${c.id}: advanced ${r.action} at ${r.spent}/${r.cost}`);
+    for (const r of d.inProgress) if (r.spent > r.cost || r.spent < 1 || (r.spent === r.cost && !s.reaction)) out.push(`${c.id}: advanced ${r.action} at ${r.spent}/${r.cost}`);
   }
   const cur = s.clock.current;
   if (cur && !s.combatants[cur]) out.push(`current ${cur} is not a combatant`);
@@ -669,7 +670,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
         ctx.emit({ type: ev('reaction-used'), combatantId: c.id, kind: 'ready' });
         if (ready.cost > 0) ctx.emit({ type: ev('ap-spent'), combatantId: c.id, amount: ready.cost, action: ready.action, reaction: true });
         ctx.emit({ type: ev('action-taken'), combatantId: c.id, action: ready.action, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx], penalty, reaction: true });
-        const queued: QueuedReady = { actorId: c.id, action: ready.action, params, penalty };
+        const queued: QueuedReady = plain({ actorId: c.id, action: ready.action, params, penalty });
         ctx.emit({ type: ev('ready-triggered'), combatantId: c.id, queued });
       },
     },
