@@ -29,7 +29,7 @@ export function SchemaFields({ idPrefix, fields, values, errors, onChange, secre
           case 'select':
             input = (
               <select {...common} value={typeof v === 'string' ? v : ''} onChange={(e) => onChange(f.name, e.target.value)}>
-                {f.nullable || !f.required ? <option value="">{f.nullable ? '(none)' : '(default)'}</option> : null}
+                {f.nullable || !f.required ? <option value="">{f.nullable ? '(none)' : '(default)'}</option> : v === '' ? <option value="">— choose —</option> : null}
                 {f.choices!.map((c) => (
                   <option key={c} value={c}>
                     {c}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, initialValues, labelOf, parseValues, validate, type FormValues } from '../../src/lib/schema-form.js';
+
+const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, { id: string; statsSchema: z.ZodType; optionsSchema: z.ZodType; statDocs?: Record<string, string> }> };
+
+/** The JSON Schema the server publishes for a zod schema (apps/server/src/rulesets-info.ts). */
+const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+
+describe('forms generated from a ruleset stats schema', () => {
+  const legends = registry.legends!;
+  const schema = json(legends.statsSchema);
+  const fields = fieldsOf(schema, legends.statDocs);
+  const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+
+  it('one field per stat, with the right input, range, requiredness and doc', () => {
+    expect(byName.DEX).toMatchObject({ kind: 'integer', min: 0, max: 40, required: true, label: 'DEX' });
+    expect(byName.DEX!.doc).toMatch(/turn order/i);
+    expect(byName.encumbrance).toMatchObject({ kind: 'integer', required: false, default: 0, label: 'Encumbrance' });
+    expect(byName.kind).toMatchObject({ kind: 'select', choices: ['person', 'animal', 'tech'] });
+    expect(byName.mountId).toMatchObject({ nullable: true, kind: 'text' });
+    expect(byName.competences).toMatchObject({ kind: 'list' });
+    expect(byName.actions).toMatchObject({ kind: 'json' });
+    expect(byName.vehicle).toMatchObject({ kind: 'boolean', default: false });
+  });
+
+  it("rejects invalid stats with the schema's message before sending", () => {
+    const values: FormValues = { ...initialValues(fields), DEX: '99', SPD: '5', STR: '' };
+    const parsed = parseValues(fields, values);
+    const errors = validate(schema, parsed.value);
+    expect(errors.DEX).toBe('must be at most 40');
+    expect(errors.STR).toBe('is required');
+    expect(errors.SPD).toBeUndefined();
+    expect(validate(schema, { ...parsed.value, DEX: 12, STR: 3 })).toEqual({});
+    expect(parseValues(fields, { ...values, DEX: 'abc' }).errors.DEX).toBe('must be a number');
+  });
+
+  it('turns inputs into typed values: numbers, lists, null for a blank nullable, JSON', () => {
+    const parsed = parseValues(fields, { ...initialValues(fields), DEX: '7', SPD: '8', STR: '9', competences: 'sword, bow', mountId: '', actions: '[]' });
+    expect(parsed.errors).toEqual({});
+    expect(parsed.value).toMatchObject({ DEX: 7, SPD: 8, STR: 9, competences: ['sword', 'bow'], mountId: null, actions: [], vehicle: false, kind: 'person' });
+    expect(legends.statsSchema.safeParse(parsed.value).success).toBe(true);
+  });
+
+  it('labels read like words', () => {
+    expect(labelOf('mobilityInjury')).toBe('Mobility injury');
+    expect(labelOf('OCV')).toBe('OCV');
+    expect(labelOf('max-hp')).toBe('Max hp');
+  });
+
+  // The browser's check and the server's must agree, for every ruleset the server offers.
+  for (const r of Object.values(registry)) {
+    it(`${r.id}: defaults plus filled required stats pass both the browser check and the ruleset's own schema`, () => {
+      const s = json(r.statsSchema);
+      const fs = fieldsOf(s);
+      const values = initialValues(fs);
+      for (const f of fs) {
+        if (!f.required) continue;
+        if (f.kind === 'integer' || f.kind === 'number') values[f.name] = String(Math.min(f.max ?? 10, Math.max(f.min ?? 0, 10)));
+        else if (f.kind === 'select') values[f.name] = f.choices![0]!;
+        else if (f.kind === 'text' || f.kind === 'list') values[f.name] = 'x';
+      }
+      const parsed = parseValues(fs, values);
+      expect(validate(s, parsed.value)).toEqual({});
+      const server = r.statsSchema.safeParse(parsed.value);
+      expect(server.success, server.success ? '' : z.prettifyError(server.error)).toBe(true);
+    });
+    it(`${r.id}: the options form starts valid from the published defaults`, () => {
+      const s = json(r.optionsSchema);
+      const fs = fieldsOf(s);
+      const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
+      const parsed = parseValues(fs, initialValues(fs, defaults));
+      expect(parsed.errors).toEqual({});
+      expect(validate(s, parsed.value)).toEqual({});
+      expect(r.optionsSchema.safeParse(parsed.value).success).toBe(true);
+    });
+  }
+});
