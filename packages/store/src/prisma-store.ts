@@ -358,6 +358,13 @@ export class PrismaStore implements Store {
 
   // ---- lifecycle -----------------------------------------------------------------------------
 
+  /** One round trip to the database (for /health); rejects with StoreUnavailableError when down. */
+  ping(): Promise<void> {
+    return this.run('ping', async () => {
+      await this.prisma.$queryRaw`SELECT 1`;
+    });
+  }
+
   close(): Promise<void> {
     this.closed ??= (async () => {
       try {

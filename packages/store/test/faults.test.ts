@@ -67,10 +67,12 @@ describe(`database down on ${backend}`, () => {
       await expect(remote.appendLog([entry(enc.id, 2)], fence)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(remote.readLog(enc.id, 0)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(remote.getEncounter(enc.id)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect((remote as PrismaStore).ping()).rejects.toBeInstanceOf(StoreUnavailableError);
       // nothing of the refused append reached the database
       expect((await store.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1]);
       await proxy.start(); // the database is back, on the same address
       await remote.appendLog([entry(enc.id, 2)], fence);
+      await (remote as PrismaStore).ping();
       expect((await remote.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1, 2]);
     } finally {
       await remote.close();
