@@ -225,7 +225,7 @@ export function drive(ctx: X, queue: Step[]): void {
           kind: ev('attack-of-opportunity'),
           trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name}: ${sh.def.label} provokes (${prov.reason})` },
           eligible,
-          allowed: ['attackOfOpportunity'],
+          allowed: ['attackOfOpportunity', 'spendAoo'],
           resume: plain({ queue }),
           deadlineSeconds: 30,
         });
@@ -293,7 +293,7 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
           kind: ev('attack-of-opportunity'),
           trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name} leaves a threatened square (${pos.x},${pos.y})` },
           eligible: from,
-          allowed: ['attackOfOpportunity'],
+          allowed: ['attackOfOpportunity', 'spendAoo'],
           resume: plain({ queue: [{ ...step, path: step.path.slice(i), offered: [...step.offered, ...from], from: start }, ...queue] }),
           deadlineSeconds: 30,
         });

@@ -222,7 +222,7 @@ function legal(state: S, id: string): ActionOption[] {
   if (w) {
     if (w.responses[id] === 'pending') {
       for (const cmd of w.allowed) {
-        out.push({ command: cmd, label: cmd === 'attackOfOpportunity' ? 'Attack of opportunity' : 'Complete the readied action', kind: 'reaction', cost: { ap: cmd === 'completeReady' ? (c.data.ready?.cost ?? 0) : 0 }, allowed: true, template: { combatantId: id }, rule: w.kind, ...base });
+        out.push({ command: cmd, label: cmd === 'attackOfOpportunity' ? 'Attack of opportunity' : cmd === 'spendAoo' ? 'Spend a use of an attack of opportunity' : 'Complete the readied action', kind: 'reaction', cost: { ap: cmd === 'completeReady' ? (c.data.ready?.cost ?? 0) : 0 }, allowed: true, template: { combatantId: id }, rule: w.kind, ...base });
       }
     }
     return out;
@@ -745,7 +745,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
         );
         if (from.length === 0) return ctx.fail('ILLEGAL_ACTION', rule('attack-of-opportunity'), 'Nobody can make an attack of opportunity.');
         ctx.emit({ type: ev('provoked'), combatantId: c.id, reason: cmd.reason });
-        ctx.openReaction({ kind: ev('attack-of-opportunity'), trigger: { combatantId: c.id, action: 'gm', description: cmd.reason as string }, eligible: from, allowed: ['attackOfOpportunity'], resume: { queue: [] } });
+        ctx.openReaction({ kind: ev('attack-of-opportunity'), trigger: { combatantId: c.id, action: 'gm', description: cmd.reason as string }, eligible: from, allowed: ['attackOfOpportunity', 'spendAoo'], resume: { queue: [] } });
       },
     },
     triggerReady: {
