@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -8,18 +8,53 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 /** The routes the browser app handles itself (history API): each serves index.html. */
 export const clientRoutes = ['/gm', '/gm/*', '/play/*', '/watch/*'] as const;
 
-/** Where the built app is: `dist/public` next to this file's package (source or built). */
+const here = dirname(fileURLToPath(import.meta.url));
+/** apps/web, from plugin/ (sources) or dist/plugin/ (built) */
+const packageRoot = existsSync(resolve(here, '../package.json')) ? resolve(here, '..') : resolve(here, '../..');
+const publicDir = resolve(packageRoot, 'dist/public');
+
+/** Where the built app is: apps/web/dist/public, if it has been built. */
 export function webRoot(): string | null {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const dir of [resolve(here, '../dist/public'), resolve(here, '../public')]) {
-    if (existsSync(join(dir, 'index.html'))) return dir;
+  return existsSync(join(publicDir, 'index.html')) ? publicDir : null;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
-  return null;
+  return newest;
+}
+
+/**
+ * Build the app with Vite when dist/public is missing or older than the sources (so that
+ * `npm start`, which runs the server from its sources, serves the current app). Does nothing
+ * where the sources or Vite are absent (a production image built with `npm run build`).
+ */
+export async function ensureBuilt(opts: { force?: boolean; log?: (msg: string) => void } = {}): Promise<boolean> {
+  const src = resolve(packageRoot, 'src');
+  const config = resolve(packageRoot, 'vite.config.ts');
+  if (!existsSync(src) || !existsSync(config)) return false;
+  const index = join(publicDir, 'index.html');
+  const stale = !existsSync(index) || newestMtime(src) > statSync(index).mtimeMs;
+  if (!stale && !opts.force) return false;
+  let vite: typeof import('vite');
+  try {
+    vite = await import('vite');
+  } catch {
+    return false;
+  }
+  opts.log?.('building the web app (apps/web) with Vite…');
+  await vite.build({ configFile: config, logLevel: 'warn', build: { sourcemap: false } });
+  return true;
 }
 
 export interface WebPluginOptions {
   /** serve this directory instead of the built app (tests) */
   root?: string;
+  /** build the app first when it is missing or stale (default: true) */
+  build?: boolean;
 }
 
 const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fray</title></head>
@@ -32,6 +67,13 @@ const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
  * `/socket.io` and `/docs` are untouched: only files that exist are registered.
  */
 const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
+  if (!opts.root && opts.build !== false) {
+    try {
+      await ensureBuilt({ log: (msg) => app.log.info(msg) });
+    } catch (e) {
+      app.log.error({ err: String(e) }, 'the web app could not be built; serving the last build, if any');
+    }
+  }
   const root = opts.root ?? webRoot();
   if (!root) {
     const send = (_req: unknown, reply: FastifyReply) => reply.type('text/html; charset=utf-8').send(notBuilt);

@@ -174,6 +174,8 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
   const [open, setOpen] = useState<number | null>(null);
   const [result, setResult] = useState<{ ok: true; label: string } | { ok: false; error: WireError } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
   useEffect(() => {
     let live_ = true;
     live.actions(combatantId).then(
@@ -193,6 +195,9 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
   if (!actions) return <p className="muted">Loading actions…</p>;
   const allowed = actions.filter((a) => a.allowed);
   const blocked = actions.filter((a) => !a.allowed);
+  const many = allowed.length > 10;
+  const needle = filter.trim().toLowerCase();
+  const shown = (a: ActionOption) => !needle || a.label.toLowerCase().includes(needle) || (a.kind ?? '').toLowerCase().includes(needle);
   const run = async (a: ActionOption, i: number) => {
     setResult(null);
     if ((a.params ?? []).length > 0) {
@@ -221,9 +226,15 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
           }}
         />
       ) : null}
+      {many ? (
+        <div className="field">
+          <label htmlFor={filterId}>Find an action ({allowed.length} possible)</label>
+          <input id={filterId} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. attack, move, minor" />
+        </div>
+      ) : null}
       <ul className="action-list" aria-label={`Actions for ${name}`}>
         {actions.map((a, i) =>
-          a.allowed ? (
+          a.allowed && shown(a) ? (
             <li key={i}>
               <button type="button" className="action" onClick={() => void run(a, i)} disabled={busy} aria-expanded={(a.params ?? []).length > 0 ? open === i : undefined}>
                 <span className="action-label">{a.label}</span>
@@ -240,7 +251,7 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
           <summary>Not possible now ({blocked.length}) — why</summary>
           <ul className="action-list" aria-label={`Blocked actions for ${name}`}>
             {actions.map((a, i) =>
-              a.allowed ? null : (
+              a.allowed || !shown(a) ? null : (
                 <li key={i} className="blocked" data-testid="blocked-action">
                   <button type="button" className="action" aria-disabled="true" aria-describedby={`blocked-${combatantId}-${i}`} onClick={() => setResult({ ok: false, error: a.blocked ?? { code: 'BLOCKED', message: 'Not allowed now.' } })}>
                     <span aria-hidden="true">⊘ </span>

@@ -288,6 +288,53 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
   );
 }
 
+/** Any command of the ruleset (GM rulings, ruleset-specific GM tools), as JSON. */
+function RawCommand({ commands, send }: { commands: string[]; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+  const [type, setType] = useState(commands[0] ?? '');
+  const [body, setBody] = useState('{}');
+  const [err, setErr] = useState<string | null>(null);
+  return (
+    <form
+      aria-label="Send a ruleset command"
+      onSubmit={(e) => {
+        e.preventDefault();
+        let fields: unknown;
+        try {
+          fields = JSON.parse(body || '{}');
+        } catch {
+          return setErr('The fields must be a JSON object, e.g. {"combatantId": "c1.1"}.');
+        }
+        if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return setErr('The fields must be a JSON object.');
+        setErr(null);
+        void send({ ...(fields as Record<string, unknown>), type }, `${type} sent.`);
+      }}
+    >
+      <div className="grid2">
+        <div className="field">
+          <label htmlFor="raw-type">Command</label>
+          <select id="raw-type" value={type} onChange={(e) => setType(e.target.value)}>
+            {commands.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="raw-body">Fields (JSON)</label>
+          <textarea id="raw-body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} />
+        </div>
+      </div>
+      <button type="submit">Send command</button>
+      {err ? (
+        <p className="field-error" role="alert">
+          ✕ {err}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
 export function ReactionPanel({ state, deadlineAt, children }: { state: EncounterState; deadlineAt: number | null; children?: React.ReactNode }) {
   const w = state.reaction;
   if (!w) return null;
@@ -459,6 +506,14 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Dice" id="dice">
             <Rolls state={state} send={send} />
           </Section>
+          {ruleset?.commands && ruleset.commands.length > 0 ? (
+            <Section title="Any command (GM rulings)" id="raw">
+              <details>
+                <summary>Send one of the ruleset’s commands by hand</summary>
+                <RawCommand commands={ruleset.commands} send={send} />
+              </details>
+            </Section>
+          ) : null}
           <Section title="Event log (everything, GM view)" id="log">
             <EventLog state={state} log={snap.log} />
           </Section>

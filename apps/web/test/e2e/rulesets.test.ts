@@ -147,6 +147,30 @@ describe('one round of each other ruleset in the browser', () => {
       // the player's page shows the same clock as the GM's
       const ps = (await liveState(player)).state!;
       expect(ps.clock.round).toBe(s.clock.round);
+      if (id === 'action-points') {
+        // a reaction window for the player: the GM rules that the Brute provokes from the Hero
+        const ids = Object.fromEntries(Object.values(s.combatants).map((c) => [c.name, c.id]));
+        await gm.getByText('Send one of the ruleset’s commands by hand').click();
+        const raw = gm.getByRole('form', { name: 'Send a ruleset command' });
+        await raw.getByLabel('Command').selectOption('provoke');
+        await raw.getByLabel('Fields (JSON)').fill(JSON.stringify({ combatantId: ids.Brute, from: [ids.Hero], reason: 'The Brute dashes past' }));
+        await raw.getByRole('button', { name: 'Send command' }).click();
+        const outcome = await Promise.race([
+          gm.getByText('provoke sent.').waitFor().then(() => 'ok'),
+          gm.getByRole('alert').first().waitFor().then(async () => (await gm.getByRole('alert').first().textContent()) ?? ''),
+        ]);
+        expect(outcome).toBe('ok');
+        const prompt = player.getByTestId('reaction-prompt');
+        await prompt.waitFor();
+        await expect(prompt.textContent()).resolves.toMatch(/You may react.*\d+s left.*The Brute dashes past/s);
+        await expect(prompt.getByRole('timer').getAttribute('aria-label')).resolves.toMatch(/Time left to react: \d+ seconds left/);
+        await gm.getByTestId('reaction-window').waitFor();
+        await shot(player, 'player-reaction-phone');
+        await shot(gm, 'gm-reaction-desktop');
+        await prompt.getByRole('button', { name: /^Pass/ }).click();
+        await prompt.waitFor({ state: 'detached' });
+        await gm.waitForFunction(() => window.__frayLive?.getSnapshot().state?.reaction === null);
+      }
       await shot(player, `player-${info.id}-phone`);
       await shot(gm, `gm-console-${info.id}-desktop`);
       await player.context().close();
