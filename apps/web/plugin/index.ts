@@ -39,9 +39,9 @@ export async function ensureBuilt(opts: { force?: boolean; log?: (msg: string) =
   const index = join(publicDir, 'index.html');
   const stale = !existsSync(index) || newestMtime(src) > statSync(index).mtimeMs;
   if (!stale && !opts.force) return false;
-  let vite: typeof import('vite');
+  let vite: { build(config: Record<string, unknown>): Promise<unknown> };
   try {
-    vite = await import('vite');
+    vite = (await import('vite')) as typeof vite;
   } catch {
     return false;
   }
