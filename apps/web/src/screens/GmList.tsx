@@ -161,7 +161,7 @@ export function GmList() {
         {!list.loading && encounters.length === 0 && !list.error ? <p className="muted">No encounters yet. Create one below.</p> : null}
         {encounters.length > 0 ? (
           <div className="table-wrap">
-            <table>
+            <table className="cards-on-phone">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -177,11 +177,11 @@ export function GmList() {
               <tbody>
                 {encounters.map((e) => (
                   <tr key={e.id} data-testid="encounter-row">
-                    <td>{e.name}</td>
-                    <td>{e.ruleset}</td>
-                    <td>{e.status}</td>
-                    <td>{e.round}</td>
-                    <td>
+                    <td data-label="Name">{e.name}</td>
+                    <td data-label="Ruleset">{e.ruleset}</td>
+                    <td data-label="Status">{e.status}</td>
+                    <td data-label="Round">{e.round}</td>
+                    <td data-label="Last activity">
                       <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
                     </td>
                     <td>

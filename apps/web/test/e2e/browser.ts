@@ -47,7 +47,16 @@ export async function shot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   // tall pages also in parts, readable at full size
-  const { w, h } = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+  const { w, h, vw, wide } = await page.evaluate(() => {
+    const vw = window.innerWidth;
+    // elements wider than the screen (the page hides horizontal overflow, so look for it)
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > vw + 1 && !el.closest('.table-wrap, .sr-only, .log'))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(el.getBoundingClientRect().right)}px)`);
+    return { w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight, vw, wide };
+  });
+  if (vw < 500 && wide.length > 0) throw new Error(`${name}: wider than the ${vw}-px screen: ${wide.join(', ')}`);
   const part = 1600;
   if (h > part * 1.25) {
     for (let y = 0, n = 1; y < h && n <= 6; y += part, n++) {
