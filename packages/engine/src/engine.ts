@@ -166,6 +166,7 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
   };
   const ctx: Ctx<RS> = {
     state: draft,
+    base,
     command,
     options: base.options,
     emit(event) {

@@ -155,6 +155,11 @@ export interface RollResult extends RollOutcome {
 export interface Ctx<RS = unknown, O = Record<string, unknown>> {
   /** the current state, including events emitted so far in this command (read only) */
   readonly state: EncounterState<RS>;
+  /**
+   * The state as it was before this command (a plain value, never a draft). Reading it is cheaper
+   * than reading `state`; use it for validation done before the first `emit`.
+   */
+  readonly base?: EncounterState<RS>;
   readonly command: Command;
   readonly options: O;
   emit(event: EngineEvent): void;
