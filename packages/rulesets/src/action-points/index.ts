@@ -33,6 +33,7 @@ import {
   rule,
   shapeOf,
   threatens,
+  threateningFoes,
   weaponOf,
 } from './rules.js';
 import {
@@ -227,8 +228,9 @@ function legal(state: S, id: string): ActionOption[] {
     }
     return out;
   }
+  const threat = threateningFoes(s, c);
   for (const def of ACTIONS) {
-    const e = evaluate(s, c, def, {}, false);
+    const e = evaluate(s, c, def, {}, false, threat);
     const opt: ApActionOption = {
       command: 'act',
       action: def.id,

@@ -1,6 +1,6 @@
 import { chebyshev, squareLine, type EngineError, type Effect, type ErrorCode } from '@fray/engine';
 import { actionDef, type ActionDef, type ActionType, type Subtype, type Tag } from './catalogue.js';
-import { PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed } from './phases.js';
+import { DEFAULT_BASE_SPEED_BY_SIZE, PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed } from './phases.js';
 import { RULESET_ID, optsOf, type ActParams, type C, type InProgress, type S, type Sq, type Weapon } from './types.js';
 
 export const rule = (name: string): string => `${RULESET_ID}.${name}`;
@@ -58,7 +58,7 @@ export function baseSpeedOf(s: S, c: C): Speed {
   if (c.stats.baseActionSpeed) return c.stats.baseActionSpeed;
   const o = optsOf(s);
   return baseActionSpeed(c.stats.size, c.stats.speed, {
-    baseSpeedBySize: { fine: 'fast', diminutive: 'fast', tiny: 'fast', small: 'fast', medium: 'fast', large: 'average', huge: 'slow', gargantuan: 'very-slow', colossal: 'very-slow', ...o.baseSpeedBySize },
+    baseSpeedBySize: { ...DEFAULT_BASE_SPEED_BY_SIZE, ...o.baseSpeedBySize },
     fastMovement: o.fastMovement,
     slowMovement: o.slowMovement,
   });
@@ -234,8 +234,15 @@ export function threateningFoes(s: S, c: C, sq: Sq | null = c.position as Sq | n
 }
 
 /** Why and from whom an action provokes (before it is taken), or null. Move actions are checked square by square. */
-export function provocation(s: S, c: C, sh: Shape, p: ActParams, atRoll: boolean, includeMove = true): { from: string[]; reason: string } | null {
-  const threat = threateningFoes(s, c);
+export function provocation(
+  s: S,
+  c: C,
+  sh: Shape,
+  p: ActParams,
+  atRoll: boolean,
+  includeMove = true,
+  threat: C[] = threateningFoes(s, c),
+): { from: string[]; reason: string } | null {
   const all = threat.map((f) => f.id);
   const subs = sh.subtypes;
   if (subs.includes('complex')) return all.length ? { from: all, reason: 'complex: "A complex action always provokes attacks of opportunity"' } : null;

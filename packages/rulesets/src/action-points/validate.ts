@@ -81,12 +81,12 @@ function phaseBlock(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams): Block
 }
 
 /** Why `c` may not take `def` now (with `full`, the parameters are checked too). */
-export function evaluate(s: S, c: C, def: ActionDef, p: ActParams, full: boolean): Evaluation {
+export function evaluate(s: S, c: C, def: ActionDef, p: ActParams, full: boolean, threat?: C[]): Evaluation {
   const sh = shapeOf(s, c, def, p);
   const earliest = earliestPhase(s, c, sh, p);
   const cons = consecutiveInProgress(c);
   const spoils = sh.cost > 0 && cons ? cons : null;
-  const provokes = provocation(s, c, sh, p, true, true);
+  const provokes = provocation(s, c, sh, p, true, true, threat);
   const blocked = whyBlocked(s, c, sh, earliest, p, full);
   return { sh, earliest, provokes, spoils, blocked };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { act, encounter, legal, until } from './helpers.js';
+import { projectState } from '@fray/engine';
+import { actionPoints } from '../../src/action-points/index.js';
+import { act, encounter, legal, ok, until } from './helpers.js';
 
 describe('legalActions', () => {
   it('gives each action with its AP cost, subtype, earliest phase, provocation (and from whom), blocked reasons, AP left and the advanced action in progress', () => {
@@ -38,5 +40,21 @@ describe('legalActions', () => {
     // someone else's initiative: blocked with the reason
     const orcOpts = legal(s, 'orc');
     expect(orcOpts.find((o) => o.action === 'light-torch')!.blocked!.code).toBe('NOT_YOUR_TURN');
+  });
+});
+
+describe('projection', () => {
+  it('a hidden NPC\'s declared intent is not shown to players ("The Judge should also decide how other combatants intend to act")', () => {
+    let s = encounter([
+      { id: 'pc', side: 'a', controller: 'p1', at: { x: 0, y: 0 } },
+      { id: 'orc', side: 'b', at: { x: 3, y: 0 } },
+    ]);
+    s = ok(s, { type: 'combatant.update', combatantId: 'orc', changes: { hidden: true } }).state;
+    s = ok(s, { type: 'declare', combatantId: 'orc', intent: 'ambush the wizard' }).state;
+    s = ok(s, { type: 'declare', combatantId: 'pc', intent: 'hold the door' }).state;
+    const seen = projectState(actionPoints as never, s as never, { role: 'player', playerId: 'p1' }) as typeof s;
+    expect(seen.rs.intents.map((i) => i.combatantId)).toEqual(['pc']);
+    const gmView = projectState(actionPoints as never, s as never, { role: 'gm' }) as typeof s;
+    expect(gmView.rs.intents).toHaveLength(2);
   });
 });
