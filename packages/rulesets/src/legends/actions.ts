@@ -115,6 +115,14 @@ export interface ActInput {
   note?: string;
 }
 
+/** one action by key: the character's own Abilities first, then the GM's, then the built-ins */
+export function findAction(state: LState, c: LCombatant, key: string): ActionDef | undefined {
+  for (const a of c.stats.actions) if (a.key === key) return a;
+  const custom = state.rs.customActions;
+  if (Object.prototype.hasOwnProperty.call(custom, key)) return custom[key];
+  return Object.prototype.hasOwnProperty.call(BUILTIN, key) ? BUILTIN[key] : undefined;
+}
+
 export function actionsOf(state: LState, c: LCombatant): Record<string, ActionDef> {
   const out: Record<string, ActionDef> = { ...BUILTIN, ...state.rs.customActions };
   for (const a of c.stats.actions) out[a.key] = a;
@@ -169,7 +177,7 @@ export function checkAct(state: LState, a: ActInput, partial = false): Err | nul
   if (state.rs.overflow.length > 0) {
     return E('ILLEGAL_ACTION', 'legends.group-defense.fallen-defenders', `Too many characters are defended in group ${state.rs.overflow.join(', ')}: "the group must immediately choose who to prioritize and keep defending."`);
   }
-  const d = actionsOf(state, c)[a.action];
+  const d = findAction(state, c, a.action);
   if (!d) return E('ILLEGAL_ACTION', 'legends.actions', `${c.name} has no action "${a.action}".`);
   const kind: ActionKind = a.as ?? d.kinds[0]!;
   if (!d.kinds.includes(kind)) return E('INVALID_COMMAND', 'legends.actions', `${d.name} is a ${d.kinds.join(' or ')} action, not ${kind}.`);
@@ -400,13 +408,16 @@ function handCheck(c: LCombatant, hand: ActInput['hand']): Err | null {
 // ---------------------------------------------------------------------------------------------
 
 export function performAct(ctx: LCtx, a: ActInput): void {
-  const err = checkAct(ctx.state, a);
+  // nothing was emitted yet: validate on the plain state before the command (cheaper than the draft)
+  const pre = ctx.base ?? ctx.state;
+  const err = checkAct(pre, a);
   if (err) ctx.fail(err.code, err.rule, err.message);
+  const pc = pre.combatants[a.combatantId]!;
+  const d = findAction(pre, pc, a.action)!;
+  const kind: ActionKind = a.as ?? d.kinds[0]!;
+  const secondMinor = kind === 'minor' && pc.data.turn.minors.length === 1;
   const s = ctx.state;
   const c = s.combatants[a.combatantId]!;
-  const d = actionsOf(s, c)[a.action]!;
-  const kind: ActionKind = a.as ?? d.kinds[0]!;
-  const secondMinor = kind === 'minor' && c.data.turn.minors.length === 1;
   ctx.emit({
     type: 'legends.acted',
     combatantId: c.id,

@@ -48,9 +48,12 @@ import type { LegendsOptions } from './options.js';
 
 type Spec = CommandSpec<LRS, LegendsOptions>;
 type LSpec = Omit<Spec, 'handle'> & { handle(ctx: LCtx, cmd: Command & Record<string, unknown>): void };
-/** events must not hold pieces of the draft state: emit a plain copy */
+/**
+ * Events must not hold pieces of the draft state (they outlive the command): the few events that
+ * carry objects read from the state copy them (clone) where they are built.
+ */
 function emit(ctx: LCtx, e: EngineEvent): void {
-  ctx.emit(clone(e));
+  ctx.emit(e);
 }
 
 function fail(ctx: LCtx, e: EngineError): never {
@@ -111,7 +114,7 @@ function reachedPosition(state: LState, from: Position, to: Position, steps: num
   if (reach >= steps) return to;
   if (reach <= 0) return from;
   const target = from.zone === to.zone ? (to.area ?? '') : `zone:${to.zone}`;
-  return { zone: from.zone, area: approachArea(from.area ?? '', target), group: null, engagement: null };
+  return { zone: from.zone, area: approachArea(from.area, target), group: null, engagement: null };
 }
 
 /** who else enters the new group / engagement the mover creates, and the size limits */
@@ -215,7 +218,7 @@ function rollMovement(ctx: LCtx, c: LCombatant, r: Resolved, breakout: Breakout 
     join: r.join,
     mode: r.mode,
   };
-  emit(ctx, { type: 'legends.moveRolled', combatantId: c.id, pending, hindrance, easing });
+  emit(ctx, { type: 'legends.moveRolled', combatantId: c.id, pending: clone(pending), hindrance, easing });
 }
 
 function reachOf(o: LegendsOptions, margin: number, rushed: boolean): number {
@@ -292,7 +295,7 @@ function settle(ctx: LCtx, p: PendingMove): void {
       else to = keep ? { ...posOf(c) } : { ...posOf(c), group: null };
       moves.push(...arrivals(ctx, [c.id], m, to, arrived));
     }
-    emit(ctx, { type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: dedupe(moves), group: p.group, keepTogether: keep });
+    emit(ctx, { type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: clone(dedupe(moves)), group: p.group, keepTogether: keep });
     for (const m of mates) emit(ctx, { type: 'legends.moveFinished', combatantId: m.combatantId });
     emit(ctx, { type: 'legends.groupMoveEnded', group: p.group });
     if (!mates[0]!.reactive) {
@@ -306,7 +309,7 @@ function settle(ctx: LCtx, p: PendingMove): void {
   const from = posOf(c);
   if (to !== from) {
     const moves = arrivals(ctx, [c.id], p, to, p.finished!.reach >= p.steps);
-    emit(ctx, { type: 'legends.moved', combatantId: c.id, from: clone(from), to, moves, reach: p.finished!.reach, steps: p.steps });
+    emit(ctx, { type: 'legends.moved', combatantId: c.id, from: clone(from), to: clone(to), moves: clone(moves), reach: p.finished!.reach, steps: p.steps });
   } else {
     emit(ctx, { type: 'legends.movementDeclined', combatantId: c.id, reason: 'failed movement roll' });
   }
@@ -365,7 +368,7 @@ function requireSetupZone(ctx: LCtx, zone: string): void {
 }
 
 function placeAll(ctx: LCtx, moves: { id: string; to: Position }[], why: string): void {
-  emit(ctx, { type: 'legends.placed', combatantId: moves[0]?.id ?? null, moves, reason: why });
+  emit(ctx, { type: 'legends.placed', combatantId: moves[0]?.id ?? null, moves: clone(moves), reason: why });
   checkOverflow(ctx);
 }
 
@@ -406,7 +409,7 @@ export function legendsCommands(): Record<string, Spec> {
           neighbors: input.neighbors ?? old?.neighbors ?? [],
         };
         for (const n of zone.neighbors) if (n === zone.id || !ctx.state.rs.zones[n]) fail(ctx, { code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No neighbouring zone "${n}".` });
-        emit(ctx, { type: 'legends.zoneDefined', zone });
+        emit(ctx, { type: 'legends.zoneDefined', zone: clone(zone) });
         // neighbours are mutual
         for (const other of Object.values(ctx.state.rs.zones)) {
           if (other.id === zone.id) continue;
@@ -680,7 +683,7 @@ export function legendsCommands(): Record<string, Spec> {
           emit(ctx, { type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin } });
         }
         const done: PendingMove = { ...p, finished: { reach, keep: cmd.keepTogether as boolean } };
-        emit(ctx, { type: 'legends.moveUpdated', combatantId: id, pending: done, rush, reach });
+        emit(ctx, { type: 'legends.moveUpdated', combatantId: id, pending: clone(done), rush, reach });
         settle(ctx, done);
         continueMovement(ctx);
       },
@@ -748,7 +751,7 @@ export function legendsCommands(): Record<string, Spec> {
         const steps = stepsBetween(s, from, r.to);
         const to = reachedPosition(s, from, r.to, steps, 1);
         const fake: PendingMove = { combatantId: id, destination: r.to, steps, die: 12, tn: 0, total: 0, margin: rx.margin ?? 0, success: true, escaping: false, reactive: true, group: null, rollId: '', join: r.join, mode: r.mode };
-        emit(ctx, { type: 'legends.moved', combatantId: id, from: clone(from), to, moves: arrivals(ctx, [id], fake, to, steps <= 1), reach: 1, steps, preparedRush: true });
+        emit(ctx, { type: 'legends.moved', combatantId: id, from: clone(from), to: clone(to), moves: clone(arrivals(ctx, [id], fake, to, steps <= 1)), reach: 1, steps, preparedRush: true });
       },
     },
     groupMove: {
@@ -764,7 +767,7 @@ export function legendsCommands(): Record<string, Spec> {
         if (!gm) {
           const members = membersOfGroup(s, g).filter((m) => !m.data.carriedBy && s.rs.movers.includes(m.id)).map((m) => m.id);
           if (members.some((m) => !s.rs.queue.includes(m))) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: 'Some members already decided their movement this phase.' });
-          emit(ctx, { type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: { group: g, input: cmd.destination, destination: r.to, members, agreed: [], rolled: false } });
+          emit(ctx, { type: 'legends.groupMoveDeclared', combatantId: c.id, groupMove: clone({ group: g, input: cmd.destination, destination: r.to, members, agreed: [], rolled: false }) });
           gm = ctx.state.rs.groupMoves.find((m) => m.group === g)!;
         } else if (JSON.stringify(gm.input) !== JSON.stringify(cmd.destination)) {
           emit(ctx, { type: 'legends.groupMoveFailed', combatantId: c.id, group: g, reason: 'disagreement' });

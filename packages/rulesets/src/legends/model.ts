@@ -266,7 +266,7 @@ export interface LRS {
 export type LState = EncounterState<LRS, LegendsStats, LData>;
 export type LCombatant = Combatant<LegendsStats, LData>;
 /** the handler context with the legends state types */
-export type LCtx = Omit<Ctx<LRS, LegendsOptions>, 'state'> & { readonly state: LState };
+export type LCtx = Omit<Ctx<LRS, LegendsOptions>, 'state' | 'base'> & { readonly state: LState; readonly base?: LState };
 
 export function newTurn(n = 0): TurnBudget {
   return { n, seq: [], free: [], minors: [], major: null, verbal: false, touched: null, bypassed: false, pickupFailed: null, ended: false, forfeited: false };
@@ -445,6 +445,7 @@ export function stepsBetween(state: LState, from: Position, to: Position): numbe
     const b = to.area ?? '';
     if (isApproach(a) && approachEnds(a).includes(b)) return 1;
     if (isApproach(b) && approachEnds(b).includes(a)) return 1;
+    if (isApproach(a) && isApproach(b) && approachEnds(a).some((x) => approachEnds(b).includes(x))) return 1;
     return 2;
   }
   const zone = state.rs.zones[from.zone];
@@ -460,8 +461,15 @@ export function approachEnds(area: string): string[] {
   const [a, b] = area.split('>');
   return [a ?? '', b ?? ''];
 }
+/** the place an approach area heads to (a plain area is its own) */
+export function baseArea(area: string | null): string {
+  const a = area ?? '';
+  const i = a.indexOf('>');
+  return i < 0 ? a : a.slice(i + 1);
+}
+/** "from>to": a short step from `from` toward `to` (never nested: both ends are plain places) */
 export function approachArea(from: string | null, to: string): string {
-  return `${from ?? ''}>${to}`;
+  return `${baseArea(from)}>${baseArea(to)}`;
 }
 
 /** "There are three ranges": short (engaged, grouped or in the same place), medium (same zone or close neighbour), long. */
