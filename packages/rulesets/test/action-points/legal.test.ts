@@ -52,9 +52,9 @@ describe('projection', () => {
     s = ok(s, { type: 'combatant.update', combatantId: 'orc', changes: { hidden: true } }).state;
     s = ok(s, { type: 'declare', combatantId: 'orc', intent: 'ambush the wizard' }).state;
     s = ok(s, { type: 'declare', combatantId: 'pc', intent: 'hold the door' }).state;
-    const seen = projectState(actionPoints as never, s as never, { role: 'player', playerId: 'p1' }) as typeof s;
+    const seen = projectState(actionPoints as never, s as never, { role: 'player', playerId: 'p1' }) as unknown as typeof s;
     expect(seen.rs.intents.map((i) => i.combatantId)).toEqual(['pc']);
-    const gmView = projectState(actionPoints as never, s as never, { role: 'gm' }) as typeof s;
+    const gmView = projectState(actionPoints as never, s as never, { role: 'gm' }) as unknown as typeof s;
     expect(gmView.rs.intents).toHaveLength(2);
   });
 });
