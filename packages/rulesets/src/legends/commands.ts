@@ -539,6 +539,22 @@ export function legendsCommands(): Record<string, Spec> {
         emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
       },
     },
+    breakGroupDefense: {
+      ...gmTool,
+      inSetup: false,
+      schema: commandSchema('breakGroupDefense', { group: idSchema }),
+      handle(ctx, cmd) {
+        // "Any lengthy disagreement amongst the group regarding any part of group defense results in group defense breaking down entirely."
+        const d = ctx.state.rs.defense[cmd.group as string];
+        if (!d) return fail(ctx, { code: 'INVALID_COMMAND', rule: 'legends.group-defense', message: `Group "${String(cmd.group)}" has no group defense.` });
+        for (const id of d.protected) emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: cmd.group });
+        emit(ctx, { type: 'legends.groupDefenseBrokenDown', group: cmd.group });
+        if (ctx.state.rs.queue.includes(cmd.group as string)) {
+          emit(ctx, { type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => x !== cmd.group) });
+          if (ctx.state.rs.queue.length === 0 && ctx.state.clock.phase === 'group-defense') afterGroupDefense(ctx);
+        }
+      },
+    },
     defineAction: {
       ...gmTool,
       schema: commandSchema('defineAction', { action: actionDefSchema }),

@@ -260,6 +260,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
     }
     case 'legends.groupDefenseBrokenDown':
       delete rs.defense[e.group as string];
+      rs.overflow = rs.overflow.filter((g) => g !== e.group);
       return true;
     case 'legends.itemMoved': {
       const from = s.combatants[e.fromId as string]!;

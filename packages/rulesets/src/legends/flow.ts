@@ -81,6 +81,13 @@ export function rollTurnOrder(ctx: LCtx): void {
   }
 }
 
+/** "Characters are adjacent in turn order if no other characters are between them in the turn order list." */
+export function adjacentInOrder(state: LState, a: string, b: string): boolean {
+  const i = state.clock.order.indexOf(a);
+  const j = state.clock.order.indexOf(b);
+  return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
+}
+
 export function setOrder(ctx: LCtx, order: string[]): void {
   ctx.emit({ type: 'clock.changed', order });
   ctx.emit({ type: 'legends.orderSet', order });

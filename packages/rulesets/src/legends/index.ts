@@ -25,7 +25,7 @@ import { optionDocs, optionsSchema, type LegendsOptions } from './options.js';
 export * from './model.js';
 export { optionsSchema, optionDocs, type LegendsOptions } from './options.js';
 export { BUILTIN as builtinActions, checkAct } from './actions.js';
-export { effectExpiry, END } from './flow.js';
+export { adjacentInOrder, effectExpiry, END } from './flow.js';
 
 const catalogue: CatalogueEntry[] = [
   ...Object.values(BUILTIN).map((a) => ({ id: a.key, label: a.name, kind: a.kinds.join('/'), cost: a.kinds.join(' or '), rule: a.rule, notes: a.tags.join(', ') || undefined })),

@@ -174,3 +174,32 @@ describe('legends: group defense', () => {
     t.refuse({ type: 'act', combatantId: 'b2', action: 'inventory', ops: [{ op: 'pickup', itemId: 'club-a1' }] }, 'legends.group-defense');
   });
 });
+
+describe('legends: group defense breaking down; bypass ends touching', () => {
+  it('"Any lengthy disagreement amongst the group regarding any part of group defense results in group defense breaking down entirely"', () => {
+    const t = declared();
+    t.do({ type: 'breakGroupDefense', group: 'party' });
+    expect(t.state.rs.defense.party).toBeUndefined();
+    t.endTurnsUntil('b1');
+    t.do({ type: 'act', combatantId: 'b1', action: 'melee-attack', targetId: 'a3', weaponId: 'club-b1' });
+  });
+
+  it('"Characters who make a movement roll, bypass ground defense, or are separated from each other by another action are no longer considered touching"', () => {
+    const t = started([...specs, { id: 'b3', side: 'f' }], {
+      setup: (t) => {
+        engaged(t);
+        t.do({ type: 'formGroup', combatantIds: ['b1', 'b3'] });
+        t.do({ type: 'formEngagement', combatantIds: ['b3'], engagementId: 'melee' });
+      },
+    });
+    t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: ['a3'] });
+    t.do({ type: 'declareGroupDefense', combatantId: 'b1', protected: [] });
+    t.endTurnsUntil('b1');
+    t.do({ type: 'act', combatantId: 'b1', action: 'drop' });
+    t.do({ type: 'act', combatantId: 'b1', action: 'touch', targetId: 'b3', until: 'maintained' });
+    expect(t.state.rs.touches).toHaveLength(1);
+    t.force(24);
+    t.do({ type: 'act', combatantId: 'b1', action: 'bypass' });
+    expect(t.state.rs.touches).toHaveLength(0);
+  });
+});

@@ -449,3 +449,63 @@ describe('legends: carrying characters', () => {
     expect(t.effectsOn('a2').some((e) => e.condition === 'knocked-down')).toBe(true);
   });
 });
+
+describe('legends: more movement rules', () => {
+  it('"Engagements are created instantly during the movement phase; ... you must add the Hindrance even if the enemy only closed to engagement range in the current round"', () => {
+    const t = started([{ id: 'b1', side: 'f' }, { id: 'a1', side: 'h' }, { id: 'b2', side: 'f' }]);
+    t.skipTo('movement', 2);
+    t.force(1);
+    t.do({ type: 'move', combatantId: 'b1', destination: { join: 'a1', mode: 'engage' } });
+    t.do({ type: 'finishMove', combatantId: 'b1' });
+    const ev = t.do({ type: 'move', combatantId: 'a1', destination: { zone: 'main', area: 'gate' } });
+    expect(ev.find((e) => e.type === 'legends.moveRolled')).toMatchObject({ hindrance: 2 });
+  });
+
+  it('"Grouped-up movement may be used simultaneously with escaping an engagement"', () => {
+    const t = started([{ id: 'a1', side: 'h' }, { id: 'a2', side: 'h' }, { id: 'b1', side: 'f' }], {
+      setup: (t) => {
+        t.do({ type: 'formGroup', combatantIds: ['a1', 'a2'] });
+        t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1'] });
+      },
+    });
+    t.skipTo('movement', 2);
+    t.do({ type: 'groupMove', combatantId: 'a1', destination: { zone: 'main', area: 'gate' } });
+    const ev = t.do({ type: 'groupMove', combatantId: 'a2', destination: { zone: 'main', area: 'gate' } });
+    // 2 against 1: 2 Easing against the escape's 2 Hindrance
+    expect(ev.filter((e) => e.type === 'legends.moveRolled').map((e) => [e.hindrance, e.easing])).toEqual([[2, 2], [2, 2]]);
+  });
+
+  it('"Reactive movement does not change your actual position in the turn order list"', () => {
+    const t = inMovement();
+    const order = [...t.clock.order];
+    t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'b2', anticipate: 'follow b2' });
+    t.do({ type: 'stay', combatantId: 'a2' });
+    t.do({ type: 'stay', combatantId: 'b1' });
+    t.force(1);
+    t.do({ type: 'move', combatantId: 'b2', destination: { zone: 'main', area: 'gate' } });
+    t.do({ type: 'finishMove', combatantId: 'b2' });
+    t.force(1);
+    t.do({ type: 'react', combatantId: 'a1', destination: { join: 'b2', mode: 'near' } });
+    t.do({ type: 'finishMove', combatantId: 'a1' });
+    expect(t.clock.order).toEqual(order);
+  });
+
+  it('"Rushing applies only to movement rolls; it cannot be used for other rolls on SPD."', () => {
+    const t = started(base);
+    t.refuse({ type: 'act', combatantId: 'a1', action: 'bypass', rush: 'self' }, 'legends.act', 'INVALID_COMMAND');
+  });
+
+  it('"You do not count for group defense nor for outnumbering dice" while carried; "The carrying character may drop you as a free inventory action"', () => {
+    const t = started([{ id: 'a1', side: 'h' }, { id: 'a2', side: 'h' }, { id: 'b1', side: 'f' }, { id: 'b2', side: 'f' }], {
+      setup: (t) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1', 'b2'] }),
+      options: { firstRoundGroupDefense: false },
+    });
+    expect(outnumbering(t.state, t.c('b1'))).toMatchObject({ mine: 2, theirs: 2 });
+    t.do({ type: 'act', combatantId: 'a1', action: 'inventory', ops: [{ op: 'pickup', carryId: 'a2' }] });
+    expect(outnumbering(t.state, t.c('b1'))).toMatchObject({ mine: 2, theirs: 1, easing: 2 });
+    t.skipTo('action', 2);
+    t.do({ type: 'act', combatantId: 'a1', action: 'drop-carried', targetId: 'a2' });
+    expect(t.c('a2').data.carriedBy).toBeNull();
+    expect(t.effectsOn('a2').some((e) => e.condition === 'knocked-down')).toBe(false);
+  });
+});

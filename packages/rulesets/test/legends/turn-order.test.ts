@@ -206,3 +206,22 @@ describe('legends: changing turn order later', () => {
     expect(t.clock.order).toEqual(['b2', 'a1', 'a2', 'b1']);
   });
 });
+
+describe('legends: adjacent turns', () => {
+  it('"Characters are adjacent in turn order if no other characters are between them"', async () => {
+    const { adjacentInOrder } = await import('../../src/legends/index.js');
+    const t = started(four);
+    expect(adjacentInOrder(t.state, 'a1', 'a2')).toBe(true);
+    expect(adjacentInOrder(t.state, 'a2', 'a1')).toBe(true);
+    expect(adjacentInOrder(t.state, 'a1', 'b1')).toBe(false);
+  });
+
+  it('"The reactive +TN from using Willpower cannot be used in turn order rolls": the roll is a plain d12 on DEX', () => {
+    const t = new Table(9, { initialTurnOrderDecisions: false });
+    t.add({ id: 'x', side: 'a', DEX: 5 });
+    t.add({ id: 'y', side: 'b', DEX: 5 });
+    t.force(3, 4);
+    t.do({ type: 'combat.start' });
+    expect(t.state.rs.turnRolls).toEqual({ x: 2, y: 1 });
+  });
+});
