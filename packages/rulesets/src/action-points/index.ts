@@ -58,7 +58,7 @@ import {
   type Stats,
   type X,
 } from './types.js';
-import { apBlock, commonBlock, consecutiveInProgress, evaluate } from './validate.js';
+import { apBlock, commonBlock, consecutiveInProgress, evaluate, isReload } from './validate.js';
 
 export { PHASES, SPEEDS, DEFAULT_BASE_SPEED_BY_SIZE, DEFAULT_WEAPON_SPEED_BY_CATEGORY, baseActionSpeed } from './phases.js';
 export { ACTIONS, REACTIONS } from './catalogue.js';
@@ -92,7 +92,7 @@ function act(ctx: X, cmd: Record<string, unknown>): void {
   if (e.spoils) spoil(ctx, c, e.spoils, `AP spent on ${def.label}`);
   const penalty = sh.subtypes.includes('attack') ? 0 - o.attackPenaltyStep * c.data.attacksThisRound : 0;
   if (sh.cost > 0) ctx.emit({ type: ev('ap-spent'), combatantId: c.id, amount: 1, action: def.id });
-  ctx.emit({ type: ev('action-taken'), combatantId: c.id, action: def.id, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx], penalty });
+  ctx.emit({ type: ev('action-taken'), combatantId: c.id, action: def.id, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx], penalty, ...(isReload(sh) ? { reload: true } : {}) });
 
   if (def.id === 'cast-defensively') {
     const me = combatantIn(ctx, c.id);
@@ -361,7 +361,7 @@ function evolve(s: S, e: EngineEvent): boolean {
         const type = e.actionType as string;
         c.data.actedThisRound.push(action);
         if (type === 'simple' && !e.reaction) c.data.simpleThisRound += 1;
-        if (type === 'free') {
+        if (type === 'free' && !e.reload) {
           c.data.freeThisPhase += 1;
           c.data.freeThisRound += 1;
         }

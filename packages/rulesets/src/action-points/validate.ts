@@ -31,6 +31,9 @@ export interface Evaluation {
   blocked: Blocked | null;
 }
 
+/** "this limitation shouldn't be applied to reloading ranged weapons as a free action" */
+export const isReload = (sh: Shape): boolean => sh.type === 'free' && (sh.def.id === 'draw-nock' || sh.def.id.startsWith('load-'));
+
 export const consecutiveInProgress = (c: C): InProgress | undefined => c.data.inProgress.find((r) => r.consecutive);
 export const fullRoundInProgress = (c: C): InProgress | undefined => c.data.inProgress.find((r) => r.fullRound);
 
@@ -103,7 +106,7 @@ function whyBlocked(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams, full: 
     const ab = apBlock(s, c);
     if (ab) return ab;
   }
-  if (sh.type === 'free') {
+  if (sh.type === 'free' && !isReload(sh)) {
     if (c.data.freeThisPhase >= o.freeActionsPerPhase) {
       return block('BUDGET_EXHAUSTED', 'free-per-phase', `"you can perform no more than one free action per action phase" (limit ${o.freeActionsPerPhase}).`);
     }
@@ -140,6 +143,16 @@ function whyBlocked(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams, full: 
     case 'fight-defensively':
       if (c.data.apSpentThisRound > 0 || c.data.actedThisRound.length > 0) {
         return block('ILLEGAL_ACTION', 'fight-defensively', '"At the start of your round of actions, you can choose to fight defensively."');
+      }
+      break;
+    case 'prepare-components':
+      if (!c.data.inProgress.some((r) => actionDef(r.action)?.tags.includes('spell'))) {
+        return block('ILLEGAL_ACTION', 'conjunction', '"While casting a spell, you prepare a material spell component": no spell is being cast ("you must take any requisite actions before you can take the free action").');
+      }
+      break;
+    case 'ready-drop-shield':
+      if (p.free && (c.stats.baseAttackBonus < 1 || !c.data.actedThisRound.includes('move'))) {
+        return block('ILLEGAL_ACTION', 'conjunction', '"If you have a base attack bonus of +1 or higher, you can do either of these as a free action when you take the move simple action."');
       }
       break;
     case 'draw-nock':

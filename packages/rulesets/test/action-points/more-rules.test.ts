@@ -140,3 +140,27 @@ describe('turn tools', () => {
     expect(types(r.events)).toContain('action-points.attack-resolved');
   });
 });
+
+describe('free actions in conjunction with others', () => {
+  it('"this limitation shouldn\'t be applied to reloading ranged weapons as a free action"', () => {
+    let s = encounter([
+      { id: 'elf', side: 'a', stats: { weapons: [{ id: 'bow', name: 'Longbow', kind: 'bow', category: 'ranged' }] }, at: { x: 0, y: 0 } },
+      { id: 'foe', side: 'b', at: { x: 6, y: 0 } },
+    ]);
+    s = until(s, 'elf', 'ready-missile');
+    s = act(s, 'elf', 'drop-item').state;
+    s = act(s, 'elf', 'draw-nock').state; // a second free action this phase: a reload, not limited
+    expect(s.combatants.elf!.data.nocked).toBe('bow');
+    expect(s.combatants.elf!.data.freeThisPhase).toBe(1);
+  });
+
+  it('"you must take any requisite actions before you can take the free action": components while casting; a shield with the move action', () => {
+    let s = until(duo({ baseAttackBonus: 1 }), 'pc', 'ready-missile');
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'prepare-components' }).rule).toBe('action-points.conjunction');
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'ready-drop-shield', free: true }).rule).toBe('action-points.conjunction');
+    s = until(s, 'pc', 'thrown');
+    s = act(s, 'pc', 'move', { path: [{ x: -1, y: 0 }] }).state;
+    if (s.reaction) s = ok(s, { type: 'reaction.pass', combatantId: 'foe' }).state;
+    expect(act(s, 'pc', 'ready-drop-shield', { free: true }).state.combatants.pc!.data.ap).toBe(2);
+  });
+});
