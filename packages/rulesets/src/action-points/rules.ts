@@ -330,7 +330,7 @@ export function occupied(s: S, sq: Sq, except: string): C | undefined {
 }
 
 /** A path: each square adjacent to the one before, no more than `max` squares, not through foes, ending in a free square. */
-export function checkPath(s: S, c: C, path: Sq[], max: number, opts: { straight?: boolean; passThrough?: string } = {}): Blocked | null {
+export function checkPath(s: S, c: C, path: Sq[], max: number, opts: { straight?: boolean; clear?: boolean; passThrough?: string | undefined } = {}): Blocked | null {
   const start = c.position as Sq | null;
   if (!start) return block('ILLEGAL_ACTION', 'movement', `${c.name} is not on the map.`);
   if (path.length > max) return block('ILLEGAL_ACTION', 'movement', `At most ${max} squares (${max * 5} feet) with this action.`);
@@ -339,6 +339,7 @@ export function checkPath(s: S, c: C, path: Sq[], max: number, opts: { straight?
     if (chebyshev(prev, sq) !== 1) return block('INVALID_COMMAND', 'movement', 'Each square of the path must be adjacent to the one before.');
     const o = occupied(s, sq, c.id);
     if (o && o.side !== c.side && o.id !== opts.passThrough) return block('ILLEGAL_ACTION', 'movement', `${o.name} blocks the path.`);
+    if (o && opts.clear) return block('ILLEGAL_ACTION', 'movement', `"If anything hinders or blocks your movement along the path of a charge, you can't take the charge action": ${o.name} is in the way.`);
     prev = sq;
   }
   const end = path[path.length - 1]!;

@@ -238,7 +238,7 @@ function paramBlock(s: S, c: C, sh: Shape, p: ActParams): Blocked | null {
   if (def.tags.includes('path')) {
     if (!p.path) return block('INVALID_COMMAND', 'movement', `${def.label} needs a path of squares.`);
     const max = def.id === 'charge' ? 2 * speedSquares : def.id === 'run' ? 4 * speedSquares : def.id === 'step' || def.id === 'five-foot-step' ? 1 : speedSquares;
-    const pb = checkPath(s, c, p.path, max, { straight: def.id === 'charge' || def.id === 'run', passThrough: def.id === 'overrun' ? p.targetId : undefined });
+    const pb = checkPath(s, c, p.path, max, { straight: def.id === 'charge' || def.id === 'run', clear: def.id === 'charge', passThrough: def.id === 'overrun' ? p.targetId : undefined });
     if (pb) return pb;
     if (def.id === 'charge' && target) {
       const end = p.path[p.path.length - 1]!;

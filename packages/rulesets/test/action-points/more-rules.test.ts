@@ -164,3 +164,18 @@ describe('free actions in conjunction with others', () => {
     expect(act(s, 'pc', 'ready-drop-shield', { free: true }).state.combatants.pc!.data.ap).toBe(2);
   });
 });
+
+describe('charge', () => {
+  it('"If anything hinders or blocks your movement along the path of a charge, you can\'t take the charge action"', () => {
+    let s = encounter([
+      { id: 'pc', side: 'a', at: { x: 0, y: 0 } },
+      { id: 'ally', side: 'a', at: { x: 2, y: 0 } },
+      { id: 'foe', side: 'b', at: { x: 5, y: 0 } },
+    ]);
+    s = until(s, 'pc', 'thrown');
+    const path = [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }];
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'charge', targetId: 'foe', path }).message).toContain('ally');
+    // a move may pass through an ally's square
+    expect(act(s, 'pc', 'move', { path: path.slice(0, 4) }).state.combatants.pc!.position).toEqual({ x: 4, y: 0 });
+  });
+});
