@@ -126,4 +126,14 @@ describe('the sequence of combat', () => {
     expect(types(r.events)).toContain('action-points.round-ended');
     expect(r.state.clock.round).toBe(2);
   });
+
+  it('"spells and abilities may alter it": a changed initiative takes its place from the next round', () => {
+    let s = encounter(trio);
+    s = ok(s, { type: 'combatant.setStat', combatantId: 'orc', stat: 'initiativeModifier', value: 20 }).state;
+    expect(s.clock.order[0]).toBe('bo');
+    for (let i = 0; i < 3; i++) s = ok(s, { type: 'stop', combatantId: ['ana', 'bo', 'orc'][i]! }).state;
+    expect(s.clock.round).toBe(2);
+    expect(s.clock.order).toEqual(['orc', 'bo', 'ana']);
+    expect(s.clock.current).toBe('orc');
+  });
 });
