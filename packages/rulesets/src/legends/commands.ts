@@ -555,6 +555,14 @@ export function legendsCommands(): Record<string, Spec> {
         }
       },
     },
+    setFatigue: {
+      ...gmTool,
+      schema: commandSchema('setFatigue', { combatantId: idSchema, fatigue: z.number().int().min(0).max(1000) }),
+      handle(ctx, cmd) {
+        const c = requireCombatant(ctx as never, cmd.combatantId as string);
+        emit(ctx, { type: 'legends.fatigueChanged', combatantId: c.id, fatigue: cmd.fatigue });
+      },
+    },
     defineAction: {
       ...gmTool,
       schema: commandSchema('defineAction', { action: actionDefSchema }),
@@ -696,7 +704,7 @@ export function legendsCommands(): Record<string, Spec> {
           }
           rushCheck(ctx, c, 'self');
           checkWatch(ctx, [id], pr.watch);
-          emit(ctx, { type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin } });
+          emit(ctx, { type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin }, gmOnly: c.controller === null || undefined });
         }
         const done: PendingMove = { ...p, finished: { reach, keep: cmd.keepTogether as boolean } };
         emit(ctx, { type: 'legends.moveUpdated', combatantId: id, pending: clone(done), rush, reach });
@@ -735,7 +743,9 @@ export function legendsCommands(): Record<string, Spec> {
         }
         checkWatch(ctx, by, cmd.watch as string);
         if (!s.rs.queue.includes(cmd.watch as string)) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.' });
-        emit(ctx, { type: 'legends.reactionPrepared', combatantId: c.id, reaction: { id: ctx.newId('rx'), by, watch: cmd.watch, anticipate: cmd.anticipate, kind: 'move' } });
+        // an NPC's prepared reaction is the GM's secret
+        const secret = c.controller === null || undefined;
+        emit(ctx, { type: 'legends.reactionPrepared', combatantId: c.id, reaction: { id: ctx.newId('rx'), by, watch: cmd.watch, anticipate: cmd.anticipate, kind: 'move' }, gmOnly: secret });
         shiftQueue(ctx, by);
         continueMovement(ctx);
       },

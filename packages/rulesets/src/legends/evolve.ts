@@ -34,8 +34,12 @@ export function normalize(s: LState): void {
   const engs = new Map<string, Set<string>>();
   // carried characters and riders move along with their carrier / mount
   for (const c of Object.values(s.combatants)) {
-    const carrier = c.data.carriedBy ? s.combatants[c.data.carriedBy] : undefined;
-    if (carrier) c.position = { ...posOf(carrier) };
+    const carrier = c.data.carriedBy ? s.combatants[c.data.carriedBy] : c.stats.mountId ? s.combatants[c.stats.mountId] : undefined;
+    if (carrier) {
+      const p = posOf(carrier);
+      const q = c.position as Position | null;
+      if (!q || q.zone !== p.zone || q.area !== p.area || q.group !== p.group || q.engagement !== p.engagement) c.position = { ...p };
+    }
   }
   for (const c of Object.values(s.combatants)) {
     const p = posOf(c);
@@ -165,9 +169,6 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       c!.data.turn.touched = touch.target;
       return true;
     }
-    case 'legends.touchesEnded':
-      rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
-      return true;
     case 'legends.bypassRolled':
       if (e.success) c!.data.turn.bypassed = true;
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
@@ -308,9 +309,6 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     case 'legends.zoneDefined':
       rs.zones[(e.zone as Zone).id] = clone(e.zone as Zone);
-      return true;
-    case 'legends.meleeLocked':
-      c!.data.noMeleeUntilRound = Math.max(c!.data.noMeleeUntilRound, e.untilRound as number);
       return true;
     case 'legends.fatigueChanged':
       c!.data.fatigue = e.fatigue as number;

@@ -168,9 +168,10 @@ export function beginRound(ctx: LCtx, round: number): void {
   expireAt(ctx, (m) => (m.at === 'movement' && m.round <= round) || (m.at !== 'movement' && m.round < round));
   let movers: string[];
   const order = s.clock.order;
+  // carried characters move with their carrier, riders with their mount
   const able = (id: string) => {
     const c = s.combatants[id]!;
-    return !c.data.carriedBy && !isDown(s, id);
+    return !c.data.carriedBy && !(c.stats.mountId && s.combatants[c.stats.mountId]) && !isDown(s, id);
   };
   if (round === 1) {
     // "There is no movement phase during the first round of combat ... The only exception ... is

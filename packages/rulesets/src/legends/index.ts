@@ -131,6 +131,32 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     } else if ((phase === 'turn-order' || phase === 'reorder') && s.rs.queue[0]) ctx.emit({ type: 'clock.changed', current: s.rs.queue[0] });
     checkOverflow(ctx);
   },
+  projectState(rs, viewer, state) {
+    if (viewer.role === 'gm') return rs;
+    const pid = viewer.role === 'player' ? viewer.playerId : null;
+    const seen = (id: string) => {
+      const c = state.combatants[id];
+      return c !== undefined && (!c.hidden || (pid !== null && c.controller === pid));
+    };
+    // the GM's plans for its characters stay with the GM; the players' plans are said at the table
+    const told = (id: string) => seen(id) && state.combatants[id]!.controller !== null;
+    const keep = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([id]) => seen(id)));
+    return {
+      ...rs,
+      turnRolls: keep(rs.turnRolls),
+      queue: rs.queue.filter((id) => seen(id) || !state.combatants[id]),
+      lastOrder: rs.lastOrder.filter(seen),
+      movers: rs.movers.filter(seen),
+      pending: rs.pending.filter((p) => seen(p.combatantId)),
+      reactions: rs.reactions.filter((r) => r.by.every(told)),
+      groupMoves: rs.groupMoves.filter((g) => g.members.every(seen)),
+      defense: Object.fromEntries(Object.entries(rs.defense).map(([g, d]) => [g, { ...d, protected: d.protected.filter(seen) }])),
+      touches: rs.touches.filter((t) => seen(t.by) && seen(t.target)),
+      touchLog: rs.touchLog.filter((t) => t.split('>').every(seen)),
+      offers: rs.offers.filter((o) => seen(o.from) && seen(o.to)),
+      forfeits: rs.forfeits.filter(seen),
+    };
+  },
   onReactionClosed(ctx0, w) {
     const ctx = ctx0 as unknown as LCtx;
     if (w.kind !== 'legends.reactive-movement') return;

@@ -131,10 +131,12 @@ describe('legends: the action phase', () => {
     ]);
     t.do({ type: 'defineAction', action: { key: 'steady', name: 'Steady aim', kinds: ['free'], tags: ['slowing'] } });
     t.skipTo('movement', 2);
-    t.do({ type: 'stay', combatantId: 'a1' });
+    // the rider does not roll: the mount moves and carries it along
+    expect(t.state.rs.movers).toEqual(['horse', 'b1']);
     t.force(1);
     t.do({ type: 'move', combatantId: 'horse', destination: { zone: 'main', area: 'hill' } });
     t.do({ type: 'finishMove', combatantId: 'horse' });
+    expect(t.pos('a1')).toEqual(t.pos('horse'));
     t.skipTo('action', 2);
     t.do({ type: 'act', combatantId: 'a1', action: 'steady' });
     t.do({ type: 'turn.end', combatantId: 'a1' });

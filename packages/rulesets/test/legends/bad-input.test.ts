@@ -112,3 +112,34 @@ describe('legends: legalActions', () => {
     expect(t.legal('a2').every((o) => !o.allowed)).toBe(true);
   });
 });
+
+describe('legends: what players see', () => {
+  it('the GM\'s prepared reactive movement and hidden characters stay out of the players\' view', async () => {
+    const { projectState } = await import('@fray/engine');
+    const t = started([
+      { id: 'a1', side: 'h', controller: 'p1' },
+      { id: 'b1', side: 'f' },
+      { id: 'a2', side: 'h', controller: 'p2' },
+      { id: 'b2', side: 'f' },
+    ]);
+    t.do({ type: 'combatant.update', combatantId: 'b2', changes: { hidden: true } });
+    t.skipTo('movement', 2);
+    t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'a2', anticipate: 'stay with a2' });
+    const ev = t.do({ type: 'prepareReaction', combatantId: 'b1', watch: 'b2', anticipate: 'flank' });
+    expect(ev[0]!.gmOnly).toBe(true);
+    const seen = projectState(legends, t.state as never, { role: 'player', playerId: 'p1' });
+    const rs = seen.rs as typeof t.state.rs;
+    expect(rs.reactions.map((r) => r.by)).toEqual([['a1']]);
+    expect(Object.keys(rs.turnRolls).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(rs.lastOrder).not.toContain('b2');
+    const gmView = projectState(legends, t.state as never, { role: 'gm' });
+    expect((gmView.rs as typeof t.state.rs).reactions).toHaveLength(2);
+  });
+
+  it('the GM can set fatigue', () => {
+    const t = started(specs);
+    t.do({ type: 'setFatigue', combatantId: 'a1', fatigue: 4 });
+    expect(t.c('a1').data.fatigue).toBe(4);
+    t.refuse({ type: 'setFatigue', combatantId: 'a1', fatigue: -1 }, 'legends.setFatigue', 'INVALID_COMMAND');
+  });
+});
