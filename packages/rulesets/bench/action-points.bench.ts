@@ -90,6 +90,11 @@ const log = record(initial, 2000);
 // validate + apply
 let applied = 0;
 let states: EncounterState[] = [];
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const c0 = cpu();
 const t0 = performance.now();
 let elapsed = 0;
 while (elapsed < 3000) {
@@ -105,9 +110,11 @@ while (elapsed < 3000) {
   elapsed = performance.now() - t0;
 }
 const cps = (applied / elapsed) * 1000;
+const cpsCpu = (applied / (cpu() - c0)) * 1000;
 
 // legalActions
 let calls = 0;
+const c1 = cpu();
 const t1 = performance.now();
 let e2 = 0;
 while (e2 < 2000) {
@@ -120,6 +127,7 @@ while (e2 < 2000) {
   e2 = performance.now() - t1;
 }
 const lps = (calls / e2) * 1000;
+const lpsCpu = (calls / (cpu() - c1)) * 1000;
 
 const sizes = states.map((s) => JSON.stringify(s).length);
 const last = JSON.stringify(states[states.length - 1]).length;
@@ -127,6 +135,7 @@ const avg = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
 const rounds = states[states.length - 1]!.clock.round;
 
 console.log(`action-points, 12 combatants, ${log.length} recorded commands over ${rounds} rounds`);
-console.log(`validate+apply: ${Math.round(cps).toLocaleString('en')} commands/s`);
-console.log(`legalActions:   ${Math.round(lps).toLocaleString('en')} calls/s`);
+const n = (x: number) => Math.round(x).toLocaleString('en');
+console.log(`validate+apply: ${n(cps)} commands/s wall clock, ${n(cpsCpu)} per CPU-second`);
+console.log(`legalActions:   ${n(lps)} calls/s wall clock, ${n(lpsCpu)} per CPU-second`);
 console.log(`state size:     ${avg.toLocaleString('en')} bytes serialized on average (last ${last.toLocaleString('en')})`);

@@ -80,8 +80,11 @@ function newPending(ctx: X, c: C, action: string, params: ActParams, penalty: nu
 
 // ---------------------------------------------------------------- commands
 
+/** The state before the command: a plain value, cheaper to read than the draft (validation happens before any emit). */
+const before = (ctx: X): S => (ctx.base ?? ctx.state) as unknown as S;
+
 function act(ctx: X, cmd: Record<string, unknown>): void {
-  const s = st(ctx);
+  const s = before(ctx);
   const o = optsOf(s);
   const c = s.combatants[cmd.combatantId as string]!;
   const def = actionDef(cmd.action as string)!;
@@ -162,7 +165,7 @@ function continueBlock(s: S, c: C, rec: InProgress | undefined): Blocked | null 
 }
 
 function continueAction(ctx: X, cmd: Record<string, unknown>): void {
-  const s = st(ctx);
+  const s = before(ctx);
   const c = s.combatants[cmd.combatantId as string]!;
   const rec = cmd.key ? c.data.inProgress.find((r) => r.key === cmd.key) : (consecutiveInProgress(c) ?? c.data.inProgress[0]);
   const b = continueBlock(s, c, rec);
