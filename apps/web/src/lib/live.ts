@@ -212,6 +212,17 @@ export class Live {
     return ack.actions as ActionOption[];
   }
 
+  /** GM: a turn ends by itself after this many seconds (null: no timer). */
+  async setTurnTimer(seconds: number | null): Promise<CommandResult> {
+    if (!this.client) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected.' } };
+    try {
+      const ack = await this.client.setTurnTimer(this.opts.encounterId, seconds);
+      return ack.ok ? { ok: true, version: this.snap.version, events: [] } : ack;
+    } catch (e) {
+      return { ok: false, error: { code: 'TIMEOUT', message: String(e) } };
+    }
+  }
+
   /** Cut the transport as a network failure would (tests). */
   drop(): void {
     this.client?.socket.io.engine?.close();

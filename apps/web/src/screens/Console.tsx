@@ -288,6 +288,35 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
   );
 }
 
+function TurnTimer({ live }: { live: Live }) {
+  const [seconds, setSeconds] = useState('60');
+  const [msg, setMsg] = useState<Outcome>(null);
+  const set = async (v: number | null) => {
+    const r = await live.setTurnTimer(v);
+    setMsg(r.ok ? { ok: true, text: v === null ? 'Turn timer off.' : `Turns end by themselves after ${v} s.` } : { ok: false, error: r.error });
+  };
+  return (
+    <form
+      aria-label="Turn timer"
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = Number(seconds);
+        if (!Number.isInteger(n) || n < 5 || n > 3600) return setMsg({ ok: false, error: { code: 'INVALID_REQUEST', message: 'The turn timer is a whole number of seconds from 5 to 3600.' } });
+        void set(n);
+      }}
+    >
+      <label htmlFor="turn-timer">Turn timer (s)</label>
+      <input id="turn-timer" className="narrow" type="number" min={5} max={3600} value={seconds} onChange={(e) => setSeconds(e.target.value)} />
+      <button type="submit">Set</button>
+      <button type="button" onClick={() => void set(null)}>
+        Off
+      </button>
+      <OutcomeLine outcome={msg} clear={() => setMsg(null)} />
+    </form>
+  );
+}
+
 /** Any command of the ruleset (GM rulings, ruleset-specific GM tools), as JSON. */
 function RawCommand({ commands, send }: { commands: string[]; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
   const [type, setType] = useState(commands[0] ?? '');
@@ -442,6 +471,12 @@ export function Console({ encounterId }: { encounterId: string }) {
                 </button>
               ) : null}
             </div>
+            {snap.deadlines.turn ? (
+              <p>
+                {nameOf(state, snap.deadlines.turn.combatantId)}'s turn ends in <Countdown at={snap.deadlines.turn.at} label="Turn ends" />
+              </p>
+            ) : null}
+            {state.status === 'active' ? <TurnTimer live={live} /> : null}
             <ReactionPanel state={state} deadlineAt={snap.deadlines.reaction?.at ?? null}>
               <button type="button" onClick={() => void send({ type: 'reaction.resolve' }, 'Reaction window resolved.')}>
                 Resolve / skip the reaction window

@@ -71,6 +71,12 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
       {myTurn ? (
         <div className="banner banner-turn" role="status" data-testid="your-turn">
           ▶ Your turn: {nameOf(state, current)}
+          {snap.deadlines.turn && snap.deadlines.turn.combatantId === current ? (
+            <>
+              {' '}
+              — ends in <Countdown at={snap.deadlines.turn.at} label="Your turn ends" />
+            </>
+          ) : null}
         </div>
       ) : null}
       {w && myReactors.length > 0 ? (

@@ -214,8 +214,10 @@ describe('legends in the browser', () => {
     const before = await liveState(gm);
     const aria = Object.values(before.state!.combatants).find((c) => c.name === 'Aria')!;
     const token = new URL(links.p1).hash.slice(1);
+    await p1.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     await p1.context().setOffline(true);
-    expect(srv.cut(token)).toBeGreaterThan(0);
+    // cut it server side too (a socket the offline browser cannot tell is gone)
+    srv.cut(token);
     await p1.getByTestId('offline-banner').waitFor();
     await p1.getByTestId('connection').filter({ hasText: 'Connection lost' }).waitFor();
     await shot(p1, 'player-offline-desktop');
@@ -305,6 +307,40 @@ describe('legends in the browser', () => {
     await phoneGm.goto(srv.url + '/gm');
     await phoneGm.getByTestId('encounter-row').first().waitFor();
     await shot(phoneGm, 'gm-encounters-phone');
+  });
+
+  it('the GM overrides a roll and sets a turn timer; players see both', async () => {
+    const ov = gm.getByRole('form', { name: 'Override a roll' });
+    const option = (await ov.getByLabel('Recent roll').locator('option').allTextContents()).find((t) => t.includes('falling rocks'))!;
+    await ov.getByLabel('Recent roll').selectOption({ label: option });
+    await ov.getByLabel('New total').fill('12');
+    await ov.getByLabel('Reason (optional)').fill('the ledge gives way');
+    await ov.getByRole('button', { name: 'Override roll' }).click();
+    await gm.getByText(/overridden to 12\./).waitFor();
+    await settle([p1, p2, spec], gm);
+    for (const page of [gm, p1, spec]) {
+      await page.getByTestId('event-log').getByText(/GM overrides roll .*→ 12 \(the ledge gives way\)/).waitFor();
+      await page.getByTestId('event-log').getByTestId('roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
+    }
+    const timer = gm.getByRole('form', { name: 'Turn timer' });
+    await timer.getByLabel('Turn timer (s)').fill('120');
+    await timer.getByRole('button', { name: 'Set' }).click();
+    await gm.getByText('Turns end by themselves after 120 s.').waitFor();
+    // deadlines travel with patches: the next change brings the countdown to every page
+    const roll = gm.getByRole('form', { name: 'Roll dice' });
+    await roll.getByLabel('Formula', { exact: true }).fill('1d6');
+    await roll.getByLabel('For', { exact: true }).fill('weather');
+    await roll.getByRole('button', { name: 'Roll' }).click();
+    await settle([p1, p2, spec], gm);
+    await gm.getByRole('timer', { name: /Turn ends: \d+ seconds left/ }).waitFor();
+    const g = (await liveState(gm)).state!;
+    const cur = g.clock.current!;
+    for (const p of [p1, p2]) {
+      // the acting player sees the countdown in their turn banner
+      if (g.combatants[cur]?.controller === (await liveState(p)).playerId) await p.getByTestId('your-turn').getByRole('timer', { name: /Your turn ends: \d+ seconds left/ }).waitFor();
+    }
+    await timer.getByRole('button', { name: 'Off' }).click();
+    await gm.getByText('Turn timer off.').waitFor();
   });
 
   it('an expired or forged invite link says so', async () => {
