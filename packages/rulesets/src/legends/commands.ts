@@ -256,19 +256,22 @@ function checkWatch(ctx: LCtx, ids: string[], watch: string): void {
   }
 }
 
-function triggerReactions(ctx: LCtx, moverId: string): void {
+/** the movers (one character, or a group moving together) finished: offer the prepared reactive movement */
+function triggerReactions(ctx: LCtx, movers: string[]): void {
   const s = ctx.state;
-  const eligible = [...new Set(s.rs.reactions.filter((r) => r.watch === moverId).flatMap((r) => r.by))].filter((id) => s.combatants[id] && !isDown(s, id));
+  const watching = s.rs.reactions.filter((r) => movers.includes(r.watch));
+  const eligible = [...new Set(watching.flatMap((r) => r.by))].filter((id) => s.combatants[id] && !isDown(s, id) && !movers.includes(id));
   if (eligible.length === 0) {
-    if (s.rs.reactions.some((r) => r.watch === moverId)) emit(ctx, { type: 'legends.reactionsSpent', watch: moverId });
+    for (const m of movers) if (watching.some((r) => r.watch === m)) emit(ctx, { type: 'legends.reactionsSpent', watch: m });
     return;
   }
+  const first = watching[0]!.watch;
   ctx.openReaction({
     kind: 'legends.reactive-movement',
-    trigger: { combatantId: moverId, action: 'move', description: `${s.combatants[moverId]!.name} moved` },
+    trigger: { combatantId: first, action: 'move', description: `${movers.map((m) => s.combatants[m]!.name).join(', ')} moved` },
     eligible,
     allowed: ['react'],
-    resume: { watch: moverId },
+    resume: { watch: movers },
   });
 }
 
@@ -298,10 +301,8 @@ function settle(ctx: LCtx, p: PendingMove): void {
     emit(ctx, { type: 'legends.moved', combatantId: mates[0]!.combatantId, moves: clone(dedupe(moves)), group: p.group, keepTogether: keep });
     for (const m of mates) emit(ctx, { type: 'legends.moveFinished', combatantId: m.combatantId });
     emit(ctx, { type: 'legends.groupMoveEnded', group: p.group });
-    if (!mates[0]!.reactive) {
-      // a group's movement is watched through each member
-      for (const m of mates) if (!ctx.state.reaction) triggerReactions(ctx, m.combatantId);
-    }
+    // a group's movement is watched through each member
+    if (!mates[0]!.reactive) triggerReactions(ctx, mates.map((m) => m.combatantId));
     return;
   }
   const c = s.combatants[p.combatantId]!;
@@ -314,7 +315,7 @@ function settle(ctx: LCtx, p: PendingMove): void {
     emit(ctx, { type: 'legends.movementDeclined', combatantId: c.id, reason: 'failed movement roll' });
   }
   emit(ctx, { type: 'legends.moveFinished', combatantId: c.id });
-  if (!p.reactive) triggerReactions(ctx, c.id);
+  if (!p.reactive) triggerReactions(ctx, [c.id]);
 }
 
 function dedupe(moves: { id: string; to: Position }[]): { id: string; to: Position }[] {
@@ -759,7 +760,8 @@ export function legendsCommands(): Record<string, Spec> {
         const w = s.reaction;
         const id = cmd.combatantId as string;
         const c = s.combatants[id]!;
-        const rx = w && s.rs.reactions.find((r) => r.watch === w.trigger.combatantId && r.by.includes(id));
+        const watched = w ? ((w.resume as { watch?: string[] } | null)?.watch ?? [w.trigger.combatantId]) : [];
+        const rx = w && s.rs.reactions.find((r) => watched.includes(r.watch) && r.by.includes(id));
         if (!w || w.kind !== 'legends.reactive-movement' || !rx) {
           return fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: `${c.name} prepared no reactive movement for this.` });
         }

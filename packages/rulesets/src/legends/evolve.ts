@@ -148,7 +148,6 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       c!.data.turn.ended = true;
       // "Touching normally lasts until the end of the toucher's turn"
       rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'end-of-turn'));
-      rs.offers = rs.offers.filter((o) => o.kind === 'hand' || (o.from !== who && o.to !== who) || o.from === who);
       return true;
     case 'legends.acted': {
       const kind = e.kind as ActionKind;

@@ -160,7 +160,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   onReactionClosed(ctx0, w) {
     const ctx = ctx0 as unknown as LCtx;
     if (w.kind !== 'legends.reactive-movement') return;
-    ctx.emit({ type: 'legends.reactionsSpent', watch: (w.resume as { watch: string }).watch });
+    for (const watch of (w.resume as { watch: string[] }).watch) ctx.emit({ type: 'legends.reactionsSpent', watch });
     continueMovement(ctx);
   },
   invariants(state) {

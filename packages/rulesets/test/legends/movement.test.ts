@@ -509,3 +509,27 @@ describe('legends: more movement rules', () => {
     expect(t.effectsOn('a2').some((e) => e.condition === 'knocked-down')).toBe(false);
   });
 });
+
+describe('legends: reacting to a group', () => {
+  it('a group moving together triggers the reactive movement prepared against any of its members, once', () => {
+    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }, { id: 'b2', side: 'f' }], {
+      setup: (t) => t.do({ type: 'formGroup', combatantIds: ['b1', 'b2'] }),
+      options: { firstRoundGroupDefense: false },
+    });
+    t.skipTo('movement', 2);
+    t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'b2', anticipate: 'chase them' });
+    t.do({ type: 'groupMove', combatantId: 'b1', destination: { zone: 'main', area: 'gate' } });
+    t.force(1, 1);
+    t.do({ type: 'groupMove', combatantId: 'b2', destination: { zone: 'main', area: 'gate' } });
+    t.do({ type: 'finishMove', combatantId: 'b1' });
+    expect(t.state.reaction).toBeNull();
+    t.do({ type: 'finishMove', combatantId: 'b2' });
+    expect(t.state.reaction).toMatchObject({ kind: 'legends.reactive-movement', eligible: ['a1'] });
+    t.force(1);
+    t.do({ type: 'react', combatantId: 'a1', destination: { join: 'b1', mode: 'near' } });
+    t.do({ type: 'finishMove', combatantId: 'a1' });
+    expect(t.pos('a1').area).toBe(t.pos('b1').area);
+    expect(t.state.rs.reactions).toEqual([]);
+    expect(t.clock.phase).toBe('group-defense'); // the movement phase is over
+  });
+});
