@@ -29,6 +29,12 @@ function rssOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** user + system CPU seconds of a process */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -56,8 +62,15 @@ async function main(): Promise<void> {
     child.stdout!.on('data', onData);
     child.once('exit', (c) => reject(new Error(`server exited ${c}: ${out}`)));
   });
-  const cleanup = () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+  const cleanup = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t0 = Date.now();
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      else console.log(`server stopped gracefully in ${Date.now() - t0} ms`);
+    }
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -149,8 +162,10 @@ async function main(): Promise<void> {
       }
     };
     const loadStart = Date.now();
+    const cpuStart = cpuOf(child.pid!);
     await Promise.all(tables.map((t, i) => drive(t, (i / E) * interval)));
     const elapsed = (Date.now() - loadStart) / 1000;
+    const cpu = cpuOf(child.pid!) - cpuStart;
     clearInterval(rssTimer);
     await new Promise((r) => setTimeout(r, 300));
     latencies.sort((a, b) => a - b);
@@ -166,12 +181,15 @@ async function main(): Promise<void> {
       p99ms: Number(pct(latencies, 99).toFixed(2)),
       maxMs: Number((latencies.at(-1) ?? NaN).toFixed(2)),
       bytesPerPatch: Math.round(patchBytes / Math.max(1, patches)),
+      serverCpuMsPerCommand: Number(((cpu * 1000) / Math.max(1, accepted)).toFixed(2)),
+      serverCpuPercent: Math.round((cpu / elapsed) * 100),
+      loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
       serverRssMiB: Math.round(Math.max(peakRss, rssOf(child.pid!)) / 2 ** 20),
     };
     console.log(JSON.stringify(result, null, 2));
     for (const c of clients) c.close();
   } finally {
-    cleanup();
+    await cleanup();
   }
 }
 

@@ -1,4 +1,5 @@
 import { registry } from '@fray/rulesets';
+import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
 import { openStore } from './open-store.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
   const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env) });
+  await server.app.register(webPlugin); // the browser client at / (apps/web)
   const { url } = await server.listen(config.port, config.host);
   logger.info({ url, database: store.kind, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
 

@@ -142,10 +142,12 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // stop taking socket messages, then finish every queued command and flush the log
       for (const s of io.of('/').sockets.values()) s.removeAllListeners();
       await runtime.shutdown();
+      io.disconnectSockets(true);
+      // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
+      await app.close();
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });
-      await app.close();
       logger.info({}, 'shut down');
     },
   };

@@ -34,6 +34,7 @@ function walk(a: unknown, b: unknown, path: string, depth: number, ops: Operatio
     }
     return;
   }
+  if (Array.isArray(a) && Array.isArray(b) && shifted(a, b, path, ops)) return;
   const containers = typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && Array.isArray(a) === Array.isArray(b);
   if (containers) {
     for (const op of jsonpatch.compare(a as object, b as object)) {
@@ -43,4 +44,29 @@ function walk(a: unknown, b: unknown, path: string, depth: number, ops: Operatio
     return;
   }
   ops.push({ op: 'replace', path, value: jsonpatch.deepClone(b) as unknown });
+}
+
+/**
+ * A bounded list that dropped items at the front and appended at the back (the recent rolls):
+ * `remove /0` for each dropped item and `add /-` for each new one, instead of rewriting every
+ * index. Detected by identity of the kept items.
+ */
+function shifted(a: unknown[], b: unknown[], path: string, ops: Operation[]): boolean {
+  for (let k = 1; k <= a.length; k++) {
+    const kept = a.length - k;
+    if (kept > b.length) continue;
+    let same = true;
+    for (let i = 0; i < kept; i++) {
+      if (a[k + i] !== b[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (!same) continue;
+    if (kept === 0 && b.length > 0 && a.length > 0) return false; // nothing in common: let compare decide
+    for (let i = 0; i < k; i++) ops.push({ op: 'remove', path: `${path}/0` });
+    for (let i = kept; i < b.length; i++) ops.push({ op: 'add', path: `${path}/-`, value: jsonpatch.deepClone(b[i]) as unknown });
+    return true;
+  }
+  return false;
 }

@@ -16,6 +16,25 @@ describe('diff (RFC 6902 with shared subtrees skipped)', () => {
     );
   });
 
+  it('a list that drops at the front and appends at the back becomes removes and adds', () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({ id: i }));
+    fc.assert(
+      fc.property(fc.nat(16), fc.nat(16), fc.nat(4), (start, len, extra) => {
+        const a = { list: items.slice(start, start + len) };
+        const b = { list: items.slice(Math.min(start + extra, start + len), start + len + extra) };
+        const ops = diff(a, b);
+        expect(jsonpatch.applyPatch(structuredClone(a), ops as Operation[], true, false).newDocument).toEqual(b);
+      }),
+      { numRuns: 500 },
+    );
+    const a = { rolls: items.slice(0, 16) };
+    const b = { rolls: items.slice(1, 17) };
+    expect(diff(a, b)).toEqual([
+      { op: 'remove', path: '/rolls/0' },
+      { op: 'add', path: '/rolls/-', value: { id: 16 } },
+    ]);
+  });
+
   it('skips identical subtrees and reaches into changed ones', () => {
     const shared = { big: Array.from({ length: 50 }, (_, i) => i) };
     const a = { combatants: { x: shared, y: { hp: 3, tags: ['a'] } }, version: 1 };
