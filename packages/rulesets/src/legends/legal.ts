@@ -62,7 +62,13 @@ export function legalActions(s: LState, id: string): ActionOption[] {
       return out;
     }
     const mine = s.rs.queue[0] === id && s.rs.pending.length === 0 && !w;
-    const wait = mine ? null : notYours('legends.movement.order', s.rs.movers.includes(id) ? 'Not your movement decision yet.' : 'No movement for you this phase.');
+    const wait: EngineError | null = mine
+      ? null
+      : w
+        ? { code: 'REACTION_PENDING', rule: 'engine.reactions', message: 'Waiting for reactive movement.' }
+        : s.rs.pending.length > 0
+          ? notYours('legends.movement', 'Waiting for a movement roll to be finished.')
+          : notYours('legends.movement.order', s.rs.movers.includes(id) ? 'Not your movement decision yet.' : 'No movement for you this phase.');
     const later = s.clock.order.slice(s.clock.order.indexOf(id) + 1).filter((x) => s.rs.queue.includes(x));
     const g = posOf(c).group;
     out.push({ command: 'move', label: 'Movement roll on SPD', kind: 'movement', cost: { movementRoll: 1 }, params: [{ name: 'destination', kind: 'position' }, { name: 'breakout', kind: 'list', optional: true }], template: { combatantId: id }, rule: 'legends.movement', ...block(mine && !c.data.carriedBy, wait) });
@@ -125,6 +131,13 @@ export function legalActions(s: LState, id: string): ActionOption[] {
       }
       if (d.key === 'melee-attack' || d.key === 'ranged-attack') params.push({ name: 'weaponId', kind: 'item', options: c.items.filter(inHand).map((i) => i.id), optional: d.key === 'melee-attack' });
       if (d.key === 'inventory') params.push({ name: 'ops', kind: 'list' });
+      if (d.key === 'stow-for-ally') {
+        const fallen = Object.values(s.combatants)
+          .filter((x) => !isEnemy(c, x))
+          .flatMap((x) => x.items.filter((i) => i.location === 'ground' && (i.props?.dropped as { fallen?: boolean } | undefined)?.fallen).map((i) => i.id));
+        params.push({ name: 'itemId', kind: 'item', options: fallen });
+      }
+      if (d.key === 'swap-hands') params.push({ name: 'hand', kind: 'choice', options: ['left-hand', 'right-hand', 'both-hands'] });
       out.push({
         command: 'act',
         action: d.key,

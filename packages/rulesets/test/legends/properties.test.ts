@@ -44,6 +44,7 @@ function fill(s: LState, o: ActionOption, pick: (n: number) => number): Record<s
       case 'weaponId':
       case 'watch':
       case 'toId':
+      case 'hand':
       case 'index': {
         const list = (p.options ?? []) as (string | number)[];
         if (list.length === 0) return null;
@@ -152,9 +153,37 @@ describe('legends: properties', () => {
         const rebuilt = rebuild(legends, initial as never, batches);
         expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(state));
       }),
-      { numRuns: 25, endOnFailure: true },
+      { numRuns: Number(process.env.LEGENDS_RUNS ?? 25), endOnFailure: true },
     );
-  }, 120_000);
+  }, 600_000);
+
+  it('legalActions agrees with apply: allowed options (and every target they list) are accepted, blocked ones are refused by the rule they name', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat(), { minLength: 10, maxLength: 80 }), (seed, choices) => {
+        const { state } = run(seed, choices);
+        for (const id of Object.keys(state.combatants)) {
+          for (const o of legalActions(legends, state as never, id)) {
+            const required = (o.params ?? []).filter((p) => !p.optional);
+            if (o.allowed && o.command === 'act' && required.length === 1 && required[0]!.name === 'targetId') {
+              // every target the option lists is accepted
+              for (const target of required[0]!.options ?? []) {
+                const r = apply(legends, state as never, { type: 'act', by: gm, ...(o.template ?? {}), targetId: target });
+                expect(r.ok, `${o.label} → ${String(target)}: ${r.ok ? '' : r.error.rule + ' ' + r.error.message}`).toBe(true);
+              }
+            }
+            if (required.length > 0) continue;
+            const r = apply(legends, state as never, { type: o.command, by: gm, ...(o.template ?? {}) });
+            if (o.allowed) expect(r.ok, `${o.label}: ${r.ok ? '' : r.error.rule + ' ' + r.error.message}`).toBe(true);
+            else if (o.blocked) {
+              expect(r.ok, `${o.label} should be refused`).toBe(false);
+              if (!r.ok) expect(r.error.rule, o.label).toBe(o.blocked.rule);
+            }
+          }
+        }
+      }),
+      { numRuns: Number(process.env.LEGENDS_RUNS ?? 15), endOnFailure: true },
+    );
+  }, 600_000);
 
   it('long games progress through rounds and keep turn order a permutation of the combatants', () => {
     const { state, log } = run(42, Array.from({ length: 600 }, (_, i) => (i * 7919) % 1009));
