@@ -206,7 +206,7 @@ export function EventLog({ state, log, limit }: { state: EncounterState | null; 
   const visible = log.filter((e) => e.events.length > 0);
   const shown = limit ? visible.slice(-limit) : visible;
   return (
-    <div className="log" data-testid="event-log" aria-live="polite" aria-relevant="additions">
+    <div className="log" data-testid="event-log" aria-live="polite" aria-relevant="additions" tabIndex={0} role="log" aria-label="Event log, newest first">
       {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
       <ol reversed>
         {[...shown].reverse().map((entry) => (

@@ -65,3 +65,26 @@ export async function shot(page: Page, name: string): Promise<string> {
   }
   return path;
 }
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * axe-core's WCAG 2 A/AA checks on the page as it is now; returns the serious and critical
+ * violations (each with the elements it found).
+ */
+export async function axe(page: Page): Promise<AxeViolation[]> {
+  const { createRequire } = await import('node:module');
+  const path = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  await page.addScriptTag({ path });
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } };
+    const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
+import { axe, DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
 import { addCombatant, createEncounter, inviteLink, signUp } from './gm-flow.js';
 import { liveState, settle, waitForVersion } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
@@ -341,6 +341,39 @@ describe('legends in the browser', () => {
     }
     await timer.getByRole('button', { name: 'Off' }).click();
     await gm.getByText('Turn timer off.').waitFor();
+  });
+
+  it('every main screen passes axe-core WCAG 2 A/AA checks (serious and critical)', async () => {
+    const report: string[] = [];
+    for (const [name, page] of [['GM console', gm], ['player', p1], ['player (phone)', p2], ['spectator (phone)', spec]] as const) {
+      for (const v of await axe(page)) report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+    expect(report).toEqual([]);
+  });
+
+  it('keyboard only: Tab reaches the acting combatant\'s actions, Enter takes one', async () => {
+    const before = (await liveState(gm)).version;
+    await gm.locator('h1').first().click();
+    const seen: string[] = [];
+    let found = false;
+    for (let i = 0; i < 60 && !found; i++) {
+      await gm.keyboard.press('Tab');
+      const t = await gm.evaluate(() => (document.activeElement?.textContent ?? '').trim().slice(0, 40));
+      seen.push(t);
+      found = t.startsWith('Do not move');
+    }
+    expect(found, seen.join(' | ')).toBe(true);
+    await gm.keyboard.press('Enter');
+    await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
+    // and the blocked actions' reasons are reachable too
+    await p1.locator('h1').first().click();
+    const p1seen: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await p1.keyboard.press('Tab');
+      p1seen.push(await p1.evaluate(() => (document.activeElement?.textContent ?? '').trim().slice(0, 40)));
+    }
+    expect(p1seen.some((t) => /^Not possible now/.test(t)), p1seen.join(' | ')).toBe(true);
+    expect(p1seen.some((t) => /^Stats/.test(t)), p1seen.join(' | ')).toBe(true);
   });
 
   it('an expired or forged invite link says so', async () => {

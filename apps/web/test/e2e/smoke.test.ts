@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webPlugin } from '../../plugin/index.js';
-import { DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
+import { axe, DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
 
 /**
  * The built app served by the plugin alone (no API behind it): the home screen renders, and a
@@ -35,6 +35,7 @@ describe('web app served by the plugin', () => {
       await page.getByRole('heading', { name: /Fray/ }).waitFor();
       await expect(page.getByLabel('Invite link from your GM').isVisible()).resolves.toBe(true);
       await shot(page, `home-${name}`);
+      expect(await axe(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     }
