@@ -136,7 +136,7 @@ export function StatList({ values, secret = [], flat = false }: { values: Record
         <div key={k}>
           <dt>
             {k}
-            {secret.includes(k) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
+            {secret.includes(k.split('.')[0]!) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
           </dt>
           <dd>{show(v)}</dd>
         </div>
@@ -175,15 +175,15 @@ export function CombatantCard({ state, c, children, mine, openStats = false, ope
       </header>
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
+      {children}
       <details className="sub" open={openStats}>
         <summary>Stats</summary>
-        <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} />
+        <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} flat />
       </details>
       <details className="sub" open={openData}>
         <summary>This turn / round: budget and state</summary>
         <StatList values={c.data as Record<string, unknown>} flat />
       </details>
-      {children}
     </article>
   );
 }
