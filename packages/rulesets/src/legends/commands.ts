@@ -187,6 +187,17 @@ function rollMovement(ctx: LCtx, c: LCombatant, r: Resolved, breakout: Breakout 
   if (steps === 0) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.movement', message: '"You do not need to roll dice or observe any rules for minor movements, such as darting between grouped-up allies or engaged enemies."' });
   if (!Number.isFinite(steps)) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.movement.range', message: 'That is more than a medium-range movement away ("Long range ... describes distances at least 1 zone apart").' });
   if (c.data.carriedBy) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.carrying', message: '"You may not do any major actions nor make any SPD rolls while being carried"' });
+  // "If the enemy is using group defense to ... prevent access to an area, bypassing group defense allows you to ... move into the blocked area during the next round's movement phase."
+  const area = r.to.area;
+  if (area !== null) {
+    for (const [g, d] of Object.entries(s.rs.defense)) {
+      const m = membersOfGroup(s, g)[0];
+      if (!m || !isEnemy(c, m) || posOf(m).zone !== r.to.zone || !d.objects.some((o) => o.area === area)) continue;
+      if (c.data.bypassedRound !== s.clock.round - 1) {
+        fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.group-defense.area', message: `${m.name}'s group prevents access to ${area}: bypass their group defense in the action phase first.` });
+      }
+    }
+  }
   // "If you intend to move into a neighboring zone which calls for larger movement roll dice, you must roll the larger die."
   const die = Math.max(zoneDie(s, from.zone), zoneDie(s, r.to.zone));
   const escaping = from.engagement !== null && r.to.engagement !== from.engagement;
@@ -825,7 +836,10 @@ export function legendsCommands(): Record<string, Spec> {
       schema: commandSchema('declareGroupDefense', {
         combatantId: idSchema,
         protected: z.array(idSchema).max(10).default([]),
-        objects: z.array(z.object({ id: idSchema, name: z.string().min(1).max(120).optional(), quarters: z.number().int().min(0).max(40).optional() }).strict()).max(10).default([]),
+        objects: z
+          .array(z.object({ id: idSchema, name: z.string().min(1).max(120).optional(), quarters: z.number().int().min(0).max(40).optional(), area: z.string().min(1).max(140).optional() }).strict())
+          .max(10)
+          .default([]),
       }),
       handle(ctx, cmd) {
         const s = ctx.state;
@@ -842,10 +856,11 @@ export function legendsCommands(): Record<string, Spec> {
           if (added.length > 0) fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.group-defense.fallen-defenders', message: 'After defenders fall the group chooses "who to prioritize and keep defending": nobody new.' });
         }
         const o = opts(s);
-        const objects = (cmd.objects as { id: string; name?: string; quarters?: number }[]).map((ob) => {
+        const objects = (cmd.objects as { id: string; name?: string; quarters?: number; area?: string }[]).map((ob) => {
           const it = findItem(s, ob.id);
+          // "such a defended location may count as more or less than 1 character": the GM gives quarters (default 1 character)
           const quarters = ob.quarters ?? (it ? o.itemWeightQuarters : 4);
-          return { id: ob.id, name: ob.name ?? it?.item.name ?? ob.id, quarters };
+          return { id: ob.id, name: ob.name ?? it?.item.name ?? ob.id, quarters, ...(ob.area ? { area: ob.area } : {}) };
         });
         const d: GroupDefense = { protected: [...new Set(cmd.protected as string[])], objects };
         validateDefense(ctx, g, d);

@@ -123,6 +123,9 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.reactions = [];
       rs.groupMoves = [];
       rs.pending = [];
+      return true;
+    case 'legends.groupDefenseReset':
+      // the new declarations replace last round's (which held through this movement phase)
       rs.defense = {};
       rs.overflow = [];
       return true;
@@ -169,7 +172,10 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       return true;
     }
     case 'legends.bypassRolled':
-      if (e.success) c!.data.turn.bypassed = true;
+      if (e.success) {
+        c!.data.turn.bypassed = true;
+        c!.data.bypassedRound = s.clock.round;
+      }
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
       return true;
     case 'legends.pickupFailed':

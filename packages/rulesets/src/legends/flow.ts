@@ -195,6 +195,7 @@ export function beginRound(ctx: LCtx, round: number): void {
 export function endMovementPhase(ctx: LCtx): void {
   const s = ctx.state;
   ctx.emit({ type: 'legends.movementEnded' });
+  if (Object.keys(s.rs.defense).length > 0 || s.rs.overflow.length > 0) ctx.emit({ type: 'legends.groupDefenseReset' });
   const groups = groupIds(s);
   if (groups.length > 0 && (s.clock.round > 1 || opts(s).firstRoundGroupDefense)) {
     ctx.emit({ type: 'legends.queue', queue: groups });

@@ -79,6 +79,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     carriedBy: null,
     forfeitRound: 0,
     turnRound: 0,
+    bypassedRound: 0,
   }),
   commands: legendsCommands(),
   evolve: (draft, event) => evolve(draft, event),

@@ -176,6 +176,8 @@ export interface LData {
   forfeitRound: number;
   /** the round its last turn began (to know who has acted this round) */
   turnRound: number;
+  /** the round of its last successful bypass of group defense (a guarded area opens the next movement phase) */
+  bypassedRound: number;
 }
 
 export interface PendingMove {
@@ -221,7 +223,8 @@ export interface GroupMove {
 
 export interface GroupDefense {
   protected: string[];
-  objects: { id: string; name: string; quarters: number }[];
+  /** guarded objects; `area` set: the group prevents access to that area of its zone */
+  objects: { id: string; name: string; quarters: number; area?: string }[];
 }
 
 export interface Touch {

@@ -203,3 +203,39 @@ describe('legends: group defense breaking down; bypass ends touching', () => {
     expect(t.state.rs.touches).toHaveLength(0);
   });
 });
+
+describe('legends: guarding an area', () => {
+  const specs5: Spec[] = [
+    { id: 'a1', side: 'h' },
+    { id: 'a2', side: 'h' },
+    { id: 'a3', side: 'h' },
+    { id: 'b1', side: 'f', SPD: 9 },
+    { id: 'b2', side: 'f' },
+  ];
+  const setup5 = (t: Table) => {
+    t.do({ type: 'formGroup', combatantIds: ['a1', 'a2', 'a3'], groupId: 'party' });
+    t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'a3', 'b1', 'b2'], engagementId: 'melee' });
+  };
+
+  it('"group defense may be used to represent a group ... preventing access to an area" — "bypassing group defense allows you to ... move into the blocked area during the next round\'s movement phase"', () => {
+    const t = started(specs5, { setup: setup5 });
+    // the party holds the stairs (an area counts as a whole character unless the GM gives quarters)
+    t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: [], objects: [{ id: 'stairs', name: 'The stairs', area: 'stairs' }] });
+    t.endTurnsUntil('b1');
+    t.forceFaces('2d12', [1, 1]);
+    t.do({ type: 'act', combatantId: 'b1', action: 'bypass' });
+    t.skipTo('movement', 2);
+    // last round's declaration holds through this movement phase
+    expect(t.state.rs.defense.party!.objects[0]).toMatchObject({ area: 'stairs', quarters: 4 });
+    for (const id of ['a1', 'a2', 'a3']) t.do({ type: 'stay', combatantId: id });
+    t.force(1);
+    t.do({ type: 'move', combatantId: 'b1', destination: { zone: 'main', area: 'stairs' } });
+    t.do({ type: 'finishMove', combatantId: 'b1' });
+    // b2 did not bypass: the stairs are closed to it
+    t.refuse({ type: 'move', combatantId: 'b2', destination: { zone: 'main', area: 'stairs' } }, 'legends.group-defense.area');
+    t.do({ type: 'stay', combatantId: 'b2' });
+    // new declarations at the end of the movement phase replace the old ones
+    expect(t.clock.phase).toBe('group-defense');
+    expect(t.state.rs.defense).toEqual({});
+  });
+});

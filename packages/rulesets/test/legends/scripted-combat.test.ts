@@ -106,7 +106,8 @@ describe('legends: scripted combat', () => {
 
     // ---- round 2 ----------------------------------------------------------------------------
     expect(t.clock).toMatchObject({ round: 2, phase: 'movement', current: 'kara' });
-    expect(t.state.rs.defense).toEqual({});
+    // last round's group defense holds until the new declarations at the end of this movement phase
+    expect(t.state.rs.defense.party!.protected).toEqual(['lio']);
     step({ type: 'prepareReaction', combatantId: 'kara', watch: 'bandit-b', anticipate: 'chase bandit-b if it flees' });
     for (const id of ['lio', 'mira', 'chief', 'bandit-a']) step({ type: 'stay', combatantId: id });
     // bandit-b escapes toward the woods: +2 Hindrance, the larger die of the woods
