@@ -186,7 +186,21 @@ async function main(): Promise<void> {
       loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
       serverRssMiB: Math.round(Math.max(peakRss, rssOf(child.pid!)) / 2 ** 20),
     };
-    console.log(JSON.stringify(result, null, 2));
+    const health = await http('GET', '/health');
+    const benchCpu = process.cpuUsage();
+    console.log(
+      JSON.stringify(
+        {
+          ...result,
+          entriesPerLogBatch: Number(((health.logEntries as number) / Math.max(1, health.logBatches as number)).toFixed(1)),
+          logWriteMsAvg: health.logWriteMsAvg,
+          logWriteMsMax: health.logWriteMsMax,
+          benchCpuSeconds: Number(((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)),
+        },
+        null,
+        2,
+      ),
+    );
     for (const c of clients) c.close();
   } finally {
     await cleanup();

@@ -131,13 +131,33 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return ack;
   }
 
-  r.get('/health', { schema: { summary: 'Liveness and which database is in use', response: { 200: z.object({ status: z.literal('ok'), database: z.string(), description: z.string(), liveEncounters: z.number(), ownerId: z.string() }) } } }, async () => ({
-    status: 'ok' as const,
-    database: store.kind,
-    description: store.description,
-    liveEncounters: runtime.liveCount,
-    ownerId: runtime.options.ownerId,
-  }));
+  const healthReply = z.object({
+    status: z.literal('ok'),
+    database: z.string(),
+    description: z.string(),
+    liveEncounters: z.number(),
+    ownerId: z.string(),
+    commands: z.number(),
+    logBatches: z.number(),
+    logEntries: z.number(),
+    logWriteMsAvg: z.number(),
+    logWriteMsMax: z.number(),
+  });
+  r.get('/health', { schema: { summary: 'Liveness, which database is in use, and counters', response: { 200: healthReply } } }, async () => {
+    const w = runtime.writer.stats;
+    return {
+      status: 'ok' as const,
+      database: store.kind,
+      description: store.description,
+      liveEncounters: runtime.liveCount,
+      ownerId: runtime.options.ownerId,
+      commands: runtime.metrics.commands,
+      logBatches: w.batches,
+      logEntries: w.entries,
+      logWriteMsAvg: w.batches ? Number((w.writeMs / w.batches).toFixed(2)) : 0,
+      logWriteMsMax: Number(w.maxWriteMs.toFixed(2)),
+    };
+  });
 
   r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue' } }, async () => ({
     rulesets: ctx.rulesetInfos,

@@ -8,63 +8,81 @@ interface Pending {
 }
 
 /**
- * Group commit: appends from every encounter of this process are batched into one transaction
- * while the previous one is in flight, so many encounters share one database round trip.
- * A promise resolves only once its entry is committed.
+ * Group commit: appends from every encounter of this process are batched into one database
+ * statement; up to `maxInFlight` batches are written at once (each encounter has at most one
+ * entry waiting, since its host waits for the commit before its next command, so batches never
+ * reorder an encounter's entries). A promise resolves only once its entry is committed.
  */
 export class LogWriter {
   private pending: Pending[] = [];
-  private flushing: Promise<void> | null = null;
-  /** batches written, entries written (for metrics and tests) */
-  readonly stats = { batches: 0, entries: 0 };
+  private inFlight = 0;
+  private scheduled = false;
+  private idle: Array<() => void> = [];
+  /** encounters with an entry in a batch being written */
+  private readonly writing = new Set<string>();
+  /** batches written, entries written, time spent writing (for /health and the benchmark) */
+  readonly stats = { batches: 0, entries: 0, writeMs: 0, maxWriteMs: 0 };
 
   constructor(
     private readonly store: RuntimeStore,
     private readonly logger: Logger,
     private readonly maxBatch = 500,
+    private readonly maxInFlight = 4,
   ) {}
 
   append(entry: LogEntryLike, token: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ entry, token, resolve, reject });
-      if (!this.flushing) this.flushing = this.flush();
+      this.kick();
     });
   }
 
   /** Resolves when everything appended so far is written (or refused). */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drain(): Promise<void> {
+    if (this.pending.length === 0 && this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async flush(): Promise<void> {
-    // Let the current tick's appends join this batch.
-    await new Promise<void>((r) => setImmediate(r));
+  private kick(): void {
+    if (this.scheduled || this.pending.length === 0 || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    // let the current tick's appends join the batch
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.pending.length === 0 || this.inFlight >= this.maxInFlight) return;
+      const batch = this.takeBatch();
+      if (batch.length === 0) return; // what is left waits for a batch in flight
+      this.inFlight += 1;
+      void this.flush(batch).finally(() => {
+        for (const p of batch) this.writing.delete(p.entry.encounterId);
+        this.inFlight -= 1;
+        this.kick();
+        if (this.pending.length === 0 && this.inFlight === 0) for (const r of this.idle.splice(0)) r();
+      });
+      this.kick();
+    });
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
     try {
-      while (this.pending.length > 0) {
-        const batch = this.takeBatch();
+      await this.write(batch);
+      for (const p of batch) p.resolve();
+    } catch (e) {
+      if (batch.length === 1) {
+        batch[0]!.reject(e);
+        return;
+      }
+      // One stale owner (or bad entry) must not fail the others: retry one by one.
+      this.logger.warn({ err: String(e), size: batch.length }, 'group commit failed; retrying entries one by one');
+      for (const p of batch) {
         try {
-          await this.write(batch);
-          for (const p of batch) p.resolve();
-        } catch (e) {
-          if (batch.length === 1) {
-            batch[0]!.reject(e);
-            continue;
-          }
-          // One stale owner (or bad entry) must not fail the others: retry one by one.
-          this.logger.warn({ err: String(e), size: batch.length }, 'group commit failed; retrying entries one by one');
-          for (const p of batch) {
-            try {
-              await this.write([p]);
-              p.resolve();
-            } catch (e2) {
-              if (!isStaleOwner(e2)) this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
-              p.reject(e2);
-            }
-          }
+          await this.write([p]);
+          p.resolve();
+        } catch (e2) {
+          if (!isStaleOwner(e2)) this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
+          p.reject(e2);
         }
       }
-    } finally {
-      this.flushing = null;
     }
   }
 
@@ -74,22 +92,27 @@ export class LogWriter {
     const seen = new Set<string>();
     const rest: Pending[] = [];
     for (const p of this.pending) {
-      if (batch.length < this.maxBatch && !seen.has(p.entry.encounterId)) {
+      if (batch.length < this.maxBatch && !seen.has(p.entry.encounterId) && !this.writing.has(p.entry.encounterId)) {
         seen.add(p.entry.encounterId);
         batch.push(p);
       } else rest.push(p);
     }
     this.pending = rest;
+    for (const p of batch) this.writing.add(p.entry.encounterId);
     return batch;
   }
 
   private async write(batch: Pending[]): Promise<void> {
     const fencing = batch.map((p) => ({ encounterId: p.entry.encounterId, token: p.token }));
+    const t0 = performance.now();
     await this.store.appendLog(
       batch.map((p) => p.entry),
       fencing,
     );
+    const ms = performance.now() - t0;
     this.stats.batches += 1;
     this.stats.entries += batch.length;
+    this.stats.writeMs += ms;
+    if (ms > this.stats.maxWriteMs) this.stats.maxWriteMs = ms;
   }
 }
