@@ -58,7 +58,20 @@ describe('legends in the browser', () => {
     await addCombatant(gm, { name: 'Borin', side: 'heroes', stats: { DEX: 9, SPD: 8, STR: 14, competences: 'bow' }, items: [{ id: 'bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }] });
     await addCombatant(gm, { name: 'Goblin Boss', side: 'foes', stats: { DEX: 10, SPD: 9, STR: 13 }, secret: ['STR'] });
     await addCombatant(gm, { name: 'Lurker', side: 'foes', stats: { DEX: 11, SPD: 11, STR: 7 }, hidden: true });
+    // edit: the same generated form, filled with the current stats
+    const goblin = Object.values((await liveState(gm)).state!.combatants).find((c) => c.name === 'Goblin Boss')!;
+    await gm.getByRole('button', { name: 'Edit Goblin Boss' }).click();
+    const edit = gm.getByRole('form', { name: 'Edit Goblin Boss' });
+    await expect(edit.locator(`[id="edit-${goblin.id}-stat-STR"]`).inputValue()).resolves.toBe('13');
+    await edit.locator(`[id="edit-${goblin.id}-stat-STR"]`).fill('41');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByTestId('stats-errors').filter({ hasText: 'STR must be at most 40' }).waitFor();
+    await edit.locator(`[id="edit-${goblin.id}-stat-STR"]`).fill('15');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await gm.waitForFunction((id) => (window.__frayLive?.getSnapshot().state?.combatants[id]?.stats as { STR?: number } | undefined)?.STR === 15, goblin.id);
+    await edit.waitFor({ state: 'detached' });
     const s = (await liveState(gm)).state!;
+    expect(s.combatants[goblin.id]!.secretStats).toEqual(['STR']);
     expect(Object.values(s.combatants).map((c) => c.name).sort()).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!.secretStats).toEqual(['STR']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.hidden).toBe(true);

@@ -170,6 +170,12 @@ describe('one round of each other ruleset in the browser', () => {
         await prompt.getByRole('button', { name: /^Pass/ }).click();
         await prompt.waitFor({ state: 'detached' });
         await gm.waitForFunction(() => window.__frayLive?.getSnapshot().state?.reaction === null);
+        // again, and this time the GM closes the window without waiting for the player
+        await raw.getByRole('button', { name: 'Send command' }).click();
+        await prompt.waitFor();
+        await gm.getByTestId('reaction-window').getByRole('button', { name: 'Resolve / skip the reaction window' }).click();
+        await prompt.waitFor({ state: 'detached' });
+        await gm.getByTestId('event-log').getByText(/passes \(GM resolved\)/).first().waitFor();
       }
       await shot(player, `player-${info.id}-phone`);
       await shot(gm, `gm-console-${info.id}-desktop`);
