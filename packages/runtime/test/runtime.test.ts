@@ -210,4 +210,37 @@ describe('runtime', () => {
     m.catchUp();
     await rt.shutdown();
   });
+
+  it('an idle encounter is snapshotted, leaves memory, and comes back on the next open', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store, { idleMs: 0, idleSnapshotMs: 0, sweepMs: 60_000 });
+    const { host, gmCmd } = await setup(rt);
+    await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'before idle' });
+    const sub = host.subscribe(gm, () => {});
+    await rt.sweep();
+    expect(rt.peek(host.id)).toBe(host); // a viewer keeps it in memory
+    sub.unsubscribe();
+    await rt.sweep();
+    expect(rt.peek(host.id)).toBeUndefined();
+    expect((await store.latestSnapshot(host.id))!.version).toBe(4);
+    const back = await rt.open(host.id);
+    expect(back).not.toBe(host);
+    expect(back.state).toEqual(host.state);
+    await rt.shutdown();
+  });
+
+  it('a graceful shutdown drains every queued command before it stops', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host } = await setup(rt);
+    const acks = Array.from({ length: 20 }, (_, i) =>
+      host.submit({ commandId: `q${i}`, command: { type: 'dice.roll', formula: '1d6', purpose: `q${i}` }, by: gm }, gm),
+    );
+    await rt.shutdown();
+    const results = await Promise.all(acks);
+    expect(results.every((a) => a.ok)).toBe(true);
+    expect(store.logs.get(host.id)).toHaveLength(23);
+    expect((await store.latestSnapshot(host.id))!.version).toBe(23);
+    expect(store.leases.get(host.id)!.expiresAt.getTime()).toBe(0); // released
+  });
 });
