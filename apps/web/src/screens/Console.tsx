@@ -399,6 +399,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [send, outcome, clear] = useCommand(live);
   const [editing, setEditing] = useState<string | null>(null);
   const [actor, setActor] = useState<string>('');
+  const [revealError, setRevealError] = useState<unknown>(null);
   const state = snap?.state ?? null;
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
@@ -502,6 +503,7 @@ export function Console({ encounterId }: { encounterId: string }) {
           ) : null}
           <Section title="Combatants" id="combatants">
             {combatants.length === 0 ? <p className="muted">No combatants yet.</p> : null}
+            <ErrorMessage error={revealError} onDismiss={() => setRevealError(null)} />
             <div className="cards">
               {combatants.map((c) =>
                 editing === c.id && ruleset ? (
@@ -512,6 +514,20 @@ export function Console({ encounterId }: { encounterId: string }) {
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit
                       </button>
+                      {c.hidden ? (
+                        <button
+                          type="button"
+                          onClick={() =>
+                            void api('PATCH', `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`, { hidden: false }, { token }).then(
+                              () => undefined,
+                              (e: unknown) => setRevealError(e),
+                            )
+                          }
+                          aria-label={`Reveal ${c.name} to the players`}
+                        >
+                          Reveal
+                        </button>
+                      ) : null}
                       {state.effects
                         .filter((e) => e.targetId === c.id)
                         .map((e) => (

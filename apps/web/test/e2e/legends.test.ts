@@ -306,6 +306,10 @@ describe('legends in the browser', () => {
     expect(await spec.locator('[data-testid^="actions-"]').count()).toBe(0);
     expect(await spec.getByRole('button', { name: /End my turn|Do it/ }).count()).toBe(0);
     await shot(spec, 'spectator-phone');
+    // the GM reveals the hidden NPC: now everyone sees it
+    await gm.getByRole('button', { name: 'Reveal Lurker to the players' }).click();
+    await spec.getByTestId('turn-order').getByText('Lurker').waitFor();
+    await p1.getByTestId('turn-order').getByText('Lurker').waitFor();
     const wide = await open();
     await wide.goto(links.spec);
     await wide.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
