@@ -239,3 +239,34 @@ describe('legends: guarding an area', () => {
     expect(t.state.rs.defense).toEqual({});
   });
 });
+
+describe('legends: bypass with outnumbering dice and breakout tactics', () => {
+  it('"outnumbering dice apply to this roll" (2d12 with 2 Hindrance keeps the worst two) and breakout in the action phase lasts "until the beginning of your next turn"', () => {
+    const t = started(
+      [
+        { id: 'a1', side: 'h' },
+        { id: 'a2', side: 'h' },
+        { id: 'a3', side: 'h' },
+        { id: 'a4', side: 'h', DEX: 2 },
+        { id: 'b1', side: 'f', DEX: 5 },
+      ],
+      {
+        setup: (t) => {
+          t.do({ type: 'formGroup', combatantIds: ['a1', 'a2', 'a3', 'a4'], groupId: 'party' });
+          t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'a3', 'a4', 'b1'], engagementId: 'melee' });
+        },
+      },
+    );
+    t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: ['a3'] });
+    t.endTurnsUntil('b1');
+    // 4 against 1: 4 Hindrance
+    const plain = t.try({ type: 'act', combatantId: 'b1', action: 'bypass' });
+    expect(plain.ok && plain.events.find((e) => e.type === 'dice.rolled')!.formula).toBe('6d12kh2');
+    // breakout: ignore the one enemy with lower DEX (3 against 1: 2 Hindrance) and remove 1 Hindrance → 1 Hindrance, 2 degrees
+    const ev = t.do({ type: 'act', combatantId: 'b1', action: 'bypass', breakout: { ignoreLowerDex: true, removeHindrance: true } });
+    expect(ev.find((e) => e.type === 'dice.rolled')!.formula).toBe('3d12kh2');
+    const dis = t.effectsOn('b1').filter((e) => e.condition === 'melee-disadvantage');
+    const breakout = dis.find((e) => (e.data as { degrees: number }).degrees === 2)!;
+    expect(breakout.expires).toMatchObject({ at: 'turn-start', anchor: 'b1', round: 2 });
+  });
+});
