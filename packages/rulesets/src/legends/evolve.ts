@@ -1,5 +1,5 @@
 import type { EngineEvent, Item } from '@fray/engine';
-import { END, type Marker } from './flow.js';
+import type { Marker } from './flow.js';
 import {
   clone,
   newTurn,
@@ -23,7 +23,8 @@ function reanchor(s: LState, from: string, to: string): void {
     if (!m || typeof m !== 'object') continue;
     if ((m.at === 'turn-start' || m.at === 'turn-end') && m.anchor === from) {
       // "the Ability will end at the position in turn order you originally occupied"
-      e.expires = { at: 'turn-start', round: m.at === 'turn-end' && to === END ? m.round : m.round, anchor: to };
+      // the end of its turn there is the start of the next one's; END is the end of the action phase
+      e.expires = { at: 'turn-start', round: m.round, anchor: to };
     }
   }
 }

@@ -280,7 +280,7 @@ export function endRound(ctx: LCtx): void {
 export function effectExpiry(state: LState, effect: Effect): Marker | null {
   const d = effect.duration;
   if (!d) return null;
-  const { round, phase, current, order } = state.clock;
+  const { round, phase, current } = state.clock;
   const n = d.count;
   const unit = d.unit.toLowerCase().replace(/s$/, '');
   const rounds = unit === 'second' ? Math.ceil(n / 5) : n;
@@ -304,7 +304,6 @@ export function effectExpiry(state: LState, effect: Effect): Marker | null {
       const ownTurnNow = current === anchor && phase === 'action';
       if (unit === 'start-of-turn') return { at: 'turn-start', anchor, round: round + n - 1 + (begun ? 1 : 0) };
       const done = begun && !ownTurnNow;
-      void order;
       return { at: 'turn-end', anchor, round: round + n - 1 + (done ? 1 : 0) };
     }
     default:

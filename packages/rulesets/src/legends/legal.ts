@@ -1,7 +1,7 @@
 import type { ActionOption, EngineError } from '@fray/engine';
 import { actionsOf, checkAct, checkTarget, type ActInput } from './actions.js';
 import { checkReorder } from './flow.js';
-import { groupIds, inHand, isEnemy, membersOfGroup, posOf, type ActionKind, type LState } from './model.js';
+import { inHand, isEnemy, membersOfGroup, posOf, type ActionKind, type LState } from './model.js';
 
 const cost = (k: string): Record<string, number> => ({ [k]: 1 });
 
@@ -167,6 +167,5 @@ export function legalActions(s: LState, id: string): ActionOption[] {
     const mates = membersOfGroup(s, g).filter((m) => m.id !== id).map((m) => m.id);
     out.push({ command: 'offerItem', label: 'Offer an item in your hand', kind: 'none', params: [{ name: 'itemId', kind: 'item', options: c.items.filter(inHand).map((i) => i.id) }, { name: 'toId', kind: 'combatant', options: mates }], template: { combatantId: id }, rule: 'legends.giving', allowed: mates.length > 0 });
   }
-  void groupIds;
   return out;
 }
