@@ -11,6 +11,7 @@ import {
   endTurn,
   moveInOrder,
   nextDecision,
+  startTurnAt,
 } from './flow.js';
 import {
   actionDefSchema,
@@ -615,6 +616,7 @@ export function legendsCommands(): Record<string, Spec> {
             return;
           default:
             if (s.clock.current) endTurn(ctx, s.clock.current, 'ended by the GM');
+            else startTurnAt(ctx, 0);
         }
       },
     },

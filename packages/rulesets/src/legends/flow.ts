@@ -227,6 +227,8 @@ export function beginActionPhase(ctx: LCtx): void {
 
 /** Start the turn of order[index] (skipping those who cannot act); past the end, the round ends. */
 export function startTurnAt(ctx: LCtx, index: number): void {
+  // nobody left in the order: the round cannot go on (the GM adds someone or ends combat)
+  if (ctx.state.clock.order.length === 0) return;
   for (let i = index; ; i++) {
     const s = ctx.state;
     const id = s.clock.order[i];
@@ -239,6 +241,8 @@ export function startTurnAt(ctx: LCtx, index: number): void {
     // "ends right before the character's next turn in the action phase"
     expireAt(ctx, (m) => m.at === 'turn-start' && m.anchor === id && m.round <= s.clock.round);
     if (!(opts(s).skipIncapacitatedTurns && isDown(s, id))) return;
+    // when nobody at all can act, the turns are not skipped (rounds would follow one another forever)
+    if (s.clock.order.every((x) => isDown(s, x))) return;
     finishTurn(ctx, id, 'skipped');
   }
 }

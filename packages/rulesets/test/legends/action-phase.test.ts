@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { legends } from '../../src/legends/index.js';
 import { started } from './helpers.js';
 
 const sword = { id: 'sword', name: 'Sword', location: 'right-hand', props: { weapon: 'melee', type: 'sword', oneHanded: { STR: 5 } } };
@@ -167,5 +168,31 @@ describe('legends: the action phase', () => {
     t.do({ type: 'act', combatantId: 'a1', action: 'jab' });
     t.do({ type: 'removeAction', key: 'jab' });
     t.refuse({ type: 'act', combatantId: 'a1', action: 'jab' }, 'legends.actions');
+  });
+});
+
+describe('legends: everyone down', () => {
+  it('when every character is unconscious the turns are not skipped (no endless rounds)', () => {
+    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }]);
+    t.do({ type: 'effect.apply', targetId: 'b1', name: 'Down', condition: 'unconscious' });
+    t.do({ type: 'effect.apply', targetId: 'a1', name: 'Down', condition: 'unconscious' });
+    t.do({ type: 'turn.end', combatantId: 'a1' });
+    expect(t.clock).toMatchObject({ round: 1, phase: 'action', current: 'b1' });
+    t.do({ type: 'turn.end', combatantId: 'b1' });
+    expect(t.clock.round).toBe(2);
+  });
+});
+
+describe('legends: everyone removed', () => {
+  it('removing every combatant leaves the round waiting instead of looping', () => {
+    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }]);
+    t.do({ type: 'combatant.remove', combatantId: 'b1' });
+    t.do({ type: 'combatant.remove', combatantId: 'a1' });
+    expect(t.clock.order).toEqual([]);
+    expect(legends.invariants!(t.state)).toEqual([]);
+    t.add({ id: 'c1', side: 'h' });
+    expect(t.clock.order).toEqual(['c1']);
+    t.do({ type: 'advancePhase' });
+    expect(t.clock.current).toBe('c1');
   });
 });
