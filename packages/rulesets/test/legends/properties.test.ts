@@ -101,6 +101,9 @@ function randomCommand(s: LState, pick: (n: number) => number): Record<string, u
       { type: 'dice.force', by: gm, total: 1 + pick(12) },
       { type: 'bogus', by: gm },
       { type: 'act', by: { role: 'player', playerId: 'p-h1' }, combatantId: 'f1', action: 'speak' },
+      { type: 'combatant.remove', by: gm, combatantId: c },
+      { type: 'combatant.add', by: gm, combatant: { name: 'Newcomer', side: ['h', 'f'][pick(2)]!, stats: { DEX: 1 + pick(10), SPD: 6, STR: 6 } } },
+      { type: 'effect.remove', by: gm, effectId: s.effects[pick(Math.max(1, s.effects.length))]?.id ?? 'none' },
     ];
     return gmCmds[pick(gmCmds.length)]!;
   }
