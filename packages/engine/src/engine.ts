@@ -68,6 +68,17 @@ export function commandsOf(ruleset: Ruleset): Record<string, CommandSpec> {
 
 const envelope = z.object({ type: z.string().min(1).max(64), by: actorSchema }).passthrough();
 
+/** What `envelope` accepts, checked by hand: the envelope is parsed on every command. */
+function wellFormedEnvelope(raw: unknown): raw is { type: string; by: Command['by'] } {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const { type, by } = raw as { type?: unknown; by?: unknown };
+  if (typeof type !== 'string' || type.length < 1 || type.length > 64) return false;
+  if (typeof by !== 'object' || by === null) return false;
+  const { role, playerId } = by as { role?: unknown; playerId?: unknown };
+  if (role === 'gm' || role === 'system') return true;
+  return role === 'player' && typeof playerId === 'string' && playerId.length >= 1 && playerId.length <= 128;
+}
+
 function err(code: EngineError['code'], rule: string, message: string): { ok: false; error: EngineError } {
   return { ok: false, error: { code, rule, message } };
 }
@@ -77,12 +88,19 @@ function err(code: EngineError['code'], rule: string, message: string): { ok: fa
  * state untouched. Pure: the same state and command always give the same result.
  */
 export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: unknown): ApplyResult<RS> {
-  const env = envelope.safeParse(raw);
-  if (!env.success) return err('INVALID_COMMAND', 'engine.commands', z.prettifyError(env.error));
-  const spec = commandsOf(ruleset)[env.data.type];
-  if (!spec) return err('UNKNOWN_COMMAND', 'engine.commands', `Unknown command "${env.data.type}" for ruleset ${ruleset.id}.`);
+  let type: string;
+  if (wellFormedEnvelope(raw)) type = raw.type;
+  else {
+    // The slow path gives the same answer for well-formed envelopes and the schema's message otherwise.
+    const env = envelope.safeParse(raw);
+    if (!env.success) return err('INVALID_COMMAND', 'engine.commands', z.prettifyError(env.error));
+    type = env.data.type;
+  }
+  const all = commandsOf(ruleset);
+  const spec = Object.hasOwn(all, type) ? all[type] : undefined;
+  if (!spec) return err('UNKNOWN_COMMAND', 'engine.commands', `Unknown command "${type}" for ruleset ${ruleset.id}.`);
   const parsed = spec.schema.safeParse(raw);
-  if (!parsed.success) return err('INVALID_COMMAND', `${ruleset.id}.${env.data.type}`, z.prettifyError(parsed.error));
+  if (!parsed.success) return err('INVALID_COMMAND', `${ruleset.id}.${type}`, z.prettifyError(parsed.error));
   const cmd = parsed.data as Command;
 
   // Who may issue it.
@@ -118,6 +136,7 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   }
 
   const events: EngineEvent[] = [];
+  noteWholeValues(state);
   try {
     const next = create(state, (draft) => {
       const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state);
@@ -130,13 +149,37 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
       }
       closeWindowIfDone(ruleset, ctx as Ctx<RS>);
       draft.version += 1;
-    });
+    }, DRAFT_OPTIONS);
     return { ok: true, state: next as EncounterState<RS>, events };
   } catch (e) {
     if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
     throw e;
   }
 }
+
+/**
+ * Values no event changes in place — a combatant's `stats` and `position`, the encounter's
+ * `options` — are always replaced whole (`combatant.updated`, `combatant.placed`, the rulesets'
+ * own events assign new objects). Reading them through the draft hands them out as they are,
+ * without a draft of their own: most reads of a command are stats and positions, and every draft
+ * costs a proxy while the command runs and a check when it ends.
+ */
+const wholeValues = new WeakSet<object>();
+const notedCombatants = new WeakSet<object>();
+function noteWholeValues(state: EncounterState<unknown>): void {
+  const cs = state.combatants;
+  if (notedCombatants.has(cs)) return;
+  notedCombatants.add(cs);
+  wholeValues.add(state.options);
+  for (const id in cs) {
+    const c = cs[id]!;
+    if (typeof c.stats === 'object' && c.stats !== null) wholeValues.add(c.stats);
+    if (typeof c.position === 'object' && c.position !== null) wholeValues.add(c.position);
+  }
+}
+const DRAFT_OPTIONS = {
+  mark: (value: unknown, types: { mutable: 'mutable' }) => (typeof value === 'object' && value !== null && wholeValues.has(value) ? types.mutable : undefined),
+};
 
 function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
   // Resuming may open a new window; loop until one is left open or none is.
@@ -160,6 +203,8 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
   const version = base.version + 1;
   // Reads that do not need the draft go to the base state: every draft read costs a proxy.
   let rngState = base.rng;
+  // Whether the queue of GM-forced rolls may differ from the base state's (then read the draft).
+  let forcedTouched = false;
   const hiddenNow = (id: string): boolean => {
     const c = base.combatants[id];
     return c ? c.hidden : draft.combatants[id]?.hidden === true;
@@ -175,6 +220,7 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
         if (typeof cid === 'string' && hiddenNow(cid)) event = { ...event, gmOnly: true };
       }
       if (event.gmOnly === undefined) delete event.gmOnly;
+      if (event.type === 'dice.forced' || event.type === 'combatant.removed' || !CORE_EVENTS.has(event.type)) forcedTouched = true;
       evolve(ruleset, draft, event);
       events.push(event);
     },
@@ -182,7 +228,7 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
       const rng = new Rng(rngState);
       let outcome = rollFormula(formula, rng);
       let forcedIndex = -1;
-      if (draft.forcedRolls.length > 0) {
+      if ((forcedTouched ? draft : base).forcedRolls.length > 0) {
         const f0 = formula.replace(/\s+/g, '');
         forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === f0);
         if (forcedIndex >= 0) {
@@ -228,6 +274,13 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
   };
   return ctx;
 }
+
+/** The event types `evolve` handles itself; none but `dice.forced` and `dice.rolled` touch `forcedRolls`. */
+const CORE_EVENTS = new Set([
+  'combatant.added', 'combatant.removed', 'combatant.updated', 'combatant.placed', 'effect.applied', 'effect.removed',
+  'effect.expired', 'combat.started', 'combat.ended', 'clock.changed', 'dice.rolled', 'dice.forced', 'dice.overridden',
+  'reaction.opened', 'reaction.responded', 'reaction.closed',
+]);
 
 /** Apply one event to a draft. Core events are handled here; the rest go to the ruleset. */
 export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: EngineEvent): void {
@@ -290,7 +343,9 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
         combatantId: (e.combatantId as string | null) ?? null,
       };
       if (e.gmOnly) rec.gmOnly = true;
-      const rolls = s.rolls;
+      // A plain view of the list: spreading the draft would make a draft of every record.
+      const drafted = s.rolls;
+      const rolls = isDraft(drafted) ? current(drafted) : drafted;
       s.rolls = rolls.length >= RECENT_ROLLS ? [...rolls.slice(rolls.length - RECENT_ROLLS + 1), rec] : [...rolls, rec];
       return;
     }
@@ -351,6 +406,38 @@ export function legalActions<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
     options.push({ command: 'reaction.pass', label: 'Pass (do not react)', kind: 'reaction', allowed: true, template: { combatantId }, rule: 'engine.reactions' });
   }
   return options;
+}
+
+/**
+ * A deep copy equal to `JSON.parse(JSON.stringify(value))` (members that are undefined dropped,
+ * undefined array items and non-finite numbers turned to null), without the text round trip and
+ * without reading drafts through their proxies: use it to put a value read from the draft into an
+ * event.
+ */
+export function jsonCopy<T>(value: T): T {
+  return copyJson(value) as T;
+}
+
+function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return typeof v === 'number' && !Number.isFinite(v) ? null : v;
+  if (isDraft(v)) v = current(v as object);
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      out[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : copyJson(x);
+    }
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.toJSON === 'function') return copyJson((o.toJSON as () => unknown)());
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    out[k] = copyJson(x);
+  }
+  return out;
 }
 
 /** Effects on a combatant whose `condition` is the given name. */

@@ -16,6 +16,7 @@ export {
   hasCondition,
   conditionsOf,
   expireEffects,
+  jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
 export { projectState, projectEvent } from './projection.js';

@@ -1,4 +1,4 @@
-import { chebyshev, expireEffects, type Effect } from '@fray/engine';
+import { chebyshev, expireEffects, jsonCopy, type Effect } from '@fray/engine';
 import { actionDef } from './catalogue.js';
 import { PHASES, phaseIndex } from './phases.js';
 import {
@@ -28,8 +28,8 @@ import { RULESET_ID, optsOf, st, type ActParams, type C, type InProgress, type S
 
 const ev = (fact: string) => `${RULESET_ID}.${fact}`;
 
-/** A plain copy (event payloads must not hold references into the immer draft). */
-export const plain = <T>(x: T): T => (x === undefined ? x : (JSON.parse(JSON.stringify(x)) as T));
+/** A plain copy (event payloads must not hold references into the draft); the same as a JSON round trip. */
+export const plain = <T>(x: T): T => (x === undefined ? x : jsonCopy(x));
 
 // ---------------------------------------------------------------- clock: rounds, phases, slots
 

@@ -2,6 +2,7 @@ import { hexDistance, hexNeighbors, type EngineError, type Hex, type Item, type 
 import { advance, st, takeRecovery, type C } from './clock.js';
 import {
   baseOcv,
+  clone,
   combine,
   conditionOcv,
   conditions,
@@ -623,7 +624,6 @@ export function drain(ctx: C): void {
   }
 }
 
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 export function onReactionClosed(ctx: C, w: ReactionWindow): void {
   const s = st(ctx);

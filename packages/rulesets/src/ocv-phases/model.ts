@@ -386,4 +386,27 @@ export function touched(d: Data): boolean {
   return d.slots > 0 || d.full || d.free > 0 || d.stepped || d.moved;
 }
 
-export const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+/**
+ * A deep copy with exactly JSON's result (`JSON.parse(JSON.stringify(v))`: undefined members
+ * dropped, undefined array items and non-finite numbers become null) without the text round trip.
+ */
+export const clone = <T>(v: T): T => jsonCopy(v) as T;
+
+function jsonCopy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return typeof v === 'number' && !Number.isFinite(v) ? null : v;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      out[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : jsonCopy(x);
+    }
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x: unknown = (v as Record<string, unknown>)[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    out[k] = jsonCopy(x);
+  }
+  return out;
+}
