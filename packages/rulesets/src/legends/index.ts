@@ -9,6 +9,8 @@ import {
   groupIds,
   membersOfEngagement,
   membersOfGroup,
+  clone,
+  judge,
   newTurn,
   opts,
   positionSchema,
@@ -157,6 +159,37 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
       offers: rs.offers.filter((o) => seen(o.from) && seen(o.to)),
       forfeits: rs.forfeits.filter(seen),
     };
+  },
+  onRollOverridden(ctx0, roll, previousTotal) {
+    const ctx = ctx0 as unknown as LCtx;
+    const s = ctx.state;
+    const o = opts(s);
+    // a pending movement roll: its margin follows the GM's ruling
+    const p = s.rs.pending.find((x) => x.rollId === roll.id && !x.finished);
+    if (p) {
+      const delta = roll.total - previousTotal;
+      const margin = o.rollMechanic === 'roll-under' ? p.margin - delta : p.margin + delta;
+      ctx.emit({ type: 'legends.moveUpdated', combatantId: p.combatantId, pending: { ...clone(p), total: roll.total, margin, success: margin >= 0 }, overridden: true });
+      return;
+    }
+    // a turn order roll, before anyone decided anything: the list is made again (ties keep their d2 order)
+    if (roll.purpose.startsWith('turn order roll') && roll.combatantId && s.clock.round === 1 && s.clock.phase === 'turn-order') {
+      const c = s.combatants[roll.combatantId];
+      if (!c || s.rs.queue.length !== Math.max(0, s.clock.order.length - 1)) return;
+      const margin = judge(o, c.stats.DEX, roll.total, 0, 0).margin;
+      const margins = { ...s.rs.turnRolls, [c.id]: margin };
+      const old = s.clock.order;
+      const order = [...old].sort((a, b) => {
+        const sa = s.combatants[a]!.data.surprised ? 1 : 0;
+        const sb = s.combatants[b]!.data.surprised ? 1 : 0;
+        return sa - sb || margins[b]! - margins[a]! || old.indexOf(a) - old.indexOf(b);
+      });
+      ctx.emit({ type: 'legends.turnOrderRolled', margins: { [c.id]: margin }, order });
+      setOrder(ctx, order);
+      const queue = order.slice(0, -1).reverse();
+      ctx.emit({ type: 'legends.queue', queue });
+      ctx.emit({ type: 'clock.changed', current: queue[0] ?? null });
+    }
   },
   onReactionClosed(ctx0, w) {
     const ctx = ctx0 as unknown as LCtx;

@@ -533,3 +533,17 @@ describe('legends: reacting to a group', () => {
     expect(t.clock.phase).toBe('group-defense'); // the movement phase is over
   });
 });
+
+describe('legends: the GM overrides a roll', () => {
+  it('an overridden movement roll changes the margin the mover finishes with', () => {
+    const t = inMovement();
+    t.force(11); // a failure
+    const ev = t.do({ type: 'move', combatantId: 'a1', destination: { join: 'b1', mode: 'engage' } });
+    const rollId = ev.find((e) => e.type === 'dice.rolled')!.rollId as string;
+    expect(t.state.rs.pending[0]!.success).toBe(false);
+    t.do({ type: 'dice.override', rollId, total: 2, reason: 'the GM rules the floor was dry' });
+    expect(t.state.rs.pending[0]).toMatchObject({ success: true, margin: 4 });
+    t.do({ type: 'finishMove', combatantId: 'a1' });
+    expect(t.pos('a1').engagement).toBeTruthy();
+  });
+});

@@ -225,3 +225,16 @@ describe('legends: adjacent turns', () => {
     expect(t.state.rs.turnRolls).toEqual({ x: 2, y: 1 });
   });
 });
+
+describe('legends: the GM overrides a turn order roll', () => {
+  it('before any decision, the list is made again', () => {
+    const t = started(four, { rolls: [1, 2, 3, 4], decide: true }); // a1 a2 b1 b2
+    const roll = t.state.rolls.find((r) => r.combatantId === 'b2' && r.purpose.startsWith('turn order'))!;
+    t.do({ type: 'dice.override', rollId: roll.id, total: 1 });
+    expect(t.state.rs.turnRolls.b2).toBe(5);
+    // b2 now ties a1 (margin 5) and keeps its later place among equals
+    expect(t.clock.order).toEqual(['a1', 'b2', 'a2', 'b1']);
+    expect(t.state.rs.queue).toEqual(['a2', 'b2', 'a1']);
+    expect(t.clock.current).toBe('a2');
+  });
+});
