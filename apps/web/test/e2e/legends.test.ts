@@ -217,7 +217,6 @@ describe('legends in the browser', () => {
       await step();
     }
     const s = (await liveState(gm)).state!;
-    console.log(taken.join('\n'));
     expect(s.clock.round).toBe(2);
     await shot(gm, 'gm-console-round2-desktop');
     await shot(p1, 'player-round2-desktop');

@@ -104,7 +104,6 @@ describe('one round of each other ruleset in the browser', () => {
           .waitFor({ timeout: 5000 })
           .then(async () => `refused: ${(await page.getByRole('alert').first().textContent()) ?? ''}`, () => 'no change');
         const r = await Promise.race([moved, failed]);
-        console.log(`${id}: ${String(name)} → ${r}`);
         await settle([player], gm);
         return r;
       };
@@ -181,6 +180,5 @@ describe('one round of each other ruleset in the browser', () => {
       await shot(gm, `gm-console-${info.id}-desktop`);
       await player.context().close();
     }
-    console.log(report.join('\n'));
   }, 90_000);
 });
