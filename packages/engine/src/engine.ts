@@ -1,4 +1,4 @@
-import { create, current, isDraft } from 'mutative';
+import { create, current, isDraft, original } from 'mutative';
 import { z } from 'zod';
 import { coreCommands } from './core.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
@@ -193,9 +193,16 @@ function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
   }
 }
 
-/** A plain copy of the window (it is a draft while the command runs). */
+/**
+ * A plain copy of the window (it is a draft while the command runs). An open window is changed in
+ * place only by the engine, and only in `responses` and `eligible` (see `evolve`); the rest is as
+ * it was when the window opened, so it is taken from the pre-command value instead of copied
+ * through the draft.
+ */
 function structuredCloneWindow(w: ReactionWindow): ReactionWindow {
-  return isDraft(w) ? (current(w) as ReactionWindow) : w;
+  if (!isDraft(w)) return w;
+  const before = original(w) as ReactionWindow;
+  return { ...before, eligible: [...w.eligible], responses: { ...w.responses } };
 }
 
 function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>): Ctx<RS> {

@@ -48,10 +48,10 @@ export function keyBefore(a: [number, number], b: [number, number]): boolean {
 
 /** The whole initiative order, highest first ("Combatants act in initiative order (highest to lowest)"). */
 export function orderOf(s: S): string[] {
-  return Object.values(s.combatants)
-    .slice()
-    .sort((a, b) => b.data.initiative - a.data.initiative || b.data.tiebreak - a.data.tiebreak || a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
-    .map((c) => c.id);
+  // Each combatant is read once (on a draft every read is a proxy trap), then the keys are sorted.
+  const rows = Object.values(s.combatants).map((c) => ({ id: c.id, name: c.name, initiative: c.data.initiative, tiebreak: c.data.tiebreak }));
+  rows.sort((a, b) => b.initiative - a.initiative || b.tiebreak - a.tiebreak || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return rows.map((c) => c.id);
 }
 
 export function baseSpeedOf(s: S, c: C): Speed {
@@ -216,7 +216,8 @@ export const foesOf = (s: S, c: C): C[] => Object.values(s.combatants).filter((o
 export function threatens(s: S, f: C, sq: Sq | null): boolean {
   const pos = f.position as Sq | null;
   if (!sq || !pos || !f.stats.threatens || !alive(f)) return false;
-  return chebyshev(pos, sq) <= reachOf(f) && reachOf(f) > 0;
+  const reach = reachOf(f);
+  return reach > 0 && chebyshev(pos, sq) <= reach;
 }
 
 /** May `f` make an attack of opportunity now (ignoring position)? */
