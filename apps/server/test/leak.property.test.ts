@@ -85,7 +85,7 @@ describe('no GM-only data over the wire (property)', () => {
               continue;
             }
             const cmd = commands[st.op]!;
-            const secretLore = st.op === 'lore' && (target.startsWith('ghost') || npcs[Number(target.slice(3))]?.secret);
+            const secretLore = st.op === 'lore' && (target.startsWith('ghost') || (target.startsWith('npc') && npcs[Number(target.slice(3))]?.secret));
             if (secretLore) sentinels.push(cmd.value as string);
             const ack = await mirrors[st.by]!.command(cmd);
             if (st.by !== 'gm') seen[st.by]!.push(JSON.stringify(ack));
