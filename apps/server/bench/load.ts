@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
     cwd,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', ...(dataDir ? { FRAY_DATA_DIR: dataDir } : {}) },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', FRAY_WEB_BUILD: '0', ...(dataDir ? { FRAY_DATA_DIR: dataDir } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

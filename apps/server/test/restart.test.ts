@@ -64,14 +64,14 @@ describe('restart', () => {
       const cwd = fileURLToPath(new URL('..', import.meta.url));
       const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
         cwd,
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FRAY_DATA_DIR: dataDir, FRAY_LEASE_SECONDS: '2', NODE_ENV: 'test' },
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FRAY_DATA_DIR: dataDir, FRAY_LEASE_SECONDS: '2', NODE_ENV: 'test', FRAY_WEB_BUILD: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
       return new Promise((resolve, reject) => {
         let out = '';
         let err = '';
-        const timer = setTimeout(() => reject(new Error(`server did not start: ${out}\n${err}`)), 60_000);
+        const timer = setTimeout(() => reject(new Error(`server did not start: ${out}\n${err}`)), 120_000);
         child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
         child.stdout!.on('data', (d: Buffer) => {
           out += d.toString();
@@ -164,6 +164,6 @@ describe('restart', () => {
       gm2.close();
       second.child.kill('SIGTERM');
       await new Promise((r) => second.child.once('exit', r));
-    }, 120_000);
+    }, 240_000);
   });
 });
