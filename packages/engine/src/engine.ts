@@ -136,7 +136,6 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   }
 
   const events: EngineEvent[] = [];
-  noteWholeValues(state);
   try {
     const next = create(state, (draft) => {
       const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state);
@@ -149,37 +148,13 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
       }
       closeWindowIfDone(ruleset, ctx as Ctx<RS>);
       draft.version += 1;
-    }, DRAFT_OPTIONS);
+    });
     return { ok: true, state: next as EncounterState<RS>, events };
   } catch (e) {
     if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
     throw e;
   }
 }
-
-/**
- * Values no event changes in place — a combatant's `stats` and `position`, the encounter's
- * `options` — are always replaced whole (`combatant.updated`, `combatant.placed`, the rulesets'
- * own events assign new objects). Reading them through the draft hands them out as they are,
- * without a draft of their own: most reads of a command are stats and positions, and every draft
- * costs a proxy while the command runs and a check when it ends.
- */
-const wholeValues = new WeakSet<object>();
-const notedCombatants = new WeakSet<object>();
-function noteWholeValues(state: EncounterState<unknown>): void {
-  const cs = state.combatants;
-  if (notedCombatants.has(cs)) return;
-  notedCombatants.add(cs);
-  wholeValues.add(state.options);
-  for (const id in cs) {
-    const c = cs[id]!;
-    if (typeof c.stats === 'object' && c.stats !== null) wholeValues.add(c.stats);
-    if (typeof c.position === 'object' && c.position !== null) wholeValues.add(c.position);
-  }
-}
-const DRAFT_OPTIONS = {
-  mark: (value: unknown, types: { mutable: 'mutable' }) => (typeof value === 'object' && value !== null && wholeValues.has(value) ? types.mutable : undefined),
-};
 
 function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
   // Resuming may open a new window; loop until one is left open or none is.
