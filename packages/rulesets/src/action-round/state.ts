@@ -1,4 +1,4 @@
-import type { EncounterState, EngineEvent, Item } from '@fray/engine';
+import { jsonCopy, type EncounterState, type EngineEvent, type Item } from '@fray/engine';
 import type { Stats } from './options.js';
 
 export type Slot = 'standard' | 'move' | 'quick';
@@ -182,7 +182,7 @@ export function evolveEvent(s: State, e: EngineEvent): boolean {
   return true;
 }
 
-/** A plain copy of a value read from a draft (events must never hold draft proxies). */
+/** A plain copy of a value read from a draft (events must never hold draft proxies); the same as a JSON round trip. */
 export function plain<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return v === undefined ? v : jsonCopy(v);
 }

@@ -54,19 +54,16 @@ export function normalize(s: LState): void {
   for (const c of Object.values(s.combatants)) {
     const p = c.position as Position | null;
     if (!p) continue;
-    let changed = false;
-    const next = { ...p };
     // "A group can be as small as 2 characters"
-    if (p.group && (groups.get(p.group)?.length ?? 0) < 2) {
-      next.group = null;
-      changed = true;
-    }
+    const dropGroup = !!p.group && (groups.get(p.group)?.length ?? 0) < 2;
     // an engagement needs two sides
-    if (p.engagement && (engs.get(p.engagement)?.size ?? 0) < 2) {
-      next.engagement = null;
-      changed = true;
+    const dropEngagement = !!p.engagement && (engs.get(p.engagement)?.size ?? 0) < 2;
+    if (dropGroup || dropEngagement) {
+      const next = { ...p };
+      if (dropGroup) next.group = null;
+      if (dropEngagement) next.engagement = null;
+      c.position = next;
     }
-    if (changed) c.position = next;
   }
   for (const [g, d] of Object.entries(s.rs.defense)) {
     const members = new Set(Object.values(s.combatants).filter((c) => posOf(c).group === g).map((c) => c.id));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Combatant, Ctx, EncounterState, Item } from '@fray/engine';
+import { jsonCopy, type Combatant, type Ctx, type EncounterState, type Item } from '@fray/engine';
 import type { LegendsOptions } from './options.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -606,7 +606,7 @@ export function isProtected(state: LState, id: string): string | null {
   return d && d.protected.includes(id) ? g : null;
 }
 
-/** A plain-data copy, for events. */
+/** A plain-data copy, for events: the same as a JSON round trip, without the text (and without reading drafts through their proxies). */
 export function clone<T>(x: T): T {
-  return JSON.parse(JSON.stringify(x)) as T;
+  return jsonCopy(x);
 }
