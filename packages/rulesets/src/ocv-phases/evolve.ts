@@ -39,7 +39,10 @@ function resetPhase(d: Data): void {
 export function evolveOcv(s: S, e: EngineEvent): boolean {
   if (!e.type.startsWith('ocv-phases.')) return false;
   const rs = s.rs;
-  const c = typeof e.combatantId === 'string' ? s.combatants[e.combatantId] : undefined;
+  // Looked up only by the events that use it: each lookup makes a draft of the combatant.
+  let cached: S['combatants'][string] | undefined | null = null;
+  const cOf = (): S['combatants'][string] | undefined =>
+    cached === null ? (cached = typeof e.combatantId === 'string' ? s.combatants[e.combatantId] : undefined) : cached;
   switch (e.type.slice('ocv-phases.'.length)) {
     case 'map-set':
       rs.map = clone(e.map as S['rs']['map']);
@@ -95,17 +98,17 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       s.clock.current = null;
       break;
     case 'recovered':
-      c!.data.stun = e.stun as number;
-      c!.data.endurance = e.endurance as number;
+      cOf()!.data.stun = e.stun as number;
+      cOf()!.data.endurance = e.endurance as number;
       break;
     case 'pools':
-      if (typeof e.stun === 'number') c!.data.stun = e.stun;
-      if (typeof e.endurance === 'number') c!.data.endurance = e.endurance;
+      if (typeof e.stun === 'number') cOf()!.data.stun = e.stun;
+      if (typeof e.endurance === 'number') cOf()!.data.endurance = e.endurance;
       break;
     case 'slot': {
       const id = e.combatantId as string;
       if (!rs.passed.includes(id)) rs.passed.push(id);
-      const d = c!.data;
+      const d = cOf()!.data;
       if (d.hold && d.hold.key !== phaseKey(rs)) d.hold = null;
       if (d.abortLock !== null && phaseOrdinal(rs) >= d.abortLock) d.abortLock = null;
       if (e.outcome === 'aborted') d.skipNext = false;
@@ -128,7 +131,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       s.clock.current = e.combatantId as string;
       break;
     case 'declared': {
-      const d = c!.data;
+      const d = cOf()!.data;
       const t = e.actionType as string;
       if (e.via === 'regular') {
         if (t === 'attack') {
@@ -148,9 +151,9 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
     }
     case 'moved': {
       const to = e.to as Hex;
-      c!.position = { q: to.q, r: to.r };
-      if (e.step) c!.data.stepped = true;
-      else c!.data.moved = true;
+      cOf()!.position = { q: to.q, r: to.r };
+      if (e.step) cOf()!.data.stepped = true;
+      else cOf()!.data.moved = true;
       break;
     }
     case 'provoked':
@@ -161,8 +164,8 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     case 'attack-resolved': {
       if (e.aoo) {
-        c!.data.aoos += 1;
-        c!.data.manoeuvres.push(clone(e.use as ManoeuvreUse));
+        cOf()!.data.aoos += 1;
+        cOf()!.data.manoeuvres.push(clone(e.use as ManoeuvreUse));
       }
       rs.attacks.push({
         rollId: e.rollId as string,
@@ -181,28 +184,28 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     }
     case 'held':
-      c!.data.hold = clone(e.hold as Hold);
+      cOf()!.data.hold = clone(e.hold as Hold);
       break;
     case 'hold-expired':
-      c!.data.hold = null;
+      cOf()!.data.hold = null;
       break;
     case 'hold-taken': {
       const id = e.combatantId as string;
-      c!.data.hold = null;
+      cOf()!.data.hold = null;
       moveBefore(s, id, (e.before as string | null) ?? null);
       if (!rs.passed.includes(id)) rs.passed.push(id);
       if (e.kind === 'delay') {
-        c!.data.manoeuvres = [];
-        c!.data.dodging = false;
-        c!.data.braced = false;
+        cOf()!.data.manoeuvres = [];
+        cOf()!.data.dodging = false;
+        cOf()!.data.braced = false;
         s.clock.current = id;
       }
       break;
     }
     case 'aborted': {
-      const d = c!.data;
+      const d = cOf()!.data;
       if (e.givesUp === 'this') {
-        if (!rs.spent.includes(c!.id)) rs.spent.push(c!.id);
+        if (!rs.spent.includes(cOf()!.id)) rs.spent.push(cOf()!.id);
         if (d.hold?.kind === 'delay') d.hold = null;
       } else {
         d.skipNext = true;
@@ -212,10 +215,10 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     }
     case 'restricted':
-      c!.data.restricted = e.restricted as boolean;
+      cOf()!.data.restricted = e.restricted as boolean;
       break;
     case 'full-started':
-      c!.data.fullStarted = (e.action as string | null) ?? null;
+      cOf()!.data.fullStarted = (e.action as string | null) ?? null;
       break;
     case 'job-pushed':
       rs.jobs.push(clone(e.job as Job));
