@@ -87,7 +87,9 @@ function lockout(s: LState, id: string): void {
 export function evolve(s: LState, e: EngineEvent): boolean {
   const rs = s.rs;
   const who = e.combatantId as string;
-  const c = who ? s.combatants[who] : undefined;
+  // Looked up only by the events that use it: each lookup makes a draft of the combatant.
+  let cached: LState['combatants'][string] | undefined | null = null;
+  const cOf = (): LState['combatants'][string] | undefined => (cached === null ? (cached = who ? s.combatants[who] : undefined) : cached);
   switch (e.type) {
     case 'legends.turnOrderRolled':
       rs.turnRolls = { ...rs.turnRolls, ...(e.margins as Record<string, number>) };
@@ -99,7 +101,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.queue = [...(e.queue as string[])];
       return true;
     case 'legends.surprised':
-      c!.data.surprised = e.surprised as boolean;
+      cOf()!.data.surprised = e.surprised as boolean;
       return true;
     case 'legends.turnOrderChanged':
       reanchor(s, who, e.successor as string);
@@ -108,8 +110,8 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       reanchor(s, e.from as string, e.to as string);
       return true;
     case 'legends.forfeited':
-      c!.data.forfeitRound = e.round as number;
-      c!.data.turn.forfeited = true;
+      cOf()!.data.forfeitRound = e.round as number;
+      cOf()!.data.turn.forfeited = true;
       rs.forfeits.push(who);
       return true;
     case 'legends.forfeitsCleared':
@@ -139,49 +141,49 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.movers = [];
       return true;
     case 'legends.turnBegan':
-      c!.data.turn = newTurn(c!.data.turn.n + 1);
-      c!.data.busyHands = 0;
-      c!.data.turnRound = e.round as number;
+      cOf()!.data.turn = newTurn(cOf()!.data.turn.n + 1);
+      cOf()!.data.busyHands = 0;
+      cOf()!.data.turnRound = e.round as number;
       // "may continue until their next turn": such touches end now
       rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'next-turn'));
       return true;
     case 'legends.turnEnded':
-      c!.data.turn.ended = true;
+      cOf()!.data.turn.ended = true;
       // "Touching normally lasts until the end of the toucher's turn"
       rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'end-of-turn'));
       return true;
     case 'legends.acted': {
       const kind = e.kind as ActionKind;
       const key = e.action as string;
-      const t = c!.data.turn;
+      const t = cOf()!.data.turn;
       t.seq.push(kind);
       if (kind === 'free') t.free.push(key);
       else if (kind === 'minor') t.minors.push(key);
       else t.major = key;
       if (e.verbal) t.verbal = true;
-      if (kind === 'major' && typeof e.hands === 'number') c!.data.busyHands = e.hands;
+      if (kind === 'major' && typeof e.hands === 'number') cOf()!.data.busyHands = e.hands;
       return true;
     }
     case 'legends.touched': {
       const touch = clone(e.touch as Touch);
       rs.touches.push(touch);
       rs.touchLog.push(`${touch.by}>${touch.target}`);
-      c!.data.turn.touched = touch.target;
+      cOf()!.data.turn.touched = touch.target;
       return true;
     }
     case 'legends.bypassRolled':
       if (e.success) {
-        c!.data.turn.bypassed = true;
-        c!.data.bypassedRound = s.clock.round;
+        cOf()!.data.turn.bypassed = true;
+        cOf()!.data.bypassedRound = s.clock.round;
       }
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
       return true;
     case 'legends.pickupFailed':
-      c!.data.turn.pickupFailed = e.itemId as string;
+      cOf()!.data.turn.pickupFailed = e.itemId as string;
       return true;
     case 'legends.moveRolled': {
       const p = clone(e.pending as PendingMove);
-      c!.data.moveRollRound = s.clock.round;
+      cOf()!.data.moveRollRound = s.clock.round;
       rs.pending.push(p);
       // "Characters who make a movement roll ... are no longer considered touching"
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
@@ -197,8 +199,8 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.pending = rs.pending.filter((p) => p.combatantId !== who);
       return true;
     case 'legends.rushed':
-      c!.data.fatigue += e.fatigue as number;
-      c!.data.stealth = 'low';
+      cOf()!.data.fatigue += e.fatigue as number;
+      cOf()!.data.stealth = 'low';
       return true;
     case 'legends.moved':
     case 'legends.placed': {
@@ -314,7 +316,7 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.zones[(e.zone as Zone).id] = clone(e.zone as Zone);
       return true;
     case 'legends.fatigueChanged':
-      c!.data.fatigue = e.fatigue as number;
+      cOf()!.data.fatigue = e.fatigue as number;
       return true;
     // facts with no state of their own (the log tells them)
     case 'legends.attacked':
