@@ -310,9 +310,14 @@ function resetRound(d: Data, ap: number, initiative: number, tiebreak: number): 
   d.freeStepUsed = false;
 }
 
+/** Events that name a combatant but do not change it: looking it up would only make a draft of it. */
+const LEAVES_COMBATANT = new Set(
+  ['tie-rolls', 'round-started', 'phase-started', 'turn', 'round-ended', 'intent-declared', 'ready-queue-cleared', 'damaged', 'attack-resolved', 'maneuver-resolved', 'movement-stopped', 'provoked', 'spoken'].map(ev),
+);
+
 function evolve(s: S, e: EngineEvent): boolean {
   const cid = e.combatantId as string | undefined;
-  const c = cid ? s.combatants[cid] : undefined;
+  const c = cid && !LEAVES_COMBATANT.has(e.type) ? s.combatants[cid] : undefined;
   const removeRec = (key: unknown) => {
     if (c && typeof key === 'string') c.data.inProgress = c.data.inProgress.filter((r) => r.key !== key);
   };

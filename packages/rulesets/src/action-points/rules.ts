@@ -77,9 +77,17 @@ export function weaponOf(c: C, weaponId: string | undefined, natural = false): W
 
 export const isRanged = (w: Weapon | undefined): boolean => w !== undefined && w.kind !== 'melee';
 
+/** Reach by stats object: stats are never changed in place (a GM edit assigns new stats), so the object identifies the value. */
+const reachByStats = new WeakMap<object, number>();
+
 export function reachOf(c: C): number {
-  let r = c.stats.reach;
-  for (const w of c.stats.weapons) if (w.kind === 'melee' && w.reach !== undefined) r = Math.max(r, w.reach);
+  const stats = c.stats;
+  let r = reachByStats.get(stats);
+  if (r === undefined) {
+    r = stats.reach;
+    for (const w of stats.weapons) if (w.kind === 'melee' && w.reach !== undefined) r = Math.max(r, w.reach);
+    reachByStats.set(stats, r);
+  }
   return r;
 }
 
