@@ -8,12 +8,15 @@ COPY packages ./packages
 COPY apps ./apps
 COPY prisma ./prisma
 COPY tsconfig.base.json turbo.json ./
-# tsx runs the TypeScript sources (as `npm start` does); dev dependencies are kept for it
-RUN npm ci --include=dev --no-audit --no-fund
-ENV HOST=0.0.0.0 PORT=3000 FRAY_DATA_DIR=/data
+# `npm install` rather than `npm ci`: the lockfile is written on a machine whose registry serves no
+# turbo binaries for other platforms, so it cannot list them (npm resolves them here).
+RUN npm install --include=dev --no-audit --no-fund
+# compile every workspace (TypeScript to dist/, the web app with Vite)
+RUN npx turbo run build
+ENV HOST=0.0.0.0 PORT=3000 FRAY_DATA_DIR=/data FRAY_WEB_BUILD=0
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 EXPOSE 3000
 USER node
 # node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting
-CMD ["node", "--conditions=@fray/source", "--import", "tsx", "apps/server/src/main.ts"]
+CMD ["node", "apps/server/dist/main.js"]
