@@ -328,7 +328,11 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       // A plain view of the list: spreading the draft would make a draft of every record.
       const drafted = s.rolls;
       const rolls = isDraft(drafted) ? current(drafted) : drafted;
-      s.rolls = rolls.length >= RECENT_ROLLS ? [...rolls.slice(rolls.length - RECENT_ROLLS + 1), rec] : [...rolls, rec];
+      const next = rolls.length >= RECENT_ROLLS ? [...rolls.slice(rolls.length - RECENT_ROLLS + 1), rec] : [...rolls, rec];
+      // Frozen, so that mutative takes the new list as it is when the command ends instead of
+      // searching its 16 records for drafts (they hold none: plain records of the list before, and
+      // the new one). A later change still goes through a draft, which copies it.
+      s.rolls = Object.freeze(next) as RollRecord[];
       return;
     }
     case 'dice.forced':

@@ -7,7 +7,9 @@
  *     clock and per CPU-second: the machine is shared, so CPU time is the steadier figure);
  *   - legalActions: calls/s over states sampled along the stream, every combatant;
  *   - replay: `replay(started, first 10,000 commands)` in ms (wall and CPU);
- *   - state: serialized (JSON) bytes of the final state and the largest sampled one.
+ *   - state: serialized (JSON) bytes of the final state and the largest sampled one;
+ *   - floor: CPU µs of the lightest command (a logged `dice.roll`) through `apply` on the started
+ *     state: what the engine costs before any ruleset logic.
  *
  * `npm run bench` bundles this file with esbuild (the same transpilation the built packages get)
  * and runs the bundle under NODE_ENV=production, so mutative, zod and pure-rand resolve to their
@@ -368,6 +370,7 @@ interface Row {
   replayCpuMs: number;
   stateBytes: number;
   maxStateBytes: number;
+  floorUs: number;
 }
 
 function measure(R: Ruleset, rec: Recorded): Row {
@@ -420,6 +423,14 @@ function measure(R: Ruleset, rec: Recorded): Row {
   const rwall = (performance.now() - t2) / reps;
   const rcpu = (cpuMs() - c2) / reps;
 
+  // the engine's floor on this state: the lightest command (a logged dice roll) through `apply`
+  const roll = { type: 'dice.roll', by: gm, formula: '1d12', purpose: 'bench' };
+  for (let i = 0; i < 5000; i++) apply(R, started, roll);
+  const c3 = cpuMs();
+  const FLOOR_N = 30_000;
+  for (let i = 0; i < FLOOR_N; i++) apply(R, started, roll);
+  const floorUs = ((cpuMs() - c3) * 1000) / FLOOR_N;
+
   let maxBytes = 0;
   for (const st of samples) maxBytes = Math.max(maxBytes, Buffer.byteLength(JSON.stringify(st)));
   return {
@@ -433,6 +444,7 @@ function measure(R: Ruleset, rec: Recorded): Row {
     replayCpuMs: rcpu,
     stateBytes: Buffer.byteLength(JSON.stringify(final)),
     maxStateBytes: maxBytes,
+    floorUs,
   };
 }
 
@@ -452,8 +464,8 @@ for (const [R, rec] of all) {
 
 const k = (x: number) => Math.round(x).toLocaleString('en');
 const table = [
-  ['ruleset', 'apply/s wall', 'apply/s CPU', 'legalActions/s wall', 'legalActions/s CPU', `replay ${k(REPLAY_N)} ms (CPU)`, 'state bytes (max)'],
-  ...rows.map((r) => [r.ruleset, k(r.applyPerSec), k(r.applyPerCpuSec), k(r.legalPerSec), k(r.legalPerCpuSec), `${r.replayMs.toFixed(0)} (${r.replayCpuMs.toFixed(0)})`, `${k(r.stateBytes)} (${k(r.maxStateBytes)})`]),
+  ['ruleset', 'apply/s wall', 'apply/s CPU', 'legalActions/s wall', 'legalActions/s CPU', `replay ${k(REPLAY_N)} ms (CPU)`, 'state bytes (max)', 'floor µs CPU'],
+  ...rows.map((r) => [r.ruleset, k(r.applyPerSec), k(r.applyPerCpuSec), k(r.legalPerSec), k(r.legalPerCpuSec), `${r.replayMs.toFixed(0)} (${r.replayCpuMs.toFixed(0)})`, `${k(r.stateBytes)} (${k(r.maxStateBytes)})`, r.floorUs.toFixed(1)]),
 ];
 const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
 const line = (row: string[]) => `| ${row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
