@@ -7,6 +7,9 @@ const envSchema = z.object({
   FRAY_DATA_DIR: z.string().min(1).default('.fray-data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
+  REDIS_URL: z.string().min(1).optional(),
+  FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
+  FRAY_PUBLIC_URL: z.string().url().optional(),
 });
 
 export interface Limits {
@@ -41,9 +44,14 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   pretty: boolean;
+  /** socket.io's Redis adapter (cross-process broadcast); unset: a single process */
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  /** the URL clients reach this process at, advertised with its leases */
+  publicUrl: string | undefined;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -53,5 +61,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.FRAY_DATA_DIR,
     logLevel: e.LOG_LEVEL,
     pretty: e.NODE_ENV === 'development',
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.FRAY_REDIS_PREFIX,
+    publicUrl: e.FRAY_PUBLIC_URL,
   };
 }

@@ -137,6 +137,8 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     description: z.string(),
     liveEncounters: z.number(),
     ownerId: z.string(),
+    /** socket.io's Redis adapter: 'not configured' (single process), 'up' or 'down' */
+    redis: z.enum(['up', 'down', 'not configured']),
     commands: z.number(),
     logBatches: z.number(),
     logEntries: z.number(),
@@ -151,6 +153,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
       description: store.description,
       liveEncounters: runtime.liveCount,
       ownerId: runtime.options.ownerId,
+      redis: ctx.redis.status(),
       commands: runtime.metrics.commands,
       logBatches: w.batches,
       logEntries: w.entries,

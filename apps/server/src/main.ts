@@ -33,11 +33,15 @@ async function main(): Promise<void> {
       ? (new MemoryStore() as unknown as ServerStore)
       : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
-  const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env) });
+  const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env),
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    publicUrl: config.publicUrl,
+  });
   // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
   const { url } = await server.listen(config.port, config.host);
-  logger.info({ url, database: store.kind, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
 
   let stopping = false;
   const stop = (signal: string) => {

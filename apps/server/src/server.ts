@@ -14,6 +14,7 @@ import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
+import { attachRedis, noRedis, type RedisLink } from './redis.js';
 import { registerSockets } from './sockets.js';
 import type { ServerStore } from './store.js';
 
@@ -25,6 +26,15 @@ export interface ServerOptions {
   pretty?: boolean;
   limits?: Partial<Limits>;
   runtime?: Partial<RuntimeOptions>;
+  /** socket.io's Redis adapter for cross-process broadcast (REDIS_URL); none: a single process */
+  redisUrl?: string | undefined;
+  /** the Redis key prefix (channels) of this deployment; default `socket.io` */
+  redisPrefix?: string | undefined;
+  /**
+   * The URL clients reach this process at (FRAY_PUBLIC_URL). It is recorded with every lease this
+   * process takes, so another process can send a client here (NOT_OWNER).
+   */
+  publicUrl?: string | undefined;
 }
 
 export interface ServerContext {
@@ -38,6 +48,7 @@ export interface ServerContext {
   httpLimiter: RateLimiter;
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;
+  redis: RedisLink;
   disconnectInvite(inviteId: string): void;
 }
 
@@ -49,6 +60,23 @@ export interface FrayServer {
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
   /** Graceful stop: no new connections, every queue drained, the log flushed, leases released. */
   close(): Promise<void>;
+}
+
+/** The room every socket of an invite joins (for revocation across processes). */
+export function inviteRoom(inviteId: string): string {
+  return `invite:${inviteId}`;
+}
+
+/** This process's lease owner id; with a public URL, `fray-<uuid>@<url>` (see ownerUrlOf). */
+export function ownerIdFor(publicUrl: string | undefined): string {
+  const id = `fray-${randomUUID()}`;
+  return publicUrl ? `${id}@${publicUrl}` : id;
+}
+
+/** The advertised URL in a lease's owner id, or null when that process advertised none. */
+export function ownerUrlOf(ownerId: string): string | null {
+  const at = ownerId.indexOf('@');
+  return at >= 0 ? ownerId.slice(at + 1) : null;
 }
 
 export function makeLogger(level = 'info', pretty = false): PinoLogger {
@@ -68,7 +96,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     store: opts.store,
     rulesets: opts.rulesets,
     logger,
-    options: opts.runtime,
+    options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl) } : {}) },
     onClosed: (encounterId, sink, reason) => {
       const entry = ctxRef.ctx?.sinks.get(sink);
       if (!entry) return;
@@ -101,6 +129,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     cors: { origin: true },
     serveClient: false,
   });
+  const redis = opts.redisUrl ? attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 
   const ctx: ServerContext = {
     store: opts.store,
@@ -113,11 +142,10 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     httpLimiter: new RateLimiter(limits.httpRate, limits.httpBurst),
     rulesetInfos: Object.values(opts.rulesets).map(rulesetInfo),
     sinks: new Map(),
+    redis,
     disconnectInvite(inviteId) {
-      for (const s of io.of('/').sockets.values()) {
-        const p = (s.data as { principal?: { kind: string; inviteId?: string } }).principal;
-        if (p?.kind === 'invite' && p.inviteId === inviteId) s.disconnect(true);
-      }
+      // every socket of the invite joined its room: with the Redis adapter, on every process
+      io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
   };
   ctxRef.ctx = ctx;
@@ -148,6 +176,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });
+      await redis.close();
       logger.info({}, 'shut down');
     },
   };

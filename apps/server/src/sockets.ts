@@ -19,7 +19,7 @@ import {
 import type { EncounterHost, Logger, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, toWireError } from './errors.js';
-import type { ServerContext } from './server.js';
+import { inviteRoom, type ServerContext } from './server.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 interface SocketData {
@@ -62,6 +62,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
   io.on('connection', (raw) => {
     const socket = raw as unknown as FraySocket;
     const data = socket.data;
+    if (data.principal.kind === 'invite') void socket.join(inviteRoom(data.principal.inviteId));
     data.log.debug({}, 'socket connected');
 
     const refuse = (event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}) => {
