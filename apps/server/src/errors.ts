@@ -27,3 +27,19 @@ export function toWireError(e: unknown): { wire: WireError; internal: boolean } 
   }
   return { wire: { code: 'INTERNAL', message: 'Internal error.' }, internal: true };
 }
+
+/**
+ * The encounter is live on another process (it holds the lease): connect to `ownerUrl`, the URL
+ * that process advertises (FRAY_PUBLIC_URL), and join there.
+ */
+export class NotOwnerError extends ApiError {
+  constructor(
+    readonly encounterId: string,
+    readonly ownerUrl: string,
+  ) {
+    super('NOT_OWNER', `Encounter "${encounterId}" is live on another server process; connect to ${ownerUrl} and join there.`, 409);
+  }
+  override toWire(): WireError & { ownerUrl: string } {
+    return { code: this.code, message: this.message, ownerUrl: this.ownerUrl };
+  }
+}

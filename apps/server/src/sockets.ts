@@ -18,8 +18,8 @@ import {
 } from '@fray/protocol';
 import type { EncounterHost, Logger, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
-import { ApiError, toWireError } from './errors.js';
-import { inviteRoom, type ServerContext } from './server.js';
+import { ApiError, NotOwnerError, toWireError } from './errors.js';
+import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 interface SocketData {
@@ -176,13 +176,30 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
       if (existing && !existing.host.closed) return { j: existing, fresh: null };
       if (existing) data.joined.delete(encounterId);
       const viewer = await authorize(encounterId);
-      const host = await runtime.open(encounterId);
+      const host = await openOrRedirect(encounterId);
       const sink: Sink = (msg: PatchMessage) => socket.emit('patch', msg);
       ctx.sinks.set(sink, { socket: socket as unknown as Socket, encounterId });
       const sub = host.subscribe(viewer, sink);
       const j = { host, viewer, sink, unsubscribe: sub.unsubscribe };
       data.joined.set(encounterId, j);
       return { j, fresh: sub };
+    }
+
+    /**
+     * The live host, or NOT_OWNER with the owner's advertised URL when another live process holds
+     * the lease (the client reconnects there). Without an advertised URL: ENCOUNTER_BUSY as before.
+     */
+    async function openOrRedirect(encounterId: string): Promise<EncounterHost> {
+      try {
+        return await runtime.open(encounterId);
+      } catch (e) {
+        if (!(e instanceof Error && e.name === 'RuntimeError' && (e as Error & { code: string }).code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
+        const lease = await store.getLease(encounterId);
+        const url = lease && lease.ownerId !== runtime.options.ownerId ? ownerUrlOf(lease.ownerId) : null;
+        if (!lease || !url || lease.expiresAt.getTime() <= Date.now()) throw e;
+        data.log.info({ encounterId, ownerUrl: url }, 'sent to the owner');
+        throw new NotOwnerError(encounterId, url);
+      }
     }
 
     async function join({ encounterId }: JoinRequest) {

@@ -20,6 +20,8 @@ export interface ServerStore extends RuntimeStore {
   listInvites(encounterId: string): Promise<InviteLike[]>;
   revokeInvite(id: string): Promise<void>;
   close(): Promise<void>;
+  /** who holds an encounter's lease (the real store has it; used to send clients to the owner) */
+  getLease?(encounterId: string): Promise<{ encounterId: string; ownerId: string; token: number; expiresAt: Date } | null>;
 }
 
 export interface InviteLike {

@@ -19,7 +19,8 @@ export interface LogLine {
 }
 
 /** A real server on an ephemeral loopback port, its logs captured. */
-export async function startServer(opts: Partial<ServerOptions> & { store?: ServerStore; rulesets?: Record<string, Ruleset> } = {}) {
+export async function startServer(optsIn: Partial<ServerOptions> & { store?: ServerStore; rulesets?: Record<string, Ruleset>; listenPort?: number } = {}) {
+  const { listenPort, ...opts } = optsIn;
   const lines: LogLine[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -30,7 +31,7 @@ export async function startServer(opts: Partial<ServerOptions> & { store?: Serve
   const logger = pino({ level: 'info' }, stream);
   const store = opts.store ?? (await testStore());
   const server: FrayServer = await buildServer({ rulesets: fixtureRulesets, ...opts, store, logger });
-  const { url } = await server.listen(0, '127.0.0.1');
+  const { url } = await server.listen(listenPort ?? 0, '127.0.0.1');
   return {
     server,
     store,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FrayClient } from '@fray/client';
+import { createServer } from 'node:net';
+import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
 import type { TestStore } from '@fray/store/testing';
 import type { ServerStore } from '../src/index.js';
-import { connect, startServer, testStore, until, type TestServer } from './helpers.js';
+import { connect, expectConverged, startServer, testStore, until, type TestServer } from './helpers.js';
 
 /**
  * Scale-out with real parts: two server processes (two servers on their own ports, each with its
@@ -77,5 +78,96 @@ describe('Redis adapter (REDIS_URL)', () => {
     expect(revoked.status).toBeLessThan(300);
     await until(() => b.server.io.of('/').sockets.size === 0, 5000, 'the socket on B to be disconnected');
     expect(player.socket.connected).toBe(false);
+  });
+});
+
+/** A free loopback port (so that a server can advertise its URL before it listens). */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/** A server that advertises its own URL (FRAY_PUBLIC_URL) and listens on it. */
+async function startAdvertised(opts: Parameters<typeof startServer>[0] & { store: ServerStore }): Promise<TestServer> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    try {
+      const s = await startServer({ ...opts, publicUrl, listenPort: port });
+      expect(s.url).toBe(publicUrl);
+      return s;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}
+
+describe('two processes, one encounter: NOT_OWNER sends a client to the owner', () => {
+  const clients: FrayClient[] = [];
+  let store: ServerStore & TestStore;
+  let peer: ServerStore;
+  let a: TestServer;
+  let b: TestServer;
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await b?.close();
+    await a?.close();
+    await peer?.close();
+    await store?.close();
+  });
+
+  it('clients that reach either process play one encounter on its owner and all converge', async () => {
+    store = (await testStore()) as ServerStore & TestStore;
+    peer = (await store.openPeer()) as unknown as ServerStore;
+    a = await startAdvertised({ store, redisUrl: REDIS_URL, redisPrefix: prefix, runtime: { reactionSeconds: 0 } });
+    b = await startAdvertised({ store: peer, redisUrl: REDIS_URL, redisPrefix: prefix, runtime: { reactionSeconds: 0 } });
+    const { gmToken, encounterId, playerToken } = await setupEncounter(a);
+    // the GM reaches A: A loads the encounter and holds its lease
+    const gm = await FrayClient.connectAndJoin(a.url, gmToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(gm.client);
+    expect(gm.url).toBe(a.url);
+    expect(a.server.runtime.peek(encounterId)).toBeDefined();
+
+    // a raw join on B: the typed error names the owner's advertised URL
+    const direct = await connect(b.url, playerToken);
+    clients.push(direct);
+    const refused = await direct.join(encounterId).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(FrayError);
+    expect((refused as FrayError).code).toBe('NOT_OWNER');
+    expect((refused as FrayError).ownerUrl).toBe(a.url);
+    expect(b.server.runtime.peek(encounterId)).toBeUndefined();
+    direct.close();
+
+    // the typed client follows it: the player starts at B and ends on A
+    const player = await FrayClient.connectAndJoin(b.url, playerToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(player.client);
+    expect(player.url).toBe(a.url);
+    // a second GM tab that reached B also ends on A
+    const gm2 = await FrayClient.connectAndJoin(b.url, gmToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(gm2.client);
+    expect(gm2.url).toBe(a.url);
+
+    const mirrors: EncounterMirror[] = [gm.mirror, player.mirror, gm2.mirror];
+    expect((await gm.mirror.command({ type: 'combat.start' })).ok).toBe(true);
+    for (let step = 0; step < 6; step++) {
+      const host = a.server.runtime.peek(encounterId)!;
+      const current = host.state.clock.current!;
+      const actor = current === 'hero' ? player.mirror : step % 2 ? gm2.mirror : gm.mirror;
+      const target = current === 'hero' ? 'ogre' : 'hero';
+      expect((await actor.command({ type: 'attack', combatantId: current, targetId: target })).ok).toBe(true);
+      expect((await actor.command({ type: 'turn.end', combatantId: current })).ok).toBe(true);
+    }
+    await expectConverged(a, encounterId, mirrors);
+    expect(b.server.runtime.peek(encounterId)).toBeUndefined();
+    // every acknowledged command is in the shared log, written by A alone
+    const host = a.server.runtime.peek(encounterId)!;
+    const log = await peer.readLog(encounterId, 0, 1000);
+    expect(log.length).toBe(host.version);
   });
 });

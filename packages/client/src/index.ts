@@ -23,11 +23,14 @@ export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export class FrayError extends Error {
   readonly code: string;
   readonly rule: string | undefined;
-  constructor(error: WireError) {
+  /** NOT_OWNER: the URL of the server process that runs the encounter */
+  readonly ownerUrl: string | undefined;
+  constructor(error: WireError & { ownerUrl?: string }) {
     super(error.message);
     this.name = 'FrayError';
     this.code = error.code;
     this.rule = error.rule;
+    this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
   }
 }
 
@@ -172,6 +175,25 @@ export class FrayClient {
       client.socket.once('connect', ok);
       client.socket.once('connect_error', bad);
     });
+  }
+
+  /**
+   * Connect to `url` (e.g. the load balancer) and join an encounter, following NOT_OWNER: when
+   * another server process runs the encounter, reconnect to the URL it advertises and join there
+   * (at most `maxHops` times).
+   */
+  static async connectAndJoin(url: string, token: string, encounterId: string, opts: ClientOptions & { maxHops?: number } = {}): Promise<{ client: FrayClient; mirror: EncounterMirror; url: string }> {
+    let at = url;
+    for (let hop = 0; ; hop++) {
+      const client = await FrayClient.connect(at, token, opts);
+      try {
+        return { client, mirror: await client.join(encounterId), url: at };
+      } catch (e) {
+        client.close();
+        if (!(e instanceof FrayError) || e.code !== 'NOT_OWNER' || !e.ownerUrl || hop >= (opts.maxHops ?? 3)) throw e;
+        at = e.ownerUrl;
+      }
+    }
   }
 
   /** Emit an event and wait for its ack (waits for a reconnect first when disconnected). */
