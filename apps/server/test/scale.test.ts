@@ -171,3 +171,101 @@ describe('two processes, one encounter: NOT_OWNER sends a client to the owner', 
     expect(log.length).toBe(host.version);
   });
 });
+
+/** A store that stops answering when the process "dies" (every call rejects from then on). */
+function killable<T extends object>(inner: T): { store: T; kill(): void } {
+  let dead = false;
+  const store = new Proxy(inner, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => (dead ? Promise.reject(new Error('process killed')) : (v as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+  return { store, kill: () => (dead = true) };
+}
+
+describe('failover: the owner dies, its lease expires, the other process takes the encounter', () => {
+  const clients: FrayClient[] = [];
+  let store: ServerStore & TestStore;
+  let peer: ServerStore;
+  let a: TestServer | undefined;
+  let b: TestServer | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await b?.close();
+    // A "died": its listener and its database connections are gone; a close may find nothing to close
+    await a?.close().catch(() => {});
+    await peer?.close();
+    await store?.close();
+  });
+
+  it('"every acknowledged command is still there" after the owner dies mid-fight; clients rejoin at the new owner and converge', async () => {
+    store = (await testStore()) as ServerStore & TestStore;
+    peer = (await store.openPeer()) as unknown as ServerStore;
+    const runtime = { reactionSeconds: 0, leaseTtlMs: 3000, sweepMs: 300, snapshotEvery: 4 };
+    const aStore = killable(peer);
+    a = await startAdvertised({ store: aStore.store, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    b = await startAdvertised({ store, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    // set up through A's HTTP API: A loads the encounter and owns it
+    const { gmToken, encounterId, playerToken } = await setupEncounter(a);
+    const gm = await FrayClient.connectAndJoin(a.url, gmToken, encounterId, { ackTimeoutMs: 5000 });
+    const player = await FrayClient.connectAndJoin(b.url, playerToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(gm.client, player.client);
+    expect(player.url).toBe(a.url);
+
+    // the setup (combatants, the invite's binding) is logged too
+    const v0 = a.server.runtime.peek(encounterId)!.version;
+    const acked: string[] = [];
+    const send = async (m: EncounterMirror, command: Parameters<EncounterMirror['command']>[0], commandId: string) => {
+      const ack = await m.command(command, { commandId });
+      expect(ack).toMatchObject({ ok: true });
+      acked.push(commandId);
+    };
+    await send(gm.mirror, { type: 'combat.start' }, 'start');
+    for (let step = 0; step < 5; step++) {
+      const current = a.server.runtime.peek(encounterId)!.state.clock.current!;
+      const m = current === 'hero' ? player.mirror : gm.mirror;
+      await send(m, { type: 'attack', combatantId: current, targetId: current === 'hero' ? 'ogre' : 'hero' }, `attack-${step}`);
+      await send(m, { type: 'turn.end', combatantId: current }, `end-${step}`);
+    }
+    const before = JSON.parse(JSON.stringify(a.server.runtime.peek(encounterId)!.state)) as { version: number };
+    expect(before.version).toBe(v0 + acked.length);
+
+    // A dies: no more sockets, no listener, no database (so no lease renewal) — as after kill -9
+    const dead = a;
+    dead.server.io.disconnectSockets(true);
+    dead.server.app.server.close();
+    dead.server.app.server.closeAllConnections();
+    aStore.kill();
+    gm.client.close();
+    player.client.close();
+
+    // until the lease expires, B still sends clients to A; then B takes the encounter
+    const t0 = Date.now();
+    let gm2: Awaited<ReturnType<typeof FrayClient.connectAndJoin>> | undefined;
+    while (!gm2) {
+      if (Date.now() - t0 > 10_000) throw new Error('B never took the encounter');
+      gm2 = await FrayClient.connectAndJoin(b.url, gmToken, encounterId, { ackTimeoutMs: 5000, maxHops: 0 }).catch((e: unknown) => {
+        expect((e as FrayError).code).toBe('NOT_OWNER');
+        return undefined;
+      });
+      if (!gm2) await new Promise((r) => setTimeout(r, 200));
+    }
+    clients.push(gm2.client);
+    expect(gm2.url).toBe(b.url);
+    const hostB = b.server.runtime.peek(encounterId)!;
+    expect(JSON.parse(JSON.stringify(hostB.state))).toEqual(before);
+    const log = await store.readLog(encounterId, 0, 1000);
+    for (const c of acked) expect(log.map((e) => e.commandId)).toContain(c);
+
+    // the fight goes on at B
+    const player2 = await FrayClient.connectAndJoin(b.url, playerToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(player2.client);
+    const current = hostB.state.clock.current!;
+    const m = current === 'hero' ? player2.mirror : gm2.mirror;
+    expect((await m.command({ type: 'attack', combatantId: current, targetId: current === 'hero' ? 'ogre' : 'hero' })).ok).toBe(true);
+    await expectConverged(b, encounterId, [gm2.mirror, player2.mirror]);
+    expect(hostB.version).toBe(v0 + acked.length + 1);
+  });
+});
