@@ -173,7 +173,7 @@ describe('two processes, one encounter: NOT_OWNER sends a client to the owner', 
 });
 
 /** A store that stops answering when the process "dies" (every call rejects from then on). */
-function killable<T extends object>(inner: T): { store: T; kill(): void } {
+function killable<T extends object>(inner: T): { store: T; kill(): void; revive(): void } {
   let dead = false;
   const store = new Proxy(inner, {
     get(target, prop) {
@@ -182,7 +182,7 @@ function killable<T extends object>(inner: T): { store: T; kill(): void } {
       return (...args: unknown[]) => (dead ? Promise.reject(new Error('process killed')) : (v as (...a: unknown[]) => unknown).apply(target, args));
     },
   });
-  return { store, kill: () => (dead = true) };
+  return { store, kill: () => (dead = true), revive: () => (dead = false) };
 }
 
 describe('failover: the owner dies, its lease expires, the other process takes the encounter', () => {
@@ -258,6 +258,17 @@ describe('failover: the owner dies, its lease expires, the other process takes t
     expect(JSON.parse(JSON.stringify(hostB.state))).toEqual(before);
     const log = await store.readLog(encounterId, 0, 1000);
     for (const c of acked) expect(log.map((e) => e.commandId)).toContain(c);
+
+    // "a stale owner that wakes up cannot write": A's database comes back, A still holds the
+    // encounter in memory with its old lease; its write is refused by the fencing token
+    const staleHost = dead.server.runtime.peek(encounterId)!;
+    expect(staleHost).toBeDefined();
+    aStore.revive();
+    const staleAck = await staleHost.submit({ commandId: 'stale-write', command: { type: 'dice.roll', formula: '1d6', purpose: 'stale' }, by: { role: 'gm' } }, { role: 'gm' });
+    expect(staleAck).toMatchObject({ ok: false, error: { code: 'ENCOUNTER_BUSY' } });
+    await until(() => dead.server.runtime.peek(encounterId) === undefined, 5000, 'the stale owner to unload');
+    expect((await store.readLog(encounterId, 0, 1000)).map((e) => e.commandId)).not.toContain('stale-write');
+    expect(hostB.version).toBe(v0 + acked.length);
 
     // the fight goes on at B
     const player2 = await FrayClient.connectAndJoin(b.url, playerToken, encounterId, { ackTimeoutMs: 5000 });
