@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
 import type { TestStore } from '@fray/store/testing';
-import type { ServerStore } from '../src/index.js';
+import { configFromEnv, type ServerStore } from '../src/index.js';
 import { connect, expectConverged, startServer, testStore, until, type TestServer } from './helpers.js';
 
 /**
@@ -27,6 +27,18 @@ async function setupEncounter(s: TestServer) {
   expect(inv.status).toBe(201);
   return { gmToken, encounterId, inviteId: inv.body.id as string, playerToken: inv.body.token as string };
 }
+
+describe('configuration', () => {
+  it('REDIS_URL, FRAY_REDIS_PREFIX and FRAY_PUBLIC_URL come from the environment; unset means a single process', () => {
+    expect(configFromEnv({})).toMatchObject({ redisUrl: undefined, redisPrefix: 'fray', publicUrl: undefined });
+    expect(configFromEnv({ REDIS_URL: 'redis://r:6379', FRAY_REDIS_PREFIX: 'prod', FRAY_PUBLIC_URL: 'https://fray-2.example.org' })).toMatchObject({
+      redisUrl: 'redis://r:6379',
+      redisPrefix: 'prod',
+      publicUrl: 'https://fray-2.example.org',
+    });
+    expect(() => configFromEnv({ FRAY_PUBLIC_URL: 'not a url' })).toThrow();
+  });
+});
 
 describe('Redis adapter (REDIS_URL)', () => {
   const clients: FrayClient[] = [];
