@@ -405,7 +405,8 @@ export function jsonCopy<T>(value: T): T {
 }
 
 function copyJson(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return typeof v === 'number' && !Number.isFinite(v) ? null : v;
+  if (typeof v === 'number') return Number.isFinite(v) ? (v === 0 ? 0 : v) : null; // JSON writes -0 as 0
+  if (typeof v !== 'object' || v === null) return v;
   if (isDraft(v)) v = current(v as object);
   if (Array.isArray(v)) {
     const out = new Array<unknown>(v.length);
