@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, durationSchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
+import { commandSchema, effectApplySchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
 import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
 
 /**
@@ -99,15 +99,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
     },
     'effect.apply': {
       ...gmTool,
-      schema: commandSchema('effect.apply', {
-        targetId: idSchema.nullable(),
-        sourceId: idSchema.nullable().default(null),
-        name: z.string().min(1).max(120),
-        condition: z.string().min(1).max(64).optional(),
-        duration: durationSchema.nullable().default(null),
-        gmOnly: z.boolean().optional(),
-        data: z.record(z.string(), z.unknown()).optional(),
-      }),
+      schema: effectApplySchema,
       handle(ctx, cmd) {
         if (cmd.targetId) requireCombatant(ctx, cmd.targetId as string);
         const effect = makeEffect(ctx, ruleset, {

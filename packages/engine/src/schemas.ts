@@ -35,3 +35,14 @@ export const newCombatantSchema = z.object({
   items: z.array(itemSchema).max(100).default([]),
 });
 export type NewCombatant = z.infer<typeof newCombatantSchema>;
+
+/** The core `effect.apply` command; a ruleset that overrides its handling reuses this schema. */
+export const effectApplySchema = commandSchema('effect.apply', {
+  targetId: idSchema.nullable(),
+  sourceId: idSchema.nullable().default(null),
+  name: z.string().min(1).max(120),
+  condition: z.string().min(1).max(64).optional(),
+  duration: durationSchema.nullable().default(null),
+  gmOnly: z.boolean().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});

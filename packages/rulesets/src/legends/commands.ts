@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, durationSchema, idSchema, makeEffect, requireCombatant, type Command, type CommandSpec, type EngineEvent, type Effect, type EngineError, type Ruleset } from '@fray/engine';
+import { commandSchema, effectApplySchema, idSchema, makeEffect, requireCombatant, type Command, type CommandSpec, type EngineEvent, type Effect, type EngineError, type Ruleset } from '@fray/engine';
 import { actFields, addDisadvantage, applyBreakout, findItem, performAct, type ActInput, type DroppedInfo } from './actions.js';
 import {
   afterGroupDefense,
@@ -511,15 +511,7 @@ export function legendsCommands(): Record<string, Spec> {
     },
     'effect.apply': {
       ...gmTool,
-      schema: commandSchema('effect.apply', {
-        targetId: idSchema.nullable(),
-        sourceId: idSchema.nullable().default(null),
-        name: z.string().min(1).max(120),
-        condition: z.string().min(1).max(64).optional(),
-        duration: durationSchema.nullable().default(null),
-        gmOnly: z.boolean().optional(),
-        data: z.record(z.string(), z.unknown()).optional(),
-      }),
+      schema: effectApplySchema,
       handle(ctx, cmd) {
         const target = cmd.targetId ? (requireCombatant(ctx as never, cmd.targetId as string) as unknown as LCombatant) : null;
         const effect: Effect = makeEffect(ctx as never, EXPIRY, {
