@@ -37,6 +37,7 @@ export const serverErrorCodes = [
   'CONFLICT',
   'ENCOUNTER_BUSY',
   'ENCOUNTER_ARCHIVED',
+  'NOT_OWNER',
   'UNAVAILABLE',
   'INTERNAL',
 ] as const;
@@ -46,6 +47,8 @@ export const errorSchema = z.object({
   code: z.string(),
   message: z.string(),
   rule: z.string().optional(),
+  /** NOT_OWNER: the URL of the server process that runs the encounter (several processes) */
+  ownerUrl: z.string().optional(),
 });
 export type WireError = z.infer<typeof errorSchema>;
 
@@ -282,13 +285,21 @@ export interface ClientToServerEvents {
   timer(req: TimerRequest, ack: (a: SimpleAck) => void): void;
 }
 
+/** Why an encounter left a process (the `closed` message). */
+export type ClosedReason = 'shutdown' | 'lease lost' | 'database error';
+
 /** Events the server emits. */
 export interface ServerToClientEvents {
   patch(msg: PatchMessage): void;
   /** an error not tied to an ack (e.g. an unknown event sent without a callback) */
   error(err: { error: WireError }): void;
-  /** the encounter left this process (archived, lost its lease); join again to continue */
-  closed(msg: { encounterId: string; reason: string }): void;
+  /**
+   * the encounter left this process; `reason` (ClosedReason) says where to go: `shutdown` (the
+   * process is stopping and has released the lease: reconnect through the load balancer and
+   * join), `lease lost` (another process took it: join again, NOT_OWNER names it), `database
+   * error` (join again here once the database answers)
+   */
+  closed(msg: { encounterId: string; reason: ClosedReason | (string & {}) }): void;
 }
 
 export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer'] as const;
@@ -319,6 +330,7 @@ export function httpStatusFor(code: string): number {
     case 'STALE_VERSION':
     case 'ENCOUNTER_BUSY':
     case 'ENCOUNTER_ARCHIVED':
+    case 'NOT_OWNER':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;

@@ -129,7 +129,15 @@ export class Runtime {
     if (live && !live.closed) return live;
     let p = this.loading.get(encounterId);
     if (!p) {
-      p = this.load(encounterId).finally(() => this.loading.delete(encounterId));
+      p = this.load(encounterId)
+        .catch((e: unknown) => {
+          // the database is down or unreachable: a typed refusal, not an internal error
+          if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') {
+            throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
+          }
+          throw e;
+        })
+        .finally(() => this.loading.delete(encounterId));
       this.loading.set(encounterId, p);
     }
     return p;
@@ -148,44 +156,7 @@ export class Runtime {
     if (!lease) throw new RuntimeError('ENCOUNTER_BUSY', 'Another server process runs this encounter.');
     const log = this.logger.child({ encounterId });
     try {
-      const snap = await this.store.latestSnapshot(encounterId);
-      let state: EncounterState;
-      let turnTimerSeconds: number | null = null;
-      if (snap && isWrapper(snap.state)) {
-        state = snap.state.state;
-        turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
-      } else if (snap) {
-        state = snap.state as EncounterState;
-      } else {
-        state = createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed });
-      }
-      const snapshotVersion = state.version;
-      const recent: Array<{ commandId: string; seq: number; events: unknown[] }> = [];
-      // The log tail, through the engine's apply; the events rebuild it if the rules changed since.
-      // Command ids of the last entries before the snapshot too, so a client's retry of a command
-      // committed just before a crash is still recognised (idempotency window: 256 commands).
-      let after = Math.max(0, state.version - 256);
-      for (;;) {
-        const entries = await this.store.readLog(encounterId, after, 500);
-        if (entries.length === 0) break;
-        after = entries[entries.length - 1]!.seq;
-        for (const e of entries) {
-          if (e.seq <= state.version) {
-            recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
-            continue;
-          }
-          if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
-          const r = apply(ruleset, state, e.command);
-          if (r.ok && r.state.version === e.seq) state = r.state;
-          else {
-            log.error({ seq: e.seq, error: r.ok ? 'version mismatch' : r.error }, 'replay diverged from the log; rebuilding from its events');
-            state = rebuild(ruleset, state, [e.events as EngineEvent[]]);
-          }
-          recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
-          if (recent.length > 512) recent.shift();
-        }
-        if (entries.length < 500) break;
-      }
+      const { state, snapshotVersion, turnTimerSeconds, recent } = await this.replay(encounterId, record, ruleset, log);
       const host = new EncounterHost(this, ruleset, record.accountId, state, lease, log, {
         snapshotVersion,
         turnTimerSeconds,
@@ -203,19 +174,92 @@ export class Runtime {
     }
   }
 
-  /** Let an encounter leave memory: drain its queue, snapshot, release its lease. */
-  async unload(encounterId: string, reason: string, opts: { release?: boolean; snapshot?: boolean } = {}): Promise<void> {
+  /**
+   * The state of an encounter from the database: the latest snapshot and the log after it,
+   * through the engine (the command ids of the last 256 entries too, for idempotency).
+   */
+  private async replay(encounterId: string, record: EncounterRecordLike, ruleset: Ruleset, log: Logger) {
+    const snap = await this.store.latestSnapshot(encounterId);
+    let state: EncounterState;
+    let turnTimerSeconds: number | null = null;
+    if (snap && isWrapper(snap.state)) {
+      state = snap.state.state;
+      turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
+    } else if (snap) {
+      state = snap.state as EncounterState;
+    } else {
+      state = createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed });
+    }
+    const snapshotVersion = state.version;
+    const recent: Array<{ commandId: string; seq: number; events: unknown[] }> = [];
+    // The log tail, through the engine's apply; the events rebuild it if the rules changed since.
+    // Command ids of the last entries before the snapshot too, so a client's retry of a command
+    // committed just before a crash is still recognised (idempotency window: 256 commands).
+    let after = Math.max(0, state.version - 256);
+    for (;;) {
+      const entries = await this.store.readLog(encounterId, after, 500);
+      if (entries.length === 0) break;
+      after = entries[entries.length - 1]!.seq;
+      for (const e of entries) {
+        if (e.seq <= state.version) {
+          recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
+          continue;
+        }
+        if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
+        const r = apply(ruleset, state, e.command);
+        if (r.ok && r.state.version === e.seq) state = r.state;
+        else {
+          log.error({ seq: e.seq, error: r.ok ? 'version mismatch' : r.error }, 'replay diverged from the log; rebuilding from its events');
+          state = rebuild(ruleset, state, [e.events as EngineEvent[]]);
+        }
+        recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
+        if (recent.length > 512) recent.shift();
+      }
+      if (entries.length < 500) break;
+    }
+    return { state, snapshotVersion, turnTimerSeconds, recent };
+  }
+
+  /**
+   * Read-only: the current state of an encounter as the database has it (every acknowledged
+   * command is committed there), without taking its lease. For reads on a process that does not
+   * run the encounter (another process may). null when there is no such encounter.
+   */
+  async readState(encounterId: string): Promise<{ record: EncounterRecordLike; state: EncounterState; turnTimerSeconds: number | null } | null> {
+    try {
+      const record = await this.store.getEncounter(encounterId);
+      if (!record) return null;
+      const ruleset = this.ruleset(record.ruleset);
+      if (!ruleset) throw new RuntimeError('UNAVAILABLE', `This server does not know the ruleset "${record.ruleset}".`);
+      const { state, turnTimerSeconds } = await this.replay(encounterId, record, ruleset, this.logger.child({ encounterId }));
+      return { record, state, turnTimerSeconds };
+    } catch (e) {
+      if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
+      throw e;
+    }
+  }
+
+  /**
+   * Let an encounter leave memory: drain its queue, snapshot, release its lease. Subscribers are
+   * told (`closed`) at once, or with `notifyAfterRelease` only once the lease is free, so that a
+   * client told to go can be served by another process straight away (planned hand-over).
+   */
+  async unload(encounterId: string, reason: string, opts: { release?: boolean; snapshot?: boolean; notifyAfterRelease?: boolean } = {}): Promise<void> {
     const host = this.hosts.get(encounterId);
     if (!host) return;
     this.hosts.delete(encounterId);
     host.close();
-    host.notifyClosed(reason);
-    if (opts.snapshot !== false) {
-      await host.drain();
-      await this.writer.drain();
-      await host.snapshot();
+    if (!opts.notifyAfterRelease) host.notifyClosed(reason);
+    try {
+      if (opts.snapshot !== false) {
+        await host.drain();
+        await this.writer.drain();
+        await host.snapshot();
+      }
+      if (opts.release !== false) await this.store.releaseLease(host.lease).catch((e) => host.logger.warn({ err: String(e) }, 'lease release failed'));
+    } finally {
+      if (opts.notifyAfterRelease) host.notifyClosed(reason);
     }
-    if (opts.release !== false) await this.store.releaseLease(host.lease).catch((e) => host.logger.warn({ err: String(e) }, 'lease release failed'));
     this.metrics.unloads += 1;
     host.logger.info({ reason, version: host.version }, 'encounter left memory');
   }
@@ -256,7 +300,11 @@ export class Runtime {
     }
   }
 
-  /** Graceful stop: refuse new work, drain every queue, flush the log, snapshot, release leases. */
+  /**
+   * Graceful stop (planned hand-over): refuse new work, drain every queue, flush the log,
+   * snapshot, release the leases (another process may take them at once), and only then tell
+   * each subscriber `closed` with reason `shutdown`, so a client that goes elsewhere is served.
+   */
   async shutdown(): Promise<void> {
     this.stopping = true;
     if (this.sweeper) clearInterval(this.sweeper);
@@ -264,6 +312,6 @@ export class Runtime {
     await Promise.allSettled([...this.loading.values()]);
     await Promise.all([...this.hosts.values()].map((h) => h.drain()));
     await this.writer.drain();
-    await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown')));
+    await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown', { notifyAfterRelease: true })));
   }
 }
