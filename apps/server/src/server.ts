@@ -12,6 +12,7 @@ import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
+import { registerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
@@ -150,6 +151,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   };
   ctxRef.ctx = ctx;
   registerHttp(app, ctx);
+  registerMetrics(app, ctx);
   registerSockets(io, ctx);
 
   let closed = false;
