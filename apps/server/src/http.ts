@@ -16,10 +16,10 @@ import {
   type CommandAck,
   type EncounterSummary,
 } from '@fray/protocol';
-import { RuntimeError, type EncounterRecordLike } from '@fray/runtime';
+import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
 import { hashToken, newToken, principalKey } from './auth.js';
-import { ApiError, toWireError } from './errors.js';
-import type { ServerContext } from './server.js';
+import { ApiError, NotOwnerError, toWireError } from './errors.js';
+import { ownerUrlOf, type ServerContext } from './server.js';
 
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const bearer = [{ bearer: [] }];
@@ -81,6 +81,8 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
       message = w.wire.message;
     }
     req.log.warn({ code, status, reason: message }, 'request refused');
+    // NOT_OWNER carries the owner's URL (several processes, docs/scaling.md)
+    if (err instanceof NotOwnerError) return reply.status(status).send({ error: err.toWire() });
     return reply.status(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((req, reply) => {
@@ -122,8 +124,35 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return rec;
   }
 
+  /**
+   * The URL of the other live process that runs an encounter (it holds an unexpired lease and
+   * advertised a URL), or null: nobody else runs it (or it advertised nothing).
+   */
+  async function ownerElsewhere(encounterId: string): Promise<string | null> {
+    if (runtime.peek(encounterId) || !store.getLease) return null;
+    const lease = await store.getLease(encounterId);
+    if (!lease || lease.ownerId === runtime.options.ownerId || lease.expiresAt.getTime() <= Date.now()) return null;
+    return ownerUrlOf(lease.ownerId);
+  }
+
+  /**
+   * The live host of an encounter, for the routes that change it (commands, the turn timer):
+   * loaded here when no process runs it; 409 NOT_OWNER with the owner's URL when another
+   * process does (ENCOUNTER_BUSY when that process advertised no URL). Nothing is forwarded.
+   */
+  async function live(encounterId: string): Promise<EncounterHost> {
+    try {
+      return await runtime.open(encounterId);
+    } catch (e) {
+      if (!(e instanceof RuntimeError && e.code === 'ENCOUNTER_BUSY')) throw e;
+      const url = await ownerElsewhere(encounterId);
+      if (!url) throw e;
+      throw new NotOwnerError(encounterId, url);
+    }
+  }
+
   async function gmCommand(req: FastifyRequest, encounterId: string, command: Record<string, unknown>): Promise<Extract<CommandAck, { ok: true }>> {
-    const host = await runtime.open(encounterId);
+    const host = await live(encounterId);
     const commandId = `http:${randomUUID()}`;
     req.log.debug({ commandId, type: command.type }, 'command');
     const ack = await host.submit({ commandId, command, by: { role: 'gm' } }, { role: 'gm' });
@@ -132,7 +161,8 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
   }
 
   const healthReply = z.object({
-    status: z.literal('ok'),
+    /** 'stopping' (with status 503) during a graceful stop, so a load balancer sends no one here */
+    status: z.enum(['ok', 'stopping']),
     database: z.string(),
     description: z.string(),
     liveEncounters: z.number(),
@@ -145,10 +175,11 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     logWriteMsAvg: z.number(),
     logWriteMsMax: z.number(),
   });
-  r.get('/health', { schema: { summary: 'Liveness, which database is in use, and counters', response: { 200: healthReply } } }, async () => {
+  r.get('/health', { schema: { summary: 'Liveness (503 while stopping), which database is in use, and counters', response: { 200: healthReply, 503: healthReply } } }, async (_req, reply) => {
     const w = runtime.writer.stats;
+    if (ctx.stopping) void reply.status(503);
     return {
-      status: 'ok' as const,
+      status: ctx.stopping ? ('stopping' as const) : ('ok' as const),
       database: store.kind,
       description: store.description,
       liveEncounters: runtime.liveCount,
@@ -195,16 +226,20 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
 
   r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams } }, async (req) => {
     const rec = await owned(req, req.params.id);
-    const host = await runtime.open(rec.id);
+    // A read: the live host when this process runs the encounter, else the database (snapshot +
+    // log, which holds every acknowledged command), on any process, without taking the lease.
+    const host = runtime.peek(rec.id);
+    const read = host && !host.closed ? null : await runtime.readState(rec.id);
+    if (!read && !host) throw new ApiError('NOT_FOUND', `No encounter "${rec.id}".`);
     const invites = await store.listInvites(rec.id);
     const fresh = (await store.getEncounter(rec.id)) ?? rec;
     return {
       ...summary(fresh),
-      version: host.version,
+      version: read ? read.state.version : host!.version,
       options: rec.options,
       seed: rec.seed,
-      turnTimerSeconds: host.turnTimerSeconds,
-      state: host.state,
+      turnTimerSeconds: read ? read.turnTimerSeconds : host!.turnTimerSeconds,
+      state: read ? read.state : host!.state,
       invites: invites.map((i) => ({ id: i.id, role: i.role, playerId: i.playerId, combatantIds: i.combatantIds, revoked: i.revoked })),
     };
   });
@@ -213,7 +248,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     const rec = await owned(req, req.params.id);
     if (req.body.name) await store.updateEncounterSummary(rec.id, { name: req.body.name });
     if (req.body.turnTimerSeconds !== undefined) {
-      const host = await runtime.open(rec.id);
+      const host = await live(rec.id);
       await host.setTurnTimer(req.body.turnTimerSeconds);
     }
     return { id: rec.id };
@@ -221,6 +256,9 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
 
   r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams } }, async (req) => {
     const rec = await owned(req, req.params.id);
+    // the process that runs the encounter must stop taking its commands: archive it there
+    const url = await ownerElsewhere(rec.id);
+    if (url) throw new NotOwnerError(rec.id, url);
     await runtime.archive(rec.id);
     return { id: rec.id, status: 'archived' };
   });
@@ -250,7 +288,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
 
   r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
-    const host = await runtime.open(rec.id);
+    const host = await live(rec.id);
     const combatantIds = req.body.role === 'player' ? [...new Set(req.body.combatantIds)] : [];
     for (const cid of combatantIds) if (!host.state.combatants[cid]) throw new ApiError('UNKNOWN_COMBATANT', `No combatant "${cid}".`, 404);
     const token = newToken('inv');

@@ -50,6 +50,8 @@ export interface ServerContext {
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;
   redis: RedisLink;
+  /** set when a graceful stop begins: /health answers 503, new sockets and messages get UNAVAILABLE */
+  stopping: boolean;
   disconnectInvite(inviteId: string): void;
 }
 
@@ -144,12 +146,21 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     rulesetInfos: Object.values(opts.rulesets).map(rulesetInfo),
     sinks: new Map(),
     redis,
+    stopping: false,
     disconnectInvite(inviteId) {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
   };
   ctxRef.ctx = ctx;
+  // during a graceful stop, new connections are refused (the client goes elsewhere); registered
+  // before the sockets' own middleware so it runs first
+  io.use((_socket, next) => {
+    if (!ctx.stopping) return next();
+    const err = new Error('This server process is shutting down; connect through the load balancer again.') as Error & { data: unknown };
+    err.data = { code: 'UNAVAILABLE' };
+    next(err);
+  });
   registerHttp(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);
@@ -168,10 +179,25 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     async close() {
       if (closed) return;
       closed = true;
-      logger.info({}, 'shutting down: draining encounter queues');
-      // stop taking socket messages, then finish every queued command and flush the log
-      for (const s of io.of('/').sockets.values()) s.removeAllListeners();
+      ctx.stopping = true;
+      logger.info({ liveEncounters: runtime.liveCount }, 'shutting down: draining encounter queues, then handing the encounters over');
+      // Stop taking socket messages (a message that arrives now is refused UNAVAILABLE, never
+      // acknowledged: the client sends it again where the encounter goes), then finish every
+      // queued command, flush the log, snapshot, release the leases, and only then tell each
+      // subscriber `closed` { reason: "shutdown" } (runtime.shutdown): another process can serve
+      // the encounter as soon as the client asks, without waiting for the lease to expire.
+      for (const s of io.of('/').sockets.values()) {
+        s.removeAllListeners();
+        s.offAny();
+        s.onAny((...args: unknown[]) => {
+          const ack = args.at(-1);
+          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
+        });
+      }
+      const t0 = Date.now();
+      const handedOver = runtime.liveCount;
       await runtime.shutdown();
+      logger.info({ encounters: handedOver, ms: Date.now() - t0 }, 'encounters handed over (leases released)');
       io.disconnectSockets(true);
       // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
       await app.close();

@@ -89,7 +89,8 @@ describe('Redis adapter (REDIS_URL)', () => {
     const revoked = await a.http('DELETE', `/encounters/${encounterId}/invites/${inviteId}`, undefined, gmToken);
     expect(revoked.status).toBeLessThan(300);
     await until(() => b.server.io.of('/').sockets.size === 0, 5000, 'the socket on B to be disconnected');
-    expect(player.socket.connected).toBe(false);
+    // the client learns it over the network a moment later
+    await until(() => !player.socket.connected, 5000, 'the client to see the disconnection');
   });
 });
 
@@ -259,7 +260,8 @@ describe('failover: the owner dies, its lease expires, the other process takes t
     while (!gm2) {
       if (Date.now() - t0 > 10_000) throw new Error('B never took the encounter');
       gm2 = await FrayClient.connectAndJoin(b.url, gmToken, encounterId, { ackTimeoutMs: 5000, maxHops: 0 }).catch((e: unknown) => {
-        expect((e as FrayError).code).toBe('NOT_OWNER');
+        // ENCOUNTER_BUSY in the instant the lease has expired by this clock but not yet by the database's
+        expect(['NOT_OWNER', 'ENCOUNTER_BUSY']).toContain((e as FrayError).code);
         return undefined;
       });
       if (!gm2) await new Promise((r) => setTimeout(r, 200));
