@@ -11,7 +11,7 @@
  * per encounter, one in flight per encounter. Bounded: E ≤ 2000, P ≤ 10, at most 120 s.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,14 +40,59 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * CPU profile of the server's load phase only (not the setup), through the inspector protocol:
+ * BENCH_PROFILE=/tmp/load.cpuprofile. Runs this script with Node's WebSocket (--experimental-websocket).
+ */
+async function startProfile(url: string): Promise<{ stop(file: string): Promise<void> }> {
+  const WS = (globalThis as unknown as { WebSocket?: new (u: string) => { onopen: () => void; onmessage: (e: { data: string }) => void; send(s: string): void; close(): void } }).WebSocket;
+  if (!WS) throw new Error('BENCH_PROFILE needs node --experimental-websocket');
+  const ws = new WS(url);
+  await new Promise<void>((r) => (ws.onopen = r));
+  let id = 0;
+  const waiting = new Map<number, (v: unknown) => void>();
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data) as { id?: number; result?: unknown };
+    if (msg.id !== undefined) waiting.get(msg.id)?.(msg.result);
+  };
+  const call = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      id += 1;
+      waiting.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: 500 });
+  await call('Profiler.start');
+  return {
+    async stop(file: string) {
+      const r = (await call('Profiler.stop')) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(r.profile));
+      ws.close();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'fray-bench-'));
   const cwd = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
+  const profileTo = process.env.BENCH_PROFILE;
+  const child = spawn(process.execPath, [...(profileTo ? ['--inspect=127.0.0.1:0'] : []), ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
     cwd,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', FRAY_WEB_BUILD: '0', ...(dataDir ? { FRAY_DATA_DIR: dataDir } : {}) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', profileTo ? 'pipe' : 'inherit'],
   });
+  const inspectorUrl = profileTo
+    ? new Promise<string>((resolve) => {
+        let err = '';
+        child.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /Debugger listening on (ws:\/\/\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+          process.stderr.write(d);
+        });
+      })
+    : null;
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer) => {
@@ -136,6 +181,8 @@ async function main(): Promise<void> {
     for (let i = 0; i < E; i += conc) await Promise.all(Array.from({ length: Math.min(conc, E - i) }, (_, k) => setupOne(i + k)));
     console.log(`setup: ${E} encounters, ${clients.length} sockets in ${((Date.now() - t0) / 1000).toFixed(1)}s; server RSS ${(rssOf(child.pid!) / 2 ** 20).toFixed(0)} MiB`);
 
+    const profiler = inspectorUrl ? await startProfile(await inspectorUrl) : null;
+
     // Load: each encounter sends RATE commands/s, one in flight at a time.
     latencies.length = 0;
     patchBytes = 0;
@@ -167,6 +214,10 @@ async function main(): Promise<void> {
     const elapsed = (Date.now() - loadStart) / 1000;
     const cpu = cpuOf(child.pid!) - cpuStart;
     clearInterval(rssTimer);
+    if (profiler && profileTo) {
+      await profiler.stop(profileTo);
+      console.log(`server CPU profile of the load phase: ${profileTo}`);
+    }
     await new Promise((r) => setTimeout(r, 300));
     latencies.sort((a, b) => a - b);
     const result = {

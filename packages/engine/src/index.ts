@@ -19,4 +19,4 @@ export {
   jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
-export { projectState, projectEvent } from './projection.js';
+export { projectState, projectEvent, viewKeyOf, viewerOfKey } from './projection.js';

@@ -1,46 +1,186 @@
-import type { Combatant, EncounterState, EngineEvent, Ruleset, Viewer } from './types.js';
+import type { Combatant, EncounterState, EngineEvent, ReactionWindow, Ruleset, Viewer } from './types.js';
 
 /**
  * What a viewer may see of the state. The GM sees everything; players and spectators never see
  * hidden combatants (unless they control them), secret stats of combatants they do not control,
  * GM-only effects and rolls, the RNG state, forced rolls, or a reaction window's continuation.
  */
+const EMPTY: never[] = [];
+Object.freeze(EMPTY);
+
+/** `list.filter(keep)`, but the list itself when nothing is dropped (keeps shared references). */
+function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
+  for (let i = 0; i < list.length; i++) {
+    if (!keep(list[i]!)) {
+      const out = list.slice(0, i);
+      for (let j = i + 1; j < list.length; j++) if (keep(list[j]!)) out.push(list[j]!);
+      return out;
+    }
+  }
+  return list as T[];
+}
+
+/** A combatant without its secret stats, the same object for the same combatant (any viewer who does not control it). */
+const stripped = new WeakMap<Combatant, Combatant>();
+function withoutSecrets(c: Combatant): Combatant {
+  let out = stripped.get(c);
+  if (!out) {
+    const stats: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(c.stats as Record<string, unknown>)) if (!c.secretStats.includes(k)) stats[k] = v;
+    out = { ...c, stats: stats as never };
+    stripped.set(c, out);
+  }
+  return out;
+}
+
+/**
+ * The combatants map as a viewer sees it, the same object for the same map and viewer: projecting
+ * successive states keeps every unchanged combatant (and an unchanged map) by reference, so the
+ * per-viewer patch is found by skipping shared subtrees.
+ */
+const combatantViews = new WeakMap<object, Map<string | null, Record<string, Combatant>>>();
+function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectator', playerId: string | null): Record<string, Combatant> {
+  const key = role === 'player' ? playerId : null;
+  let byViewer = combatantViews.get(all);
+  const hit = byViewer?.get(key);
+  if (hit) return hit;
+  let changed = false;
+  const out: Record<string, Combatant> = {};
+  for (const id in all) {
+    const c = all[id]!;
+    const own = playerId !== null && c.controller === playerId;
+    if (c.hidden && !own) {
+      changed = true;
+      continue;
+    }
+    if (own || c.secretStats.length === 0) out[id] = c;
+    else {
+      out[id] = withoutSecrets(c);
+      changed = true;
+    }
+  }
+  const result = changed ? out : all;
+  if (!byViewer) {
+    byViewer = new Map();
+    combatantViews.set(all, byViewer);
+  }
+  byViewer.set(key, result);
+  return result;
+}
+
+/**
+ * What a viewer may see of the state. The GM sees everything; players and spectators never see
+ * hidden combatants (unless they control them), secret stats of combatants they do not control,
+ * GM-only effects and rolls, the RNG state, forced rolls, or a reaction window's continuation.
+ * Every part the viewer sees unchanged is the state's own object (shared, never copied).
+ */
 export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer): EncounterState<RS> {
   if (viewer.role === 'gm') return state;
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
-  const visible = (c: Combatant) => !c.hidden || (playerId !== null && c.controller === playerId);
-  const combatants: EncounterState<RS>['combatants'] = {};
-  for (const [id, c] of Object.entries(state.combatants)) {
-    if (!visible(c)) continue;
-    const own = playerId !== null && c.controller === playerId;
-    if (own || c.secretStats.length === 0) {
-      combatants[id] = c;
-    } else {
-      const stats: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(c.stats as Record<string, unknown>)) if (!c.secretStats.includes(k)) stats[k] = v;
-      combatants[id] = { ...c, stats: stats as never };
-    }
-  }
-  const seen = (id: string | null) => id === null || combatants[id] !== undefined;
+  const combatants = combatantsFor(state.combatants, viewer.role, playerId) as EncounterState<RS>['combatants'];
+  const all = combatants === state.combatants;
+  const seen = all ? (id: string | null) => id === null || state.combatants[id] !== undefined : (id: string | null) => id === null || combatants[id] !== undefined;
+  const reaction = state.reaction;
   const out: EncounterState<RS> = {
     ...state,
     combatants,
-    clock: { ...state.clock, order: state.clock.order.filter(seen), current: seen(state.clock.current) ? state.clock.current : null },
-    effects: state.effects.filter((e) => !e.gmOnly && seen(e.targetId)),
-    rolls: state.rolls.filter((r) => !r.gmOnly && seen(r.combatantId)),
-    rng: [],
-    forcedRolls: [],
-    reaction: state.reaction
-      ? {
-          ...state.reaction,
-          resume: null,
-          eligible: state.reaction.eligible.filter(seen),
-          responses: Object.fromEntries(Object.entries(state.reaction.responses).filter(([id]) => seen(id))),
-          trigger: { ...state.reaction.trigger, combatantId: seen(state.reaction.trigger.combatantId) ? state.reaction.trigger.combatantId : null },
-        }
-      : null,
-    rs: ruleset.projectState ? ruleset.projectState(state.rs, viewer, state) : state.rs,
+    clock: all ? state.clock : projectClock(state.clock, combatants, seen),
+    effects: keepIf(state.effects, (e) => !e.gmOnly && seen(e.targetId)),
+    rolls: keepIf(state.rolls, (r) => !r.gmOnly && seen(r.combatantId)),
+    rng: EMPTY,
+    forcedRolls: EMPTY,
+    reaction: reaction ? projectReaction(reaction, seen) : null,
+    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants) : state.rs,
   };
+  return out;
+}
+
+/**
+ * Which view of the state a viewer gets: `gm`, `public` (what a spectator sees), or
+ * `player:<id>` for a player who controls a hidden combatant or one with secret stats. A player
+ * who controls neither sees exactly what a spectator sees (a ruleset's `projectState` may depend
+ * on the viewer only through which combatants it can see), so the server projects, diffs and
+ * serializes that view once for all of them.
+ */
+export function viewKeyOf(state: EncounterState, viewer: Viewer): string {
+  if (viewer.role === 'gm') return 'gm';
+  if (viewer.role === 'player') {
+    const all = state.combatants;
+    for (const id in all) {
+      const c = all[id]!;
+      if (c.controller === viewer.playerId && (c.hidden || c.secretStats.length > 0)) return `player:${viewer.playerId}`;
+    }
+  }
+  return 'public';
+}
+
+/** The viewer whose projection stands for a view key (`public`: a spectator). */
+export function viewerOfKey(key: string, viewer: Viewer): Viewer {
+  return key === 'public' ? PUBLIC : viewer;
+}
+const PUBLIC: Viewer = Object.freeze({ role: 'spectator' }) as Viewer;
+
+/**
+ * The ruleset's part of a projection, the same object for the same ruleset state, combatants and
+ * viewer (a ruleset's `projectState` reads the state only for its combatants' visibility).
+ */
+const rsViews = new WeakMap<object, WeakMap<object, Map<string, unknown>>>();
+function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object): RS {
+  const rs = state.rs;
+  if (typeof rs !== 'object' || rs === null) return ruleset.projectState!(rs, viewer, state);
+  const key = viewer.role === 'player' ? `player:${viewer.playerId}` : viewer.role;
+  let byCombatants = rsViews.get(rs);
+  let byViewer = byCombatants?.get(visible);
+  const hit = byViewer?.get(key);
+  if (hit !== undefined) return hit as RS;
+  const out = ruleset.projectState!(rs, viewer, state);
+  if (!byCombatants) {
+    byCombatants = new WeakMap();
+    rsViews.set(rs, byCombatants);
+  }
+  if (!byViewer) {
+    byViewer = new Map();
+    byCombatants.set(visible, byViewer);
+  }
+  byViewer.set(key, out);
+  return out;
+}
+
+/** The turn order without unseen combatants, the same object for the same clock and view. */
+const clockViews = new WeakMap<object, WeakMap<object, EncounterState['clock']>>();
+function projectClock(clock: EncounterState['clock'], visible: object, seen: (id: string | null) => boolean): EncounterState['clock'] {
+  let byView = clockViews.get(clock);
+  const hit = byView?.get(visible);
+  if (hit) return hit;
+  const order = keepIf(clock.order, seen);
+  const current = seen(clock.current) ? clock.current : null;
+  const out = order === clock.order && current === clock.current ? clock : { ...clock, order, current };
+  if (!byView) {
+    byView = new WeakMap();
+    clockViews.set(clock, byView);
+  }
+  byView.set(visible, out);
+  return out;
+}
+
+const reactionViews = new WeakMap<ReactionWindow, Map<string, ReactionWindow>>();
+function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean): ReactionWindow {
+  const eligible = keepIf(w.eligible, seen);
+  const responseIds = Object.keys(w.responses);
+  const responses = responseIds.every(seen) ? w.responses : Object.fromEntries(Object.entries(w.responses).filter(([id]) => seen(id)));
+  const trigger = seen(w.trigger.combatantId) ? w.trigger : { ...w.trigger, combatantId: null };
+  if (w.resume === null && eligible === w.eligible && responses === w.responses && trigger === w.trigger) return w;
+  // the same window seen the same way gives the same object
+  const key = `${eligible.join(',')}|${Object.keys(responses).join(',')}|${trigger === w.trigger ? 1 : 0}`;
+  let views = reactionViews.get(w);
+  const hit = views?.get(key);
+  if (hit) return hit;
+  const out: ReactionWindow = { ...w, resume: null, eligible, responses, trigger };
+  if (!views) {
+    views = new Map();
+    reactionViews.set(w, views);
+  }
+  views.set(key, out);
   return out;
 }
 

@@ -260,7 +260,12 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   effectExpiry?(state: EncounterState<RS, Stats, Data>, effect: Effect): unknown;
   onReactionClosed?(ctx: Ctx<RS, O>, window: ReactionWindow): void;
   onRollOverridden?(ctx: Ctx<RS, O>, roll: RollRecord, previousTotal: number): void;
-  /** strip GM-only parts of the ruleset state for a viewer (default: shown as is) */
+  /**
+   * Strip GM-only parts of the ruleset state for a viewer (default: shown as is). It must read
+   * `state` only for its combatants (who is hidden, who controls whom) and depend on the viewer
+   * only through which combatants that viewer sees: the engine memoizes it per (rs, combatants,
+   * viewer) and the server sends players who control nothing hidden or secret the spectators' view.
+   */
   projectState?(rs: RS, viewer: Viewer, state: EncounterState<RS, Stats, Data>): RS;
   /** invariants checked by property tests; returns the broken ones */
   invariants?(state: EncounterState<RS, Stats, Data>): string[];

@@ -1,49 +1,74 @@
-import jsonpatch, { type Operation } from 'fast-json-patch';
+/** An RFC 6902 operation as the diff writes it (add, remove, replace). */
+export type DiffOp = { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown };
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function isPlain(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function escape(k: string): string {
-  return k.replace(/~/g, '~0').replace(/\//g, '~1');
+const special = /[~/]/;
+function segment(k: string): string {
+  return special.test(k) ? k.replace(/~/g, '~0').replace(/\//g, '~1') : k;
 }
 
 /**
- * RFC 6902 patch from `a` to `b` (JSON values). The engine's states share unchanged subtrees
- * between versions (structural sharing), so the top levels are walked here and identical
- * references skipped; what changed below `depth` levels is diffed by fast-json-patch.
+ * RFC 6902 patch from `a` to `b` (JSON values, treated as immutable).
+ *
+ * Written for Fray's states, which share every unchanged subtree with the previous version
+ * (structural sharing, and projections that keep those references): any two identical
+ * references are skipped at every depth without being looked into, so the cost follows the size
+ * of what changed, not the size of the state. (fast-json-patch's `compare`, used before, walks
+ * every subtree even when both sides are the same object, and deep-clones what it adds.)
+ *
+ * The values in the ops are references into `b`, not copies: the states are never mutated, and
+ * the ops are serialized when sent. A list that dropped items at its front and appended at its
+ * back (the recent rolls) becomes `remove /0` and `add /-`; any other list changes element by
+ * element, or is replaced whole when that is shorter.
  */
-export function diff(a: unknown, b: unknown, depth = 3): Operation[] {
-  const ops: Operation[] = [];
-  walk(a, b, '', depth, ops);
+export function diff(a: unknown, b: unknown): DiffOp[] {
+  const ops: DiffOp[] = [];
+  walk(a, b, '', ops);
   return ops;
 }
 
-function walk(a: unknown, b: unknown, path: string, depth: number, ops: Operation[]): void {
+function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
   if (a === b) return;
-  if (depth > 0 && isPlain(a) && isPlain(b)) {
-    for (const k of Object.keys(a)) {
-      if (a[k] !== undefined && (!Object.prototype.hasOwnProperty.call(b, k) || b[k] === undefined)) ops.push({ op: 'remove', path: `${path}/${escape(k)}` });
+  if (isPlain(a) && isPlain(b)) {
+    for (const k in a) {
+      if (!hasOwn.call(a, k) || a[k] === undefined) continue;
+      if (!hasOwn.call(b, k) || b[k] === undefined) ops.push({ op: 'remove', path: `${path}/${segment(k)}` });
     }
-    for (const k of Object.keys(b)) {
+    for (const k in b) {
+      if (!hasOwn.call(b, k)) continue;
       const bv = b[k];
       if (bv === undefined) continue;
-      const p = `${path}/${escape(k)}`;
-      if (!Object.prototype.hasOwnProperty.call(a, k) || a[k] === undefined) ops.push({ op: 'add', path: p, value: jsonpatch.deepClone(bv) as unknown });
-      else walk(a[k], bv, p, depth - 1, ops);
+      const av = hasOwn.call(a, k) ? a[k] : undefined;
+      if (av === bv) continue;
+      if (av === undefined) ops.push({ op: 'add', path: `${path}/${segment(k)}`, value: bv });
+      else walk(av, bv, `${path}/${segment(k)}`, ops);
     }
     return;
   }
-  if (Array.isArray(a) && Array.isArray(b) && shifted(a, b, path, ops)) return;
-  const containers = typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && Array.isArray(a) === Array.isArray(b);
-  if (containers) {
-    for (const op of jsonpatch.compare(a as object, b as object)) {
-      const moved = op as Operation & { from?: string };
-      ops.push({ ...op, path: path + op.path, ...(moved.from !== undefined ? { from: path + moved.from } : {}) } as Operation);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (shifted(a, b, path, ops)) return;
+    const start = ops.length;
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const av = a[i] === undefined ? null : (a[i] as unknown);
+      const bv = b[i] === undefined ? null : (b[i] as unknown);
+      if (av !== bv) walk(av, bv, `${path}/${i}`, ops);
+    }
+    for (let i = a.length - 1; i >= n; i--) ops.push({ op: 'remove', path: `${path}/${i}` });
+    for (let i = n; i < b.length; i++) ops.push({ op: 'add', path: `${path}/-`, value: b[i] === undefined ? null : b[i] });
+    // many small changes to a list: one replace says it in fewer bytes
+    if (ops.length - start > Math.max(2, b.length >> 1)) {
+      ops.length = start;
+      ops.push({ op: 'replace', path, value: b });
     }
     return;
   }
-  ops.push({ op: 'replace', path, value: jsonpatch.deepClone(b) as unknown });
+  ops.push({ op: 'replace', path, value: b });
 }
 
 /**
@@ -51,7 +76,7 @@ function walk(a: unknown, b: unknown, path: string, depth: number, ops: Operatio
  * `remove /0` for each dropped item and `add /-` for each new one, instead of rewriting every
  * index. Detected by identity of the kept items.
  */
-function shifted(a: unknown[], b: unknown[], path: string, ops: Operation[]): boolean {
+function shifted(a: unknown[], b: unknown[], path: string, ops: DiffOp[]): boolean {
   for (let k = 1; k <= a.length; k++) {
     const kept = a.length - k;
     if (kept > b.length) continue;
@@ -63,9 +88,9 @@ function shifted(a: unknown[], b: unknown[], path: string, ops: Operation[]): bo
       }
     }
     if (!same) continue;
-    if (kept === 0 && b.length > 0 && a.length > 0) return false; // nothing in common: let compare decide
+    if (kept === 0 && b.length > 0 && a.length > 0) return false; // nothing in common: compare element-wise
     for (let i = 0; i < k; i++) ops.push({ op: 'remove', path: `${path}/0` });
-    for (let i = kept; i < b.length; i++) ops.push({ op: 'add', path: `${path}/-`, value: jsonpatch.deepClone(b[i]) as unknown });
+    for (let i = kept; i < b.length; i++) ops.push({ op: 'add', path: `${path}/-`, value: b[i] });
     return true;
   }
   return false;

@@ -1,4 +1,4 @@
-import { apply, legalActions, projectState, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, legalActions, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
@@ -61,6 +61,7 @@ export class EncounterHost {
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
   private summary: { status: string; round: number };
+  private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
 
   constructor(
     private readonly runtime: Runtime,
@@ -101,11 +102,27 @@ export class EncounterHost {
   // -------------------------------------------------------------------------------------------
   // Viewers
 
+  /**
+   * The current state as a viewer sees it. Viewers with the same view (see the engine's
+   * `viewKeyOf`: the GM; the public view that spectators and most players share; a player who
+   * controls something hidden or secret) get the same object, projected once per state.
+   */
+  private view(viewer: Viewer): { key: string; projection: EncounterState } {
+    if (this.views.state !== this.state) this.views = { state: this.state, byKey: new Map() };
+    const key = viewKeyOf(this.state, viewer);
+    let projection = this.views.byKey.get(key);
+    if (!projection) {
+      projection = projectState(this.ruleset, this.state, viewerOfKey(key, viewer));
+      this.views.byKey.set(key, projection);
+    }
+    return { key, projection };
+  }
+
   private channel(viewer: Viewer): Channel {
     const key = viewerKey(viewer);
     let ch = this.channels.get(key);
     if (!ch) {
-      ch = { viewer, key, projection: projectState(this.ruleset, this.state, viewer), history: [], narrowedAt: this.state.version, sinks: new Set() };
+      ch = { viewer, key, projection: this.view(viewer).projection, history: [], narrowedAt: this.state.version, sinks: new Set() };
       this.channels.set(key, ch);
     }
     return ch;
@@ -286,24 +303,43 @@ export class EncounterHost {
     return stored;
   }
 
+  /**
+   * One patch per channel. Channels whose viewers share a view and were at the same projection
+   * get the same message (projected, diffed and event-filtered once). The diff skips every
+   * subtree the new projection shares with the old one, so it costs what changed.
+   */
   private broadcast(events: EngineEvent[]): void {
     const from = this.state.version - 1;
+    const to = this.state.version;
+    const made = new Map<string, { before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState }>();
     for (const ch of this.channels.values()) {
-      const projection = projectState(this.ruleset, this.state, ch.viewer);
-      const ops = diff(ch.projection, projection) as PatchOp[];
-      ch.projection = projection;
-      if (ops.some((o) => o.op === 'remove')) ch.narrowedAt = this.state.version;
-      const msg: PatchMessage = {
-        encounterId: this.id,
-        from,
-        to: this.state.version,
-        ops,
-        events: projectEventsFor(events, ch.viewer, this.state, projection),
-        deadlines: this.deadlinesFor(ch),
-      };
-      ch.history.push(msg);
+      const { key, projection } = this.view(ch.viewer);
+      let m = made.get(key);
+      if (!m || m.before !== ch.projection) {
+        const ops = diff(ch.projection, projection) as PatchOp[];
+        const narrowed = ops.some((o) => o.op === 'remove');
+        const before = ch.projection;
+        ch.projection = projection;
+        m = {
+          before,
+          projection,
+          narrowed,
+          msg: {
+            encounterId: this.id,
+            from,
+            to,
+            ops,
+            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.state, projection),
+            deadlines: this.deadlinesFor(ch),
+          },
+        };
+        made.set(key, m);
+      }
+      ch.projection = m.projection;
+      if (m.narrowed) ch.narrowedAt = to;
+      ch.history.push(m.msg);
       if (ch.history.length > this.runtime.options.syncHistory) ch.history.splice(0, ch.history.length - this.runtime.options.syncHistory);
-      for (const s of ch.sinks) s(msg);
+      for (const s of ch.sinks) s(m.msg);
     }
   }
 

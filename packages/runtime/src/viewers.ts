@@ -19,6 +19,18 @@ export function unseenMarkers(state: EncounterState, projection: EncounterState)
   return out;
 }
 
+/** JSON strings (ids and names) of the combatants not seen, computed once per (combatants, view). */
+const unseenCache = new WeakMap<object, { all: object; unseen: string[] }>();
+function unseenOf(all: Record<string, Combatant>, visible: Record<string, Combatant> | null, seen: (id: unknown) => boolean): string[] {
+  if (visible === all) return [];
+  const hit = visible ? unseenCache.get(visible) : undefined;
+  if (hit && hit.all === all) return hit.unseen;
+  const unseen: string[] = [];
+  for (const c of Object.values(all)) if (!seen(c.id)) unseen.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  if (visible) unseenCache.set(visible, { all, unseen });
+  return unseen;
+}
+
 /**
  * The events of one command as a viewer may see them: the engine's `projectEvent`, then what the
  * engine's event projection lets through whole is narrowed the way `projectState` narrows the
@@ -38,8 +50,7 @@ export function projectEventsFor(
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
   const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
-  const unseen: string[] = [];
-  for (const c of Object.values(stateAfter.combatants)) if (!seen(c.id)) unseen.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  const unseen = unseenOf(stateAfter.combatants, view ? view.combatants : null, seen);
   const out: EngineEvent[] = [];
   for (const e of events) {
     let p = projectEvent(e, viewer, stateAfter);

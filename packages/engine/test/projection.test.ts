@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { apply, createEncounter } from '../src/engine.js';
+import { projectState, viewKeyOf, viewerOfKey } from '../src/projection.js';
+import { mini } from './fixture.js';
+import type { EncounterState, Viewer } from '../src/types.js';
+
+const gm = { role: 'gm' } as const;
+const must = (s: EncounterState, cmd: Record<string, unknown>): EncounterState => {
+  const r = apply(mini as never, s as never, { by: gm, ...cmd });
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.state as EncounterState;
+};
+
+function table(): EncounterState {
+  let s = createEncounter(mini, { id: 'enc', seed: 3, options: { parry: true } }) as EncounterState;
+  s = must(s, { type: 'combatant.add', combatant: { id: 'a', name: 'Aria', side: 'heroes', controller: 'p1', stats: { hp: 10 } } });
+  s = must(s, { type: 'combatant.add', combatant: { id: 'b', name: 'Brak', side: 'heroes', controller: 'p2', secretStats: ['hp'], stats: { hp: 10 } } });
+  s = must(s, { type: 'combatant.add', combatant: { id: 'g', name: 'Ghoul', side: 'monsters', hidden: true, stats: { hp: 8 } } });
+  s = must(s, { type: 'combatant.add', combatant: { id: 'o', name: 'Orc', side: 'monsters', secretStats: ['hp'], stats: { hp: 12 } } });
+  return must(s, { type: 'combat.start' });
+}
+
+const p1: Viewer = { role: 'player', playerId: 'p1' };
+const p2: Viewer = { role: 'player', playerId: 'p2' };
+const spectator: Viewer = { role: 'spectator' };
+
+describe('projection: what each viewer sees, shared where it is the same', () => {
+  it('"only the GM sees GM-only data": hidden combatants, secret stats, the RNG state', () => {
+    const s = table();
+    const v = projectState(mini as never, s, p1);
+    expect(v.combatants.g).toBeUndefined();
+    expect((v.combatants.o!.stats as Record<string, unknown>).hp).toBeUndefined();
+    expect(v.rng).toEqual([]);
+    expect(projectState(mini as never, s, gm)).toBe(s);
+  });
+
+  it('an unchanged combatant keeps its object from one projected state to the next; the changed one does not', () => {
+    const s1 = table();
+    const s2 = must(s1, { type: 'combatant.setStat', combatantId: 'a', stat: 'hp', value: 7 });
+    const v1 = projectState(mini as never, s1, spectator);
+    const v2 = projectState(mini as never, s2, spectator);
+    expect(v2.combatants.o).toBe(v1.combatants.o); // stripped of its secret, still shared
+    expect(v2.combatants.b).toBe(v1.combatants.b);
+    expect(v2.combatants.a).not.toBe(v1.combatants.a);
+    expect((v2.combatants.a!.stats as Record<string, unknown>).hp).toBe(7);
+    // a roll changes neither the combatants nor the clock: both views keep them whole
+    const s3 = must(s2, { type: 'dice.roll', formula: '1d6', purpose: 'test' });
+    const v3 = projectState(mini as never, s3, spectator);
+    expect(v3.combatants).toBe(v2.combatants);
+    expect(v3.clock).toBe(v2.clock);
+    expect(v3.rolls).not.toBe(v2.rolls);
+  });
+
+  it('a player who controls nothing hidden or secret gets the public view; one who does gets a view of its own', () => {
+    const s = table();
+    expect(viewKeyOf(s, gm)).toBe('gm');
+    expect(viewKeyOf(s, spectator)).toBe('public');
+    expect(viewKeyOf(s, p1)).toBe('public');
+    expect(viewKeyOf(s, p2)).toBe('player:p2'); // Brak's hp is secret, but not from Brak's player
+    expect(viewKeyOf(s, { role: 'player', playerId: 'nobody' })).toBe('public');
+    // the public view stands for p1 exactly
+    expect(JSON.stringify(projectState(mini as never, s, viewerOfKey('public', p1)))).toBe(JSON.stringify(projectState(mini as never, s, p1)));
+    expect((projectState(mini as never, s, p2).combatants.b!.stats as Record<string, unknown>).hp).toBe(10);
+    expect((projectState(mini as never, s, spectator).combatants.b!.stats as Record<string, unknown>).hp).toBeUndefined();
+  });
+});
