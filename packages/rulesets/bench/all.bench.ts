@@ -16,6 +16,8 @@
  * production builds, as on the server. BENCH_ONLY=legends,ocv-phases picks rulesets;
  * BENCH_JSON=1 prints the rows as JSON too.
  */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
   apply,
@@ -38,8 +40,38 @@ type Cmd = Record<string, unknown>;
 type St = EncounterState;
 const REPLAY_N = 10_000;
 
-function must(R: Ruleset, s: St, c: Cmd): St {
+// BENCH_DIGEST=1: a hash of every apply result while recording (states, events, errors) and of
+// legalActions on the sampled states, printed per ruleset: equal digests before and after a change
+// mean the same behaviour on the whole stream.
+const digest = process.env.BENCH_DIGEST ? createHash('sha256') : null;
+function recApply(R: Ruleset, s: St, c: Cmd): ReturnType<typeof apply> {
   const r = apply(R, s, c);
+  if (digest) {
+    if (!r.ok) digest.update(JSON.stringify(r));
+    else {
+      digest.update(JSON.stringify(r.state));
+      for (const ev of r.events) digest.update(eventText(ev));
+    }
+  }
+  return r;
+}
+/** An event as text; a field that cannot be serialized (a revoked draft) is written as "<revoked>". */
+function eventText(ev: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(ev);
+  } catch {
+    return JSON.stringify(Object.fromEntries(Object.keys(ev).map((k) => {
+      try {
+        return [k, JSON.parse(JSON.stringify(ev[k]) ?? 'null') as unknown];
+      } catch {
+        return [k, '<revoked>'];
+      }
+    })));
+  }
+}
+
+function must(R: Ruleset, s: St, c: Cmd): St {
+  const r = recApply(R, s, c);
   if (!r.ok) throw new Error(`${String(c.type)}: ${r.error.rule}: ${r.error.message}`);
   return r.state;
 }
@@ -57,7 +89,7 @@ function play(R: Ruleset, started: St, count: number, candidates: (s: St, n: num
   while (log.length < count) {
     let done = false;
     for (const c of candidates(s, n++)) {
-      const r = apply(R, s, c);
+      const r = recApply(R, s, c);
       if (r.ok) {
         s = r.state;
         log.push(c);
@@ -400,6 +432,11 @@ function measure(R: Ruleset, rec: Recorded): Row {
   if (JSON.stringify(last) !== JSON.stringify(final)) throw new Error(`${R.id}: apply is not deterministic`);
 
   const ids = Object.keys(final.combatants);
+  if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}/${R.id}.json`, JSON.stringify(samples));
+  if (digest) {
+    for (const st of samples) for (const id of ids) digest.update(JSON.stringify(legalActions(R, st, id)));
+    digests.push(`digest ${R.id} ${digest.copy().digest('hex')}`);
+  }
   let calls = 0;
   const c1 = cpuMs();
   const t1 = performance.now();
@@ -457,6 +494,7 @@ const all: Array<[Ruleset, (n: number) => Recorded]> = [
 const only = process.env.BENCH_ONLY?.split(',');
 const COUNT = Number(process.env.BENCH_COUNT ?? 12_000);
 const rows: Row[] = [];
+const digests: string[] = [];
 for (const [R, rec] of all) {
   if (only && !only.includes(R.id)) continue;
   rows.push(measure(R, rec(Math.max(COUNT, REPLAY_N))));
@@ -475,3 +513,4 @@ console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table.slice(1)) console.log(line(row));
 console.log('targets: >= 100,000 commands/s per CPU-second, state <= 65,536 bytes');
 if (process.env.BENCH_JSON) console.log(JSON.stringify(rows, null, 2));
+for (const d of digests) console.log(d);

@@ -123,6 +123,21 @@ export function findAction(state: LState, c: LCombatant, key: string): ActionDef
   return Object.prototype.hasOwnProperty.call(BUILTIN, key) ? BUILTIN[key] : undefined;
 }
 
+const defListCache = new WeakMap<object, WeakMap<object, ActionDef[]>>();
+/**
+ * `Object.values(actionsOf(state, c))`, kept per (GM actions, character's Abilities) pair: both are
+ * replaced, never changed in place, in a committed state. Read only.
+ */
+export function actionListOf(state: LState, c: LCombatant): readonly ActionDef[] {
+  const custom = state.rs.customActions;
+  const own = c.stats.actions;
+  let byOwn = defListCache.get(custom);
+  if (!byOwn) defListCache.set(custom, (byOwn = new WeakMap()));
+  let list = byOwn.get(own);
+  if (!list) byOwn.set(own, (list = Object.values(actionsOf(state, c))));
+  return list;
+}
+
 export function actionsOf(state: LState, c: LCombatant): Record<string, ActionDef> {
   const out: Record<string, ActionDef> = { ...BUILTIN, ...state.rs.customActions };
   for (const a of c.stats.actions) out[a.key] = a;
@@ -162,6 +177,18 @@ function groupedUp(a: LCombatant, b: LCombatant): boolean {
   return pa.group !== null && pa.group === pb.group;
 }
 
+/** The first checks of `act`, which do not depend on the action: the phase, the turn, group defense. */
+export function actGate(state: LState, c: LCombatant): Err | null {
+  if (state.clock.phase !== 'action') {
+    return E('WRONG_PHASE', 'legends.movement-phase', '"Actions may not occur at any point during the movement phase - not even free actions."');
+  }
+  if (state.clock.current !== c.id) return E('NOT_YOUR_TURN', 'legends.turns', `It is not ${c.name}'s turn: "Each character takes their turn in the sequence determined by the turn order list."`);
+  if (state.rs.overflow.length > 0) {
+    return E('ILLEGAL_ACTION', 'legends.group-defense.fallen-defenders', `Too many characters are defended in group ${state.rs.overflow.join(', ')}: "the group must immediately choose who to prioritize and keep defending."`);
+  }
+  return null;
+}
+
 /**
  * Everything that may forbid `act`, in rule order. `partial` skips the checks that depend on the
  * chosen target / item (legalActions lists those as parameters).
@@ -170,13 +197,8 @@ export function checkAct(state: LState, a: ActInput, partial = false): Err | nul
   const o = opts(state);
   const c = state.combatants[a.combatantId];
   if (!c) return E('UNKNOWN_COMBATANT', 'engine.combatants', `No combatant "${a.combatantId}".`);
-  if (state.clock.phase !== 'action') {
-    return E('WRONG_PHASE', 'legends.movement-phase', '"Actions may not occur at any point during the movement phase - not even free actions."');
-  }
-  if (state.clock.current !== c.id) return E('NOT_YOUR_TURN', 'legends.turns', `It is not ${c.name}'s turn: "Each character takes their turn in the sequence determined by the turn order list."`);
-  if (state.rs.overflow.length > 0) {
-    return E('ILLEGAL_ACTION', 'legends.group-defense.fallen-defenders', `Too many characters are defended in group ${state.rs.overflow.join(', ')}: "the group must immediately choose who to prioritize and keep defending."`);
-  }
+  const gate = actGate(state, c);
+  if (gate) return gate;
   const d = findAction(state, c, a.action);
   if (!d) return E('ILLEGAL_ACTION', 'legends.actions', `${c.name} has no action "${a.action}".`);
   const kind: ActionKind = a.as ?? d.kinds[0]!;
@@ -254,43 +276,55 @@ export function checkTarget(state: LState, c: LCombatant, d: ActionDef, a: ActIn
   if (!a.targetId) return E('INVALID_COMMAND', 'legends.actions', `${d.name} needs a target.`);
   const t = state.combatants[a.targetId];
   if (!t) return E('UNKNOWN_TARGET', 'legends.actions', `No target "${a.targetId}".`);
-  if (t.id === c.id && d.target !== 'combatant') return E('ILLEGAL_ACTION', 'legends.actions', `${d.name} cannot target yourself.`);
-  if (d.target === 'enemy' && !isEnemy(c, t)) return E('ILLEGAL_ACTION', 'legends.actions', `${t.name} is not an enemy.`);
-  if (d.target === 'ally' && isEnemy(c, t)) return E('ILLEGAL_ACTION', 'legends.actions', `${t.name} is not an ally.`);
+  return targetCheck(state, c, d, t, a.willing, true);
+}
+
+/** A value that stands for "refused" when the reason is not wanted (legalActions only lists targets). */
+const REFUSED: Err = Object.freeze({ code: 'ILLEGAL_ACTION', rule: 'legends.actions', message: 'refused' }) as Err;
+
+/**
+ * Whether `t` may be the target of `d` by `c` (null when it may), for a target that exists and an
+ * action that takes one. With `explain` false the refusal is `REFUSED` and no message is built:
+ * legalActions asks this for every action and every combatant.
+ */
+export function targetCheck(state: LState, c: LCombatant, d: ActionDef, t: LCombatant, willingIn: boolean | undefined, explain: boolean): Err | null {
+  if (t.id === c.id && d.target !== 'combatant') return explain ? E('ILLEGAL_ACTION', 'legends.actions', `${d.name} cannot target yourself.`) : REFUSED;
+  if (d.target === 'enemy' && !isEnemy(c, t)) return explain ? E('ILLEGAL_ACTION', 'legends.actions', `${t.name} is not an enemy.`) : REFUSED;
+  if (d.target === 'ally' && isEnemy(c, t)) return explain ? E('ILLEGAL_ACTION', 'legends.actions', `${t.name} is not an ally.`) : REFUSED;
   if (d.tags.includes('melee-attack')) {
     const pc = posOf(c);
     if (!pc.engagement || pc.engagement !== posOf(t).engagement) {
-      return E('ILLEGAL_ACTION', 'legends.engagement', `${t.name} is not in ${c.name}'s engagement: melee needs "characters ... able to attack each other with melee weapons without significant movement".`);
+      return explain ? E('ILLEGAL_ACTION', 'legends.engagement', `${t.name} is not in ${c.name}'s engagement: melee needs "characters ... able to attack each other with melee weapons without significant movement".`) : REFUSED;
     }
     if (isProtected(state, t.id)) {
-      if (d.tags.includes('grapple')) return E('ILLEGAL_ACTION', 'legends.group-defense.grapple', '"characters are immune to grappling (even from characters who bypass) if already defended."');
+      if (d.tags.includes('grapple')) return explain ? E('ILLEGAL_ACTION', 'legends.group-defense.grapple', '"characters are immune to grappling (even from characters who bypass) if already defended."') : REFUSED;
       if (!c.data.turn.bypassed) {
-        return E('ILLEGAL_ACTION', 'legends.group-defense', `${t.name} is protected: "Characters protected by group defense cannot receive melee attacks unless the enemy follows special rules for bypassing group defense".`);
+        return explain ? E('ILLEGAL_ACTION', 'legends.group-defense', `${t.name} is protected: "Characters protected by group defense cannot receive melee attacks unless the enemy follows special rules for bypassing group defense".`) : REFUSED;
       }
     }
   }
   if (d.tags.includes('touch')) {
     const o = opts(state);
-    if (c.data.turn.touched) return E('BUDGET_EXHAUSTED', 'legends.touch', '"you may only touch one character per turn"');
-    const willing = a.willing ?? !isEnemy(c, t);
-    if (!willing && !hasCond(state, c.id, ['grappling'])) return E('ILLEGAL_ACTION', 'legends.touch', '"If the character is unwilling, you may only touch them if you are in a grapple."');
+    if (c.data.turn.touched) return explain ? E('BUDGET_EXHAUSTED', 'legends.touch', '"you may only touch one character per turn"') : REFUSED;
+    const willing = willingIn ?? !isEnemy(c, t);
+    if (!willing && !hasCond(state, c.id, ['grappling'])) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"If the character is unwilling, you may only touch them if you are in a grapple."') : REFUSED;
     if (!isEnemy(c, t)) {
-      if (!groupedUp(c, t)) return E('ILLEGAL_ACTION', 'legends.touch', '"You must be grouped-up with any ally you touch"');
-      if (t.data.turn.bypassed && state.clock.current === t.id) return E('ILLEGAL_ACTION', 'legends.touch', '"the ally must not currently be bypassing group defense"');
+      if (!groupedUp(c, t)) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"You must be grouped-up with any ally you touch"') : REFUSED;
+      if (t.data.turn.bypassed && state.clock.current === t.id) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"the ally must not currently be bypassing group defense"') : REFUSED;
     }
     const touchers = new Set(state.rs.touchLog.filter((x) => x.endsWith(`>${t.id}`)).map((x) => x.slice(0, x.indexOf('>'))));
     if (!touchers.has(c.id) && touchers.size >= o.maxTouchersPerRound) {
-      return E('ILLEGAL_ACTION', 'legends.touch', `"Characters can only be touched via these rules by ${o.maxTouchersPerRound} characters per round"`);
+      return explain ? E('ILLEGAL_ACTION', 'legends.touch', `"Characters can only be touched via these rules by ${o.maxTouchersPerRound} characters per round"`) : REFUSED;
     }
   }
   if (d.key === 'offer-from-inventory' || d.key === 'give-into-inventory') {
-    if (!groupedUp(c, t)) return E('ILLEGAL_ACTION', 'legends.giving', '"You must be grouped-up with the other character."');
+    if (!groupedUp(c, t)) return explain ? E('ILLEGAL_ACTION', 'legends.giving', '"You must be grouped-up with the other character."') : REFUSED;
   }
   if (d.key === 'stow-for-ally') {
-    if (!isDown(state, t.id)) return E('ILLEGAL_ACTION', 'legends.fallen-items', `${t.name} has not fallen.`);
-    if (!groupedUp(c, t) && rangeBetween(state, c, t) !== 'short') return E('ILLEGAL_ACTION', 'legends.fallen-items', '"Any ally that can touch your body"');
+    if (!isDown(state, t.id)) return explain ? E('ILLEGAL_ACTION', 'legends.fallen-items', `${t.name} has not fallen.`) : REFUSED;
+    if (!groupedUp(c, t) && rangeBetween(state, c, t) !== 'short') return explain ? E('ILLEGAL_ACTION', 'legends.fallen-items', '"Any ally that can touch your body"') : REFUSED;
   }
-  if (d.key === 'drop-carried' && t.data.carriedBy !== c.id) return E('ILLEGAL_ACTION', 'legends.carrying', `${c.name} is not carrying ${t.name}.`);
+  if (d.key === 'drop-carried' && t.data.carriedBy !== c.id) return explain ? E('ILLEGAL_ACTION', 'legends.carrying', `${c.name} is not carrying ${t.name}.`) : REFUSED;
   return null;
 }
 

@@ -1,9 +1,9 @@
 import type { ActionOption, EngineError } from '@fray/engine';
-import { actionsOf, checkAct, checkTarget, type ActInput } from './actions.js';
+import { actGate, actionListOf, checkAct, targetCheck, type ActInput } from './actions.js';
 import { checkReorder } from './flow.js';
 import { inHand, isEnemy, membersOfGroup, posOf, type ActionKind, type LState } from './model.js';
 
-const cost = (k: string): Record<string, number> => ({ [k]: 1 });
+const cost = (k: string): Record<string, number> => (k === 'free' ? { free: 1 } : k === 'minor' ? { minor: 1 } : k === 'major' ? { major: 1 } : { [k]: 1 });
 
 /** allowed when `ok`; otherwise blocked, with `why` */
 function block(ok: boolean, why: EngineError | null | undefined): Pick<ActionOption, 'allowed' | 'blocked'> {
@@ -115,14 +115,27 @@ export function legalActions(s: LState, id: string): ActionOption[] {
   }
 
   if (phase !== 'action') return out;
-  const defs = actionsOf(s, c);
-  for (const d of Object.values(defs)) {
+  const defs = actionListOf(s, c);
+  const targetsFor = new Map<object, string[]>();
+  // checkAct refuses every action with this when it refuses one (the phase, the turn, group defense)
+  const gate = actGate(s, c);
+  for (const d of defs) {
     for (const kind of d.kinds as ActionKind[]) {
       const a: ActInput = { combatantId: id, action: d.key, as: kind };
-      let e = checkAct(s, a, true);
+      let e = gate ? { ...gate } : checkAct(s, a, true);
       const params: ActionOption['params'] = [];
       if (d.target !== 'none' && d.target !== 'self') {
-        const targets = Object.keys(s.combatants).filter((t) => !checkTarget(s, c, d, { ...a, targetId: t, willing: !isEnemy(c, s.combatants[t]!) }) && (t !== id || d.target === 'combatant'));
+        // the same list for every kind of this action (the target checks do not depend on the kind)
+        let targets = targetsFor.get(d);
+        if (targets) targets = targets.slice();
+        else {
+          targets = [];
+          for (const t of Object.keys(s.combatants)) {
+            const tc = s.combatants[t]!;
+            if (!targetCheck(s, c, d, tc, !isEnemy(c, tc), false) && (t !== id || d.target === 'combatant')) targets.push(t);
+          }
+          targetsFor.set(d, targets.slice());
+        }
         params.push({ name: 'targetId', kind: 'combatant', options: targets });
         if (!e && targets.length === 0) e = { code: 'UNKNOWN_TARGET', rule: `legends.${d.key}`, message: `No one to ${d.name.toLowerCase()}.` };
       }
@@ -138,7 +151,7 @@ export function legalActions(s: LState, id: string): ActionOption[] {
         params.push({ name: 'itemId', kind: 'item', options: fallen });
       }
       if (d.key === 'swap-hands') params.push({ name: 'hand', kind: 'choice', options: ['left-hand', 'right-hand', 'both-hands'] });
-      out.push({
+      const option: ActionOption = {
         command: 'act',
         action: d.key,
         label: `${d.name} (${kind})`,
@@ -147,8 +160,11 @@ export function legalActions(s: LState, id: string): ActionOption[] {
         params,
         template: { combatantId: id, action: d.key, as: kind },
         rule: d.rule,
-        ...block(!e, e),
-      });
+        allowed: !e,
+      };
+      // as `...block(!e, e)`, without the spread
+      if (e) option.blocked = e;
+      out.push(option);
     }
   }
   const mine = s.clock.current === id;
