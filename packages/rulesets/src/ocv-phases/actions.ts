@@ -383,7 +383,7 @@ export function runJob(ctx: C, job: Job): void {
       // "You can take a 1-hex step as part of your readied action" (taken first)
       const e = stepError(s, job.actor, job.step, true);
       if (e) ctx.emit({ type: 'ocv-phases.acted', combatantId: job.actor, row: 'step', note: `no step: ${e.message}` });
-      else ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: pos(s, job.actor), to: job.step, step: true });
+      else ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(pos(s, job.actor)), to: hexCopy(job.step), step: true });
       job = { ...job, step: null };
     }
     if (!row.moves && row.provokes !== 'no' && !job.noProvoke) {
@@ -398,6 +398,9 @@ export function runJob(ctx: C, job: Job): void {
   if (row.moves) return runMove(ctx, job);
   resolve(ctx, job);
 }
+
+/** a plain copy of a hex read from the draft: an event must not keep a draft, revoked after the command */
+const hexCopy = <T extends Hex | null>(h: T): T => (h ? ({ q: h.q, r: h.r } as T) : h);
 
 function runMove(ctx: C, job: Job): void {
   const row = ROW[job.row]!;
@@ -421,7 +424,7 @@ function runMove(ctx: C, job: Job): void {
       ctx.emit({ type: 'ocv-phases.interrupted', combatantId: job.actor, row: job.row, reason: blocked.message });
       break;
     }
-    ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: here, to: next, step: job.row === 'step' || undefined });
+    ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(next), step: job.row === 'step' || undefined });
     path = path.slice(1);
     leaveChecked = false;
     const readied = job.via === 'regular' ? triggered(st(ctx), job, 'moves', next) : [];
