@@ -1,0 +1,157 @@
+/**
+ * In-process benches on @fray/runtime + @fray/store against real Postgres (DATABASE_URL, a fresh
+ * database made by the orchestrator). Run with --expose-gc. Prints `RESULT {...}`.
+ *
+ *   idle:   N encounters played (setup + 100 commands) through the runtime, unloaded; then heap
+ *           after loading them all back (snapshot + tail, no viewers) and after evicting them again.
+ *   resume: an encounter with 10,000 logged commands (snapshots every 100 as the runtime writes
+ *           them, the last at 9,900: a tail of 100) is opened again and again: ms per open.
+ */
+import { randomUUID } from 'node:crypto';
+import { apply, createEncounter, type EncounterState } from '@fray/engine';
+import { Runtime } from '@fray/runtime';
+import { registry } from '@fray/rulesets';
+import { openStore } from '@fray/store';
+import { buildScript, fights, rulesets, type Cmd } from './fights.js';
+import { summarize } from './stats.js';
+
+export interface InprocResult {
+  idle?: Array<{ ruleset: string; encounters: number; version: number; liveBytesPerEncounter: number; evictedBytesPerEncounter: number }>;
+  resume?: Array<{ ruleset: string; logged: number; snapshotAt: number; tail: number; medianMs: number; maxMs: number; noSnapshotMs: number }>;
+}
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const gm = { role: 'gm' } as const;
+const log = (...a: unknown[]) => console.error('[inproc]', ...a);
+
+function heap(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  for (let i = 0; i < 4; i++) gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** setup + combat.start + `count` scripted commands, all as the GM (no players here) */
+function commandsFor(ruleset: string, count: number): { commands: Cmd[]; start: EncounterState } {
+  const fight = fights[ruleset]!;
+  const R = rulesets[ruleset]!;
+  let s = createEncounter(R, { id: 'x', name: 'bench', seed: 1, options: fight.options });
+  const commands: Cmd[] = [];
+  for (const c of [...fight.setup, { type: 'combat.start' }]) {
+    const r = apply(R, s, { ...c, by: gm });
+    if (!r.ok) throw new Error(`${ruleset} setup ${String(c.type)}: ${r.error.message}`);
+    s = r.state;
+    commands.push(c);
+  }
+  const script = buildScript(ruleset, s, () => -1, count, 1_000_000);
+  return { commands: [...commands, ...script.steps.map((x) => x.command)], start: s };
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2];
+  const store = await openStore({ databaseUrl: process.env.DATABASE_URL! });
+  const out: InprocResult = {};
+  try {
+    await store.createAccount({ id: 'bench', tokenHash: `bench-${randomUUID()}` });
+    if (kind === 'idle') {
+      out.idle = [];
+      const N = QUICK ? 40 : 200;
+      for (const ruleset of ['legends', 'ocv-phases']) {
+        const runtime = new Runtime({ store, rulesets: registry, options: { idleMs: 3_600_000, idleSnapshotMs: 3_600_000, sweepMs: 3_600_000, reactionSeconds: 0 } });
+        const { commands } = commandsFor(ruleset, 100);
+        const ids: string[] = [];
+        for (let i = 0; i < N; i++) ids.push((await runtime.create({ accountId: 'bench', name: 'bench', ruleset, seed: 1, options: fights[ruleset]!.options })).id);
+        // played through the runtime (durable acks, snapshots every 100), encounters in parallel
+        await Promise.all(
+          ids.map(async (id) => {
+            const host = await runtime.open(id);
+            for (const [k, c] of commands.entries()) {
+              const ack = await host.submit({ commandId: `c${k}`, command: c, by: gm }, gm);
+              if (!ack.ok) throw new Error(`${ruleset} ${String(c.type)}: ${ack.error.message}`);
+            }
+          }),
+        );
+        const version = runtime.peek(ids[0]!)!.version;
+        const unloadAll = () => Promise.all(ids.map((id) => runtime.unload(id, 'bench')));
+        const openAll = async () => {
+          for (const id of ids) await runtime.open(id);
+        };
+        await unloadAll();
+        await openAll(); // warm: code paths, connection pool, caches
+        await unloadAll();
+        const h0 = heap();
+        await openAll();
+        const h1 = heap();
+        await unloadAll();
+        const h2 = heap();
+        out.idle.push({ ruleset, encounters: N, version, liveBytesPerEncounter: (h1 - h0) / N, evictedBytesPerEncounter: (h2 - h0) / N });
+        log(`${ruleset}: ${((h1 - h0) / N / 1024).toFixed(1)} KB per idle live encounter, ${((h2 - h0) / N / 1024).toFixed(2)} KB after eviction`);
+        await runtime.shutdown();
+      }
+    } else if (kind === 'resume') {
+      out.resume = [];
+      const LOGGED = 10_000;
+      const SNAP_AT = 9_900;
+      for (const ruleset of QUICK ? ['legends'] : ['legends', 'ocv-phases']) {
+        const R = rulesets[ruleset]!;
+        const runtime = new Runtime({ store, rulesets: registry, options: { idleMs: 3_600_000, sweepMs: 3_600_000, reactionSeconds: 0 } });
+        const make = async (withSnapshot: boolean): Promise<string> => {
+          const rec = await runtime.create({ accountId: 'bench', name: 'bench', ruleset, seed: 1, options: fights[ruleset]!.options });
+          const fight = fights[ruleset]!;
+          const { commands } = commandsFor(ruleset, LOGGED - fight.setup.length - 1);
+          if (commands.length < LOGGED) throw new Error(`${ruleset}: the fight ended after ${commands.length} commands`);
+          // the log (and snapshots) as the runtime writes them, straight through the store
+          const lease = (await store.acquireLease(rec.id, 'bench-writer', 600_000))!;
+          let s = createEncounter(R, { id: rec.id, name: rec.name, options: fights[ruleset]!.options, seed: 1 });
+          let batch: Parameters<typeof store.appendLog>[0] = [];
+          for (const [k, c] of commands.slice(0, LOGGED).entries()) {
+            const command = { ...c, by: gm };
+            const r = apply(R, s, command);
+            if (!r.ok) throw new Error(`${ruleset} at ${k}: ${r.error.message}`);
+            s = r.state;
+            batch.push({ encounterId: rec.id, seq: s.version, commandId: `c${k}`, command, events: r.events });
+            if (batch.length === 500) {
+              await store.appendLog(batch, [{ encounterId: rec.id, token: lease.token }]);
+              batch = [];
+            }
+            if (withSnapshot && s.version % 100 === 0 && s.version <= SNAP_AT) await store.saveSnapshot(rec.id, s.version, { fraySnapshot: 1, state: s, runtime: { turnTimerSeconds: null } });
+          }
+          if (batch.length) await store.appendLog(batch, [{ encounterId: rec.id, token: lease.token }]);
+          await store.releaseLease(lease);
+          return rec.id;
+        };
+        const id = await make(true);
+        const bare = await make(false);
+        const times: number[] = [];
+        for (let i = 0; i < (QUICK ? 4 : 8); i++) {
+          const t0 = performance.now();
+          const host = await runtime.open(id);
+          const dt = performance.now() - t0;
+          if (host.version !== LOGGED) throw new Error(`resumed at ${host.version}, expected ${LOGGED}`);
+          if (i > 0) times.push(dt); // the first open warms the code paths
+          await runtime.unload(id, 'bench', { snapshot: false });
+        }
+        const t1 = performance.now();
+        const h = await runtime.open(bare);
+        const noSnapshotMs = performance.now() - t1;
+        if (h.version !== LOGGED) throw new Error(`resumed at ${h.version}, expected ${LOGGED}`);
+        await runtime.unload(bare, 'bench', { snapshot: false });
+        const s = summarize(times);
+        out.resume.push({ ruleset, logged: LOGGED, snapshotAt: SNAP_AT, tail: LOGGED - SNAP_AT, medianMs: s.p50, maxMs: s.max, noSnapshotMs });
+        log(`${ruleset}: resume ${s.p50.toFixed(1)} ms median (max ${s.max.toFixed(1)}), no snapshot ${noSnapshotMs.toFixed(0)} ms`);
+        await runtime.shutdown();
+      }
+    } else throw new Error(`unknown in-process bench "${kind}"`);
+  } finally {
+    await store.close();
+  }
+  console.log(`RESULT ${JSON.stringify(out)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,353 @@
+/**
+ * `npm run bench` (root): every benchmark of issue 8 in one bounded run, one table, and the
+ * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
+ *
+ *   BENCH_ONLY=engine,e2e,rate,peers,scale,curve,idle,resume,profile   parts (default: all but profile)
+ *   BENCH_QUICK=1        a 1–2 minute smoke run (small E, short phases, no curve)
+ *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
+ *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
+ *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
+import type { InprocResult } from './inproc.js';
+import { defaultDatabaseUrl, freshDatabase, loadAverage } from './proc.js';
+import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
+import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
+
+const ALL = ['engine', 'e2e', 'rate', 'peers', 'scale', 'curve', 'idle', 'resume', 'profile'] as const;
+const parts = selectParts(process.env.BENCH_ONLY, ALL, ALL.filter((p) => p !== 'profile'));
+const QUICK = process.env.BENCH_QUICK === '1';
+const here = new URL('.', import.meta.url).pathname;
+const baseDb = process.env.DATABASE_URL ?? defaultDatabaseUrl;
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const started = Date.now();
+const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s]`, ...a);
+
+// sizes and durations (bounded: the default run is about 12 minutes on 2 cores)
+const S = QUICK
+  ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: 20, curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+
+// ---------------------------------------------------------------- children
+function runLoad(cfg: LoadConfig): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'loadgen.js')], {
+      env: { ...process.env, NODE_ENV: 'production', BENCH_LOAD: JSON.stringify(cfg), BENCH_ONLY: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as LoadResult);
+      else reject(new Error(`load generator failed (${code}): ${out.slice(-2000)}`));
+    });
+  });
+}
+
+interface EngineRow {
+  ruleset: string;
+  applyPerSec: number;
+  applyPerCpuSec: number;
+  legalPerSec: number;
+  legalPerCpuSec: number;
+  replayMs: number;
+  replayCpuMs: number;
+  stateBytes: number;
+  maxStateBytes: number;
+  floorUs: number;
+}
+
+/** The rulesets' engine bench through its production runner (esbuild bundle, NODE_ENV=production). */
+function runEngine(): EngineRow[] {
+  const cwd = join(repoRoot, 'packages/rulesets');
+  const env = { ...process.env, BENCH_JSON: '1' } as NodeJS.ProcessEnv;
+  if (QUICK) env.BENCH_ONLY = 'legends,ocv-phases';
+  else delete env.BENCH_ONLY; // ours lists parts, not rulesets
+  const r = spawnSync(process.execPath, ['bench/run.mjs', 'bench/all.bench.ts'], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`engine bench failed: ${r.stderr}`);
+  const lines = r.stdout.split('\n');
+  const a = lines.indexOf('[');
+  const b = lines.indexOf(']', a);
+  if (a < 0 || b < 0) throw new Error(`engine bench printed no JSON rows: ${r.stdout.slice(-2000)}`);
+  return JSON.parse(lines.slice(a, b + 1).join('\n')) as EngineRow[];
+}
+
+function runInproc(kind: 'idle' | 'resume', databaseUrl: string): InprocResult {
+  const r = spawnSync(process.execPath, ['--expose-gc', join(here, 'inproc.js'), kind], {
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, BENCH_QUICK: QUICK ? '1' : '' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 300_000,
+  });
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (r.status !== 0 || !line) throw new Error(`in-process ${kind} bench failed (${r.status}): ${r.stdout.slice(-2000)}`);
+  return JSON.parse(line.slice(7)) as InprocResult;
+}
+
+// ---------------------------------------------------------------- runs
+interface Results {
+  engine?: EngineRow[];
+  fray?: LoadResult;
+  rate?: LoadResult;
+  bgio?: LoadResult;
+  floor?: LoadResult;
+  scale?: LoadResult;
+  curve: LoadResult[];
+  idle?: InprocResult;
+  resume?: InprocResult;
+  profile?: ProfileSummary;
+  errors: string[];
+}
+
+const dbs: Array<{ drop: () => Promise<void> }> = [];
+let dbN = 0;
+async function newDb(): Promise<string> {
+  const d = await freshDatabase(baseDb, `fray_bench_${process.pid}_${++dbN}`);
+  dbs.push(d);
+  return d.url;
+}
+
+async function withFray<T>(fn: (servers: Running[], databaseUrl: string) => Promise<T>, opts: { processes?: number; nodeArgs?: string[] } = {}): Promise<T> {
+  const databaseUrl = await newDb();
+  const servers: Running[] = [];
+  try {
+    const n = opts.processes ?? 1;
+    const prefix = `fray-bench-${process.pid}-${dbN}`;
+    for (let k = 0; k < n; k++) {
+      const port = await freePort();
+      servers.push(
+        await startFray({
+          databaseUrl,
+          port,
+          ...(opts.nodeArgs ? { nodeArgs: opts.nodeArgs } : {}),
+          ...(n > 1 ? { redisUrl, redisPrefix: prefix, publicUrl: `http://127.0.0.1:${port}` } : {}),
+        }),
+      );
+    }
+    return await fn(servers, databaseUrl);
+  } finally {
+    for (const s of servers) await s.stop();
+  }
+}
+
+const frayLoad = (servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> =>
+  runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
+
+async function main(): Promise<void> {
+  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (npm run build, or the root npm run bench does it)`);
+  const staleness = readdirSync(join(repoRoot, 'apps/server/src')).some((f) => statSync(join(repoRoot, 'apps/server/src', f)).mtimeMs > statSync(serverMain).mtimeMs);
+  if (staleness) log('warning: apps/server/src is newer than its dist build; run `npm run build` for current figures');
+  const R: Results = { curve: [], errors: [] };
+  const attempt = async (name: string, fn: () => Promise<void>) => {
+    if (!parts.has(name)) return;
+    const t0 = Date.now();
+    log(`${name}: start (load ${loadAverage()})`);
+    try {
+      await fn();
+    } catch (e) {
+      R.errors.push(`${name}: ${e instanceof Error ? e.message.slice(0, 500) : String(e)}`);
+      log(`${name}: FAILED`, e);
+    }
+    log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  };
+
+  await attempt('engine', async () => {
+    R.engine = runEngine();
+  });
+  const think = { name: 'think 100 ms', seconds: S.phase, thinkMs: 100 };
+  await attempt('e2e', async () => {
+    R.fray = await withFray((sv, db) =>
+      frayLoad(sv, db, S.E, S.P, [
+        { name: 'clean', seconds: S.phase },
+        { name: 'bad 5%', seconds: S.phase, bad: 0.05 },
+        { name: 'clean again', seconds: S.phase },
+        think,
+      ]),
+    );
+  });
+  await attempt('peers', async () => {
+    const bg = await startBgio();
+    try {
+      R.bgio = await runLoad({ target: 'bgio', urls: [bg.url], pids: [bg.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think] });
+    } finally {
+      await bg.stop();
+    }
+    const clean = R.fray?.phases.find((p) => p.name === 'clean');
+    const payload = clean && Number.isFinite(clean.bytesPerUpdate) ? Math.round(clean.bytesPerUpdate) : 600;
+    const fl = await startFloor(payload);
+    try {
+      R.floor = await runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think], payloadBytes: payload });
+    } finally {
+      await fl.stop();
+    }
+  });
+  await attempt('rate', async () => {
+    R.rate = await withFray((sv, db) =>
+      frayLoad(sv, db, S.rateE, S.rateP, [
+        { name: `${S.rate}/s per encounter`, seconds: S.ratePhase, ratePerEncounter: S.rate },
+        ...(QUICK ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
+      ]),
+    );
+  });
+  await attempt('scale', async () => {
+    R.scale = await withFray((sv, db) => frayLoad(sv, db, S.E, S.P, [{ name: 'clean', seconds: S.phase }]), { processes: 2 });
+  });
+  await attempt('curve', async () => {
+    for (const [E, P] of S.curve) {
+      R.curve.push(await withFray((sv, db) => frayLoad(sv, db, E, P, [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }])));
+    }
+  });
+  await attempt('idle', async () => {
+    R.idle = runInproc('idle', await newDb());
+  });
+  await attempt('resume', async () => {
+    R.resume = runInproc('resume', await newDb());
+  });
+  await attempt('profile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fray-bench-prof-'));
+    try {
+      await withFray((sv, db) => frayLoad(sv, db, S.E, S.P, [{ name: 'clean', seconds: S.phase }]), { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error('no .cpuprofile written');
+      R.profile = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));
+
+  const report = render(R);
+  console.log(report);
+  if (process.env.BENCH_NO_DOC !== '1' && !QUICK && process.env.BENCH_ONLY === undefined) writeDoc(report);
+  else if (process.env.BENCH_NO_DOC !== '1') log('docs/performance.md not written (BENCH_QUICK or BENCH_ONLY set; the doc holds full runs only)');
+  if (R.errors.length) {
+    console.error(`${R.errors.length} part(s) failed:\n${R.errors.join('\n')}`);
+    process.exitCode = 1;
+  }
+}
+
+// ---------------------------------------------------------------- the table
+const ms = (x: number | undefined) => fmt(x, x !== undefined && x < 10 ? 2 : 1);
+const KB = (x: number) => `${fmt(x / 1024, 1)} KB`;
+const phaseOf = (r: LoadResult | undefined, name: string): PhaseResult | undefined => r?.phases.find((p) => p.name === name);
+const yes = (b: boolean | undefined) => (b === undefined ? '–' : b ? 'met' : '**missed**');
+
+function render(R: Results): string {
+  const rows: string[][] = [];
+  const row = (part: string, what: string, fray: string, bgio = '', floor = '', vsBgio = '', vsFloor = '', target = '', met = '') =>
+    rows.push([part, what, fray, bgio, floor, vsBgio, vsFloor, target, met]);
+
+  for (const e of R.engine ?? []) {
+    row(`engine ${e.ruleset}`, 'validate+apply commands/s (per CPU-s; wall)', `${fmt(e.applyPerCpuSec)} (${fmt(e.applyPerSec)})`, '', '', '', '', '≥ 100,000/CPU-s', yes(e.applyPerCpuSec >= 100_000));
+    row(`engine ${e.ruleset}`, 'legalActions calls/s (per CPU-s)', fmt(e.legalPerCpuSec));
+    row(`engine ${e.ruleset}`, 'replay of 10,000 commands, ms (CPU)', `${fmt(e.replayMs)} (${fmt(e.replayCpuMs)})`);
+    row(`engine ${e.ruleset}`, 'state bytes, 12 combatants (max)', `${fmt(e.stateBytes)} (${fmt(e.maxStateBytes)})`, '', '', '', '', '≤ 65,536', yes(e.maxStateBytes <= 65_536));
+  }
+
+  const fc = phaseOf(R.fray, 'clean');
+  const bc = phaseOf(R.bgio, 'clean');
+  const lc = phaseOf(R.floor, 'clean');
+  if (fc || bc || lc) {
+    const part = `e2e ${S.E}×${S.P}, no think`;
+    row(part, 'accepted commands/s', fmt(fc?.acceptedPerSec), fmt(bc?.acceptedPerSec), fmt(lc?.acceptedPerSec), fmtRatio(ratio(fc?.acceptedPerSec, bc?.acceptedPerSec)), fmtRatio(ratio(fc?.acceptedPerSec, lc?.acceptedPerSec)), '≥ 2× boardgame.io', yes(fc && bc ? fc.acceptedPerSec >= 2 * bc.acceptedPerSec : undefined));
+    const lat = (p?: PhaseResult) => (p ? `${ms(p.latency.p50)} / ${ms(p.latency.p95)} / ${ms(p.latency.p99)}` : '–');
+    row(part, 'latency send → every client, p50 / p95 / p99 ms', lat(fc), lat(bc), lat(lc), fmtRatio(ratio(fc?.latency.p99, bc?.latency.p99)), fmtRatio(ratio(fc?.latency.p99, lc?.latency.p99)), 'p99 < boardgame.io', yes(fc && bc ? fc.latency.p99 < bc.latency.p99 : undefined));
+    row(part, 'server CPU µs per command', fmt(fc?.serverCpuUsPerCommand), fmt(bc?.serverCpuUsPerCommand), fmt(lc?.serverCpuUsPerCommand), fmtRatio(ratio(fc?.serverCpuUsPerCommand, bc?.serverCpuUsPerCommand)), fmtRatio(ratio(fc?.serverCpuUsPerCommand, lc?.serverCpuUsPerCommand)), '≤ 2× floor', yes(fc && lc ? fc.serverCpuUsPerCommand <= 2 * lc.serverCpuUsPerCommand : undefined));
+    row(part, 'server CPU % of one core; load generator %', fc ? `${fmt(fc.serverCpuPercent)} %; ${fmt(fc.loadgenCpuPercent)} %` : '–', bc ? `${fmt(bc.serverCpuPercent)} %; ${fmt(bc.loadgenCpuPercent)} %` : '–', lc ? `${fmt(lc.serverCpuPercent)} %; ${fmt(lc.loadgenCpuPercent)} %` : '–');
+    if (fc) {
+      const share = fc.bytesPerUpdate / fc.fullStateBytes;
+      row(part, 'bytes per patch frame / full state (share)', `${fmt(fc.bytesPerUpdate)} / ${fmt(fc.fullStateBytes)} (${fmt(share * 100, 1)} %)`, bc ? `${fmt(bc.bytesPerUpdate)}` : '', lc ? `${fmt(lc.bytesPerUpdate)}` : '', '', '', '≤ 10 %', yes(share <= 0.1));
+    }
+    const perEnc = (r?: LoadResult, p?: PhaseResult) => (r && p ? `${KB((p.rssBytes - r.baseline.rssBytes) / r.E)} / ${Number.isFinite(p.heapUsedBytes) ? KB((p.heapUsedBytes - r.baseline.heapUsedBytes) / r.E) : '–'}` : '–');
+    row(part, 'server RSS / heap per encounter (growth over the empty server)', perEnc(R.fray, fc), perEnc(R.bgio, bc), perEnc(R.floor, lc));
+    if (fc) row(part, 'database commits/s (log entries per commit)', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)})`, 'in memory', '–');
+  }
+  const fb = phaseOf(R.fray, 'bad 5%');
+  const fa = phaseOf(R.fray, 'clean again');
+  if (fc && fb && fb.bad) {
+    const clean = (fc.acceptedPerSec + (fa?.acceptedPerSec ?? fc.acceptedPerSec)) / 2;
+    const held = fb.acceptedPerSec / clean;
+    row('bad input 5 %', 'legal commands/s vs the clean runs around it', `${fmt(fb.acceptedPerSec)} vs ${fmt(clean)} (${fmt(held * 100)} %)`, '', '', '', '', '≥ 90 %', yes(held >= 0.9));
+    const untyped = Object.entries(fb.bad.untyped).map(([k, v]) => `${k} ${v}`).join(', ');
+    row('bad input 5 %', 'bad commands answered with their typed error', `${fmt(fb.bad.typed)} of ${fmt(fb.bad.sent)}${untyped ? ` (other: ${untyped})` : ''}`, '', '', '', '', 'all', yes(fb.bad.typed === fb.bad.sent));
+    row('bad input 5 %', 'p99 of the legal commands, ms (clean run)', `${ms(fb.latency.p99)} (${ms(fc.latency.p99)})`);
+  }
+  if (R.fray?.check) {
+    const c = R.fray.check;
+    const refused = R.fray.phases.reduce((a, p) => a + Object.values(p.refused).reduce((x, y) => x + y, 0), 0);
+    row('no loss', 'log entries in Postgres = setup + accepted acks (legal refused)', `${fmt(c.logEntries)} = ${fmt(c.expected)} (${fmt(refused)})`, '', '', '', '', 'equal, 0 refused', yes(c.logEntries === c.expected && refused === 0));
+  }
+  const ft = phaseOf(R.fray, 'think 100 ms');
+  const bt = phaseOf(R.bgio, 'think 100 ms');
+  const lt = phaseOf(R.floor, 'think 100 ms');
+  if (ft || bt || lt) {
+    const part = `e2e ${S.E}×${S.P}, think 100 ms`;
+    row(part, 'commands/s; p99 ms', ft ? `${fmt(ft.acceptedPerSec)}; ${ms(ft.latency.p99)}` : '–', bt ? `${fmt(bt.acceptedPerSec)}; ${ms(bt.latency.p99)}` : '–', lt ? `${fmt(lt.acceptedPerSec)}; ${ms(lt.latency.p99)}` : '–', fmtRatio(ratio(ft?.latency.p99, bt?.latency.p99)), fmtRatio(ratio(ft?.latency.p99, lt?.latency.p99)));
+    row(part, 'server CPU µs per command', fmt(ft?.serverCpuUsPerCommand), fmt(bt?.serverCpuUsPerCommand), fmt(lt?.serverCpuUsPerCommand), fmtRatio(ratio(ft?.serverCpuUsPerCommand, bt?.serverCpuUsPerCommand)), fmtRatio(ratio(ft?.serverCpuUsPerCommand, lt?.serverCpuUsPerCommand)));
+  }
+  const rr = R.rate?.phases[0];
+  if (R.rate && rr) {
+    const part = `e2e ${R.rate.E}×${R.rate.P} at ${fmt(R.rate.E * S.rate)}/s`;
+    row(part, 'accepted commands/s; p50 / p95 / p99 ms', `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
+    row(part, 'server CPU µs/command; CPU %; commits/s', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}`);
+    row(part, 'server RSS / heap per encounter', `${KB((rr.rssBytes - R.rate.baseline.rssBytes) / R.rate.E)} / ${KB((rr.heapUsedBytes - R.rate.baseline.heapUsedBytes) / R.rate.E)}`);
+  }
+  const sc = R.scale?.phases[0];
+  if (R.scale && sc) {
+    row(`2 processes, ${S.E}×${S.P}`, 'accepted commands/s (ratio to 1 process)', `${fmt(sc.acceptedPerSec)} (${fmtRatio(ratio(sc.acceptedPerSec, fc?.acceptedPerSec))})`);
+    row(`2 processes, ${S.E}×${S.P}`, 'p99 ms: all; commands of redirected clients (NOT_OWNER followed)', `${ms(sc.latency.p99)}; ${sc.latencyRedirected ? `${ms(sc.latencyRedirected.p99)} (${fmt(sc.latencyRedirected.count)} commands, ${fmt(R.scale.redirectedClients)} clients)` : '–'}`);
+  }
+  if (R.idle?.idle) {
+    for (const x of R.idle.idle) {
+      row(`idle ${x.ruleset}`, `heap per idle live encounter (${x.encounters} loaded, v${x.version})`, KB(x.liveBytesPerEncounter), '', '', '', '', '≤ 50 KB', yes(x.liveBytesPerEncounter <= 50 * 1024));
+      row(`idle ${x.ruleset}`, 'heap per evicted encounter', KB(x.evictedBytesPerEncounter), '', '', '', '', '≈ 0', yes(x.evictedBytesPerEncounter <= 1024));
+    }
+  }
+  if (R.resume?.resume) {
+    for (const x of R.resume.resume) {
+      row(`resume ${x.ruleset}`, `open with ${fmt(x.logged)} logged commands: snapshot v${x.snapshotAt} + ${x.tail} tail, ms median (max)`, `${ms(x.medianMs)} (${ms(x.maxMs)})`, '', '', '', '', '≤ 200 ms', yes(x.medianMs <= 200));
+      row(`resume ${x.ruleset}`, 'the same with no snapshot (all 10,000 replayed), ms', ms(x.noSnapshotMs));
+    }
+  }
+  for (const c of R.curve) {
+    for (const p of c.phases) row(`curve ${c.E}×${c.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU %; µs/cmd', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} %; ${fmt(p.serverCpuUsPerCommand)}`);
+  }
+  if (R.rate && !QUICK) {
+    for (const p of R.rate.phases.slice(1)) row(`curve ${R.rate.E}×${R.rate.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU %; µs/cmd', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} %; ${fmt(p.serverCpuUsPerCommand)}`);
+  }
+  if (fc && !QUICK) row(`curve ${S.E}×${S.P}, no think`, 'commands/s; p50 / p99 ms; server CPU %; µs/cmd', `${fmt(fc.acceptedPerSec)}; ${ms(fc.latency.p50)} / ${ms(fc.latency.p99)}; ${fmt(fc.serverCpuPercent)} %; ${fmt(fc.serverCpuUsPerCommand)}`);
+  if (ft && !QUICK) row(`curve ${S.E}×${S.P}, think 100 ms`, 'commands/s; p50 / p99 ms; server CPU %; µs/cmd', `${fmt(ft.acceptedPerSec)}; ${ms(ft.latency.p50)} / ${ms(ft.latency.p99)}; ${fmt(ft.serverCpuPercent)} %; ${fmt(ft.serverCpuUsPerCommand)}`);
+
+  const header = ['part', 'figure', 'Fray', 'boardgame.io', 'socket.io floor', 'Fray ÷ bgio', 'Fray ÷ floor', 'target', ''];
+  const cpu = cpus();
+  const lines = [
+    `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores.`,
+    '',
+    markdownTable(header, rows),
+  ];
+  if (R.profile) {
+    lines.push('', `Server CPU profile (--cpu-prof, e2e ${S.E}×${S.P} no think, ${fmt(R.profile.totalMs)} ms sampled): self time by area, then the top functions.`, '');
+    lines.push(markdownTable(['area', 'self %'], R.profile.areas.map((a) => [a.name, fmt(a.percent, 1)])));
+    lines.push('', markdownTable(['function (file)', 'self %'], R.profile.functions.map((f) => [f.name, fmt(f.percent, 1)])));
+  }
+  if (R.errors.length) lines.push('', `Failed parts: ${R.errors.join('; ')}`);
+  return lines.join('\n');
+}
+
+function writeDoc(report: string): void {
+  const path = join(repoRoot, 'docs/performance.md');
+  const doc = readFileSync(path, 'utf8');
+  writeFileSync(path, replaceBetween(doc, '<!-- bench:begin -->', '<!-- bench:end -->', report));
+  log('docs/performance.md updated between the bench markers');
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+/** Process and database helpers for the bench (Linux /proc, Postgres). */
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+
+export const CLK_TCK = 100;
+
+/** user + system CPU seconds of a process (from /proc/<pid>/stat) */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** resident set size in bytes */
+export function rssBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+export const defaultDatabaseUrl = 'postgresql://postgres@127.0.0.1:5432/test';
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+/** A fresh database next to DATABASE_URL's for one run; `drop()` removes it. */
+export async function freshDatabase(baseUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad database name ${name}`);
+  const admin = new pg.Client({ connectionString: baseUrl, connectionTimeoutMillis: 5000 });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(baseUrl, name),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl, connectionTimeoutMillis: 5000 });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,133 @@
+/** Starting and stopping the servers under test (child processes on 127.0.0.1). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export interface Running {
+  name: string;
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const serverMain = `${repoRoot}apps/server/dist/main.js`;
+
+/** a free TCP port on 127.0.0.1 (for a process that must know its URL before it listens) */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-4000);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out = (out + d.toString()).slice(-20000);
+      const m = ready.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume(); // keep draining the log
+        const url = toUrl(m);
+        resolve({
+          name,
+          url,
+          pid: child.pid!,
+          child,
+          stop: async () => {
+            if (child.exitCode !== null) return;
+            const exited = new Promise((r) => child.once('exit', r));
+            child.kill('SIGTERM');
+            await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+            if (child.exitCode === null) child.kill('SIGKILL');
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (c) => reject(new Error(`${name} exited (${c}): ${out.slice(-2000)} ${err}`)));
+  });
+}
+
+export interface FrayServerOptions {
+  databaseUrl: string;
+  port?: number;
+  redisUrl?: string;
+  redisPrefix?: string;
+  publicUrl?: string;
+  nodeArgs?: string[];
+}
+
+/** The Fray server from its build (apps/server/dist), NODE_ENV=production, on real Postgres; ready when /health answers. */
+export async function startFray(o: FrayServerOptions): Promise<Running> {
+  const port = o.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: o.databaseUrl,
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info',
+      FRAY_WEB_BUILD: '0',
+      BENCH_LOAD: '',
+      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, FRAY_REDIS_PREFIX: o.redisPrefix ?? 'fray-bench' } : {}),
+      ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),
+  };
+  if (!o.redisUrl) delete env.REDIS_URL;
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
+  if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`));
+  else child.stdout!.resume();
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-4000);
+  });
+  const t0 = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`fray server exited (${child.exitCode}): ${err}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - t0 > 60_000) throw new Error(`fray server did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name: 'fray',
+    url,
+    pid: child.pid!,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+export function startBgio(): Promise<Running> {
+  return start('boardgame.io', [`${here}bgio-server.js`], { NODE_ENV: 'production' }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
+}
+
+export function startFloor(payloadBytes: number): Promise<Running> {
+  return start('socket.io floor', [`${here}floor-server.js`], { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
+}
