@@ -25,6 +25,11 @@ export function toWireError(e: unknown): { wire: WireError; internal: boolean } 
     const code = (e as Error & { code: string }).code;
     return { wire: { code, message: e.message }, internal: false };
   }
+  // the database is down or unreachable (@fray/store's StoreUnavailableError): nothing was
+  // written; a typed refusal the client retries, not an internal error
+  if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') {
+    return { wire: { code: 'UNAVAILABLE', message: 'The database is unavailable; nothing was changed. Try again shortly.' }, internal: false };
+  }
   return { wire: { code: 'INTERNAL', message: 'Internal error.' }, internal: true };
 }
 

@@ -377,7 +377,7 @@ export class FrayClient {
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
         if (!ack.ok && MOVED.has(ack.error.code) && this.mirrors.has(encounterId) && attempt < this.retries) {
-          const following = this.moving ?? this.rejoining.get(encounterId) ?? (ack.error.code === 'NOT_JOINED' ? this.rejoin(encounterId) : null);
+          const following = this.moving ?? this.rejoining.get(encounterId) ?? (ack.error.code === 'NOT_JOINED' || ack.error.code === 'UNAVAILABLE' ? this.rejoin(encounterId) : null);
           if (following) {
             // bounded: while the database is down the refusal comes back to the caller
             await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);
