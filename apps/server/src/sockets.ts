@@ -30,6 +30,29 @@ interface SocketData {
 
 const known = new Set<string>(clientEventNames);
 
+/**
+ * Send one patch message to the sockets behind several sinks. Viewers who share a view share the
+ * message; socket.io serializes a broadcast once and writes the same frame to every socket, so
+ * the sockets are addressed by their own rooms (each socket is in a room named by its id), on
+ * this process only (`local`: never through the Redis adapter; the owner holds these sockets).
+ */
+export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, sinks: readonly Sink[]): void {
+  if (!ctx || sinks.length === 1) {
+    for (const s of sinks) s(msg);
+    return;
+  }
+  const ids: string[] = [];
+  let nsp: Socket['nsp'] | null = null;
+  for (const s of sinks) {
+    const entry = ctx.sinks.get(s);
+    if (entry) {
+      ids.push(entry.socket.id);
+      nsp = entry.socket.nsp;
+    } else s(msg);
+  }
+  if (nsp) nsp.local.to(ids).emit('patch', msg);
+}
+
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: Server, ctx: ServerContext): void {
   const { runtime, auth, store } = ctx;

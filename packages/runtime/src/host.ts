@@ -311,7 +311,8 @@ export class EncounterHost {
   private broadcast(events: EngineEvent[]): void {
     const from = this.state.version - 1;
     const to = this.state.version;
-    const made = new Map<string, { before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState }>();
+    const made = new Map<string, { before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState; sinks: Sink[] }>();
+    const sent: Array<{ msg: PatchMessage; sinks: Sink[] }> = [];
     for (const ch of this.channels.values()) {
       const { key, projection } = this.view(ch.viewer);
       let m = made.get(key);
@@ -324,6 +325,7 @@ export class EncounterHost {
           before,
           projection,
           narrowed,
+          sinks: [],
           msg: {
             encounterId: this.id,
             from,
@@ -334,13 +336,15 @@ export class EncounterHost {
           },
         };
         made.set(key, m);
+        sent.push(m);
       }
       ch.projection = m.projection;
       if (m.narrowed) ch.narrowedAt = to;
       ch.history.push(m.msg);
       if (ch.history.length > this.runtime.options.syncHistory) ch.history.splice(0, ch.history.length - this.runtime.options.syncHistory);
-      for (const s of ch.sinks) s(m.msg);
+      for (const s of ch.sinks) m.sinks.push(s);
     }
+    for (const m of sent) if (m.sinks.length > 0) this.runtime.deliver(m.msg, m.sinks);
   }
 
   private afterCommit(): void {

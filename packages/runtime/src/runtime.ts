@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { apply, createEncounter, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import type { PatchMessage } from '@fray/protocol';
 import { EncounterHost, RuntimeError, type Sink } from './host.js';
 import { LogWriter } from './log-writer.js';
 import { silentLogger, type EncounterRecordLike, type Logger, type RuntimeStore } from './store.js';
@@ -45,6 +46,11 @@ export interface RuntimeInit {
   now?: () => number;
   /** called when a host goes away while a sink is subscribed */
   onClosed?: (encounterId: string, sink: Sink, reason: string) => void;
+  /**
+   * Deliver one patch message to several sinks at once (default: call each). Sinks of viewers who
+   * share a view get the same message object, so a transport can serialize it once for all of them.
+   */
+  deliver?: (msg: PatchMessage, sinks: readonly Sink[]) => void;
 }
 
 interface SnapshotWrapper {
@@ -72,6 +78,7 @@ export class Runtime {
   private readonly hosts = new Map<string, EncounterHost>();
   private readonly loading = new Map<string, Promise<EncounterHost>>();
   private readonly closedHandler: (encounterId: string, sink: Sink, reason: string) => void;
+  readonly deliver: (msg: PatchMessage, sinks: readonly Sink[]) => void;
   private sweeper: NodeJS.Timeout | null = null;
   private stopping = false;
 
@@ -83,6 +90,11 @@ export class Runtime {
     this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch);
     this.now = init.now ?? Date.now;
     this.closedHandler = init.onClosed ?? (() => {});
+    this.deliver =
+      init.deliver ??
+      ((msg, sinks) => {
+        for (const s of sinks) s(msg);
+      });
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs);
     this.sweeper.unref();
   }

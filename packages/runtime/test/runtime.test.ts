@@ -244,3 +244,42 @@ describe('runtime', () => {
     expect(store.leases.get(host.id)!.expiresAt.getTime()).toBe(0); // released
   });
 });
+
+describe('shared views', () => {
+  it('viewers who see the same get one message, delivered once to all their sinks; a player with a secret gets its own', async () => {
+    const deliveries: Array<{ msg: PatchMessage; sinks: number }> = [];
+    const rt = new Runtime({
+      store: new MemoryStore(),
+      rulesets,
+      options: { ownerId: `test-${Math.random()}` },
+      deliver: (msg, sinks) => {
+        deliveries.push({ msg, sinks: sinks.length });
+        for (const s of sinks) s(msg);
+      },
+    });
+    const { host, gmCmd } = await setup(rt);
+    // p2 controls a combatant with a secret stat: a view of its own
+    await gmCmd({ type: 'combatant.add', combatant: { id: 'spy', name: 'Spy', side: 'pcs', controller: 'p2', secretStats: ['lore'], stats: { hp: 4, lore: 'SECRET-spy' } } });
+    const views = {
+      gm: mirror(host, gm),
+      p1: mirror(host, { role: 'player', playerId: 'p1' }),
+      p2: mirror(host, { role: 'player', playerId: 'p2' }),
+      s1: mirror(host, { role: 'spectator' }),
+      s2: mirror(host, { role: 'spectator' }),
+    };
+    deliveries.length = 0;
+    const ack = await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'test' });
+    expect(ack.ok).toBe(true);
+    // the GM, the public view (p1 and both spectators), p2's own view
+    expect(deliveries.map((d) => d.sinks).sort()).toEqual([1, 1, 3]);
+    const publicMsg = deliveries.find((d) => d.sinks === 3)!.msg;
+    expect(JSON.stringify(publicMsg)).not.toContain('SECRET');
+    for (const [name, v] of Object.entries(views)) {
+      const viewer: Viewer = name === 'gm' ? gm : name.startsWith('p') ? { role: 'player', playerId: name } : { role: 'spectator' };
+      expect(v.catchUp().doc, name).toEqual(JSON.parse(JSON.stringify(projectState(rulesets.skirmish!, host.state, viewer))));
+    }
+    expect(JSON.stringify(views.p2.catchUp().doc)).toContain('SECRET-spy');
+    expect(JSON.stringify(views.p1.catchUp().doc)).not.toContain('SECRET');
+    await rt.shutdown();
+  });
+});
