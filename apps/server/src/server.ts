@@ -16,7 +16,7 @@ import { registerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
-import { registerSockets } from './sockets.js';
+import { deliverPatch, registerSockets } from './sockets.js';
 import type { ServerStore } from './store.js';
 
 export interface ServerOptions {
@@ -100,6 +100,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     rulesets: opts.rulesets,
     logger,
     options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl) } : {}) },
+    deliver: (msg, sinks) => deliverPatch(ctxRef.ctx, msg, sinks),
     onClosed: (encounterId, sink, reason) => {
       const entry = ctxRef.ctx?.sinks.get(sink);
       if (!entry) return;
