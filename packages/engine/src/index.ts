@@ -4,6 +4,7 @@ export * from './dice.js';
 export * from './rng.js';
 export * from './schemas.js';
 export * from './grid.js';
+export { draftWriter, type Writer } from './cow.js';
 export { coreCommands, requireCombatant, makeEffect } from './core.js';
 export {
   apply,
@@ -19,4 +20,4 @@ export {
   jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
-export { projectState, projectEvent, viewKeyOf, viewerOfKey } from './projection.js';
+export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey } from './projection.js';

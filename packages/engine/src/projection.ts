@@ -209,3 +209,102 @@ export function projectEvent<RS>(event: EngineEvent, viewer: Viewer, stateAfter:
   }
   return event;
 }
+
+function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
+  if (!stats || typeof stats !== 'object' || secret.length === 0) return stats;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(stats as Record<string, unknown>)) if (!secret.includes(k)) out[k] = v;
+  return out;
+}
+
+/** JSON strings (ids and names) of the combatants a viewer cannot see in `projection`. */
+export function unseenMarkers(state: EncounterState, projection: EncounterState): string[] {
+  const out: string[] = [];
+  for (const c of Object.values(state.combatants)) if (projection.combatants[c.id] === undefined) out.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  return out;
+}
+
+/** JSON strings (ids and names) of the combatants not seen, computed once per (combatants, view). */
+const unseenCache = new WeakMap<object, { all: object; unseen: string[] }>();
+function unseenOf(all: Record<string, Combatant>, visible: Record<string, Combatant> | null, seen: (id: unknown) => boolean): string[] {
+  if (visible === all) return [];
+  const hit = visible ? unseenCache.get(visible) : undefined;
+  if (hit && hit.all === all) return hit.unseen;
+  const unseen: string[] = [];
+  for (const c of Object.values(all)) if (!seen(c.id)) unseen.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  if (visible) unseenCache.set(visible, { all, unseen });
+  return unseen;
+}
+
+/**
+ * The events of one command as a viewer may see them: the engine's `projectEvent`, then what the
+ * engine's event projection lets through whole is narrowed the way `projectState` narrows the
+ * state: the secret stats of combatants the viewer does not control (`combatant.added`,
+ * `combatant.updated`), combatants the viewer cannot see in the turn order (`clock.changed`) and
+ * in a reaction window (`reaction.opened`). Last, as a guard, an event that still names a
+ * combatant the viewer cannot see is dropped.
+ */
+export function projectEvents(
+  events: readonly EngineEvent[],
+  viewer: Viewer,
+  stateAfter: EncounterState,
+  projection?: EncounterState,
+  ruleset?: Ruleset,
+): EngineEvent[] {
+  if (viewer.role === 'gm') return events as EngineEvent[];
+  const playerId = viewer.role === 'player' ? viewer.playerId : null;
+  const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
+  const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
+  const unseen = unseenOf(stateAfter.combatants, view ? view.combatants : null, seen);
+  const out: EngineEvent[] = [];
+  for (const e of events) {
+    let p = projectEvent(e, viewer, stateAfter);
+    if (!p) continue;
+    if (p.type === 'combatant.added') {
+      const c = p.combatant as Combatant | undefined;
+      if (c) {
+        // the combatant as it is now decides (an old event in the log may predate a secret)
+        const now = stateAfter.combatants[c.id];
+        const own = playerId !== null && (now ? now.controller : c.controller) === playerId;
+        const secret = [...c.secretStats, ...(now?.secretStats ?? [])];
+        if (!own && secret.length > 0) p = { ...p, combatant: { ...c, stats: stripSecrets(c.stats, secret) } };
+      }
+    } else if (p.type === 'combatant.updated') {
+      const changes = p.changes as Record<string, unknown> | undefined;
+      if (changes && 'stats' in changes) {
+        const c = stateAfter.combatants[p.combatantId as string];
+        if (!c) {
+          const { stats: _s, ...rest } = changes;
+          p = { ...p, changes: rest };
+        } else {
+          const own = playerId !== null && c.controller === playerId;
+          const secret = [...c.secretStats, ...((changes.secretStats as string[] | undefined) ?? [])];
+          if (!own && secret.length > 0) p = { ...p, changes: { ...changes, stats: stripSecrets(changes.stats, secret) } };
+        }
+      }
+    } else if (p.type === 'clock.changed') {
+      const q: EngineEvent = { ...p };
+      if (Array.isArray(q.order)) q.order = (q.order as string[]).filter(seen);
+      if ('current' in q && !seen(q.current)) q.current = null;
+      p = q;
+    } else if (p.type === 'reaction.opened') {
+      const w = p.window as ReactionWindow;
+      p = {
+        ...p,
+        window: {
+          ...w,
+          resume: null,
+          eligible: w.eligible.filter(seen),
+          responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => seen(id))),
+          trigger: { ...w.trigger, combatantId: seen(w.trigger.combatantId) ? w.trigger.combatantId : null },
+        },
+      };
+    }
+    if (unseen.length > 0) {
+      const text = JSON.stringify(p);
+      if (unseen.some((u) => text.includes(u))) continue;
+    }
+    out.push(p);
+  }
+  return out;
+}
