@@ -1,6 +1,4 @@
-import type { InviteRecord, Store } from '@fray/store';
+import type { Store } from '@fray/store';
 
 /** The store the server runs on: `@fray/store`'s `Store` (Postgres or the embedded PGlite). */
 export type ServerStore = Store;
-
-export type InviteLike = InviteRecord;
