@@ -54,6 +54,9 @@ export interface LoadConfig {
 export interface PhaseResult {
   name: string;
   seconds: number;
+  /** wall clock (epoch ms) of the phase's start and end, to cut a server profile to it */
+  startedAt: number;
+  endedAt: number;
   accepted: number;
   acceptedPerSec: number;
   latency: Summary;
@@ -441,6 +444,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   counters.frameBytes = 0;
   const before = await sample(cfg);
   const lg0 = process.cpuUsage();
+  const startedAt = Date.now();
   const t0 = performance.now();
   const endAt = t0 + phase.seconds * 1000;
   let badN = 0;
@@ -488,6 +492,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   };
   await Promise.all(encs.map((e, k) => drive(e, k)));
   const seconds = (performance.now() - t0) / 1000;
+  const endedAt = Date.now();
   const after = await sample(cfg);
   const lg = process.cpuUsage(lg0);
   const cpu = after.cpu - before.cpu;
@@ -495,6 +500,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   return {
     name: phase.name,
     seconds,
+    startedAt,
+    endedAt,
     accepted,
     acceptedPerSec: accepted / seconds,
     latency: summarize(lat),

@@ -11,6 +11,8 @@ export interface CpuProfile {
   startTime: number;
   endTime: number;
   samples?: number[];
+  /** µs between consecutive samples (the first from startTime) */
+  timeDeltas?: number[];
 }
 
 export interface ProfileSummary {
@@ -23,9 +25,9 @@ export interface ProfileSummary {
 export function areaOf(url: string, name: string): string {
   if (!url) {
     if (name === '(garbage collector)') return 'garbage collection';
-    if (name === '(program)') return 'V8 / native (program)';
+    if (name === '(program)') return 'V8 (program)';
     if (name === '(idle)') return 'idle';
-    return 'native';
+    return 'native bindings (socket writes, microtasks…)';
   }
   if (url.startsWith('node:')) return 'Node internals (net, streams, timers…)';
   const nm = url.lastIndexOf('/node_modules/');
@@ -38,10 +40,22 @@ export function areaOf(url: string, name: string): string {
   return 'other';
 }
 
-export function summarizeProfile(p: CpuProfile, top = 20): ProfileSummary {
+/**
+ * Self time by area and by function. `window` (ms from the profile's start) keeps only the samples
+ * taken in it, e.g. the load phase without the process's start and the bench's setup.
+ */
+export function summarizeProfile(p: CpuProfile, top = 20, window?: { fromMs: number; toMs: number }): ProfileSummary {
   const hits = new Map<number, number>();
-  if (p.samples) for (const s of p.samples) hits.set(s, (hits.get(s) ?? 0) + 1);
-  else for (const n of p.nodes) hits.set(n.id, n.hitCount ?? 0);
+  let kept = 0;
+  if (p.samples) {
+    let t = 0;
+    for (const [i, s] of p.samples.entries()) {
+      t += (p.timeDeltas?.[i] ?? 0) / 1000;
+      if (window && (t < window.fromMs || t > window.toMs)) continue;
+      hits.set(s, (hits.get(s) ?? 0) + 1);
+      kept += 1;
+    }
+  } else for (const n of p.nodes) hits.set(n.id, n.hitCount ?? 0);
   let total = 0;
   const areas = new Map<string, number>();
   const fns = new Map<string, number>();
@@ -61,7 +75,8 @@ export function summarizeProfile(p: CpuProfile, top = 20): ProfileSummary {
       .sort((a, b) => b[1] - a[1])
       .slice(0, k)
       .map(([name, h]) => ({ name, percent: total ? (h / total) * 100 : 0 }));
-  const allSamples = p.samples?.length ?? [...hits.values()].reduce((a, b) => a + b, 0);
-  const busyMs = allSamples ? ((p.endTime - p.startTime) / 1000) * (total / allSamples) : 0;
+  const allSamples = p.samples ? kept : [...hits.values()].reduce((a, b) => a + b, 0);
+  const spanMs = window ? window.toMs - window.fromMs : (p.endTime - p.startTime) / 1000;
+  const busyMs = allSamples ? spanMs * (total / allSamples) : 0;
   return { totalMs: busyMs, areas: pct(areas, 12), functions: pct(fns, top) };
 }

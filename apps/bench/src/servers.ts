@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface Running {
   name: string;
+  /** epoch ms when the process was spawned */
+  startedAt: number;
   url: string;
   pid: number;
   child: ChildProcess;
@@ -29,6 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
+  const startedAt = Date.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -45,6 +48,7 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegE
         const url = toUrl(m);
         resolve({
           name,
+          startedAt,
           url,
           pid: child.pid!,
           child,
@@ -89,6 +93,7 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
       ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),
   };
   if (!o.redisUrl) delete env.REDIS_URL;
+  const startedAt = Date.now();
   const child = spawn(process.execPath, [...(o.nodeArgs ?? []), serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
@@ -111,6 +116,7 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   }
   return {
     name: 'fray',
+    startedAt,
     url,
     pid: child.pid!,
     child,
