@@ -5,7 +5,7 @@ import type { Ruleset } from '@fray/engine';
 import { FrayClient, type EncounterMirror } from '@fray/client';
 import { openTestStore } from '@fray/store/testing';
 import { buildServer, type FrayServer, type ServerOptions, type ServerStore } from '../src/index.js';
-import { rulesets as fixtureRulesets } from './fixture.js';
+import { rulesets as fixtureRulesets } from '@fray/runtime/testing';
 
 /** The real store: a fresh Postgres schema when DATABASE_URL is set, a fresh PGlite otherwise. */
 export async function testStore(): Promise<ServerStore> {

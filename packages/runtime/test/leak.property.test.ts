@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { projectState, type EncounterState, type Viewer } from '@fray/engine';
 import type { PatchMessage } from '@fray/protocol';
 import { MemoryStore, Runtime } from '../src/index.js';
-import { rulesets, skirmish } from './fixture.js';
+import { rulesets, skirmish } from '../src/testing.js';
 
 /**
  * "only the GM sees GM-only data (hidden combatants, secret NPC stats, the RNG state, the GM's

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { projectState, type Viewer } from '@fray/engine';
 import type { PatchMessage } from '@fray/protocol';
 import { MemoryStore, Runtime } from '../src/index.js';
-import { rulesets, skirmish } from './fixture.js';
+import { rulesets, skirmish } from '../src/testing.js';
 
 const gm = { role: 'gm' } as const;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commandSchema, idSchema, type Ruleset } from '@fray/engine';
 
 /**
- * A small ruleset for the runtime's tests: d20 initiative, one attack per turn, a parry reaction
+ * A small ruleset for tests (the runtime's and the server's: `@fray/runtime/testing`): d20 initiative, one attack per turn, a parry reaction
  * window after every attack (with a deadline hint), and a free-text `lore` stat (kept only in
  * `stats`, so a secret lore is a clean marker for leak tests).
  */
