@@ -16,7 +16,7 @@ import { buildScript, fights, rulesets, type Cmd } from './fights.js';
 import { summarize } from './stats.js';
 
 export interface InprocResult {
-  idle?: Array<{ ruleset: string; encounters: number; version: number; liveBytesPerEncounter: number; evictedBytesPerEncounter: number }>;
+  idle?: Array<{ ruleset: string; encounters: number; version: number; liveBytesPerEncounter: number; stateBytesPerEncounter: number; evictedBytesPerEncounter: number }>;
   resume?: Array<{ ruleset: string; logged: number; snapshotAt: number; tail: number; medianMs: number; maxMs: number; noSnapshotMs: number }>;
 }
 
@@ -82,9 +82,13 @@ async function main(): Promise<void> {
         const h0 = heap();
         await openAll();
         const h1 = heap();
+        // of which the state itself: the same states once more, as plain copies
+        const copies: unknown[] = ids.map((id) => structuredClone(runtime.peek(id)!.state));
+        const stateBytes = (heap() - h1) / N;
+        copies.length = 0;
         await unloadAll();
         const h2 = heap();
-        out.idle.push({ ruleset, encounters: N, version, liveBytesPerEncounter: (h1 - h0) / N, evictedBytesPerEncounter: (h2 - h0) / N });
+        out.idle.push({ ruleset, encounters: N, version, liveBytesPerEncounter: (h1 - h0) / N, stateBytesPerEncounter: stateBytes, evictedBytesPerEncounter: (h2 - h0) / N });
         log(`${ruleset}: ${((h1 - h0) / N / 1024).toFixed(1)} KB per idle live encounter, ${((h2 - h0) / N / 1024).toFixed(2)} KB after eviction`);
         await runtime.shutdown();
       }

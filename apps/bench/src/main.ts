@@ -323,7 +323,7 @@ function render(R: Results): string {
   }
   if (R.idle?.idle) {
     for (const x of R.idle.idle) {
-      row(`idle ${x.ruleset}`, `heap per idle live encounter (${x.encounters} loaded, v${x.version})`, KB(x.liveBytesPerEncounter), '', '', '', '', '≤ 50 KB', yes(x.liveBytesPerEncounter <= 50 * 1024));
+      row(`idle ${x.ruleset}`, `heap per idle live encounter (${x.encounters} loaded, v${x.version}; of which the state)`, `${KB(x.liveBytesPerEncounter)} (${KB(x.stateBytesPerEncounter)})`, '', '', '', '', '≤ 50 KB', yes(x.liveBytesPerEncounter <= 50 * 1024));
       row(`idle ${x.ruleset}`, 'heap per evicted encounter', KB(x.evictedBytesPerEncounter), '', '', '', '', '≤ 2 KB (≈ 0)', yes(x.evictedBytesPerEncounter <= 2048));
     }
   }
