@@ -101,6 +101,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     logger,
     options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl) } : {}) },
     deliver: (msg, sinks) => deliverPatch(ctxRef.ctx, msg, sinks),
+    onDeadlines: (sink, msg) => ctxRef.ctx?.sinks.get(sink)?.socket.emit('deadlines', msg),
     onClosed: (encounterId, sink, reason) => {
       const entry = ctxRef.ctx?.sinks.get(sink);
       if (!entry) return;

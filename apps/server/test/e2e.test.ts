@@ -158,6 +158,24 @@ describe('a live encounter over socket.io', () => {
     expect(text).not.toContain('rngAfter');
   });
 
+  it('the GM sets the turn timer: every viewer gets the new deadline at once, with no change to the state', async () => {
+    const version = gm.version;
+    const current = s.server.runtime.peek(encounterId)!.state.clock.current;
+    expect(current).not.toBeNull();
+    const t0 = Date.now();
+    expect(await gmClient.setTurnTimer(encounterId, 600)).toEqual({ ok: true });
+    const visible = (m: EncounterMirror) => (m.state as { combatants: Record<string, unknown> }).combatants[current!] !== undefined;
+    await until(() => all().every((m) => (m.deadlines.turn !== null) === visible(m)), 5000, 'the deadlines notice');
+    for (const m of all()) {
+      expect(m.version).toBe(version); // no patch: the state did not change
+      if (!visible(m)) continue;
+      expect(m.deadlines.turn!.combatantId).toBe(current);
+      expect(m.deadlines.turn!.at).toBeGreaterThanOrEqual(t0 + 599_000);
+    }
+    expect(await gmClient.setTurnTimer(encounterId, null)).toEqual({ ok: true });
+    await until(() => all().every((m) => m.deadlines.turn === null), 5000, 'the timer cleared');
+  });
+
   it('no GM-only data ever reached a player or the spectator, in any message', () => {
     for (const name of ['p1', 'p2', 'spec']) {
       const text = received.get(name)!.join('\n');

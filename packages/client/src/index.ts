@@ -6,6 +6,7 @@ import type {
   ClientToServerEvents,
   CommandAck,
   Deadlines,
+  DeadlinesMessage,
   JoinAck,
   LogAck,
   PatchMessage,
@@ -68,6 +69,7 @@ export class EncounterMirror {
   /** patches applied, bytes of patch JSON received (for benchmarks) */
   readonly stats = { patches: 0, snapshots: 1 };
   private readonly listeners = new Set<Listener>();
+  private readonly deadlineListeners = new Set<(mirror: EncounterMirror) => void>();
   private syncing: Promise<void> | null = null;
 
   constructor(
@@ -104,6 +106,19 @@ export class EncounterMirror {
     this.deadlines = msg.deadlines;
     this.stats.patches += 1;
     this.emit(msg);
+  }
+
+  /** The deadlines changed while the state did not (see DeadlinesMessage). */
+  receiveDeadlines(msg: DeadlinesMessage): void {
+    if (msg.version !== this.version) return; // a patch or a sync brings them
+    this.deadlines = msg.deadlines;
+    for (const l of this.deadlineListeners) l(this);
+  }
+
+  /** Called when only the deadlines change. Returns an unsubscribe. */
+  onDeadlines(fn: (mirror: EncounterMirror) => void): () => void {
+    this.deadlineListeners.add(fn);
+    return () => this.deadlineListeners.delete(fn);
   }
 
   /** Catch up from `version` (patches, or a snapshot when too far behind); re-subscribes. */
@@ -194,6 +209,9 @@ export class FrayClient {
     const current = () => socket === this.socket;
     socket.on('patch', (msg) => {
       if (current()) this.mirrors.get(msg.encounterId)?.receive(msg);
+    });
+    socket.on('deadlines', (msg) => {
+      if (current()) this.mirrors.get(msg.encounterId)?.receiveDeadlines(msg);
     });
     socket.on('connect', () => {
       if (!current()) return;

@@ -289,8 +289,19 @@ export interface ClientToServerEvents {
 export type ClosedReason = 'shutdown' | 'lease lost' | 'database error';
 
 /** Events the server emits. */
+/**
+ * The deadlines changed without a change to the state (the GM set or cleared the turn timer, or
+ * the runtime re-armed it): what a patch's `deadlines` would say, for the state at `version`.
+ */
+export interface DeadlinesMessage {
+  encounterId: string;
+  version: number;
+  deadlines: Deadlines;
+}
+
 export interface ServerToClientEvents {
   patch(msg: PatchMessage): void;
+  deadlines(msg: DeadlinesMessage): void;
   /** an error not tied to an ack (e.g. an unknown event sent without a callback) */
   error(err: { error: WireError }): void;
   /**

@@ -376,6 +376,7 @@ export class EncounterHost {
       this.turnTimerSeconds = seconds;
       this.clearTurnTimer();
       this.evaluateDeadlines();
+      this.announceDeadlines();
       await this.runtime.store.saveSnapshot(this.id, this.state.version, {
         fraySnapshot: 1,
         state: this.state,
@@ -440,12 +441,24 @@ export class EncounterHost {
       ).then((ack) => {
         if (!ack.ok) {
           this.logger.info({ code: ack.error.code }, 'turn timer could not end the turn yet');
-          if (this.turnTimer?.key === key && !this.turnTimer.handle && !this.busy) this.evaluateDeadlines();
+          if (this.turnTimer?.key === key && !this.turnTimer.handle && !this.busy) {
+            this.evaluateDeadlines();
+            this.announceDeadlines();
+          }
         }
       });
     }, ms);
     handle.unref();
     this.turnTimer = { key, combatantId: current, at: this.runtime.now() + ms, handle };
+  }
+
+  /** Every viewer's deadlines, when they changed without a patch (the turn timer set or re-armed). */
+  private announceDeadlines(): void {
+    for (const ch of this.channels.values()) {
+      if (ch.sinks.size === 0) continue;
+      const msg = { encounterId: this.id, version: this.state.version, deadlines: this.deadlinesFor(ch) };
+      for (const s of ch.sinks) this.runtime.onDeadlines(s, msg);
+    }
   }
 
   private clearTurnTimer(): void {

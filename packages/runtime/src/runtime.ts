@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { apply, createEncounter, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
-import type { PatchMessage } from '@fray/protocol';
+import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
 import { EncounterHost, RuntimeError, type Sink } from './host.js';
 import { LogWriter } from './log-writer.js';
 import { silentLogger, type EncounterRecordLike, type Logger, type RuntimeStore } from './store.js';
@@ -51,6 +51,8 @@ export interface RuntimeInit {
    * share a view get the same message object, so a transport can serialize it once for all of them.
    */
   deliver?: (msg: PatchMessage, sinks: readonly Sink[]) => void;
+  /** tell a sink's viewer that the deadlines changed while the state did not (the turn timer) */
+  onDeadlines?: (sink: Sink, msg: DeadlinesMessage) => void;
 }
 
 interface SnapshotWrapper {
@@ -79,6 +81,7 @@ export class Runtime {
   private readonly loading = new Map<string, Promise<EncounterHost>>();
   private readonly closedHandler: (encounterId: string, sink: Sink, reason: string) => void;
   readonly deliver: (msg: PatchMessage, sinks: readonly Sink[]) => void;
+  readonly onDeadlines: (sink: Sink, msg: DeadlinesMessage) => void;
   private sweeper: NodeJS.Timeout | null = null;
   private stopping = false;
 
@@ -90,6 +93,7 @@ export class Runtime {
     this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch);
     this.now = init.now ?? Date.now;
     this.closedHandler = init.onClosed ?? (() => {});
+    this.onDeadlines = init.onDeadlines ?? (() => {});
     this.deliver =
       init.deliver ??
       ((msg, sinks) => {

@@ -129,6 +129,7 @@ export class Live {
     }
     const m = this.mirror;
     m.onChange((_m, msg) => this.onChange(msg));
+    m.onDeadlines(() => this.set({ deadlines: m.deadlines ?? noDeadlines }));
     this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, state: m.state as EncounterState, deadlines: m.deadlines ?? noDeadlines });
     void this.loadLog();
   }
