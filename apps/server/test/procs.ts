@@ -1,18 +1,21 @@
 /**
  * Real server processes for the scale-out tests: child processes running src/main.ts (as
- * bench/load.ts does), one database they share (a fresh Postgres database when DATABASE_URL is
- * set, else an embedded PGlite served over a socket by this process), a TCP proxy between the
- * processes and that database (to cut it), and a TCP load balancer in front of the processes.
+ * bench/load.ts does), one Postgres database they share (fresh per test file), a TCP proxy
+ * between the processes and that database (to cut it), and a TCP load balancer in front.
+ *
+ * Not PGlite: one embedded PGlite served to several processes over pglite-socket is not
+ * reliable. pglite-socket feeds PGlite (a single Postgres session) one protocol message at a
+ * time from a queue shared by all connections, so the extended-query messages of two
+ * connections interleave (Parse of one between Parse and Bind of another); with several
+ * processes this happened within a minute ("bind message supplies 1 parameters, but prepared
+ * statement "" requires 5"). Several processes need a real Postgres anyway.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openStore, startEmbedded } from '@fray/store';
+import { openStore } from '@fray/store';
 import type { ServerStore } from '../src/index.js';
 
 /** Every child started by this file, killed when the test process exits (even on a crash). */
@@ -114,78 +117,53 @@ export interface SharedDatabase {
   /** the database's own address (the processes reach it through a proxy) */
   host: string;
   port: number;
-  /** the database name and a URL for a given port (the proxy's) */
+  /** the database's URL through a given port on 127.0.0.1 (the proxy's) */
   urlVia(port: number): string;
   /** a store of this test process on the same data (direct, not through the proxy) */
   store: ServerStore;
   close(): Promise<void>;
 }
 
-/**
- * One database for several processes: with DATABASE_URL a fresh database on that server
- * (dropped at close); without, an embedded PGlite in a temporary directory served on a loopback
- * socket by this process (PGlite is one process; the pglite-socket server lets the children
- * connect to it as to any Postgres). Migrated once here, so the processes start on a ready schema.
- */
-export async function sharedDatabase(): Promise<SharedDatabase> {
-  const base = process.env.DATABASE_URL;
-  if (base) {
-    const name = `fray_scale_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
-    await admin.connect();
+/** A fresh database on the server of DATABASE_URL (dropped at close), migrated once here. */
+export async function sharedDatabase(base: string): Promise<SharedDatabase> {
+  const name = `fray_scale_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
+    await c.connect();
     try {
-      await admin.query(`CREATE DATABASE "${name}"`);
+      await c.query(sql);
     } finally {
-      await admin.end().catch(() => {});
+      await c.end().catch(() => {});
     }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const at = (port?: number) => {
     const u = new URL(base);
-    const urlVia = (port: number) => {
-      const v = new URL(base);
-      v.hostname = '127.0.0.1';
-      v.port = String(port);
-      v.pathname = `/${name}`;
-      return v.toString();
-    };
-    const direct = new URL(base);
-    direct.pathname = `/${name}`;
-    const store = (await openStore({ databaseUrl: direct.toString(), poolSize: 4 })) as unknown as ServerStore;
-    return {
-      host: u.hostname,
-      port: Number(u.port || 5432),
-      urlVia,
-      store,
-      async close() {
-        await store.close().catch(() => {});
-        const c = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
-        await c.connect();
-        try {
-          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        } finally {
-          await c.end().catch(() => {});
-        }
-      },
-    };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'fray-scale-pglite-'));
-  const embedded = await startEmbedded(dir, { maxConnections: 100 });
+    if (port !== undefined) {
+      u.hostname = '127.0.0.1';
+      u.port = String(port);
+    }
+    u.pathname = `/${name}`;
+    return u.toString();
+  };
+  let store: ServerStore;
   try {
-    const store = (await openStore({ databaseUrl: embedded.url, poolSize: 2 })) as unknown as ServerStore;
-    return {
-      host: '127.0.0.1',
-      port: embedded.port,
-      urlVia: (port) => `postgresql://postgres@127.0.0.1:${port}/postgres`,
-      store,
-      async close() {
-        await store.close().catch(() => {});
-        await embedded.stop().catch(() => {});
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
+    store = (await openStore({ databaseUrl: at(), poolSize: 4 })) as unknown as ServerStore;
   } catch (e) {
-    await embedded.stop().catch(() => {});
-    await rm(dir, { recursive: true, force: true });
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
     throw e;
   }
+  const u = new URL(base);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 5432),
+    urlVia: (port) => at(port),
+    store,
+    async close() {
+      await store.close().catch(() => {});
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
 }
 
 export interface TcpProxy {

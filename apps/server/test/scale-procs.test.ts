@@ -5,13 +5,16 @@ import { http, loadBalancer, sharedDatabase, startProc, tcpProxy, untilAsync, ty
 
 /**
  * Scale-out with real processes: three `src/main.ts` child processes on their own ports (each
- * advertising its URL), the real Redis at 127.0.0.1:6379 (a key prefix of their own), one
- * database (a fresh Postgres database with DATABASE_URL, else an embedded PGlite served over a
- * socket by the test) reached through a TCP proxy the test can cut, and a TCP load balancer in
+ * advertising its URL), the real Redis at 127.0.0.1:6379 (a key prefix of their own), one fresh
+ * Postgres database reached through a TCP proxy the test can cut, and a TCP load balancer in
  * front. The tests run in order on the same processes: database outage, play and convergence,
  * HTTP on a non-owner, kill -9 of the owner, planned shutdown of the next owner.
+ *
+ * Real Postgres only (DATABASE_URL; CI runs the suite once with it): several processes cannot
+ * share one embedded PGlite reliably (see test/procs.ts), and production with several processes
+ * needs Postgres. Without DATABASE_URL this file is skipped with a warning.
  */
-const LEASE_SECONDS = 8;
+const LEASE_SECONDS = 6;
 const REDIS_URL = process.env.FRAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `fray-procs-${randomUUID()}`;
 const opts = { ackTimeoutMs: 5000, retries: 8 };
@@ -25,7 +28,10 @@ interface Table {
 
 const roll = (purpose: string, extra: Record<string, unknown> = {}) => ({ type: 'dice.roll', formula: '1d20', purpose, ...extra }) as const;
 
-describe('real server processes: failover, hand-over, database outage, NOT_OWNER', () => {
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) console.warn('scale-procs.test.ts skipped: several server processes need a real Postgres (set DATABASE_URL)');
+
+describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, database outage, NOT_OWNER', () => {
   let db: SharedDatabase;
   let proxy: TcpProxy;
   let lb: LoadBalancer;
@@ -37,7 +43,7 @@ describe('real server processes: failover, hand-over, database outage, NOT_OWNER
   const acked = new Map<string, number>();
 
   beforeAll(async () => {
-    db = await sharedDatabase();
+    db = await sharedDatabase(DATABASE_URL!);
     proxy = await tcpProxy(db.host, db.port);
     const env = {
       DATABASE_URL: db.urlVia(proxy.port),
@@ -45,8 +51,13 @@ describe('real server processes: failover, hand-over, database outage, NOT_OWNER
       FRAY_REDIS_PREFIX: prefix,
       FRAY_LEASE_SECONDS: String(LEASE_SECONDS),
       FRAY_REACTION_SECONDS: '0',
+      // a snapshot every 10 commands: a new owner loads a snapshot and replays the log after it
+      FRAY_SNAPSHOT_EVERY: '10',
     };
-    procs.push(...(await Promise.all([startProc(env), startProc(env), startProc(env)])));
+    const started = await Promise.allSettled([startProc(env), startProc(env), startProc(env)]);
+    for (const r of started) if (r.status === 'fulfilled') procs.push(r.value); // killed in afterAll
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     lb = await loadBalancer(() => procs.map((p) => p.url));
   }, 180_000);
 
@@ -188,7 +199,7 @@ describe('real server processes: failover, hand-over, database outage, NOT_OWNER
       }
     }
     // the first refusal is the database's: the encounter left memory, subscribers were told
-    for (const p of [a, b]) expect(p.lines.some((l) => l.msg === 'log append refused; unloading the encounter')).toBe(true);
+    for (const p of [a, b]) await untilAsync(() => p.lines.some((l) => l.msg === 'log append refused; unloading the encounter'), 10_000, 'the refusal in the log');
 
     proxy.restore();
     for (const x of both) {
@@ -288,6 +299,11 @@ describe('real server processes: failover, hand-over, database outage, NOT_OWNER
     const owner = await ownerUrl(table.id);
     expect(owner).not.toBeNull();
     expect(owner).not.toBe(a.url);
+    // taken from the latest snapshot plus the log after it
+    const loaded = procs.find((p) => p.url === owner)!.lines.find((l) => l.msg === 'encounter loaded' && l.encounterId === table.id)!;
+    expect(loaded).toBeDefined();
+    expect(loaded.fromSnapshot as number).toBeGreaterThan(0);
+    expect((loaded.fromSnapshot as number) + (loaded.replayed as number)).toBe(loaded.version);
     console.log(`kill -9 of the owner: commands acknowledged again after ${back} ms (lease ${LEASE_SECONDS} s), now at ${owner}`);
     await expectConverged();
     for (const s of seats) expect([owner, lb.url]).toContain(s.client.url);
