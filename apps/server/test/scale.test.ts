@@ -182,6 +182,16 @@ describe('two processes, one encounter: NOT_OWNER sends a client to the owner', 
     const host = a.server.runtime.peek(encounterId)!;
     const log = await peer.readLog(encounterId, 0, 1000);
     expect(log.length).toBe(host.version);
+
+    // HTTP on the non-owner: a change needs the live encounter (409 NOT_OWNER with A's URL); a read does not
+    const add = await b.http('POST', `/encounters/${encounterId}/combatants`, { name: 'Late', side: 'npcs', stats: { hp: 3 } }, gmToken);
+    expect(add.status).toBe(409);
+    expect(add.body.error).toMatchObject({ code: 'NOT_OWNER', ownerUrl: a.url });
+    const read = await b.http('GET', `/encounters/${encounterId}`, undefined, gmToken);
+    expect(read.status).toBe(200);
+    expect(read.body.version).toBe(host.version);
+    expect(read.body.state).toEqual(JSON.parse(JSON.stringify(host.state)));
+    expect(b.server.runtime.peek(encounterId)).toBeUndefined();
   });
 });
 
@@ -292,5 +302,63 @@ describe('failover: the owner dies, its lease expires, the other process takes t
     expect((await m.command({ type: 'attack', combatantId: current, targetId: current === 'hero' ? 'ogre' : 'hero' })).ok).toBe(true);
     await expectConverged(b, encounterId, [gm2.mirror, player2.mirror]);
     expect(hostB.version).toBe(v0 + acked.length + 1);
+  });
+});
+
+describe('planned shutdown: the owner hands its encounters over without waiting for the lease', () => {
+  const clients: FrayClient[] = [];
+  let store: ServerStore & TestStore;
+  let peer: ServerStore;
+  let a: TestServer | undefined;
+  let b: TestServer | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await b?.close();
+    await a?.close();
+    await peer?.close();
+    await store?.close();
+  });
+
+  it('"Planned shutdown hands encounters over without waiting for the lease to expire": closed "shutdown", clients follow to the other process, nothing acknowledged is lost', async () => {
+    store = (await testStore()) as ServerStore & TestStore;
+    peer = (await store.openPeer()) as unknown as ServerStore;
+    // a long lease: the hand-over must not wait for it
+    const runtime = { reactionSeconds: 0, leaseTtlMs: 20_000 };
+    a = await startAdvertised({ store: peer, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    b = await startAdvertised({ store, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    const { gmToken, encounterId, playerToken } = await setupEncounter(a);
+    // both enter through B (their entry URL, as a load balancer would be) and are sent to A
+    const gm = await FrayClient.connectAndJoin(b.url, gmToken, encounterId, { ackTimeoutMs: 5000 });
+    const player = await FrayClient.connectAndJoin(b.url, playerToken, encounterId, { ackTimeoutMs: 5000 });
+    clients.push(gm.client, player.client);
+    expect([gm.url, player.url]).toEqual([a.url, a.url]);
+    expect(gm.client.entryUrl).toBe(b.url);
+    const acked = new Map<string, number>();
+    const send = async (m: EncounterMirror, commandId: string) => {
+      const ack = await m.command({ type: 'dice.roll', formula: '1d6', purpose: commandId }, { commandId });
+      expect(ack).toMatchObject({ ok: true });
+      if (ack.ok) acked.set(commandId, ack.version);
+    };
+    await send(gm.mirror, 'before-1');
+    await send(player.mirror, 'before-2');
+    const closedReasons: string[] = [];
+    player.client.socket.on('closed', ({ reason }) => closedReasons.push(reason));
+
+    // a command in flight while A stops: drained and acknowledged, or refused and sent again at B
+    const t0 = Date.now();
+    const inFlight = send(gm.mirror, 'during');
+    await a.close();
+    await until(() => closedReasons.length > 0, 5000, 'the closed notice');
+    expect(closedReasons).toEqual(['shutdown']);
+    await inFlight;
+    await until(() => gm.client.url === b!.url && player.client.url === b!.url && b!.server.runtime.peek(encounterId) !== undefined, 10_000, 'the clients at B');
+    const ms = Date.now() - t0;
+    expect(ms).toBeLessThan(runtime.leaseTtlMs / 2);
+    await send(player.mirror, 'after-1');
+    await send(gm.mirror, 'after-2');
+    await expectConverged(b, encounterId, [gm.mirror, player.mirror]);
+    const log = await store.readLog(encounterId, 0, 1000);
+    for (const [id, version] of acked) expect(log.find((e) => e.commandId === id)?.seq).toBe(version);
+    expect(log.length).toBe(b.server.runtime.peek(encounterId)!.version);
   });
 });
