@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     await store.createAccount({ id: 'bench', tokenHash: `bench-${randomUUID()}` });
     if (kind === 'idle') {
       out.idle = [];
-      const N = QUICK ? 40 : 200;
+      const N = QUICK ? 40 : 100;
       for (const ruleset of ['legends', 'ocv-phases']) {
         const runtime = new Runtime({ store, rulesets: registry, options: { idleMs: 3_600_000, idleSnapshotMs: 3_600_000, sweepMs: 3_600_000, reactionSeconds: 0 } });
         const { commands } = commandsFor(ruleset, 100);
