@@ -18,6 +18,8 @@ interface Channel {
 }
 
 type StoredResult = { ok: true; version: number; events: EngineEvent[] } | { ok: false; error: WireError };
+/** What the idempotency cache keeps: an accepted command's version (its events are in the log), or the refusal. */
+type Remembered = { ok: true; version: number } | { ok: false; error: WireError };
 
 export interface SubmitInput {
   commandId: string;
@@ -40,7 +42,12 @@ export class RuntimeError extends Error {
   }
 }
 
-const ACK_CACHE = 4096;
+/**
+ * Command ids remembered in memory (accepted: the version only; refused: the error). Older
+ * duplicates are still answered exactly, from the log: the database refuses a second entry with
+ * the same command id, and a refusal is checked against the log before it is given.
+ */
+const ACK_CACHE = 256;
 
 /**
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
@@ -57,7 +64,9 @@ export class EncounterHost {
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly channels = new Map<string, Channel>();
-  private readonly acks = new Map<string, StoredResult>();
+  private readonly acks = new Map<string, Remembered>();
+  /** every accepted command of this encounter is in `acks` (none forgotten yet) */
+  private acksComplete: boolean;
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
   private summary: { status: string; round: number };
@@ -78,7 +87,8 @@ export class EncounterHost {
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
     this.summary = { status: state.status, round: state.clock.round };
-    for (const r of opts.recentCommands) this.remember(r.commandId, { ok: true, version: r.seq, events: r.events as EngineEvent[] });
+    this.acksComplete = opts.recentCommands.length >= state.version;
+    for (const r of opts.recentCommands) this.remember(r.commandId, { ok: true, version: r.seq });
   }
 
   get id(): string {
@@ -200,6 +210,16 @@ export class EncounterHost {
     });
   }
 
+  /**
+   * Let go of what only viewers need once none is left: their channels (projection and patch
+   * history; a viewer who comes back gets a snapshot) and the projected views. An idle live
+   * encounter then holds its state, its deadlines and a few hundred remembered command ids.
+   */
+  compact(): void {
+    for (const [key, ch] of this.channels) if (ch.sinks.size === 0) this.channels.delete(key);
+    this.views = { state: null, byKey: new Map() };
+  }
+
   /** Tell every subscriber that this host is going away. */
   notifyClosed(reason: string): void {
     for (const ch of this.channels.values()) for (const s of ch.sinks) this.runtime.onClosed(this.id, s, reason);
@@ -240,26 +260,64 @@ export class EncounterHost {
     return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.state, viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
   }
 
-  private remember(commandId: string, r: StoredResult): void {
+  private remember(commandId: string, r: Remembered): void {
     this.acks.set(commandId, r);
     if (this.acks.size > ACK_CACHE) {
-      const first = this.acks.keys().next();
-      if (!first.done) this.acks.delete(first.value);
+      const first = this.acks.entries().next();
+      if (!first.done) {
+        this.acks.delete(first.value[0]);
+        if (first.value[1].ok) this.acksComplete = false;
+      }
     }
+  }
+
+  /** The first ack of a command id already in the log, or null; throws when the log cannot be read. */
+  private async logged(commandId: string): Promise<Extract<StoredResult, { ok: true }> | null> {
+    const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
+    return e ? { ok: true, version: e.seq, events: e.events as EngineEvent[] } : null;
+  }
+
+  /**
+   * A refusal, unless the command id was accepted before and has left the memory: then the first
+   * ack (a retry must never be answered differently from the first time).
+   */
+  private async refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): Promise<StoredResult> {
+    if (!this.acksComplete) {
+      try {
+        const first = await this.logged(commandId);
+        if (first) {
+          this.remember(commandId, { ok: true, version: first.version });
+          return first;
+        }
+      } catch (e) {
+        this.logger.warn({ err: String(e), commandId }, 'could not check the log for an earlier command with this id');
+        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+      }
+    }
+    this.remember(commandId, r);
+    return r;
   }
 
   private async process(input: SubmitInput): Promise<StoredResult> {
     const seen = this.acks.get(input.commandId);
-    if (seen) return seen;
+    if (seen && !seen.ok) return seen;
+    if (seen) {
+      // a retry of an accepted command: its events come from the log
+      try {
+        const first = await this.logged(input.commandId);
+        return first ?? { ok: true, version: seen.version, events: [] };
+      } catch (e) {
+        this.logger.warn({ err: String(e), commandId: input.commandId }, 'could not read the first ack from the log');
+        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+      }
+    }
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
-      const r: StoredResult = {
+      return this.refuse(input.commandId, {
         ok: false,
         error: { code: 'STALE_VERSION', message: `Expected version ${input.expectedVersion}, but the encounter is at ${this.state.version}.` },
-      };
-      this.remember(input.commandId, r);
-      return r;
+      });
     }
     const command: Record<string, unknown> = { ...input.command, by: input.by };
     let result;
@@ -270,9 +328,7 @@ export class EncounterHost {
       return { ok: false, error: { code: 'INTERNAL', message: 'The rules engine failed on this command.' } };
     }
     if (!result.ok) {
-      const r: StoredResult = { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } };
-      this.remember(input.commandId, r);
-      return r;
+      return this.refuse(input.commandId, { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } });
     }
     const next = result.state;
     try {
@@ -281,6 +337,19 @@ export class EncounterHost {
         this.lease.token,
       );
     } catch (e) {
+      // The command id is in the log already (a retry from beyond the memory): the first ack.
+      if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
+        try {
+          const first = await this.logged(input.commandId);
+          if (first) {
+            this.remember(input.commandId, { ok: true, version: first.version });
+            return first;
+          }
+        } catch {
+          // fall through: unavailable
+        }
+        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+      }
       // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
       // process must reload the encounter from the database before serving it again.
       const stale = isStaleOwner(e);
@@ -295,7 +364,7 @@ export class EncounterHost {
     }
     this.state = next;
     const stored: StoredResult = { ok: true, version: next.version, events: result.events };
-    this.remember(input.commandId, stored);
+    this.remember(input.commandId, { ok: true, version: next.version });
     this.runtime.metrics.commands += 1;
     this.evaluateDeadlines();
     this.broadcast(result.events);

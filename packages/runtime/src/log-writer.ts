@@ -79,7 +79,7 @@ export class LogWriter {
           await this.write([p]);
           p.resolve();
         } catch (e2) {
-          if (!isStaleOwner(e2)) this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
+          if (!isStaleOwner(e2) && !(e2 instanceof Error && e2.name === 'DuplicateCommandIdError')) this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
           p.reject(e2);
         }
       }

@@ -96,7 +96,8 @@ export class MemoryStore implements RuntimeStore {
     for (const f of fencing) if (this.leases.get(f.encounterId)?.token !== f.token) throw new StaleOwner();
     for (const e of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
-      if (log.some((x) => x.seq === e.seq || x.commandId === e.commandId)) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
+      if (log.some((x) => x.commandId === e.commandId)) throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
+      if (log.some((x) => x.seq === e.seq)) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
     }
     for (const e of entries) {
       const log = this.logs.get(e.encounterId) ?? [];

@@ -32,7 +32,7 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   leaseTtlMs: 30_000,
   sweepMs: 5_000,
   reactionSeconds: 30,
-  syncHistory: 256,
+  syncHistory: 64,
   maxBatch: 500,
 };
 
@@ -312,6 +312,7 @@ export class Runtime {
       }
       const quiet = now - host.lastActivity;
       if (!host.busy && quiet >= this.options.idleSnapshotMs && host.version > host.snapshotVersion) await host.snapshot();
+      if (!host.busy && quiet >= this.options.idleSnapshotMs && host.subscriberCount === 0) host.compact();
       if (!host.busy && host.subscriberCount === 0 && quiet >= this.options.idleMs) await this.unload(host.id, 'idle');
     }
   }

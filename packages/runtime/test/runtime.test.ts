@@ -283,3 +283,47 @@ describe('shared views', () => {
     await rt.shutdown();
   });
 });
+
+describe('idempotency beyond the memory', () => {
+  it('"a repeated commandId returns the first ack and is applied once", even 300 commands later, accepted or refused on the way', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host, gmCmd } = await setup(rt);
+    const first = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    expect(first.ok).toBe(true);
+    for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    const version = host.version;
+    const logged = (await store.readLog(host.id, 0, 10_000)).length;
+    // the engine would accept it again: the log's unique command id stops it
+    const again = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    expect(again).toEqual(first);
+    // a stale expectedVersion would refuse it: the log is checked before refusing
+    const stale = await host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    expect(stale).toEqual(first);
+    expect(host.version).toBe(version);
+    expect((await store.readLog(host.id, 0, 10_000)).length).toBe(logged);
+    // a new command id that is refused is still refused
+    const refused = await host.submit({ commandId: 'new-one', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'x' }, by: gm }, gm);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'STALE_VERSION' } });
+    await rt.shutdown();
+  });
+
+  it('an idle encounter nobody watches lets go of its viewers\' channels; a viewer who comes back converges', async () => {
+    let now = 1_000_000;
+    const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: `test-${Math.random()}`, idleSnapshotMs: 1000 }, now: () => now });
+    const { host, gmCmd } = await setup(rt);
+    const p1: Viewer = { role: 'player', playerId: 'p1' };
+    const v = mirror(host, p1);
+    for (let i = 0; i < 5; i++) await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'x' });
+    v.catchUp();
+    v.sub.unsubscribe();
+    now += 5000;
+    await rt.sweep();
+    expect((host as unknown as { channels: Map<string, unknown> }).channels.size).toBe(0);
+    await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'after' });
+    const back = mirror(host, p1);
+    await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'live' });
+    expect(back.catchUp().doc).toEqual(JSON.parse(JSON.stringify(projectState(rulesets.skirmish!, host.state, p1))));
+    await rt.shutdown();
+  });
+});
