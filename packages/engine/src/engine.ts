@@ -1,6 +1,7 @@
 import { create, current, isDraft, original } from 'mutative';
 import { z } from 'zod';
 import { coreCommands } from './core.js';
+import { draftWriter, Work, type Writer } from './cow.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
 import { RuleViolation, type EngineError } from './errors.js';
 import { Rng, seedRng } from './rng.js';
@@ -136,9 +137,29 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   }
 
   const events: EngineEvent[] = [];
+  if (ruleset.cow) {
+    try {
+      const work = new Work(state);
+      const draft = work.root;
+      const ctx = makeCtx(ruleset, draft, cmd, events, state, work);
+      spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
+      const w = draft.reaction;
+      // A reaction command by an eligible combatant counts as its response.
+      if (w && window && w.id === window.id && spec.reaction && cmd.type !== 'reaction.pass') {
+        const who = cmd.combatantId as string;
+        if (w.responses[who] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: who, response: 'reacted' });
+      }
+      closeWindowIfDone(ruleset, ctx as Ctx<RS>);
+      draft.version += 1;
+      return { ok: true, state: work.finish(), events };
+    } catch (e) {
+      if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
+      throw e;
+    }
+  }
   try {
     const next = create(state, (draft) => {
-      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state);
+      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state, draftWriter);
       spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
       const w = draft.reaction;
       // A reaction command by an eligible combatant counts as its response.
@@ -162,7 +183,7 @@ function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
     const w = ctx.state.reaction;
     if (!w) return;
     if (w.eligible.some((id) => w.responses[id] === 'pending')) return;
-    const closed: ReactionWindow = structuredCloneWindow(w);
+    const closed: ReactionWindow = structuredCloneWindow(w, ruleset.cow === true);
     ctx.emit({ type: 'reaction.closed', windowId: w.id, outcome: 'answered' });
     ruleset.onReactionClosed?.(ctx, closed);
   }
@@ -174,13 +195,15 @@ function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
  * it was when the window opened, so it is taken from the pre-command value instead of copied
  * through the draft.
  */
-function structuredCloneWindow(w: ReactionWindow): ReactionWindow {
+function structuredCloneWindow(w: ReactionWindow, cow: boolean): ReactionWindow {
+  // the copy-on-write working window is the command's own: hand out a copy, as the draft path does
+  if (cow) return { ...w, eligible: [...w.eligible], responses: { ...w.responses } };
   if (!isDraft(w)) return w;
   const before = original(w) as ReactionWindow;
   return { ...before, eligible: [...w.eligible], responses: { ...w.responses } };
 }
 
-function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>): Ctx<RS> {
+function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>, writer: Writer): Ctx<RS> {
   let idCounter = 0;
   const version = base.version + 1;
   // Reads that do not need the draft go to the base state: every draft read costs a proxy.
@@ -203,7 +226,7 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
       }
       if (event.gmOnly === undefined) delete event.gmOnly;
       if (event.type === 'dice.forced' || event.type === 'combatant.removed' || !CORE_EVENTS.has(event.type)) forcedTouched = true;
-      evolve(ruleset, draft, event);
+      evolve(ruleset, draft, event, writer);
       events.push(event);
     },
     roll(formula, purpose, opts = {}) {
@@ -264,13 +287,16 @@ const CORE_EVENTS = new Set([
   'reaction.opened', 'reaction.responded', 'reaction.closed',
 ]);
 
-/** Apply one event to a draft. Core events are handled here; the rest go to the ruleset. */
-export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: EngineEvent): void {
+/**
+ * Apply one event to a draft (or to a copy-on-write working state, with its writer). Core events
+ * are handled here; the rest go to the ruleset.
+ */
+export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: EngineEvent, w: Writer = draftWriter): void {
   switch (e.type) {
     case 'combatant.added': {
-      const c = e.combatant as Combatant;
+      const c = w.adopt(e.combatant as Combatant);
       s.combatants[c.id] = c as never;
-      if (!s.sides[c.side]) s.sides[c.side] = { id: c.side, name: c.side };
+      if (!s.sides[c.side]) w.own<EncounterState['sides']>(s, 'sides')[c.side] = { id: c.side, name: c.side };
       return;
     }
     case 'combatant.removed': {
@@ -280,22 +306,25 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       if (s.clock.order.includes(id)) s.clock.order = s.clock.order.filter((x) => x !== id);
       if (s.clock.current === id) s.clock.current = null;
       if (s.reaction?.eligible.includes(id)) {
-        s.reaction.eligible = s.reaction.eligible.filter((x) => x !== id);
-        delete s.reaction.responses[id];
+        const r = w.own<ReactionWindow>(s, 'reaction');
+        r.eligible = r.eligible.filter((x) => x !== id);
+        delete w.own<ReactionWindow['responses']>(r, 'responses')[id];
       }
       return;
     }
     case 'combatant.updated': {
       const c = s.combatants[e.combatantId as string]!;
+      w.changed(c);
       Object.assign(c, e.changes as object);
-      if (!s.sides[c.side]) s.sides[c.side] = { id: c.side, name: c.side };
+      if (!s.sides[c.side]) w.own<EncounterState['sides']>(s, 'sides')[c.side] = { id: c.side, name: c.side };
       return;
     }
     case 'combatant.placed':
+      w.changed(s.combatants[e.combatantId as string]!);
       s.combatants[e.combatantId as string]!.position = e.position;
       return;
     case 'effect.applied':
-      s.effects.push(e.effect as never);
+      w.own<EncounterState['effects']>(s, 'effects').push(w.adopt(e.effect) as never);
       return;
     case 'effect.removed':
     case 'effect.expired':
@@ -316,7 +345,7 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
     }
     case 'dice.rolled': {
       s.rng = e.rngAfter as number[];
-      if (typeof e.forcedIndex === 'number') s.forcedRolls.splice(e.forcedIndex, 1);
+      if (typeof e.forcedIndex === 'number') w.own<EncounterState['forcedRolls']>(s, 'forcedRolls').splice(e.forcedIndex, 1);
       const rec: RollRecord = {
         id: e.rollId as string,
         formula: e.formula as string,
@@ -332,31 +361,33 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       // Frozen, so that mutative takes the new list as it is when the command ends instead of
       // searching its 16 records for drafts (they hold none: plain records of the list before, and
       // the new one). A later change still goes through a draft, which copies it.
-      s.rolls = Object.freeze(next) as RollRecord[];
+      s.rolls = (w === draftWriter ? Object.freeze(next) : next) as RollRecord[];
       return;
     }
     case 'dice.forced':
-      s.forcedRolls.push(e.forced as never);
+      w.own<EncounterState['forcedRolls']>(s, 'forcedRolls').push(e.forced as never);
       return;
     case 'dice.overridden': {
-      const r = s.rolls.find((x) => x.id === e.rollId);
-      if (r) {
+      const rolls = w.own<RollRecord[]>(s, 'rolls');
+      const i = rolls.findIndex((x) => x.id === e.rollId);
+      if (i >= 0) {
+        const r = w.own<RollRecord>(rolls, i);
         r.total = e.total as number;
         r.overridden = true;
       }
       return;
     }
     case 'reaction.opened':
-      s.reaction = e.window as ReactionWindow;
+      s.reaction = w.adopt(e.window as ReactionWindow);
       return;
     case 'reaction.responded':
-      if (s.reaction) s.reaction.responses[e.combatantId as string] = e.response as 'passed' | 'reacted';
+      if (s.reaction) w.own<ReactionWindow['responses']>(w.own<ReactionWindow>(s, 'reaction'), 'responses')[e.combatantId as string] = e.response as 'passed' | 'reacted';
       return;
     case 'reaction.closed':
       s.reaction = null;
       return;
     default:
-      if (!ruleset.evolve(s as never, e)) throw new Error(`Unknown event type "${e.type}"`);
+      if (!ruleset.evolve(s as never, e, w)) throw new Error(`Unknown event type "${e.type}"`);
   }
 }
 
@@ -375,6 +406,13 @@ export function replay<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, co
 export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, batches: readonly (readonly EngineEvent[])[]): EncounterState<RS> {
   let state = initial;
   for (const batch of batches) {
+    if (ruleset.cow) {
+      const work = new Work(state);
+      for (const e of batch) evolve(ruleset, work.root, e, work);
+      work.root.version += 1;
+      state = work.finish();
+      continue;
+    }
     state = create(state, (draft) => {
       for (const e of batch) evolve(ruleset, draft as EncounterState<RS>, e);
       draft.version += 1;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { EngineError, ErrorCode } from './errors.js';
 import type { RollOutcome } from './dice.js';
 import type { RngState } from './rng.js';
+import type { Writer } from './cow.js';
 
 /** Who issued a command. `system` is the runtime (deadlines, timers); it has GM powers. */
 export type Actor = { role: 'gm' } | { role: 'player'; playerId: string } | { role: 'system' };
@@ -247,8 +248,17 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   initialState(options: O): RS;
   initCombatant(stats: Stats, options: O): Data;
   commands: Record<string, CommandSpec<RS, O>>;
-  /** apply one of the ruleset's own events to a draft; return false if it is not the ruleset's */
-  evolve(draft: EncounterState<RS, Stats, Data>, event: EngineEvent): boolean;
+  /**
+   * Apply one of the ruleset's own events to a draft; return false if it is not the ruleset's.
+   * With `cow`, the draft is a copy-on-write working state instead: writes below the parts it
+   * copies up front go through `w.own`, and new values stored go through `w.adopt` (see cow.ts).
+   */
+  evolve(draft: EncounterState<RS, Stats, Data>, event: EngineEvent, w?: Writer): boolean;
+  /**
+   * Commands run on a copy-on-write working state instead of a mutative draft: handlers read plain
+   * objects, `evolve` writes through its `Writer`. Same results, without proxies.
+   */
+  cow?: boolean;
   startCombat(ctx: Ctx<RS, O>): void;
   /** the acting combatant (or the GM for it) ends its turn */
   endTurn(ctx: Ctx<RS, O>, combatantId: string): void;

@@ -44,7 +44,23 @@ const REPLAY_N = 10_000;
 // legalActions on the sampled states, printed per ruleset: equal digests before and after a change
 // mean the same behaviour on the whole stream.
 const digest = process.env.BENCH_DIGEST ? createHash('sha256') : null;
+// BENCH_CHECK=1: while recording, a ruleset on the copy-on-write path (`cow`) is also run on the
+// mutative draft path (the same ruleset with cow: false), on deep-frozen input states: the results
+// must be byte-identical and the input never written (a write to a frozen state throws).
+const check = Boolean(process.env.BENCH_CHECK);
+const freeze = <T>(v: T, seen = new Set<object>()): T => {
+  if (typeof v !== 'object' || v === null || seen.has(v)) return v;
+  seen.add(v);
+  for (const k of Object.keys(v)) freeze((v as Record<string, unknown>)[k], seen);
+  return Object.freeze(v);
+};
 function recApply(R: Ruleset, s: St, c: Cmd): ReturnType<typeof apply> {
+  if (check && R.cow) {
+    freeze(s);
+    const viaDraft = JSON.stringify(apply({ ...R, cow: false }, s, c));
+    const viaCow = apply(R, s, c);
+    if (JSON.stringify(viaCow) !== viaDraft) throw new Error(`${R.id}: the copy-on-write path differs from the draft path on ${JSON.stringify(c)}`);
+  }
   const r = apply(R, s, c);
   if (digest) {
     if (!r.ok) digest.update(JSON.stringify(r));
@@ -433,6 +449,7 @@ function measure(R: Ruleset, rec: Recorded): Row {
 
   const ids = Object.keys(final.combatants);
   if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}/${R.id}.json`, JSON.stringify(samples));
+  if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}/${R.id}-log.json`, JSON.stringify(rec));
   if (digest) {
     for (const st of samples) for (const id of ids) digest.update(JSON.stringify(legalActions(R, st, id)));
     digests.push(`digest ${R.id} ${digest.copy().digest('hex')}`);

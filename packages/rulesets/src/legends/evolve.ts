@@ -1,4 +1,4 @@
-import type { EngineEvent, Item } from '@fray/engine';
+import { draftWriter, type Effect, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Marker } from './flow.js';
 import {
   clone,
@@ -8,29 +8,39 @@ import {
   type ActionKind,
   type GroupDefense,
   type GroupMove,
+  type LCombatant,
+  type LData,
+  type LRS,
   type LState,
   type Offer,
   type PendingMove,
   type Position,
   type PreparedReaction,
   type Touch,
+  type TurnBudget,
   type Zone,
 } from './model.js';
 
-function reanchor(s: LState, from: string, to: string): void {
-  for (const e of s.effects) {
-    const m = e.expires as Marker | null;
+// Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
+// on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
+const dataOf = (w: Writer, c: LCombatant): LData => w.own<LData>(c, 'data');
+const turnOf = (w: Writer, c: LCombatant): TurnBudget => w.own<TurnBudget>(dataOf(w, c), 'turn');
+const part = <K extends keyof LRS>(w: Writer, rs: LRS, k: K): LRS[K] => w.own<LRS[K]>(rs, k);
+
+function reanchor(s: LState, from: string, to: string, w: Writer): void {
+  for (let i = 0; i < s.effects.length; i++) {
+    const m = s.effects[i]!.expires as Marker | null;
     if (!m || typeof m !== 'object') continue;
     if ((m.at === 'turn-start' || m.at === 'turn-end') && m.anchor === from) {
       // "the Ability will end at the position in turn order you originally occupied"
       // the end of its turn there is the start of the next one's; END is the end of the action phase
-      e.expires = { at: 'turn-start', round: m.round, anchor: to };
+      w.own<Effect>(w.own<Effect[]>(s, 'effects'), i).expires = { at: 'turn-start', round: m.round, anchor: to };
     }
   }
 }
 
 /** Keep the spatial model consistent after positions change. */
-export function normalize(s: LState): void {
+export function normalize(s: LState, w: Writer = draftWriter): void {
   const groups = new Map<string, string[]>();
   const engs = new Map<string, Set<string>>();
   // carried characters and riders move along with their carrier / mount
@@ -39,7 +49,10 @@ export function normalize(s: LState): void {
     if (carrier) {
       const p = posOf(carrier);
       const q = c.position as Position | null;
-      if (!q || q.zone !== p.zone || q.area !== p.area || q.group !== p.group || q.engagement !== p.engagement) c.position = { ...p };
+      if (!q || q.zone !== p.zone || q.area !== p.area || q.group !== p.group || q.engagement !== p.engagement) {
+        w.changed(c);
+        c.position = { ...p };
+      }
     }
   }
   for (const c of Object.values(s.combatants)) {
@@ -62,29 +75,30 @@ export function normalize(s: LState): void {
       const next = { ...p };
       if (dropGroup) next.group = null;
       if (dropEngagement) next.engagement = null;
+      w.changed(c);
       c.position = next;
     }
   }
   for (const [g, d] of Object.entries(s.rs.defense)) {
     const members = new Set(Object.values(s.combatants).filter((c) => posOf(c).group === g).map((c) => c.id));
     if (members.size < 2) {
-      for (const id of d.protected) lockout(s, id);
-      delete s.rs.defense[g];
+      for (const id of d.protected) lockout(s, id, w);
+      delete part(w, s.rs, 'defense')[g];
       continue;
     }
     const keep = d.protected.filter((id) => members.has(id));
-    for (const id of d.protected) if (!members.has(id)) lockout(s, id);
-    d.protected = keep;
+    for (const id of d.protected) if (!members.has(id)) lockout(s, id, w);
+    w.own<GroupDefense>(part(w, s.rs, 'defense'), g).protected = keep;
   }
 }
 
 /** "If a character voluntarily leaves group defense or otherwise becomes invalid for it ... they still cannot perform melee attacks until the next round." */
-function lockout(s: LState, id: string): void {
+function lockout(s: LState, id: string, w: Writer): void {
   const c = s.combatants[id];
-  if (c) c.data.noMeleeUntilRound = Math.max(c.data.noMeleeUntilRound, s.clock.round + 1);
+  if (c) dataOf(w, c).noMeleeUntilRound = Math.max(c.data.noMeleeUntilRound, s.clock.round + 1);
 }
 
-export function evolve(s: LState, e: EngineEvent): boolean {
+export function evolve(s: LState, e: EngineEvent, w: Writer = draftWriter): boolean {
   const rs = s.rs;
   const who = e.combatantId as string;
   // Looked up only by the events that use it: each lookup makes a draft of the combatant.
@@ -101,18 +115,18 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.queue = [...(e.queue as string[])];
       return true;
     case 'legends.surprised':
-      cOf()!.data.surprised = e.surprised as boolean;
+      dataOf(w, cOf()!).surprised = e.surprised as boolean;
       return true;
     case 'legends.turnOrderChanged':
-      reanchor(s, who, e.successor as string);
+      reanchor(s, who, e.successor as string, w);
       return true;
     case 'legends.reanchored':
-      reanchor(s, e.from as string, e.to as string);
+      reanchor(s, e.from as string, e.to as string, w);
       return true;
     case 'legends.forfeited':
-      cOf()!.data.forfeitRound = e.round as number;
-      cOf()!.data.turn.forfeited = true;
-      rs.forfeits.push(who);
+      dataOf(w, cOf()!).forfeitRound = e.round as number;
+      turnOf(w, cOf()!).forfeited = true;
+      part(w, rs, 'forfeits').push(who);
       return true;
     case 'legends.forfeitsCleared':
       rs.forfeits = [];
@@ -141,50 +155,50 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       rs.movers = [];
       return true;
     case 'legends.turnBegan':
-      cOf()!.data.turn = newTurn(cOf()!.data.turn.n + 1);
-      cOf()!.data.busyHands = 0;
-      cOf()!.data.turnRound = e.round as number;
+      dataOf(w, cOf()!).turn = newTurn(cOf()!.data.turn.n + 1);
+      dataOf(w, cOf()!).busyHands = 0;
+      dataOf(w, cOf()!).turnRound = e.round as number;
       // "may continue until their next turn": such touches end now
       rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'next-turn'));
       return true;
     case 'legends.turnEnded':
-      cOf()!.data.turn.ended = true;
+      turnOf(w, cOf()!).ended = true;
       // "Touching normally lasts until the end of the toucher's turn"
       rs.touches = rs.touches.filter((t) => !(t.by === who && t.until === 'end-of-turn'));
       return true;
     case 'legends.acted': {
       const kind = e.kind as ActionKind;
       const key = e.action as string;
-      const t = cOf()!.data.turn;
-      t.seq.push(kind);
-      if (kind === 'free') t.free.push(key);
-      else if (kind === 'minor') t.minors.push(key);
+      const t = turnOf(w, cOf()!);
+      w.own<string[]>(t, 'seq').push(kind);
+      if (kind === 'free') w.own<string[]>(t, 'free').push(key);
+      else if (kind === 'minor') w.own<string[]>(t, 'minors').push(key);
       else t.major = key;
       if (e.verbal) t.verbal = true;
-      if (kind === 'major' && typeof e.hands === 'number') cOf()!.data.busyHands = e.hands;
+      if (kind === 'major' && typeof e.hands === 'number') dataOf(w, cOf()!).busyHands = e.hands;
       return true;
     }
     case 'legends.touched': {
       const touch = clone(e.touch as Touch);
-      rs.touches.push(touch);
-      rs.touchLog.push(`${touch.by}>${touch.target}`);
-      cOf()!.data.turn.touched = touch.target;
+      part(w, rs, 'touches').push(touch);
+      part(w, rs, 'touchLog').push(`${touch.by}>${touch.target}`);
+      turnOf(w, cOf()!).touched = touch.target;
       return true;
     }
     case 'legends.bypassRolled':
       if (e.success) {
-        cOf()!.data.turn.bypassed = true;
-        cOf()!.data.bypassedRound = s.clock.round;
+        turnOf(w, cOf()!).bypassed = true;
+        dataOf(w, cOf()!).bypassedRound = s.clock.round;
       }
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
       return true;
     case 'legends.pickupFailed':
-      cOf()!.data.turn.pickupFailed = e.itemId as string;
+      turnOf(w, cOf()!).pickupFailed = e.itemId as string;
       return true;
     case 'legends.moveRolled': {
       const p = clone(e.pending as PendingMove);
-      cOf()!.data.moveRollRound = s.clock.round;
-      rs.pending.push(p);
+      dataOf(w, cOf()!).moveRollRound = s.clock.round;
+      part(w, rs, 'pending').push(p);
       // "Characters who make a movement roll ... are no longer considered touching"
       rs.touches = rs.touches.filter((t) => t.by !== who && t.target !== who);
       return true;
@@ -192,22 +206,25 @@ export function evolve(s: LState, e: EngineEvent): boolean {
     case 'legends.moveUpdated': {
       const p = clone(e.pending as PendingMove);
       const i = rs.pending.findIndex((x) => x.combatantId === p.combatantId);
-      if (i >= 0) rs.pending[i] = p;
+      if (i >= 0) part(w, rs, 'pending')[i] = p;
       return true;
     }
     case 'legends.moveFinished':
       rs.pending = rs.pending.filter((p) => p.combatantId !== who);
       return true;
     case 'legends.rushed':
-      cOf()!.data.fatigue += e.fatigue as number;
-      cOf()!.data.stealth = 'low';
+      dataOf(w, cOf()!).fatigue += e.fatigue as number;
+      dataOf(w, cOf()!).stealth = 'low';
       return true;
     case 'legends.moved':
     case 'legends.placed': {
       const moves = (e.moves as { id: string; to: Position }[] | undefined) ?? [{ id: who, to: e.to as Position }];
       for (const m of moves) {
         const x = s.combatants[m.id];
-        if (x) x.position = clone(m.to);
+        if (x) {
+          w.changed(x);
+          x.position = clone(m.to);
+        }
       }
       // "are separated from each other by another action": touches between characters no longer grouped end
       rs.touches = rs.touches.filter((t) => {
@@ -218,14 +235,14 @@ export function evolve(s: LState, e: EngineEvent): boolean {
         const pb = posOf(b);
         return pa.zone === pb.zone && ((pa.group !== null && pa.group === pb.group) || (pa.engagement !== null && pa.engagement === pb.engagement));
       });
-      normalize(s);
+      normalize(s, w);
       return true;
     }
     case 'legends.normalized':
-      normalize(s);
+      normalize(s, w);
       return true;
     case 'legends.reactionPrepared':
-      rs.reactions.push(clone(e.reaction as PreparedReaction));
+      part(w, rs, 'reactions').push(clone(e.reaction as PreparedReaction));
       return true;
     case 'legends.reactionsSpent':
       rs.reactions = rs.reactions.filter((r) => r.watch !== (e.watch as string));
@@ -236,36 +253,36 @@ export function evolve(s: LState, e: EngineEvent): boolean {
         .filter((r) => r.by.length > 0);
       return true;
     case 'legends.groupMoveDeclared':
-      rs.groupMoves.push(clone(e.groupMove as GroupMove));
+      part(w, rs, 'groupMoves').push(clone(e.groupMove as GroupMove));
       return true;
     case 'legends.groupMoveAgreed': {
-      const gm = rs.groupMoves.find((g) => g.group === e.group);
-      if (gm) gm.agreed.push(who);
+      const i = rs.groupMoves.findIndex((g) => g.group === e.group);
+      if (i >= 0) w.own<string[]>(w.own<GroupMove>(part(w, rs, 'groupMoves'), i), 'agreed').push(who);
       return true;
     }
     case 'legends.groupMoveRolled': {
-      const gm = rs.groupMoves.find((g) => g.group === e.group);
-      if (gm) gm.rolled = true;
+      const i = rs.groupMoves.findIndex((g) => g.group === e.group);
+      if (i >= 0) w.own<GroupMove>(part(w, rs, 'groupMoves'), i).rolled = true;
       return true;
     }
     case 'legends.groupMoveEnded':
       rs.groupMoves = rs.groupMoves.filter((g) => g.group !== e.group);
       return true;
     case 'legends.groupDefenseDeclared':
-      rs.defense[e.group as string] = clone({ protected: e.protected as string[], objects: e.objects as GroupDefense['objects'] });
+      part(w, rs, 'defense')[e.group as string] = clone({ protected: e.protected as string[], objects: e.objects as GroupDefense['objects'] });
       rs.overflow = rs.overflow.filter((g) => g !== e.group);
       return true;
     case 'legends.groupDefenseOverflow':
-      if (!rs.overflow.includes(e.group as string)) rs.overflow.push(e.group as string);
+      if (!rs.overflow.includes(e.group as string)) part(w, rs, 'overflow').push(e.group as string);
       return true;
     case 'legends.groupDefenseLeft': {
       const d = rs.defense[e.group as string];
-      if (d) d.protected = d.protected.filter((x) => x !== who);
-      lockout(s, who);
+      if (d) w.own<GroupDefense>(part(w, rs, 'defense'), e.group as string).protected = d.protected.filter((x) => x !== who);
+      lockout(s, who, w);
       return true;
     }
     case 'legends.groupDefenseBrokenDown':
-      delete rs.defense[e.group as string];
+      delete part(w, rs, 'defense')[e.group as string];
       rs.overflow = rs.overflow.filter((g) => g !== e.group);
       return true;
     case 'legends.itemMoved': {
@@ -278,45 +295,46 @@ export function evolve(s: LState, e: EngineEvent): boolean {
       if (e.dropped) props.dropped = clone(e.dropped);
       else delete props.dropped;
       item.props = props;
-      from.items.splice(i, 1);
+      w.own<Item[]>(from, 'items').splice(i, 1);
       const j = to.items.length;
-      to.items.splice(j, 0, item);
+      w.own<Item[]>(to, 'items').splice(j, 0, item);
       rs.offers = rs.offers.filter((o) => o.itemId !== e.itemId);
       return true;
     }
     case 'legends.offered':
-      rs.offers.push(clone(e.offer as Offer));
+      part(w, rs, 'offers').push(clone(e.offer as Offer));
       return true;
     case 'legends.offerClosed':
       rs.offers = rs.offers.filter((o) => o.id !== e.offerId);
       return true;
     case 'legends.carried': {
       const target = s.combatants[e.targetId as string]!;
-      target.data.carriedBy = who;
+      dataOf(w, target).carriedBy = who;
       // "If your body is moved in any way ... they count as normally dropped items."
-      for (const it of target.items) {
+      for (let k = 0; k < target.items.length; k++) {
+        const it = target.items[k]!;
         const d = it.props?.dropped as { fallen?: boolean } | undefined;
-        if (d?.fallen) it.props = { ...it.props, dropped: { ...d, fallen: false } };
+        if (d?.fallen) w.own<Item>(w.own<Item[]>(target, 'items'), k).props = { ...it.props, dropped: { ...d, fallen: false } };
       }
-      normalize(s);
+      normalize(s, w);
       return true;
     }
     case 'legends.carryEnded': {
       const target = s.combatants[e.targetId as string];
-      if (target) target.data.carriedBy = null;
+      if (target) dataOf(w, target).carriedBy = null;
       return true;
     }
     case 'legends.actionDefined':
-      rs.customActions[(e.action as ActionDef).key] = clone(e.action as ActionDef);
+      part(w, rs, 'customActions')[(e.action as ActionDef).key] = clone(e.action as ActionDef);
       return true;
     case 'legends.actionRemoved':
-      delete rs.customActions[e.key as string];
+      delete part(w, rs, 'customActions')[e.key as string];
       return true;
     case 'legends.zoneDefined':
-      rs.zones[(e.zone as Zone).id] = clone(e.zone as Zone);
+      part(w, rs, 'zones')[(e.zone as Zone).id] = clone(e.zone as Zone);
       return true;
     case 'legends.fatigueChanged':
-      cOf()!.data.fatigue = e.fatigue as number;
+      dataOf(w, cOf()!).fatigue = e.fatigue as number;
       return true;
     // facts with no state of their own (the log tells them)
     case 'legends.attacked':

@@ -84,7 +84,9 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     bypassedRound: 0,
   }),
   commands: legendsCommands(),
-  evolve: (draft, event) => evolve(draft, event),
+  evolve: (draft, event, w) => evolve(draft, event, w),
+  // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
+  cow: true,
   startCombat(ctx0) {
     rollTurnOrder(ctx0 as unknown as LCtx);
   },
