@@ -22,7 +22,11 @@ export interface OpenStoreOptions {
   /** the embedded database's directory (default: $FRAY_DATA_DIR or ./.fray-data) */
   dataDir?: string;
   logger?: StoreLogger;
-  /** connections in the pool (default 10 on Postgres, 4 embedded) */
+  /**
+   * connections in the pool (default 10 on Postgres, 1 embedded: PGlite runs one query at a time
+   * anyway, and pglite-socket interleaves the protocol messages of concurrent connections outside
+   * a transaction, so a query split over several socket reads can meet another connection's)
+   */
   poolSize?: number;
   /** give up connecting after this long (default 5000 ms) */
   connectTimeoutMs?: number;
@@ -90,7 +94,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     description = `embedded PGlite in ${dataDir}`;
   }
   const config = poolConfig(url, {
-    poolSize: opts.poolSize ?? (embedded ? 4 : 10),
+    poolSize: opts.poolSize ?? (embedded ? 1 : 10),
     connectTimeoutMs,
     queryTimeoutMs,
     ...(opts.schema ? { schema: opts.schema } : {}),
