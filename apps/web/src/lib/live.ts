@@ -68,6 +68,10 @@ export class Live {
   private inFlight = 0;
   private closed = false;
 
+  /** the process that runs the encounter, when it is not the one this page came from */
+  private ownerUrl: string | null = null;
+  private hops = 0;
+
   constructor(readonly opts: LiveOptions) {
     void this.start();
   }
@@ -91,7 +95,7 @@ export class Live {
   }
 
   private async start(): Promise<void> {
-    const url = this.opts.url ?? window.location.origin;
+    const url = this.ownerUrl ?? this.opts.url ?? window.location.origin;
     let client: FrayClient;
     try {
       client = await FrayClient.connect(url, this.opts.token, { ackTimeoutMs: this.opts.ackTimeoutMs ?? 6000, retries: 3 });
@@ -124,6 +128,13 @@ export class Live {
     try {
       this.mirror = await client.join(this.opts.encounterId);
     } catch (e) {
+      // several server processes: another one runs this encounter; go there (a few hops at most)
+      if (e instanceof FrayError && e.code === 'NOT_OWNER' && e.ownerUrl && this.hops < 3) {
+        this.hops += 1;
+        this.ownerUrl = e.ownerUrl;
+        client.close();
+        return this.start();
+      }
       const err = e instanceof FrayError ? { code: e.code, message: e.message } : { code: 'UNAVAILABLE', message: String(e) };
       return this.fail(err);
     }
