@@ -17,7 +17,7 @@
  * BENCH_JSON=1 prints the rows as JSON too.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
   apply,
@@ -67,6 +67,10 @@ function recApply(R: Ruleset, s: St, c: Cmd): ReturnType<typeof apply> {
     else {
       digest.update(JSON.stringify(r.state));
       for (const ev of r.events) digest.update(eventText(ev));
+    }
+    if (process.env.BENCH_DIGEST_LOG) {
+      const line = r.ok ? `${createHash('sha1').update(JSON.stringify(r.state)).digest('hex')} ${r.events.map(eventText).join(' ')}` : JSON.stringify(r);
+      appendFileSync(process.env.BENCH_DIGEST_LOG, `${line}\n`);
     }
   }
   return r;

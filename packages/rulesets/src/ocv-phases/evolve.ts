@@ -1,5 +1,12 @@
-import type { EngineEvent, Hex } from '@fray/engine';
+import { draftWriter, type EngineEvent, type Hex, type Writer } from '@fray/engine';
 import { clone, phaseKey, phaseOrdinal, phaseOrder, type Data, type Hold, type Intent, type Job, type ManoeuvreUse, type PhaseName, type S } from './model.js';
+
+type C = S['combatants'][string];
+type RS = S['rs'];
+// Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
+// on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
+const dataOf = (w: Writer, c: C): Data => w.own<Data>(c, 'data');
+const part = <K extends keyof RS>(w: Writer, rs: RS, k: K): RS[K] => w.own<RS[K]>(rs, k);
 
 /** The clock every client renders: round = Turn number, phase name, this Phase's order. */
 function syncClock(s: S): void {
@@ -10,7 +17,7 @@ function syncClock(s: S): void {
   if (cur.length !== order.length || cur.some((id, i) => id !== order[i])) s.clock.order = [...order];
 }
 
-function moveBefore(s: S, id: string, before: string | null): void {
+function moveBefore(s: S, id: string, before: string | null, w: Writer): void {
   const order = s.rs.order.filter((x) => x !== id);
   const i = before === null ? -1 : order.indexOf(before);
   if (i < 0) order.push(id);
@@ -20,11 +27,13 @@ function moveBefore(s: S, id: string, before: string | null): void {
   const next = i < 0 ? null : order[i + 1];
   const prev = i < 0 ? order[order.length - 2] : null;
   const ref = next ?? prev;
-  if (ref !== null && ref !== undefined) s.rs.scores[id] = s.rs.scores[ref] ?? s.rs.scores[id] ?? 0;
+  if (ref !== null && ref !== undefined) part(w, s.rs, 'scores')[id] = s.rs.scores[ref] ?? s.rs.scores[id] ?? 0;
 }
 
-function resetPhase(d: Data): void {
-  if (!d.slots && !d.attacks && !d.full && !d.moved && !d.stepped && !d.free && !d.aoos && !d.opportunities.length && !d.restricted) return;
+function resetPhase(w: Writer, c: C): void {
+  const d0 = c.data;
+  if (!d0.slots && !d0.attacks && !d0.full && !d0.moved && !d0.stepped && !d0.free && !d0.aoos && !d0.opportunities.length && !d0.restricted) return;
+  const d = dataOf(w, c);
   d.slots = 0;
   d.attacks = 0;
   d.full = false;
@@ -36,7 +45,7 @@ function resetPhase(d: Data): void {
   d.restricted = false;
 }
 
-export function evolveOcv(s: S, e: EngineEvent): boolean {
+export function evolveOcv(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
   if (!e.type.startsWith('ocv-phases.')) return false;
   const rs = s.rs;
   // Looked up only by the events that use it: each lookup makes a draft of the combatant.
@@ -49,7 +58,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     case 'awareness':
       rs.unaware = rs.unaware.filter((x) => x !== e.combatantId);
-      if (!e.aware) rs.unaware.push(e.combatantId as string);
+      if (!e.aware) part(w, rs, 'unaware').push(e.combatantId as string);
       break;
     case 'initiative':
       rs.order = [...(e.order as string[])];
@@ -57,7 +66,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     case 'joined': {
       const id = e.combatantId as string;
-      rs.scores[id] = e.score as number;
+      part(w, rs, 'scores')[id] = e.score as number;
       rs.order = rs.order.filter((x) => x !== id);
       const i = rs.order.findIndex((x) => (rs.scores[x] ?? 0) < (e.score as number));
       if (i < 0) rs.order.push(id);
@@ -67,7 +76,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
     case 'left': {
       const id = e.combatantId as string;
       rs.order = rs.order.filter((x) => x !== id);
-      delete rs.scores[id];
+      delete part(w, rs, 'scores')[id];
       rs.unaware = rs.unaware.filter((x) => x !== id);
       rs.passed = rs.passed.filter((x) => x !== id);
       rs.spent = rs.spent.filter((x) => x !== id);
@@ -77,7 +86,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       if (rs.pauseFor === id) rs.pauseFor = null;
       for (const o of Object.values(s.combatants)) {
         const h = o.data.hold;
-        if (h && ((h.kind === 'delay' && h.before === id) || (h.kind === 'ready' && h.trigger.by === id))) o.data.hold = null;
+        if (h && ((h.kind === 'delay' && h.before === id) || (h.kind === 'ready' && h.trigger.by === id))) dataOf(w, o).hold = null;
       }
       break;
     }
@@ -90,7 +99,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       rs.offered = [];
       rs.stalled = false;
       s.clock.current = null;
-      for (const o of Object.values(s.combatants)) resetPhase(o.data);
+      for (const o of Object.values(s.combatants)) resetPhase(w, o);
       break;
     }
     case 'stalled':
@@ -98,17 +107,17 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       s.clock.current = null;
       break;
     case 'recovered':
-      cOf()!.data.stun = e.stun as number;
-      cOf()!.data.endurance = e.endurance as number;
+      dataOf(w, cOf()!).stun = e.stun as number;
+      dataOf(w, cOf()!).endurance = e.endurance as number;
       break;
     case 'pools':
-      if (typeof e.stun === 'number') cOf()!.data.stun = e.stun;
-      if (typeof e.endurance === 'number') cOf()!.data.endurance = e.endurance;
+      if (typeof e.stun === 'number') dataOf(w, cOf()!).stun = e.stun;
+      if (typeof e.endurance === 'number') dataOf(w, cOf()!).endurance = e.endurance;
       break;
     case 'slot': {
       const id = e.combatantId as string;
-      if (!rs.passed.includes(id)) rs.passed.push(id);
-      const d = cOf()!.data;
+      if (!rs.passed.includes(id)) part(w, rs, 'passed').push(id);
+      const d = dataOf(w, cOf()!);
       if (d.hold && d.hold.key !== phaseKey(rs)) d.hold = null;
       if (d.abortLock !== null && phaseOrdinal(rs) >= d.abortLock) d.abortLock = null;
       if (e.outcome === 'aborted') d.skipNext = false;
@@ -127,11 +136,11 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       s.clock.current = (e.combatantId as string | null) ?? null;
       break;
     case 'offered':
-      rs.offered.push(e.combatantId as string);
+      part(w, rs, 'offered').push(e.combatantId as string);
       s.clock.current = e.combatantId as string;
       break;
     case 'declared': {
-      const d = cOf()!.data;
+      const d = dataOf(w, cOf()!);
       const t = e.actionType as string;
       if (e.via === 'regular') {
         if (t === 'attack') {
@@ -143,7 +152,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       }
       if (e.use) {
         const u = e.use as ManoeuvreUse;
-        d.manoeuvres.push({ ...u });
+        w.own<Data['manoeuvres']>(d, 'manoeuvres').push({ ...u });
         if (u.id === 'dodge') d.dodging = true;
       }
       if (e.row === 'brace') d.braced = true;
@@ -151,23 +160,24 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
     }
     case 'moved': {
       const to = e.to as Hex;
+      w.changed(cOf()!);
       cOf()!.position = { q: to.q, r: to.r };
-      if (e.step) cOf()!.data.stepped = true;
-      else cOf()!.data.moved = true;
+      if (e.step) dataOf(w, cOf()!).stepped = true;
+      else dataOf(w, cOf()!).moved = true;
       break;
     }
     case 'provoked':
       for (const id of e.from as string[]) {
         const o = s.combatants[id];
-        if (o) o.data.opportunities.push(e.opportunity as string);
+        if (o) w.own<string[]>(dataOf(w, o), 'opportunities').push(e.opportunity as string);
       }
       break;
     case 'attack-resolved': {
       if (e.aoo) {
-        cOf()!.data.aoos += 1;
-        cOf()!.data.manoeuvres.push(clone(e.use as ManoeuvreUse));
+        dataOf(w, cOf()!).aoos += 1;
+        w.own<Data['manoeuvres']>(dataOf(w, cOf()!), 'manoeuvres').push(clone(e.use as ManoeuvreUse));
       }
-      rs.attacks.push({
+      part(w, rs, 'attacks').push({
         rollId: e.rollId as string,
         attackerId: e.combatantId as string,
         targetId: e.targetId as string,
@@ -175,37 +185,37 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
         need: e.need as number,
         hit: e.hit as boolean,
       });
-      if (rs.attacks.length > 16) rs.attacks.splice(0, rs.attacks.length - 16);
+      if (rs.attacks.length > 16) part(w, rs, 'attacks').splice(0, rs.attacks.length - 16);
       break;
     }
     case 'attack-reresolved': {
-      const a = rs.attacks.find((x) => x.rollId === e.rollId);
-      if (a) a.hit = e.hit as boolean;
+      const i = rs.attacks.findIndex((x) => x.rollId === e.rollId);
+      if (i >= 0) w.own<RS['attacks'][number]>(part(w, rs, 'attacks'), i).hit = e.hit as boolean;
       break;
     }
     case 'held':
-      cOf()!.data.hold = clone(e.hold as Hold);
+      dataOf(w, cOf()!).hold = clone(e.hold as Hold);
       break;
     case 'hold-expired':
-      cOf()!.data.hold = null;
+      dataOf(w, cOf()!).hold = null;
       break;
     case 'hold-taken': {
       const id = e.combatantId as string;
-      cOf()!.data.hold = null;
-      moveBefore(s, id, (e.before as string | null) ?? null);
-      if (!rs.passed.includes(id)) rs.passed.push(id);
+      dataOf(w, cOf()!).hold = null;
+      moveBefore(s, id, (e.before as string | null) ?? null, w);
+      if (!rs.passed.includes(id)) part(w, rs, 'passed').push(id);
       if (e.kind === 'delay') {
-        cOf()!.data.manoeuvres = [];
-        cOf()!.data.dodging = false;
-        cOf()!.data.braced = false;
+        dataOf(w, cOf()!).manoeuvres = [];
+        dataOf(w, cOf()!).dodging = false;
+        dataOf(w, cOf()!).braced = false;
         s.clock.current = id;
       }
       break;
     }
     case 'aborted': {
-      const d = cOf()!.data;
+      const d = dataOf(w, cOf()!);
       if (e.givesUp === 'this') {
-        if (!rs.spent.includes(cOf()!.id)) rs.spent.push(cOf()!.id);
+        if (!rs.spent.includes(cOf()!.id)) part(w, rs, 'spent').push(cOf()!.id);
         if (d.hold?.kind === 'delay') d.hold = null;
       } else {
         d.skipNext = true;
@@ -215,19 +225,19 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       break;
     }
     case 'restricted':
-      cOf()!.data.restricted = e.restricted as boolean;
+      dataOf(w, cOf()!).restricted = e.restricted as boolean;
       break;
     case 'full-started':
-      cOf()!.data.fullStarted = (e.action as string | null) ?? null;
+      dataOf(w, cOf()!).fullStarted = (e.action as string | null) ?? null;
       break;
     case 'job-pushed':
-      rs.jobs.push(clone(e.job as Job));
+      part(w, rs, 'jobs').push(clone(e.job as Job));
       break;
     case 'job-popped':
-      rs.jobs.pop();
+      part(w, rs, 'jobs').pop();
       break;
     case 'intent':
-      rs.intents.push(clone(e.intent as Intent));
+      part(w, rs, 'intents').push(clone(e.intent as Intent));
       break;
     case 'intents-taken':
       rs.intents = rs.intents.filter((i) => i.windowId !== e.windowId);
@@ -245,6 +255,7 @@ export function evolveOcv(s: S, e: EngineEvent): boolean {
       return false;
   }
   if (ORDER_EVENTS.has(e.type)) syncClock(s);
+
   return true;
 }
 

@@ -32,7 +32,9 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
   initCombatant: (stats) => initData(stats),
   commands,
   catalogue,
-  evolve: (draft, event) => evolveOcv(draft as S, event),
+  evolve: (draft, event, w) => evolveOcv(draft as S, event, w),
+  // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
+  cow: true,
   startCombat,
   endTurn,
   legalActions: (state, id) => legalActions(state as S, id),
