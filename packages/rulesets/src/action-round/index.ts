@@ -69,7 +69,9 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
   initCombatant: (stats) => initialData(stats),
   commands: commands as unknown as Ruleset<RS, Options, Stats, Data>['commands'],
   catalogue,
-  evolve: (draft, e) => evolveEvent(draft as State, e),
+  evolve: (draft, e, w) => evolveEvent(draft as State, e, w),
+  // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
+  cow: true,
   startCombat,
   endTurn,
   legalActions: (state, id) => legalActions(state as State, id),

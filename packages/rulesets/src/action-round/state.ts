@@ -1,4 +1,4 @@
-import { jsonCopy, type EncounterState, type EngineEvent, type Item } from '@fray/engine';
+import { draftWriter, jsonCopy, type EncounterState, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Stats } from './options.js';
 
 export type Slot = 'standard' | 'move' | 'quick';
@@ -156,27 +156,38 @@ export interface Patch {
   lastCheck?: Record<string, LastCheck>;
 }
 
-export function evolveEvent(s: State, e: EngineEvent): boolean {
+/**
+ * Applies an event's patches. Writes below a combatant's top level and below `rs`'s top level go
+ * through the writer (`own`): on the copy-on-write path they copy what they change (the mutative
+ * path's writer is a no-op).
+ */
+export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): boolean {
   if (!e.type.startsWith('action-round.')) return false;
   const p = e as unknown as Patch;
   if (p.data) {
     for (const [id, patch] of Object.entries(p.data)) {
       const c = s.combatants[id];
-      if (c) Object.assign(c.data, patch);
+      if (c) Object.assign(w.own<Data>(c, 'data'), patch);
     }
   }
   if (p.rs) Object.assign(s.rs, p.rs);
-  if (p.lastCheck) for (const [id, l] of Object.entries(p.lastCheck)) s.rs.lastCheck[id] = l;
+  if (p.lastCheck) for (const [id, l] of Object.entries(p.lastCheck)) w.own<RS['lastCheck']>(s.rs, 'lastCheck')[id] = l;
   if (p.pos) {
     for (const [id, sq] of Object.entries(p.pos)) {
       const c = s.combatants[id];
-      if (c) c.position = { x: sq.x, y: sq.y };
+      if (c) {
+        w.changed(c);
+        c.position = { x: sq.x, y: sq.y };
+      }
     }
   }
   if (p.items) {
     for (const [id, items] of Object.entries(p.items)) {
       const c = s.combatants[id];
-      if (c) c.items = items;
+      if (c) {
+        w.changed(c);
+        c.items = items;
+      }
     }
   }
   return true;
