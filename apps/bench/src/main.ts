@@ -334,13 +334,13 @@ function render(R: Results): string {
     }
   }
   for (const c of R.curve) {
-    for (const p of c.phases) row(`curve ${c.E}×${c.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}`);
+    for (const p of c.phases) row(`curve ${c.E}×${c.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}; ${fmt(p.commitsPerSec)} (${fmt(p.entriesPerCommit, 1)})`);
   }
   if (R.rate && !QUICK) {
-    for (const p of R.rate.phases.slice(1)) row(`curve ${R.rate.E}×${R.rate.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}`);
+    for (const p of R.rate.phases.slice(1)) row(`curve ${R.rate.E}×${R.rate.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}; ${fmt(p.commitsPerSec)} (${fmt(p.entriesPerCommit, 1)})`);
   }
-  if (fc && !QUICK) row(`curve ${S.E}×${S.P}, no think`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd', `${fmt(fc.acceptedPerSec)}; ${ms(fc.latency.p50)} / ${ms(fc.latency.p99)}; ${fmt(fc.serverCpuPercent)} % (${fmt(fc.loadgenCpuPercent)} %); ${fmt(fc.serverCpuUsPerCommand)}`);
-  if (ft && !QUICK) row(`curve ${S.E}×${S.P}, think 100 ms`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd', `${fmt(ft.acceptedPerSec)}; ${ms(ft.latency.p50)} / ${ms(ft.latency.p99)}; ${fmt(ft.serverCpuPercent)} % (${fmt(ft.loadgenCpuPercent)} %); ${fmt(ft.serverCpuUsPerCommand)}`);
+  if (fc && !QUICK) row(`curve ${S.E}×${S.P}, no think`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(fc.acceptedPerSec)}; ${ms(fc.latency.p50)} / ${ms(fc.latency.p99)}; ${fmt(fc.serverCpuPercent)} % (${fmt(fc.loadgenCpuPercent)} %); ${fmt(fc.serverCpuUsPerCommand)}; ${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)})`);
+  if (ft && !QUICK) row(`curve ${S.E}×${S.P}, think 100 ms`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(ft.acceptedPerSec)}; ${ms(ft.latency.p50)} / ${ms(ft.latency.p99)}; ${fmt(ft.serverCpuPercent)} % (${fmt(ft.loadgenCpuPercent)} %); ${fmt(ft.serverCpuUsPerCommand)}; ${fmt(ft.commitsPerSec)} (${fmt(ft.entriesPerCommit, 1)})`);
 
   const header = ['part', 'figure', 'Fray', 'boardgame.io', 'socket.io floor', 'Fray ÷ bgio', 'Fray ÷ floor', 'target', ''];
   const cpu = cpus();
