@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type pg from 'pg';
+import pg from 'pg';
 import { startEmbedded } from './embedded.js';
 import type { EmbeddedPostgres } from './embedded.js';
 import { isUnavailable, mapError } from './errors.js';
@@ -101,6 +101,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
   });
 
   let prisma: PrismaClient | undefined;
+  let pool: pg.Pool | undefined;
   try {
     if (!opts.skipMigrations) {
       const started = Date.now();
@@ -116,9 +117,12 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
         logger?.info({ migrations: applied, ms: Date.now() - started }, 'applied database migrations');
       }
     }
-    const adapter = new PrismaPg(config, {
+    // One pg pool, shared by Prisma (through its adapter) and the store's hot path (the log
+    // append, one function call per group commit, sent as a plain query: see PrismaStore.appendLog).
+    pool = new pg.Pool(config);
+    pool.on('error', (err) => logger?.warn({ err: err.message }, 'database pool error'));
+    const adapter = new PrismaPg(pool, {
       ...(opts.schema ? { schema: opts.schema } : {}),
-      onPoolError: (err) => logger?.warn({ err: err.message }, 'database pool error'),
       onConnectionError: (err) => logger?.warn({ err: err.message }, 'database connection error'),
     });
     prisma = new PrismaClient({ adapter });
@@ -131,19 +135,23 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     });
   } catch (error) {
     await prisma?.$disconnect().catch(() => {});
+    await pool?.end().catch(() => {});
     await opts.onClose?.().catch(() => {});
     await embedded?.stop().catch(() => {});
     throw error;
   }
   logger?.info({ database: description }, 'store open');
   const stopEmbedded = embedded;
+  const ownPool = pool!;
   return new PrismaStore(prisma, {
+    pool: ownPool,
     kind: embedded ? 'embedded' : 'postgres',
     description,
     url,
     ...(opts.schema ? { schema: opts.schema } : {}),
     onClose: async () => {
       try {
+        await ownPool.end().catch(() => {});
         await opts.onClose?.();
       } finally {
         await stopEmbedded?.stop();
