@@ -64,7 +64,7 @@ export interface PhaseResult {
   refused: Record<string, number>;
   rateLimitedRetries: number;
   undelivered: number;
-  bad: { sent: number; typed: number; untyped: Record<string, number> } | null;
+  bad: { sent: number; typed: number; untyped: Record<string, number>; ackMsP50: Record<string, number> } | null;
   frames: number;
   bytesPerUpdate: number;
   fullStateBytes: number;
@@ -334,7 +334,7 @@ async function frayStep(cfg: LoadConfig, enc: Enc, scripts: Map<string, Script>)
 }
 
 /** one bad command: malformed or unauthorized; returns its error code (null: accepted!) */
-async function frayBad(enc: Enc, n: number): Promise<{ code: string | null; expected: string[] }> {
+async function frayBad(enc: Enc, n: number): Promise<{ code: string | null; expected: string[]; ms: number }> {
   const gm = enc.clients[0]!;
   const player = enc.clients.find((c) => c.role === 0)!;
   const spectator = enc.clients.find((c) => c.role === -2)!;
@@ -354,13 +354,15 @@ async function frayBad(enc: Enc, n: number): Promise<{ code: string | null; expe
     // unauthorized: a spectator sends a command
     async () => [await emitAck(spectator.socket, 'command', { encounterId: enc.id, commandId, command: { type: 'turn.end', combatantId: foe } }), ['FORBIDDEN']],
   ];
+  const t0 = performance.now();
   const [ack, expected] = await kinds[n % kinds.length]!();
+  const ms = performance.now() - t0;
   const a = ack as { ok: boolean; error?: { code: string } };
   if (process.env.BENCH_DEBUG && !debugged.has(`bad${n % kinds.length}`)) {
     debugged.add(`bad${n % kinds.length}`);
     log(`bad kind ${n % kinds.length}: ${JSON.stringify(ack)}`);
   }
-  return { code: a.ok ? null : (a.error?.code ?? 'NO_CODE'), expected };
+  return { code: a.ok ? null : (a.error?.code ?? 'NO_CODE'), expected, ms };
 }
 
 async function bgioStep(cfg: LoadConfig, enc: Enc): Promise<Outcome> {
@@ -439,7 +441,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   let undelivered = 0;
   let exhausted = 0;
   let rateLimited = 0;
-  const bad = phase.bad ? { sent: 0, typed: 0, untyped: {} as Record<string, number> } : null;
+  const bad = phase.bad ? { sent: 0, typed: 0, untyped: {} as Record<string, number>, ackMsP50: {} as Record<string, number> } : null;
+  const badMs = new Map<string, number[]>();
   counters.frames = 0;
   counters.frameBytes = 0;
   const before = await sample(cfg);
@@ -464,6 +467,9 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
         if (r.code !== null && r.expected.includes(r.code)) bad.typed += 1;
         else bad.untyped[r.code ?? 'ACCEPTED'] = (bad.untyped[r.code ?? 'ACCEPTED'] ?? 0) + 1;
         if (r.code === 'RATE_LIMITED') rateLimited += 1;
+        const k = r.code ?? 'ACCEPTED';
+        if (!badMs.has(k)) badMs.set(k, []);
+        badMs.get(k)!.push(r.ms);
       }
       const out = await step(enc);
       if (out.exhausted) {
@@ -493,6 +499,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   await Promise.all(encs.map((e, k) => drive(e, k)));
   const seconds = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
+  if (bad) for (const [k, v] of badMs) bad.ackMsP50[k] = summarize(v).p50;
   const after = await sample(cfg);
   const lg = process.cpuUsage(lg0);
   const cpu = after.cpu - before.cpu;

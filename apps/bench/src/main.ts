@@ -294,7 +294,8 @@ function render(R: Results): string {
     row('bad input 5 %', 'legal commands/s vs the clean runs around it', `${fmt(fb.acceptedPerSec)} vs ${fmt(clean)} (${fmt(held * 100)} %)`, '', '', '', '', '≥ 90 %', yes(held >= 0.9));
     const untyped = Object.entries(fb.bad.untyped).map(([k, v]) => `${k} ${v}`).join(', ');
     row('bad input 5 %', 'bad commands answered with their typed error', `${fmt(fb.bad.typed)} of ${fmt(fb.bad.sent)}${untyped ? ` (other: ${untyped})` : ''}`, '', '', '', '', 'all', yes(fb.bad.typed === fb.bad.sent));
-    row('bad input 5 %', 'p99 of the legal commands, ms (clean run)', `${ms(fb.latency.p99)} (${ms(fc.latency.p99)})`);
+    row('bad input 5 %', 'p50 / p99 of the legal commands, ms (clean run)', `${ms(fb.latency.p50)} / ${ms(fb.latency.p99)} (${ms(fc.latency.p50)} / ${ms(fc.latency.p99)})`);
+    row('bad input 5 %', 'ack ms of the bad commands, p50 by code', Object.entries(fb.bad.ackMsP50 ?? {}).map(([k, v]) => `${k} ${ms(v)}`).join(', '));
   }
   if (R.fray?.check) {
     const c = R.fray.check;
