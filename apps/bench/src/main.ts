@@ -4,7 +4,7 @@
  *
  *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile   parts (default: all but curve and profile,
  *                        about 11 minutes; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
- *   BENCH_QUICK=1        a 1–2 minute smoke run (small E, short phases, no curve)
+ *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
