@@ -135,6 +135,14 @@ export class MemoryStore implements RuntimeStore {
     cur.expiresAt = new Date(Date.now() + ttlMs);
     return { ...cur };
   }
+  async renewLeases(leases: LeaseLike[], ttlMs: number) {
+    const out: LeaseLike[] = [];
+    for (const l of leases) {
+      const r = await this.renewLease(l, ttlMs);
+      if (r) out.push(r);
+    }
+    return out;
+  }
   async releaseLease(lease: LeaseLike) {
     const cur = this.leases.get(lease.encounterId);
     if (cur && cur.token === lease.token) cur.expiresAt = new Date(0);

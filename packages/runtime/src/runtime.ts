@@ -294,10 +294,34 @@ export class Runtime {
   async sweep(): Promise<void> {
     if (this.stopping) return;
     const now = this.now();
+    // renew when a third of the lease is left or less; all due leases in one statement when the
+    // store can (one commit per sweep instead of one per encounter)
+    const due = (h: EncounterHost) => !h.closed && h.lease.expiresAt.getTime() - now < (this.options.leaseTtlMs * 2) / 3;
+    const batched = new Set<EncounterHost>();
+    if (this.store.renewLeases) {
+      const hosts = [...this.hosts.values()].filter(due);
+      for (let i = 0; i < hosts.length; i += 500) {
+        const chunk = hosts.slice(i, i + 500);
+        try {
+          const renewed = new Map((await this.store.renewLeases(chunk.map((h) => h.lease), this.options.leaseTtlMs)).map((l) => [`${l.encounterId}:${l.token}`, l]));
+          for (const host of chunk) {
+            batched.add(host);
+            const l = renewed.get(`${host.id}:${host.lease.token}`);
+            if (l) host.lease = l;
+            else if (!host.closed) {
+              host.logger.warn({}, 'lease lost to another process');
+              await this.unload(host.id, 'lease lost', { release: false, snapshot: false });
+            }
+          }
+        } catch (e) {
+          for (const host of chunk) batched.add(host);
+          this.logger.warn({ err: String(e), leases: chunk.length }, 'lease renewal failed');
+        }
+      }
+    }
     for (const host of [...this.hosts.values()]) {
       if (host.closed) continue;
-      // renew when a third of the lease is left or less
-      if (host.lease.expiresAt.getTime() - now < (this.options.leaseTtlMs * 2) / 3) {
+      if (!batched.has(host) && due(host)) {
         try {
           const renewed = await this.store.renewLease(host.lease, this.options.leaseTtlMs);
           if (!renewed) {

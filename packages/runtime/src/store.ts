@@ -44,6 +44,8 @@ export interface RuntimeStore {
   latestSnapshot(encounterId: string): Promise<{ encounterId: string; version: number; state: unknown; createdAt: Date } | null>;
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<LeaseLike | null>;
   renewLease(lease: LeaseLike, ttlMs: number): Promise<LeaseLike | null>;
+  /** renew many leases in one round trip (optional); returns those still held, renewed */
+  renewLeases?(leases: LeaseLike[], ttlMs: number): Promise<LeaseLike[]>;
   releaseLease(lease: LeaseLike): Promise<void>;
 }
 

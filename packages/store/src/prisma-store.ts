@@ -343,6 +343,31 @@ export class PrismaStore implements Store {
   }
 
   /**
+   * Renews many leases in one statement (one commit for every live encounter of a process, not
+   * one each); returns the leases still ours, renewed. Rows are locked in encounter order, as the
+   * log append locks them, so the two never deadlock.
+   */
+  renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]> {
+    if (leases.length === 0) return Promise.resolve([]);
+    return this.run('renewLeases', async () => {
+      const ms = ttl(ttlMs);
+      const wanted = JSON.stringify(leases.map((l) => ({ e: l.encounterId, o: l.ownerId, t: l.token })));
+      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
+        WITH mine AS (
+          SELECT l.encounter_id FROM leases l
+            JOIN jsonb_to_recordset(${wanted}::jsonb) AS x(e text, o text, t bigint)
+              ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
+           ORDER BY l.encounter_id
+             FOR UPDATE OF l
+        )
+        UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
+         WHERE encounter_id IN (SELECT encounter_id FROM mine)
+        RETURNING encounter_id, owner_id, token, expires_at`;
+      return rows.map(toLease);
+    });
+  }
+
+  /**
    * Expires the lease at once (planned hand-over) if it is still ours. The row stays so the
    * token keeps increasing: the next owner gets token + 1 and our old token stays refused.
    */

@@ -154,6 +154,8 @@ export interface Store {
   /** Take or renew the lease; returns it, or null when another owner holds an unexpired one. */
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<Lease | null>;
   renewLease(lease: Lease, ttlMs: number): Promise<Lease | null>;
+  /** renew many leases at once; returns those still held (renewed) */
+  renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]>;
   releaseLease(lease: Lease): Promise<void>;
   getLease(encounterId: string): Promise<Lease | null>;
 

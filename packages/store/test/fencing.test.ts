@@ -70,6 +70,20 @@ describe(`leases and fencing on ${backend}`, () => {
     await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
   });
 
+  it('renews many leases in one statement: those still ours come back renewed, a lost one does not', async () => {
+    const [e1, e2, e3] = [await seedEncounter(store), await seedEncounter(store), await seedEncounter(store)];
+    const l1 = (await store.acquireLease(e1.id, 'proc-a', 1_000))!;
+    const l2 = (await store.acquireLease(e2.id, 'proc-a', 200))!;
+    const l3 = (await store.acquireLease(e3.id, 'proc-a', 1_000))!;
+    await sleep(300);
+    const taken = (await peer.acquireLease(e2.id, 'proc-b', 30_000))!; // l2 expired: proc-b has it now
+    const renewed = await store.renewLeases([l1, l2, l3], 60_000);
+    expect(renewed.map((l) => l.encounterId).sort()).toEqual([e1.id, e3.id].sort());
+    for (const l of renewed) expect(l.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(await store.getLease(e2.id)).toMatchObject({ ownerId: 'proc-b', token: taken.token });
+    expect(await store.renewLeases([], 60_000)).toEqual([]);
+  });
+
   it('an append without a lease, or for an encounter it carries no token for, is refused', async () => {
     const enc = await seedEncounter(store);
     await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: 1 }])).rejects.toBeInstanceOf(StaleOwnerError);
