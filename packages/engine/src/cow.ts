@@ -133,7 +133,14 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   private readonly clock: Obj;
   private readonly rs: Obj | null = null;
 
-  constructor(readonly base: S) {
+  /**
+   * `adopting` false: values events bring in are copied on write like the rest (for `rebuild`, whose
+   * events may be objects that earlier states already hold).
+   */
+  constructor(
+    readonly base: S,
+    private readonly adopting = true,
+  ) {
     const root = copyRoot(base);
     this.root = root as unknown as S;
     const cs = copyMap(base.combatants);
@@ -162,7 +169,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   }
 
   adopt<T>(value: T): T {
-    if (isObj(value)) this.mine.add(value);
+    if (this.adopting && isObj(value)) this.mine.add(value);
     return value;
   }
 

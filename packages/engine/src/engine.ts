@@ -315,13 +315,15 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
     case 'combatant.updated': {
       const c = s.combatants[e.combatantId as string]!;
       w.changed(c);
+      // the event's values go into the state as they are (the draft path did the same)
+      for (const v of Object.values(e.changes as object)) w.adopt(v);
       Object.assign(c, e.changes as object);
       if (!s.sides[c.side]) w.own<EncounterState['sides']>(s, 'sides')[c.side] = { id: c.side, name: c.side };
       return;
     }
     case 'combatant.placed':
       w.changed(s.combatants[e.combatantId as string]!);
-      s.combatants[e.combatantId as string]!.position = e.position;
+      s.combatants[e.combatantId as string]!.position = w.adopt(e.position);
       return;
     case 'effect.applied':
       w.own<EncounterState['effects']>(s, 'effects').push(w.adopt(e.effect) as never);
@@ -340,6 +342,7 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       return;
     case 'clock.changed': {
       const { type: _t, gmOnly: _g, ...changes } = e;
+      for (const v of Object.values(changes)) w.adopt(v);
       Object.assign(s.clock, changes);
       return;
     }
@@ -365,7 +368,7 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       return;
     }
     case 'dice.forced':
-      w.own<EncounterState['forcedRolls']>(s, 'forcedRolls').push(e.forced as never);
+      w.own<EncounterState['forcedRolls']>(s, 'forcedRolls').push(w.adopt(e.forced) as never);
       return;
     case 'dice.overridden': {
       const rolls = w.own<RollRecord[]>(s, 'rolls');
@@ -407,7 +410,8 @@ export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, b
   let state = initial;
   for (const batch of batches) {
     if (ruleset.cow) {
-      const work = new Work(state);
+      // the events may be objects that earlier states hold (the ones apply returned): never adopt them
+      const work = new Work(state, false);
       for (const e of batch) evolve(ruleset, work.root, e, work);
       work.root.version += 1;
       state = work.finish();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer } from '@fray/engine';
+import { commandSchema, draftWriter, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
 import { ACTIONS, ACTION_IDS, REACTIONS, actionDef, type ActionDef } from './catalogue.js';
 import {
   addEffect,
@@ -315,15 +315,21 @@ const LEAVES_COMBATANT = new Set(
   ['tie-rolls', 'round-started', 'phase-started', 'turn', 'round-ended', 'intent-declared', 'ready-queue-cleared', 'damaged', 'attack-resolved', 'maneuver-resolved', 'movement-stopped', 'provoked', 'spoken'].map(ev),
 );
 
-function evolve(s: S, e: EngineEvent): boolean {
+/**
+ * Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`): on
+ * the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
+ */
+function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
   const cid = e.combatantId as string | undefined;
   const c = cid && !LEAVES_COMBATANT.has(e.type) ? s.combatants[cid] : undefined;
+  const dataOf = (x: S['combatants'][string]): Data => w.own<Data>(x, 'data');
+  const D = (): Data => dataOf(c!);
   const removeRec = (key: unknown) => {
-    if (c && typeof key === 'string') c.data.inProgress = c.data.inProgress.filter((r) => r.key !== key);
+    if (c && typeof key === 'string') D().inProgress = c.data.inProgress.filter((r) => r.key !== key);
   };
   switch (e.type) {
     case ev('tie-rolls'):
-      for (const [id, v] of Object.entries(e.rolls as Record<string, number>)) if (s.combatants[id]) s.combatants[id]!.data.tieRoll = v;
+      for (const [id, v] of Object.entries(e.rolls as Record<string, number>)) if (s.combatants[id]) dataOf(s.combatants[id]!).tieRoll = v;
       return true;
     case ev('round-started'): {
       s.rs.round = e.round as number;
@@ -337,16 +343,19 @@ function evolve(s: S, e: EngineEvent): boolean {
       const ap = e.ap as Record<string, number>;
       const init = e.initiative as Record<string, number>;
       const tb = e.tiebreak as Record<string, number>;
-      for (const x of Object.values(s.combatants)) resetRound(x.data, ap[x.id] ?? 0, init[x.id] ?? 0, tb[x.id] ?? 0);
+      for (const x of Object.values(s.combatants)) resetRound(dataOf(x), ap[x.id] ?? 0, init[x.id] ?? 0, tb[x.id] ?? 0);
       return true;
     }
     case ev('phase-started'):
       s.rs.phaseIdx = e.index as number;
       s.rs.cursor = null;
       for (const x of Object.values(s.combatants)) {
-        x.data.apThisPhase = 0;
-        x.data.freeThisPhase = 0;
-        x.data.reactionsThisPhase = 0;
+        // (a combatant whose counters are all 0 already is left as it is)
+        if (x.data.apThisPhase === 0 && x.data.freeThisPhase === 0 && x.data.reactionsThisPhase === 0) continue;
+        const d = dataOf(x);
+        d.apThisPhase = 0;
+        d.freeThisPhase = 0;
+        d.reactionsThisPhase = 0;
       }
       return true;
     case ev('turn'):
@@ -354,37 +363,41 @@ function evolve(s: S, e: EngineEvent): boolean {
       s.rs.cursor = e.initiative as [number, number];
       return true;
     case ev('round-ended'):
-      for (const x of Object.values(s.combatants)) x.data.ap = 0;
+      for (const x of Object.values(s.combatants)) if (x.data.ap !== 0) dataOf(x).ap = 0;
       return true;
     case ev('ap-spent'):
       if (c) {
-        c.data.ap -= e.amount as number;
-        c.data.apSpentThisRound += e.amount as number;
-        if (!e.reaction) c.data.apThisPhase += e.amount as number;
+        const d = D();
+        d.ap -= e.amount as number;
+        d.apSpentThisRound += e.amount as number;
+        if (!e.reaction) d.apThisPhase += e.amount as number;
       }
       return true;
     case ev('action-taken'):
       if (c) {
         const action = e.action as string;
         const type = e.actionType as string;
-        c.data.actedThisRound.push(action);
-        if (type === 'simple' && !e.reaction) c.data.simpleThisRound += 1;
+        const d = D();
+        w.own<string[]>(d, 'actedThisRound').push(action);
+        if (type === 'simple' && !e.reaction) d.simpleThisRound += 1;
         if (type === 'free' && !e.reload) {
-          c.data.freeThisPhase += 1;
-          c.data.freeThisRound += 1;
+          d.freeThisPhase += 1;
+          d.freeThisRound += 1;
         }
-        if ((e.subtypes as string[]).includes('attack')) c.data.attacksThisRound += 1;
-        if (type === 'full-round') c.data.fullRoundThisRound = action;
-        if (action === 'escape-grapple') c.data.escapesThisRound += 1;
-        if (action === 'five-foot-step') c.data.freeStepUsed = true;
+        if ((e.subtypes as string[]).includes('attack')) d.attacksThisRound += 1;
+        if (type === 'full-round') d.fullRoundThisRound = action;
+        if (action === 'escape-grapple') d.escapesThisRound += 1;
+        if (action === 'five-foot-step') d.freeStepUsed = true;
       }
       return true;
     case ev('advanced-started'):
-      c?.data.inProgress.push(e.advanced as InProgress);
+      // the event's record itself goes into the state (changed in place later in the command, as the draft did)
+      if (c) w.own<InProgress[]>(D(), 'inProgress').push(w.adopt(e.advanced as InProgress));
       return true;
     case ev('advanced-progressed'): {
-      const r = c?.data.inProgress.find((x) => x.key === e.key);
-      if (r) {
+      const i = c ? c.data.inProgress.findIndex((x) => x.key === e.key) : -1;
+      if (i >= 0) {
+        const r = w.own<InProgress>(w.own<InProgress[]>(D(), 'inProgress'), i);
         r.spent = e.spent as number;
         r.lastRound = e.round as number;
         r.lastPhase = e.phase as number;
@@ -397,70 +410,73 @@ function evolve(s: S, e: EngineEvent): boolean {
       removeRec(e.key);
       return true;
     case ev('cast-defensively'): {
-      const r = c?.data.inProgress.find((x) => x.key === e.key);
-      if (r && e.success) r.defensive = true;
+      const i = c ? c.data.inProgress.findIndex((x) => x.key === e.key) : -1;
+      if (i >= 0 && e.success) w.own<InProgress>(w.own<InProgress[]>(D(), 'inProgress'), i).defensive = true;
       return true;
     }
     case ev('intent-declared'): {
       const intent: RS['intents'][number] = { combatantId: cid!, intent: e.intent as string };
       if (e.action) intent.action = e.action as string;
       if (e.targetId) intent.targetId = e.targetId as string;
-      s.rs.intents.push(intent);
+      w.own<RS['intents']>(s.rs, 'intents').push(intent);
       return true;
     }
     case ev('stopped'):
-      if (c) c.data.stopped = true;
+      if (c) D().stopped = true;
       return true;
     case ev('delayed'):
-      if (c) c.data.delayUntil = e.until as number;
+      if (c) D().delayUntil = e.until as number;
       return true;
     case ev('readied'):
       if (c) {
-        c.data.ready = e.ready as Data['ready'];
-        c.data.forfeitedRound = (e.ready as { round: number }).round;
+        D().ready = w.adopt(e.ready as Data['ready']);
+        D().forfeitedRound = (e.ready as { round: number }).round;
       }
       return true;
     case ev('ready-lost'):
-      if (c) c.data.ready = null;
+      if (c) D().ready = null;
       return true;
     case ev('ready-triggered'):
-      if (c) c.data.ready = null;
-      s.rs.readyQueue.push(e.queued as QueuedReady);
+      if (c) D().ready = null;
+      w.own<RS['readyQueue']>(s.rs, 'readyQueue').push(w.adopt(e.queued as QueuedReady));
       return true;
     case ev('ready-queue-cleared'):
       s.rs.readyQueue = [];
       return true;
     case ev('reaction-used'):
       if (c) {
-        c.data.reactionsThisPhase += 1;
-        if (e.kind === 'attack-of-opportunity' || e.kind === 'spend-aoo') c.data.aooThisRound += 1;
+        D().reactionsThisPhase += 1;
+        if (e.kind === 'attack-of-opportunity' || e.kind === 'spend-aoo') D().aooThisRound += 1;
       }
       return true;
     case ev('damaged'): {
       const t = s.combatants[e.targetId as string];
-      if (t) t.data.hp = e.hp as number;
+      if (t) dataOf(t).hp = e.hp as number;
       return true;
     }
     case ev('hp-set'):
-      if (c) c.data.hp = e.hp as number;
+      if (c) D().hp = e.hp as number;
       return true;
     case ev('moved'):
-      if (c) c.position = e.to;
+      if (c) {
+        w.changed(c);
+        c.position = w.adopt(e.to);
+      }
       return true;
     case ev('weapon-fired'):
       if (c) {
-        if (e.kind === 'bow') c.data.nocked = null;
-        else if (!c.data.unloaded.includes(e.weaponId as string)) c.data.unloaded.push(e.weaponId as string);
+        if (e.kind === 'bow') D().nocked = null;
+        else if (!c.data.unloaded.includes(e.weaponId as string)) w.own<string[]>(D(), 'unloaded').push(e.weaponId as string);
       }
       return true;
     case ev('nocked'):
-      if (c) c.data.nocked = e.weaponId as string;
+      if (c) D().nocked = e.weaponId as string;
       return true;
     case ev('loaded'):
-      if (c) c.data.unloaded = c.data.unloaded.filter((x) => x !== e.weaponId);
+      if (c) D().unloaded = c.data.unloaded.filter((x) => x !== e.weaponId);
       return true;
     case ev('awareness-set'):
-      if (c) c.data.aware = e.aware as boolean;
+      if (c) D().aware = e.aware as boolean;
       return true;
     case ev('attack-resolved'):
     case ev('maneuver-resolved'):
@@ -770,7 +786,9 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
     },
   },
 
-  evolve: (draft, e) => evolve(draft as S, e),
+  evolve: (draft, e, w) => evolve(draft as S, e, w),
+  // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
+  cow: true,
 
   startCombat(ctx) {
     const s = st(ctx);

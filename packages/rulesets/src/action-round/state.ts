@@ -156,6 +156,12 @@ export interface Patch {
   lastCheck?: Record<string, LastCheck>;
 }
 
+/** The event's values go into the state as they are (changed in place later in the command, as the draft did). */
+function adoptAll<T extends object>(w: Writer, patch: T): T {
+  for (const v of Object.values(patch)) w.adopt(v);
+  return patch;
+}
+
 /**
  * Applies an event's patches. Writes below a combatant's top level and below `rs`'s top level go
  * through the writer (`own`): on the copy-on-write path they copy what they change (the mutative
@@ -167,11 +173,11 @@ export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): 
   if (p.data) {
     for (const [id, patch] of Object.entries(p.data)) {
       const c = s.combatants[id];
-      if (c) Object.assign(w.own<Data>(c, 'data'), patch);
+      if (c) Object.assign(w.own<Data>(c, 'data'), adoptAll(w, patch));
     }
   }
-  if (p.rs) Object.assign(s.rs, p.rs);
-  if (p.lastCheck) for (const [id, l] of Object.entries(p.lastCheck)) w.own<RS['lastCheck']>(s.rs, 'lastCheck')[id] = l;
+  if (p.rs) Object.assign(s.rs, adoptAll(w, p.rs));
+  if (p.lastCheck) for (const [id, l] of Object.entries(p.lastCheck)) w.own<RS['lastCheck']>(s.rs, 'lastCheck')[id] = w.adopt(l);
   if (p.pos) {
     for (const [id, sq] of Object.entries(p.pos)) {
       const c = s.combatants[id];
@@ -186,7 +192,7 @@ export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): 
       const c = s.combatants[id];
       if (c) {
         w.changed(c);
-        c.items = items;
+        c.items = w.adopt(items);
       }
     }
   }
