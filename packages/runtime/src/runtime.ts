@@ -33,7 +33,7 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   sweepMs: 5_000,
   reactionSeconds: 30,
   syncHistory: 64,
-  maxBatch: 500,
+  maxBatch: 128,
 };
 
 export interface RuntimeInit {
