@@ -35,14 +35,17 @@ export function diff(a: unknown, b: unknown): DiffOp[] {
 function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
   if (a === b) return;
   if (isPlain(a) && isPlain(b)) {
+    const start = ops.length;
     for (const k in a) {
       if (!hasOwn.call(a, k) || a[k] === undefined) continue;
+      if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
       if (!hasOwn.call(b, k) || b[k] === undefined) ops.push({ op: 'remove', path: `${path}/${segment(k)}` });
     }
     for (const k in b) {
       if (!hasOwn.call(b, k)) continue;
       const bv = b[k];
       if (bv === undefined) continue;
+      if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
       const av = hasOwn.call(a, k) ? a[k] : undefined;
       if (av === bv) continue;
       if (av === undefined) ops.push({ op: 'add', path: `${path}/${segment(k)}`, value: bv });
@@ -68,6 +71,16 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
     }
     return;
   }
+  ops.push({ op: 'replace', path, value: b });
+}
+
+/**
+ * Keys that patch appliers refuse in a path (fast-json-patch bans `__proto__` and
+ * `constructor/prototype` against prototype pollution): an object holding one is replaced whole.
+ */
+const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
+function replaceWhole(b: unknown, path: string, ops: DiffOp[], start: number): void {
+  ops.length = start;
   ops.push({ op: 'replace', path, value: b });
 }
 

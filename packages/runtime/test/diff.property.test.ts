@@ -45,3 +45,15 @@ describe('diff (RFC 6902 with shared subtrees skipped)', () => {
     ]);
   });
 });
+
+describe('diff: keys a patch applier refuses in a path', () => {
+  it('an object with a "__proto__", "constructor" or "prototype" key is replaced whole (the counterexample {"":{}} → {"":{"__proto__":0}})', () => {
+    const a = JSON.parse('{"":{}}') as unknown;
+    const b = JSON.parse('{"":{"__proto__":0}}') as unknown;
+    const ops = diff(a, b);
+    expect(ops).toEqual([{ op: 'replace', path: '/', value: JSON.parse('{"__proto__":0}') }]);
+    expect(JSON.stringify(jsonpatch.applyPatch(structuredClone(a), ops as Operation[], true, false).newDocument)).toBe(JSON.stringify(b));
+    const c = JSON.parse('{"x":{"constructor":{"prototype":1}}}') as unknown;
+    expect(JSON.stringify(jsonpatch.applyPatch({ x: {} }, diff({ x: {} }, c) as Operation[], true, false).newDocument)).toBe(JSON.stringify(c));
+  });
+});
