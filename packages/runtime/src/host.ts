@@ -271,10 +271,20 @@ export class EncounterHost {
     }
   }
 
-  /** The first ack of a command id already in the log, or null; throws when the log cannot be read. */
-  private async logged(commandId: string): Promise<Extract<StoredResult, { ok: true }> | null> {
-    const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
-    return e ? { ok: true, version: e.seq, events: e.events as EngineEvent[] } : null;
+  /**
+   * The first ack of a command id already in the log (remembered again), null when the log has
+   * none, or UNAVAILABLE when the log cannot be read (never a guess: a retry must get the first ack).
+   */
+  private async firstAck(commandId: string): Promise<StoredResult | null> {
+    try {
+      const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
+      if (!e) return null;
+      this.remember(commandId, { ok: true, version: e.seq });
+      return { ok: true, version: e.seq, events: e.events as EngineEvent[] };
+    } catch (err) {
+      this.logger.warn({ err: String(err), commandId }, 'could not read the log for an earlier command with this id');
+      return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+    }
   }
 
   /**
@@ -283,16 +293,8 @@ export class EncounterHost {
    */
   private async refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): Promise<StoredResult> {
     if (!this.acksComplete) {
-      try {
-        const first = await this.logged(commandId);
-        if (first) {
-          this.remember(commandId, { ok: true, version: first.version });
-          return first;
-        }
-      } catch (e) {
-        this.logger.warn({ err: String(e), commandId }, 'could not check the log for an earlier command with this id');
-        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
-      }
+      const first = await this.firstAck(commandId);
+      if (first) return first;
     }
     this.remember(commandId, r);
     return r;
@@ -301,16 +303,8 @@ export class EncounterHost {
   private async process(input: SubmitInput): Promise<StoredResult> {
     const seen = this.acks.get(input.commandId);
     if (seen && !seen.ok) return seen;
-    if (seen) {
-      // a retry of an accepted command: its events come from the log
-      try {
-        const first = await this.logged(input.commandId);
-        return first ?? { ok: true, version: seen.version, events: [] };
-      } catch (e) {
-        this.logger.warn({ err: String(e), commandId: input.commandId }, 'could not read the first ack from the log');
-        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
-      }
-    }
+    // a retry of an accepted command: its events come from the log
+    if (seen) return (await this.firstAck(input.commandId)) ?? { ok: true, version: seen.version, events: [] };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
@@ -339,16 +333,7 @@ export class EncounterHost {
     } catch (e) {
       // The command id is in the log already (a retry from beyond the memory): the first ack.
       if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
-        try {
-          const first = await this.logged(input.commandId);
-          if (first) {
-            this.remember(input.commandId, { ok: true, version: first.version });
-            return first;
-          }
-        } catch {
-          // fall through: unavailable
-        }
-        return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+        return (await this.firstAck(input.commandId)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
       }
       // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
       // process must reload the encounter from the database before serving it again.
@@ -389,7 +374,6 @@ export class EncounterHost {
         const ops = diff(ch.projection, projection) as PatchOp[];
         const narrowed = ops.some((o) => o.op === 'remove');
         const before = ch.projection;
-        ch.projection = projection;
         m = {
           before,
           projection,
