@@ -374,6 +374,7 @@ export class EncounterHost {
         const ops = diff(ch.projection, projection) as PatchOp[];
         const narrowed = ops.some((o) => o.op === 'remove');
         const before = ch.projection;
+        ch.projection = projection; // deadlinesFor(ch) below reads the new projection
         m = {
           before,
           projection,
