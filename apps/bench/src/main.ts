@@ -6,6 +6,7 @@
  *                        about 11 minutes; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
+ *   BENCH_PROFILE_DIR    keep the profile part's .cpuprofile in this directory
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
  */
@@ -212,7 +213,9 @@ async function main(): Promise<void> {
     R.resume = runInproc('resume', await newDb());
   });
   await attempt('profile', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fray-bench-prof-'));
+    // BENCH_PROFILE_DIR=<dir> keeps the .cpuprofile there (for a closer look: DevTools, or profile.ts)
+    const keep = process.env.BENCH_PROFILE_DIR;
+    const dir = keep ?? mkdtempSync(join(tmpdir(), 'fray-bench-prof-'));
     try {
       let spawnedAt = 0;
       const r = await withFray(
@@ -222,14 +225,14 @@ async function main(): Promise<void> {
         },
         { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
       );
-      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().at(-1);
       if (!file) throw new Error('no .cpuprofile written');
       const ph = r.phases[0]!;
       // only the load phase: the process's start, the setup and the shutdown are cut off
       R.profile = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 20, { fromMs: ph.startedAt - spawnedAt, toMs: ph.endedAt - spawnedAt });
       R.profile.phase = ph;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
     }
   });
   for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));

@@ -69,7 +69,6 @@ export class EncounterHost {
   private acksComplete: boolean;
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
-  private summary: { status: string; round: number };
   private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
 
   constructor(
@@ -86,7 +85,6 @@ export class EncounterHost {
     this.turnTimerSeconds = opts.turnTimerSeconds;
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
-    this.summary = { status: state.status, round: state.clock.round };
     this.acksComplete = opts.recentCommands.length >= state.version;
     for (const r of opts.recentCommands) this.remember(r.commandId, { ok: true, version: r.seq });
   }
@@ -325,9 +323,18 @@ export class EncounterHost {
       return this.refuse(input.commandId, { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } });
     }
     const next = result.state;
+    const prev = this.state;
     try {
       await this.runtime.writer.append(
-        { encounterId: this.id, seq: next.version, commandId: input.commandId, command, events: result.events },
+        {
+          encounterId: this.id,
+          seq: next.version,
+          commandId: input.commandId,
+          command,
+          events: result.events,
+          // the GM's list (status, round) changes with the entry that changes it, in its commit
+          ...(next.status !== prev.status || next.clock.round !== prev.clock.round ? { summary: { status: next.status, round: next.clock.round } } : {}),
+        },
         this.lease.token,
       );
     } catch (e) {
@@ -403,10 +410,6 @@ export class EncounterHost {
 
   private afterCommit(): void {
     const s = this.state;
-    if (s.status !== this.summary.status || s.clock.round !== this.summary.round) {
-      this.summary = { status: s.status, round: s.clock.round };
-      this.runtime.updateSummary(this.id, { status: s.status, round: s.clock.round, version: s.version });
-    }
     if (s.version - this.snapshotVersion >= this.runtime.options.snapshotEvery) void this.snapshot();
   }
 
@@ -416,9 +419,13 @@ export class EncounterHost {
     if (version <= this.snapshotVersion && version !== 0) return;
     const state = this.state;
     try {
-      await this.runtime.store.saveSnapshot(this.id, version, { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds } });
+      await this.runtime.store.saveSnapshot(
+        this.id,
+        version,
+        { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds } },
+        { status: state.status, round: state.clock.round },
+      );
       if (version > this.snapshotVersion) this.snapshotVersion = version;
-      this.runtime.updateSummary(this.id, { status: state.status, round: state.clock.round, version });
     } catch (e) {
       this.logger.error({ err: String(e), version }, 'snapshot failed');
     }

@@ -1,4 +1,4 @@
-import type { EncounterRecordLike, LeaseLike, LogEntryLike, RuntimeStore } from './store.js';
+import type { EncounterRecordLike, LeaseLike, LogEntryLike, RuntimeStore, SummaryLike } from './store.js';
 
 class StaleOwner extends Error {
   constructor() {
@@ -99,11 +99,16 @@ export class MemoryStore implements RuntimeStore {
       if (log.some((x) => x.commandId === e.commandId)) throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
       if (log.some((x) => x.seq === e.seq)) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
     }
-    for (const e of entries) {
+    for (const { summary, ...e } of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
       log.push(structuredClone({ ...e, createdAt: new Date() }));
       this.logs.set(e.encounterId, log);
+      if (summary) this.summarize(e.encounterId, e.seq, summary);
     }
+  }
+  private summarize(encounterId: string, version: number, summary: SummaryLike): void {
+    const r = this.encounters.get(encounterId);
+    if (r && r.status !== 'archived') Object.assign(r, summary, { version, updatedAt: new Date() });
   }
   async readLog(encounterId: string, afterSeq: number, limit = 1000) {
     return (this.logs.get(encounterId) ?? []).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
@@ -111,7 +116,8 @@ export class MemoryStore implements RuntimeStore {
   async findLogByCommandId(encounterId: string, commandId: string) {
     return (this.logs.get(encounterId) ?? []).find((e) => e.commandId === commandId) ?? null;
   }
-  async saveSnapshot(encounterId: string, version: number, state: unknown) {
+  async saveSnapshot(encounterId: string, version: number, state: unknown, summary?: SummaryLike) {
+    if (summary) this.summarize(encounterId, version, summary);
     const list = this.snapshots.get(encounterId) ?? [];
     list.push({ encounterId, version, state: structuredClone(state), createdAt: new Date() });
     this.snapshots.set(encounterId, list);

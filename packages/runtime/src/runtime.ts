@@ -280,10 +280,6 @@ export class Runtime {
     host.logger.info({ reason, version: host.version }, 'encounter left memory');
   }
 
-  updateSummary(encounterId: string, summary: { status: EncounterRecordLike['status']; round: number; version: number }): void {
-    this.store.updateEncounterSummary(encounterId, summary).catch((e) => this.logger.warn({ encounterId, err: String(e) }, 'summary update failed'));
-  }
-
   async archive(encounterId: string): Promise<void> {
     await this.store.updateEncounterSummary(encounterId, { status: 'archived' });
     const host = this.hosts.get(encounterId);

@@ -24,6 +24,13 @@ export interface LogEntryLike {
   command: unknown;
   events: unknown[];
   createdAt?: Date;
+  /** the encounter's status and round after this entry, when it changed them (see @fray/store) */
+  summary?: SummaryLike;
+}
+
+export interface SummaryLike {
+  status: EncounterRecordLike['status'];
+  round: number;
 }
 
 export interface LeaseLike {
@@ -40,7 +47,7 @@ export interface RuntimeStore {
   appendLog(entries: LogEntryLike[], fencing: { encounterId: string; token: number }[]): Promise<void>;
   readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntryLike[]>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntryLike | null>;
-  saveSnapshot(encounterId: string, version: number, state: unknown): Promise<void>;
+  saveSnapshot(encounterId: string, version: number, state: unknown, summary?: SummaryLike): Promise<void>;
   latestSnapshot(encounterId: string): Promise<{ encounterId: string; version: number; state: unknown; createdAt: Date } | null>;
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<LeaseLike | null>;
   renewLease(lease: LeaseLike, ttlMs: number): Promise<LeaseLike | null>;

@@ -65,6 +65,31 @@ describe('runtime', () => {
     await rt.shutdown();
   });
 
+  it('the GM’s list (status, round, version) changes with the log entry that changes it, not with a commit of its own', async () => {
+    const store = new MemoryStore();
+    const rt = newRuntime(store);
+    const { host, gmCmd } = await setup(rt);
+    expect(store.logs.get(host.id)!.every((e) => !('summary' in e))).toBe(true);
+    const separate: unknown[] = [];
+    const update = store.updateEncounterSummary.bind(store);
+    store.updateEncounterSummary = (...a) => (separate.push(a), update(...a));
+    const appends = store.appendCalls;
+    expect((await gmCmd({ type: 'combat.start' })).ok).toBe(true);
+    expect(store.appendCalls).toBe(appends + 1); // one commit for the entry and the summary
+    expect(await store.getEncounter(host.id)).toMatchObject({ status: 'active', round: 1, version: 4 });
+    // a command that changes neither status nor round leaves the summary alone
+    expect((await gmCmd({ type: 'dice.roll', formula: '1d4', purpose: 'idle' })).ok).toBe(true);
+    expect(await store.getEncounter(host.id)).toMatchObject({ round: 1, version: 4 });
+    // a new round: the summary follows
+    for (const id of [...host.state.clock.order]) {
+      expect((await host.submit({ commandId: `end-${id}`, command: { type: 'turn.end', combatantId: host.state.clock.current }, by: gm }, gm)).ok).toBe(true);
+    }
+    expect(host.state.clock.round).toBe(2);
+    expect(await store.getEncounter(host.id)).toMatchObject({ status: 'active', round: 2, version: host.state.version });
+    expect(separate).toEqual([]); // never a write of its own
+    await rt.shutdown();
+  });
+
   it('applies a repeated commandId once and returns the first ack', async () => {
     const store = new MemoryStore();
     const rt = newRuntime(store);

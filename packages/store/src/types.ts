@@ -50,6 +50,18 @@ export interface LogEntry {
   command: unknown;
   events: unknown[];
   createdAt?: Date;
+  /**
+   * The encounter's status and round after this entry, when the entry changed them: written to
+   * the encounter's row (with version = seq) in the same transaction as the entry, so the GM's
+   * list never runs ahead of the log and a change costs no commit of its own. Not read back.
+   */
+  summary?: EncounterSummary;
+}
+
+/** What the GM's encounter list shows of a live encounter, besides its version. */
+export interface EncounterSummary {
+  status: EncounterRecord['status'];
+  round: number;
 }
 
 export interface SnapshotRecord {
@@ -148,7 +160,8 @@ export interface Store {
   readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null>;
 
-  saveSnapshot(encounterId: string, version: number, state: unknown): Promise<void>;
+  /** `summary`, when given, is written to the encounter's row (with `version`) in the same transaction. */
+  saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
 
   /** Take or renew the lease; returns it, or null when another owner holds an unexpired one. */

@@ -162,6 +162,48 @@ describe(`store on ${backend}`, () => {
       expect((await store.readLog(b.id, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'other-id']);
     });
 
+    it('writes an entry’s summary (status, round, version = seq) to the encounter in the same transaction; a refused batch writes none; archived stays archived', async () => {
+      const a = await seedEncounter(store);
+      const b = await seedEncounter(store, { accountId: a.accountId });
+      const c = await seedEncounter(store, { accountId: a.accountId });
+      const la = (await store.acquireLease(a.id, 'proc', 30_000))!;
+      const lb = (await store.acquireLease(b.id, 'proc', 30_000))!;
+      const lc = (await store.acquireLease(c.id, 'proc', 30_000))!;
+      await store.updateEncounterSummary(c.id, { status: 'archived' });
+      await store.appendLog(
+        [
+          { ...entry(a.id, 1), summary: { status: 'active', round: 1 } },
+          entry(b.id, 1),
+          { ...entry(c.id, 1), summary: { status: 'active', round: 3 } },
+        ],
+        [
+          { encounterId: a.id, token: la.token },
+          { encounterId: b.id, token: lb.token },
+          { encounterId: c.id, token: lc.token },
+        ],
+      );
+      expect(await store.getEncounter(a.id)).toMatchObject({ status: 'active', round: 1, version: 1 });
+      expect(await store.getEncounter(b.id)).toMatchObject({ status: 'setup', round: 0, version: 0 }); // no summary: untouched
+      expect(await store.getEncounter(c.id)).toMatchObject({ status: 'archived' });
+      expect((await store.readLog(a.id, 0))[0]).not.toHaveProperty('summary');
+      // a stale seq refuses the whole batch: neither entry nor summary is written
+      await expect(
+        store.appendLog(
+          [
+            { ...entry(b.id, 2), summary: { status: 'ended', round: 9 } },
+            { ...entry(a.id, 1, 'again'), summary: { status: 'ended', round: 9 } },
+          ],
+          [
+            { encounterId: a.id, token: la.token },
+            { encounterId: b.id, token: lb.token },
+          ],
+        ),
+      ).rejects.toThrow();
+      expect(await store.getEncounter(a.id)).toMatchObject({ status: 'active', round: 1, version: 1 });
+      expect(await store.getEncounter(b.id)).toMatchObject({ status: 'setup', round: 0, version: 0 });
+      expect(await store.readLog(b.id, 1)).toEqual([]); // b's seq 2 was not written either
+    });
+
     it('an empty append is a no-op', async () => {
       await expect(store.appendLog([], [])).resolves.toBeUndefined();
     });
@@ -179,6 +221,18 @@ describe(`store on ${backend}`, () => {
       // the first snapshot (the encounter as created) and the newest SNAPSHOTS_KEPT - 1 remain
       const rows = await (store as unknown as PrismaStore).prisma.snapshot.findMany({ where: { encounterId: enc.id }, orderBy: { version: 'asc' } });
       expect(rows.map((r) => r.version)).toEqual([0, ...[5, 10, 15, 20].slice(-(SNAPSHOTS_KEPT - 1))]);
+      // no summary given: the encounter's row is untouched
+      expect(await store.getEncounter(enc.id)).toMatchObject({ status: 'setup', round: 0, version: 0 });
+    });
+
+    it('writes the summary given with a snapshot (status, round, version) in the same statement, but never un-archives', async () => {
+      const enc = await seedEncounter(store);
+      await store.saveSnapshot(enc.id, 40, { v: 40 }, { status: 'active', round: 6 });
+      expect(await store.getEncounter(enc.id)).toMatchObject({ status: 'active', round: 6, version: 40 });
+      await store.updateEncounterSummary(enc.id, { status: 'archived' });
+      await store.saveSnapshot(enc.id, 41, { v: 41 }, { status: 'ended', round: 7 });
+      expect(await store.getEncounter(enc.id)).toMatchObject({ status: 'archived', round: 6, version: 40 });
+      expect((await store.latestSnapshot(enc.id))?.version).toBe(41);
     });
   });
 
