@@ -53,9 +53,9 @@ function isObj(v: unknown): v is object {
 
 // Each shallow copy has its own function, so that V8's object-spread cache at each site stays
 // monomorphic (one object shape per kind of part): a spread that sees every shape is much slower.
-const copyRoot = (v: object): Obj => ({ ...(v as Obj) });
 const copyMap = (v: object): Obj => ({ ...(v as Obj) });
 const copyCombatant = (v: object): Obj => ({ ...(v as Obj) });
+const copyRootSpread = (v: object): Obj => ({ ...(v as Obj) });
 /** The engine's combatant, field by field in its order (`core.ts` builds it so). */
 const KEYS = ['id', 'name', 'side', 'controller', 'hidden', 'secretStats', 'stats', 'position', 'items', 'data'];
 // A literal with the engine's key order: 3-4x cheaper than a spread of these objects.
@@ -71,21 +71,81 @@ const literalCombatant = (v: Obj): Obj => ({
   items: v.items,
   data: v.data,
 });
-function hasKeys(c: object): boolean {
-  const k = Object.keys(c);
-  if (k.length !== KEYS.length) return false;
-  for (let i = 0; i < k.length; i++) if (k[i] !== KEYS[i]) return false;
-  return true;
+/** The state's own keys, in the order `createEncounter` builds it. */
+const ROOT_KEYS = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs'];
+const literalRoot = (v: Obj): Obj => ({
+  id: v.id,
+  name: v.name,
+  ruleset: v.ruleset,
+  options: v.options,
+  version: v.version,
+  status: v.status,
+  clock: v.clock,
+  sides: v.sides,
+  combatants: v.combatants,
+  effects: v.effects,
+  reaction: v.reaction,
+  rng: v.rng,
+  forcedRolls: v.forcedRolls,
+  rolls: v.rolls,
+  rs: v.rs,
+});
+/** Whether `o` has exactly `keys`, in that order (no allocation: a `for in` over its keys). */
+function hasKeys(o: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const k in o) if (k !== keys[i++]) return false;
+  return i === keys.length;
 }
-/** States whose every combatant has exactly the engine's keys, in its order. */
-const plainShaped = new WeakSet<object>();
-function allPlainShaped(cs: Obj): boolean {
-  for (const id in cs) if (!hasKeys(cs[id] as object)) return false;
+/**
+ * The last states `finish` returned whose root and every combatant have exactly the engine's keys,
+ * in its order (the state a command starts from is nearly always one of these). A small ring of
+ * strong references: a WeakSet entry per state cost more than the check it saved.
+ */
+const SHAPED_RING = 8;
+const shapedRing: object[] = [];
+let shapedNext = 0;
+function knownShaped(s: object): boolean {
+  for (let i = 0; i < shapedRing.length; i++) if (shapedRing[i] === s) return true;
+  return false;
+}
+function rememberShaped(s: object): void {
+  shapedRing[shapedNext] = s;
+  shapedNext = (shapedNext + 1) % SHAPED_RING;
+}
+function allPlainShaped(root: Obj): boolean {
+  if (!hasKeys(root, ROOT_KEYS)) return false;
+  const cs = root.combatants as Obj;
+  for (const id in cs) if (!hasKeys(cs[id] as object, KEYS)) return false;
   return true;
 }
 const copyClock = (v: object): Obj => ({ ...(v as Obj) });
 const copyRs = (v: object): Obj => ({ ...(v as Obj) });
-const copyOwned = (v: object): Obj => ({ ...(v as Obj) });
+// `own` copies many kinds of part. One spread site for all of them is megamorphic (~5x slower than
+// a site that sees one shape), so each key a part sits under is given one of these sites, in turn.
+const copiers: Array<(v: object) => Obj> = [
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+];
+const copyElement = (v: object): Obj => ({ ...(v as Obj) });
+const copyOther = (v: object): Obj => ({ ...(v as Obj) });
+const copierByKey = new Map<string, (v: object) => Obj>();
+function copierFor(key: string | number): (v: object) => Obj {
+  if (typeof key === 'number') return copyElement;
+  let f = copierByKey.get(key);
+  if (f === undefined) {
+    // keys are field names, a bounded set; anything past that (ids as keys) shares one site
+    if (copierByKey.size >= 256) return copyOther;
+    f = copiers[copierByKey.size % copiers.length]!;
+    copierByKey.set(key, f);
+  }
+  return f;
+}
 
 /**
  * Whether a copy still equals what it was copied from (same values; the same keys, counted: a
@@ -126,7 +186,9 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   readonly root: S;
   /** the parts copied up front, for `finish` */
   private readonly cs: Obj;
-  private readonly shells: Array<[string, Obj]> = [];
+  /** the combatants copied up front: their ids and the copies, index for index */
+  private readonly ids: string[] = [];
+  private readonly shells: Obj[] = [];
   /** objects changed in place through the writer (parents of `own`, reported `changed`) */
   private readonly touched = new Set<object>();
   private readonly shaped: boolean;
@@ -141,16 +203,17 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     readonly base: S,
     private readonly adopting = true,
   ) {
-    const root = copyRoot(base);
+    const shaped = (this.shaped = knownShaped(base) || allPlainShaped(base as unknown as Obj));
+    const root = shaped ? literalRoot(base as unknown as Obj) : copyRootSpread(base);
     this.root = root as unknown as S;
     const cs = copyMap(base.combatants);
     this.cs = cs;
     root.combatants = cs;
-    const shaped = (this.shaped = plainShaped.has(base) || allPlainShaped(cs));
     for (const id in cs) {
       const c = shaped ? literalCombatant(cs[id] as Obj) : copyCombatant(cs[id] as object);
       cs[id] = c;
-      this.shells.push([id, c]);
+      this.ids.push(id);
+      this.shells.push(c);
     }
     root.clock = this.clock = copyClock(base.clock);
     if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
@@ -161,7 +224,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     const v = p[key];
     this.touched.add(p);
     if (!isObj(v) || this.mine.has(v)) return v as T;
-    const c = Array.isArray(v) ? v.slice() : copyOwned(v);
+    const c = Array.isArray(v) ? v.slice() : copierFor(key)(v);
     this.mine.add(c);
     this.owned.push({ parent: p, key, copy: c, orig: v });
     p[key] = c;
@@ -189,20 +252,33 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     const bcs = base.combatants as Obj;
     const cs = this.cs;
     let shaped = this.shaped;
-    for (const [id, c] of this.shells) {
+    const { ids, shells } = this;
+    // the combatants still in the map under the id they were copied for
+    let kept = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const c = shells[i]!;
       if (cs[id] !== c) {
         // removed, or replaced by a new combatant (checked like an added one)
-        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object)) shaped = false;
+        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
         continue;
       }
+      kept++;
       if (!this.touched.has(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
-      else if (shaped && !hasKeys(c)) shaped = false;
+      else if (shaped && !hasKeys(c, KEYS)) shaped = false;
     }
     if (root.combatants === cs) {
       if (sameObj(cs, bcs)) root.combatants = bcs;
-      else if (shaped) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id] as object)) shaped = false;
+      else if (shaped) {
+        // any other entry is a combatant added by this command (or one put back under a removed id,
+        // checked above): look at them only when the map holds more than the ones kept
+        let n = 0;
+        for (const _id in cs) n++;
+        if (n !== kept) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
+      }
     } else shaped = false;
-    if (shaped) plainShaped.add(this.root);
+    if (shaped && !hasKeys(root, ROOT_KEYS)) shaped = false;
+    if (shaped) rememberShaped(this.root);
     if (root.clock === this.clock && sameObj(this.clock, base.clock as Obj)) root.clock = base.clock;
     if (this.rs && root.rs === this.rs && sameObj(this.rs, base.rs as Obj)) root.rs = base.rs;
     return this.root;
