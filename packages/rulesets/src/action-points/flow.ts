@@ -24,9 +24,8 @@ import {
   weaponOf,
   type Shape,
 } from './rules.js';
-import { RULESET_ID, optsOf, st, type ActParams, type C, type InProgress, type S, type Sq, type Weapon, type X } from './types.js';
+import { ev, optsOf, st, type ActParams, type C, type InProgress, type S, type Sq, type Weapon, type X } from './types.js';
 
-const ev = (fact: string) => `${RULESET_ID}.${fact}`;
 
 /** A plain copy (event payloads must not hold references into the draft); the same as a JSON round trip. */
 export const plain = <T>(x: T): T => (x === undefined ? x : jsonCopy(x));

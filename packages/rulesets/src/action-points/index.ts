@@ -38,6 +38,8 @@ import {
 } from './rules.js';
 import {
   RULESET_ID,
+  EVENT_PREFIX,
+  ev,
   actParamsShape,
   optionDocs,
   optionsSchema,
@@ -64,7 +66,6 @@ export { PHASES, SPEEDS, DEFAULT_BASE_SPEED_BY_SIZE, DEFAULT_WEAPON_SPEED_BY_CAT
 export { ACTIONS, REACTIONS } from './catalogue.js';
 export type { RS, Data, Stats, Options } from './types.js';
 
-const ev = (fact: string) => `${RULESET_ID}.${fact}`;
 const fail = (ctx: X, b: Blocked): never => ctx.fail(b.code, b.rule, b.message);
 const combatantIn = (ctx: X, id: string): C => st(ctx).combatants[id]!;
 
@@ -327,11 +328,12 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
   const removeRec = (key: unknown) => {
     if (c && typeof key === 'string') D().inProgress = c.data.inProgress.filter((r) => r.key !== key);
   };
-  switch (e.type) {
-    case ev('tie-rolls'):
+  // the fact after the prefix, matched against literals (not a new `ev(...)` string per case)
+  switch (e.type.startsWith(EVENT_PREFIX) ? e.type.slice(EVENT_PREFIX.length) : '') {
+    case 'tie-rolls':
       for (const [id, v] of Object.entries(e.rolls as Record<string, number>)) if (s.combatants[id]) dataOf(s.combatants[id]!).tieRoll = v;
       return true;
-    case ev('round-started'): {
+    case 'round-started': {
       s.rs.round = e.round as number;
       s.rs.surprise = e.surprise as boolean;
       s.rs.regularRound = e.regularRound as number;
@@ -346,7 +348,7 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
       for (const x of Object.values(s.combatants)) resetRound(dataOf(x), ap[x.id] ?? 0, init[x.id] ?? 0, tb[x.id] ?? 0);
       return true;
     }
-    case ev('phase-started'):
+    case 'phase-started':
       s.rs.phaseIdx = e.index as number;
       s.rs.cursor = null;
       for (const x of Object.values(s.combatants)) {
@@ -358,14 +360,14 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
         d.reactionsThisPhase = 0;
       }
       return true;
-    case ev('turn'):
+    case 'turn':
       s.clock.current = cid ?? null;
       s.rs.cursor = e.initiative as [number, number];
       return true;
-    case ev('round-ended'):
+    case 'round-ended':
       for (const x of Object.values(s.combatants)) if (x.data.ap !== 0) dataOf(x).ap = 0;
       return true;
-    case ev('ap-spent'):
+    case 'ap-spent':
       if (c) {
         const d = D();
         d.ap -= e.amount as number;
@@ -373,7 +375,7 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
         if (!e.reaction) d.apThisPhase += e.amount as number;
       }
       return true;
-    case ev('action-taken'):
+    case 'action-taken':
       if (c) {
         const action = e.action as string;
         const type = e.actionType as string;
@@ -390,11 +392,11 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
         if (action === 'five-foot-step') d.freeStepUsed = true;
       }
       return true;
-    case ev('advanced-started'):
+    case 'advanced-started':
       // the event's record itself goes into the state (changed in place later in the command, as the draft did)
       if (c) w.own<InProgress[]>(D(), 'inProgress').push(w.adopt(e.advanced as InProgress));
       return true;
-    case ev('advanced-progressed'): {
+    case 'advanced-progressed': {
       const i = c ? c.data.inProgress.findIndex((x) => x.key === e.key) : -1;
       if (i >= 0) {
         const r = w.own<InProgress>(w.own<InProgress[]>(D(), 'inProgress'), i);
@@ -404,85 +406,85 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
       }
       return true;
     }
-    case ev('advanced-spoiled'):
-    case ev('action-lost'):
-    case ev('resolved'):
+    case 'advanced-spoiled':
+    case 'action-lost':
+    case 'resolved':
       removeRec(e.key);
       return true;
-    case ev('cast-defensively'): {
+    case 'cast-defensively': {
       const i = c ? c.data.inProgress.findIndex((x) => x.key === e.key) : -1;
       if (i >= 0 && e.success) w.own<InProgress>(w.own<InProgress[]>(D(), 'inProgress'), i).defensive = true;
       return true;
     }
-    case ev('intent-declared'): {
+    case 'intent-declared': {
       const intent: RS['intents'][number] = { combatantId: cid!, intent: e.intent as string };
       if (e.action) intent.action = e.action as string;
       if (e.targetId) intent.targetId = e.targetId as string;
       w.own<RS['intents']>(s.rs, 'intents').push(intent);
       return true;
     }
-    case ev('stopped'):
+    case 'stopped':
       if (c) D().stopped = true;
       return true;
-    case ev('delayed'):
+    case 'delayed':
       if (c) D().delayUntil = e.until as number;
       return true;
-    case ev('readied'):
+    case 'readied':
       if (c) {
         D().ready = w.adopt(e.ready as Data['ready']);
         D().forfeitedRound = (e.ready as { round: number }).round;
       }
       return true;
-    case ev('ready-lost'):
+    case 'ready-lost':
       if (c) D().ready = null;
       return true;
-    case ev('ready-triggered'):
+    case 'ready-triggered':
       if (c) D().ready = null;
       w.own<RS['readyQueue']>(s.rs, 'readyQueue').push(w.adopt(e.queued as QueuedReady));
       return true;
-    case ev('ready-queue-cleared'):
+    case 'ready-queue-cleared':
       s.rs.readyQueue = [];
       return true;
-    case ev('reaction-used'):
+    case 'reaction-used':
       if (c) {
         D().reactionsThisPhase += 1;
         if (e.kind === 'attack-of-opportunity' || e.kind === 'spend-aoo') D().aooThisRound += 1;
       }
       return true;
-    case ev('damaged'): {
+    case 'damaged': {
       const t = s.combatants[e.targetId as string];
       if (t) dataOf(t).hp = e.hp as number;
       return true;
     }
-    case ev('hp-set'):
+    case 'hp-set':
       if (c) D().hp = e.hp as number;
       return true;
-    case ev('moved'):
+    case 'moved':
       if (c) {
         w.changed(c);
         c.position = w.adopt(e.to);
       }
       return true;
-    case ev('weapon-fired'):
+    case 'weapon-fired':
       if (c) {
         if (e.kind === 'bow') D().nocked = null;
         else if (!c.data.unloaded.includes(e.weaponId as string)) w.own<string[]>(D(), 'unloaded').push(e.weaponId as string);
       }
       return true;
-    case ev('nocked'):
+    case 'nocked':
       if (c) D().nocked = e.weaponId as string;
       return true;
-    case ev('loaded'):
+    case 'loaded':
       if (c) D().unloaded = c.data.unloaded.filter((x) => x !== e.weaponId);
       return true;
-    case ev('awareness-set'):
+    case 'awareness-set':
       if (c) D().aware = e.aware as boolean;
       return true;
-    case ev('attack-resolved'):
-    case ev('maneuver-resolved'):
-    case ev('movement-stopped'):
-    case ev('provoked'):
-    case ev('spoken'):
+    case 'attack-resolved':
+    case 'maneuver-resolved':
+    case 'movement-stopped':
+    case 'provoked':
+    case 'spoken':
       return true;
     default:
       return false;

@@ -11,6 +11,19 @@ import {
 
 export const RULESET_ID = 'action-points';
 
+const eventTypes = new Map<string, string>();
+/**
+ * A ruleset event type (`action-points.<fact>`). The same string object each time: a new string per
+ * event would be hashed again by every Set and compared by content in every switch it meets.
+ */
+export function ev(fact: string): string {
+  let t = eventTypes.get(fact);
+  if (t === undefined) eventTypes.set(fact, (t = `${RULESET_ID}.${fact}`));
+  return t;
+}
+/** The prefix of the ruleset's own event types. */
+export const EVENT_PREFIX = `${RULESET_ID}.`;
+
 export const optionsSchema = z.object({
   apPerRound: z.number().int().min(1).max(10).default(3),
   surpriseAp: z.number().int().min(0).max(10).default(2),
