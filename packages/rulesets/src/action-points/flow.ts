@@ -19,6 +19,7 @@ import {
   provocation,
   reached,
   shapeOf,
+  sortedOrder,
   stillActing,
   threateningFoes,
   weaponOf,
@@ -83,7 +84,7 @@ export function enterPhase(ctx: X, from: number): void {
 }
 
 export function nextSlot(s: S, phase: number, cursor: [number, number] | null): C | undefined {
-  for (const id of orderOf(s)) {
+  for (const id of sortedOrder(s)) {
     const c = s.combatants[id]!;
     if (!hasSlot(s, c, phase)) continue;
     if (cursor === null || keyBefore(cursor, initKey(c))) return c;

@@ -69,9 +69,10 @@ export type { RS, Data, Stats, Options } from './types.js';
 const fail = (ctx: X, b: Blocked): never => ctx.fail(b.code, b.rule, b.message);
 const combatantIn = (ctx: X, id: string): C => st(ctx).combatants[id]!;
 
+const ACT_PARAM_KEYS = Object.keys(actParamsShape);
 function paramsOf(cmd: Record<string, unknown>): ActParams {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(actParamsShape)) if (cmd[k] !== undefined) out[k] = cmd[k];
+  for (const k of ACT_PARAM_KEYS) if (cmd[k] !== undefined) out[k] = cmd[k];
   return out as ActParams;
 }
 
@@ -316,6 +317,18 @@ const LEAVES_COMBATANT = new Set(
   ['tie-rolls', 'round-started', 'phase-started', 'turn', 'round-ended', 'intent-declared', 'ready-queue-cleared', 'damaged', 'attack-resolved', 'maneuver-resolved', 'movement-stopped', 'provoked', 'spoken'].map(ev),
 );
 
+const facts = new Map<string, string>();
+/** The part of an event type after `action-points.` ('' for another's), remembered per type. */
+function factOf(type: string): string {
+  let f = facts.get(type);
+  if (f === undefined) {
+    f = type.startsWith(EVENT_PREFIX) ? type.slice(EVENT_PREFIX.length) : '';
+    // event types are a small set; a stream of unknown ones is not remembered without bound
+    if (facts.size < 512) facts.set(type, f);
+  }
+  return f;
+}
+
 /**
  * Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`): on
  * the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
@@ -329,7 +342,7 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
     if (c && typeof key === 'string') D().inProgress = c.data.inProgress.filter((r) => r.key !== key);
   };
   // the fact after the prefix, matched against literals (not a new `ev(...)` string per case)
-  switch (e.type.startsWith(EVENT_PREFIX) ? e.type.slice(EVENT_PREFIX.length) : '') {
+  switch (factOf(e.type)) {
     case 'tie-rolls':
       for (const [id, v] of Object.entries(e.rolls as Record<string, number>)) if (s.combatants[id]) dataOf(s.combatants[id]!).tieRoll = v;
       return true;

@@ -1,7 +1,7 @@
 import { chebyshev, squareLine, type EngineError, type Effect, type ErrorCode } from '@fray/engine';
 import { actionDef, type ActionDef, type ActionType, type Subtype, type Tag } from './catalogue.js';
-import { DEFAULT_BASE_SPEED_BY_SIZE, PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed } from './phases.js';
-import { RULESET_ID, optsOf, type ActParams, type C, type InProgress, type S, type Sq, type Weapon } from './types.js';
+import { DEFAULT_BASE_SPEED_BY_SIZE, PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed, type SpeedTable } from './phases.js';
+import { RULESET_ID, optsOf, type ActParams, type C, type InProgress, type Options, type S, type Sq, type Weapon } from './types.js';
 
 export const rule = (name: string): string => `${RULESET_ID}.${name}`;
 
@@ -48,20 +48,57 @@ export function keyBefore(a: [number, number], b: [number, number]): boolean {
 
 /** The whole initiative order, highest first ("Combatants act in initiative order (highest to lowest)"). */
 export function orderOf(s: S): string[] {
+  return sortedOrder(s).slice();
+}
+
+interface OrderRow {
+  id: string;
+  name: string;
+  initiative: number;
+  tiebreak: number;
+}
+/** The last order computed, with what it was computed from (it changes only when initiatives do). */
+let lastRows: OrderRow[] = [];
+let lastOrder: string[] = [];
+
+/** Whether the combatants are those of `lastRows`, with the same names, initiatives and tiebreaks. */
+function sameRows(cs: S['combatants']): boolean {
+  let n = 0;
+  for (const _id in cs) n++;
+  if (n !== lastRows.length) return false;
+  for (const r of lastRows) {
+    const c = cs[r.id];
+    if (c === undefined || c.id !== r.id || c.name !== r.name || c.data.initiative !== r.initiative || c.data.tiebreak !== r.tiebreak) return false;
+  }
+  return true;
+}
+
+/** The order as `orderOf` gives it, shared: not to be changed or handed out. */
+export function sortedOrder(s: S): readonly string[] {
+  const cs = s.combatants;
+  if (sameRows(cs)) return lastOrder;
   // Each combatant is read once (on a draft every read is a proxy trap), then the keys are sorted.
-  const rows = Object.values(s.combatants).map((c) => ({ id: c.id, name: c.name, initiative: c.data.initiative, tiebreak: c.data.tiebreak }));
+  const rows = Object.values(cs).map((c) => ({ id: c.id, name: c.name, initiative: c.data.initiative, tiebreak: c.data.tiebreak }));
   rows.sort((a, b) => b.initiative - a.initiative || b.tiebreak - a.tiebreak || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-  return rows.map((c) => c.id);
+  lastRows = rows;
+  lastOrder = rows.map((c) => c.id);
+  return lastOrder;
+}
+
+/** The speed table of the options (built once per options object: options do not change). */
+const speedTables = new WeakMap<Options, SpeedTable>();
+function speedTableOf(o: Options): SpeedTable {
+  let t = speedTables.get(o);
+  if (!t) {
+    t = { baseSpeedBySize: { ...DEFAULT_BASE_SPEED_BY_SIZE, ...o.baseSpeedBySize }, fastMovement: o.fastMovement, slowMovement: o.slowMovement };
+    speedTables.set(o, t);
+  }
+  return t;
 }
 
 export function baseSpeedOf(s: S, c: C): Speed {
   if (c.stats.baseActionSpeed) return c.stats.baseActionSpeed;
-  const o = optsOf(s);
-  return baseActionSpeed(c.stats.size, c.stats.speed, {
-    baseSpeedBySize: { ...DEFAULT_BASE_SPEED_BY_SIZE, ...o.baseSpeedBySize },
-    fastMovement: o.fastMovement,
-    slowMovement: o.slowMovement,
-  });
+  return baseActionSpeed(c.stats.size, c.stats.speed, speedTableOf(optsOf(s)));
 }
 
 export function weaponSpeedOf(s: S, w: Weapon): Speed {
