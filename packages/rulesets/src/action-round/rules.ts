@@ -14,8 +14,16 @@ export function raise(ctx: ArCtx, e: EngineError): never {
   return ctx.fail(e.code, e.rule, e.message);
 }
 
+const eventTypes = new Map<string, string>();
+/** `action-round.<fact>`, the same string each time (a new one per event is hashed again wherever it is looked up). */
+function eventType(fact: string): string {
+  let t = eventTypes.get(fact);
+  if (t === undefined) eventTypes.set(fact, (t = `action-round.${fact}`));
+  return t;
+}
+
 export function emit(ctx: ArCtx, type: string, fields: Record<string, unknown>, patch: Patch = {}): void {
-  ctx.emit({ ...fields, ...patch, type: `action-round.${type}` } as EngineEvent);
+  ctx.emit({ ...fields, ...patch, type: eventType(type) } as EngineEvent);
 }
 
 export function patchData(ctx: ArCtx, type: string, id: string, patch: Partial<Data>, fields: Record<string, unknown> = {}): void {
