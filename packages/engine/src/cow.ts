@@ -186,9 +186,10 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   readonly root: S;
   /** the parts copied up front, for `finish` */
   private readonly cs: Obj;
-  /** the combatants copied up front: their ids and the copies, index for index */
+  /** the combatants copied up front: their ids, the copies and the originals, index for index */
   private readonly ids: string[] = [];
   private readonly shells: Obj[] = [];
+  private readonly origs: Obj[] = [];
   /** objects changed in place through the writer (parents of `own`, reported `changed`) */
   private readonly touched = new Set<object>();
   private readonly shaped: boolean;
@@ -210,10 +211,12 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     this.cs = cs;
     root.combatants = cs;
     for (const id in cs) {
-      const c = shaped ? literalCombatant(cs[id] as Obj) : copyCombatant(cs[id] as object);
+      const o = cs[id] as Obj;
+      const c = shaped ? literalCombatant(o) : copyCombatant(o);
       cs[id] = c;
       this.ids.push(id);
       this.shells.push(c);
+      this.origs.push(o);
     }
     root.clock = this.clock = copyClock(base.clock);
     if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
@@ -240,6 +243,36 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     this.touched.add(combatant);
   }
 
+  /** Whether the combatant map has exactly the ids it was copied with, in the same order. */
+  private sameIds(): boolean {
+    const ids = this.ids;
+    let i = 0;
+    for (const id in this.cs) if (id !== ids[i++]) return false;
+    return i === ids.length;
+  }
+
+  /** `finish` for the combatant map when ids were added or removed; returns whether it is still shaped. */
+  private finishCombatantsSlow(shapedIn: boolean): boolean {
+    let shaped = shapedIn;
+    const bcs = (this.base as unknown as Obj).combatants as Obj;
+    const cs = this.cs;
+    const { ids, shells } = this;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const c = shells[i]!;
+      if (cs[id] !== c) {
+        // removed, or replaced by a new combatant (checked like an added one)
+        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
+        continue;
+      }
+      if (!this.touched.has(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
+      else if (shaped && !hasKeys(c, KEYS)) shaped = false;
+    }
+    if (sameObj(cs, bcs)) (this.root as unknown as Obj).combatants = bcs;
+    else if (shaped) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
+    return shaped;
+  }
+
   /** The new state: copies that did not change give way to their originals, deepest first. */
   finish(): S {
     const base = this.base as unknown as Obj;
@@ -252,31 +285,34 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     const bcs = base.combatants as Obj;
     const cs = this.cs;
     let shaped = this.shaped;
-    const { ids, shells } = this;
-    // the combatants still in the map under the id they were copied for
-    let kept = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      const c = shells[i]!;
-      if (cs[id] !== c) {
-        // removed, or replaced by a new combatant (checked like an added one)
-        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
-        continue;
+    if (root.combatants !== cs) shaped = false;
+    else if (!this.sameIds()) shaped = this.finishCombatantsSlow(shaped);
+    else {
+      // The usual case: the same ids in the same order. The map's values are read in one go and
+      // the new map is a copy of the one before with the changed combatants put in (a keyed load
+      // and store per combatant cost more than that).
+      const { ids, shells, origs } = this;
+      const now = Object.values(cs);
+      let out: Obj | null = null;
+      for (let i = 0; i < now.length; i++) {
+        const v = now[i] as Obj;
+        const c = shells[i]!;
+        let put: Obj;
+        if (v === origs[i]) continue;
+        if (v !== c) {
+          // replaced by a new combatant under the same id (checked like an added one)
+          if (shaped && !hasKeys(v, KEYS)) shaped = false;
+          put = v;
+        } else if (!this.touched.has(c) || sameObj(c, origs[i]!)) continue;
+        else {
+          if (shaped && !hasKeys(c, KEYS)) shaped = false;
+          put = c;
+        }
+        if (out === null) out = copyMap(bcs);
+        out[ids[i]!] = put;
       }
-      kept++;
-      if (!this.touched.has(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
-      else if (shaped && !hasKeys(c, KEYS)) shaped = false;
+      root.combatants = out ?? bcs;
     }
-    if (root.combatants === cs) {
-      if (sameObj(cs, bcs)) root.combatants = bcs;
-      else if (shaped) {
-        // any other entry is a combatant added by this command (or one put back under a removed id,
-        // checked above): look at them only when the map holds more than the ones kept
-        let n = 0;
-        for (const _id in cs) n++;
-        if (n !== kept) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
-      }
-    } else shaped = false;
     if (shaped && !hasKeys(root, ROOT_KEYS)) shaped = false;
     if (shaped) rememberShaped(this.root);
     if (root.clock === this.clock && sameObj(this.clock, base.clock as Obj)) root.clock = base.clock;
