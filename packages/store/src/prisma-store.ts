@@ -368,8 +368,10 @@ export class PrismaStore implements Store {
 
   /**
    * Renews many leases in one statement (one commit for every live encounter of a process, not
-   * one each); returns the leases still ours, renewed. Rows are locked in encounter order, as the
-   * log append locks them, so the two never deadlock.
+   * one each); returns the leases still ours, renewed. The rows are locked FOR NO KEY UPDATE (in
+   * encounter order): that does not conflict with the FOR KEY SHARE of a log append in flight, so
+   * a renewal neither waits for appends nor holds them up (a takeover, which changes the token,
+   * a key column, still does both: migration 20261122060000_lease_key_share).
    */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]> {
     if (leases.length === 0) return Promise.resolve([]);
@@ -382,7 +384,7 @@ export class PrismaStore implements Store {
             JOIN jsonb_to_recordset(${wanted}::jsonb) AS x(e text, o text, t bigint)
               ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
            ORDER BY l.encounter_id
-             FOR UPDATE OF l
+             FOR NO KEY UPDATE OF l
         )
         UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
          WHERE encounter_id IN (SELECT encounter_id FROM mine)

@@ -1,4 +1,7 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolConfig } from '../src/open.js';
+import type { PrismaStore } from '../src/prisma-store.js';
 import { DuplicateCommandIdError, DuplicateSeqError, SeqGapError, StaleOwnerError } from '../src/index.js';
 import type { Store } from '../src/index.js';
 import { openTestStore } from '../src/testing.js';
@@ -137,6 +140,46 @@ describe(`leases and fencing on ${backend}`, () => {
     await expect(store.appendLog([entry(enc.id, 2), entry(enc.id, 4)], fence)).rejects.toBeInstanceOf(SeqGapError);
     await store.appendLog([entry(enc.id, 2), entry(enc.id, 3)], fence);
     expect((await store.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  // Two transactions at once on one lease row: PGlite runs one connection at a time, so this runs on Postgres.
+  it.runIf(backend === 'postgres')('a renewal does not wait for an append in flight (nor holds it up); a takeover does wait, then the append is in the log', async () => {
+    const enc = await seedEncounter(store);
+    const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
+    const info = (store as unknown as PrismaStore).info;
+    const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
+    await tx.connect();
+    try {
+      // an append whose transaction is still open: it holds its lock on the lease row
+      await tx.query('BEGIN');
+      await tx.query('SELECT fray_append_log($1::jsonb, $2::jsonb)', [
+        JSON.stringify([{ e: enc.id, s: 1, c: 'held', cmd: { type: 'x' }, ev: [] }]),
+        JSON.stringify([{ e: enc.id, t: a.token }]),
+      ]);
+      const timeout = (ms: number) => new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), ms));
+      // renewals, batched or single, and the summary's own append path, go through at once
+      const renewed = await Promise.race([store.renewLeases([a], 30_000), timeout(3_000)]);
+      expect(renewed).not.toBe('blocked');
+      expect((renewed as Awaited<ReturnType<typeof store.renewLeases>>)[0]?.token).toBe(a.token);
+      expect(await Promise.race([store.renewLease(a, 30_000), timeout(3_000)])).not.toBe('blocked');
+      // a takeover (token + 1) must wait for the append to commit
+      // a release (expires_at only) does not wait either; acquireLease (ON CONFLICT DO UPDATE
+      // of the token) would, even for the same owner
+      expect(await Promise.race([store.releaseLease(a), timeout(3_000)])).not.toBe('blocked');
+      let took: Awaited<ReturnType<typeof peer.acquireLease>> | undefined;
+      const takeover = peer.acquireLease(enc.id, 'proc-b', 30_000).then((l) => (took = l));
+      await sleep(300);
+      expect(took).toBeUndefined();
+      await tx.query('COMMIT');
+      await takeover;
+      expect(took).toMatchObject({ ownerId: 'proc-b', token: a.token + 1 });
+      // the new owner sees the append the old one committed, and the old token is refused
+      expect((await peer.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['held']);
+      await expect(store.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    } finally {
+      await tx.query('ROLLBACK').catch(() => {});
+      await tx.end();
+    }
   });
 
   it('a takeover never loses an acknowledged append of the old owner', async () => {
