@@ -121,8 +121,34 @@ function allPlainShaped(root: Obj): boolean {
 const copyClock = (v: object): Obj => ({ ...(v as Obj) });
 const copyRs = (v: object): Obj => ({ ...(v as Obj) });
 // `own` copies many kinds of part. One spread site for all of them is megamorphic (~5x slower than
-// a site that sees one shape), so each key a part sits under is given one of these sites, in turn.
+// a site that sees one shape), so each key a part sits under is given one of these sites, in turn
+// (32: the keys of the four rulesets, ~20, each get their own, and a key that several rulesets use,
+// such as `data`, sees at most one shape per ruleset).
 const copiers: Array<(v: object) => Obj> = [
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
+  (v) => ({ ...(v as Obj) }),
   (v) => ({ ...(v as Obj) }),
   (v) => ({ ...(v as Obj) }),
   (v) => ({ ...(v as Obj) }),
@@ -182,16 +208,21 @@ interface Owned {
 export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> implements Writer {
   /** copies made by `own`, in order, with where they were put and what they were copied from */
   private readonly owned: Owned[] = [];
-  private readonly mine = new Set<object>();
+  /**
+   * the command's own objects (copies `own` made, values adopted): a list while it is short (a Set
+   * per command, and a hash per object put in it, cost more than a scan of a few), then a Set
+   */
+  private readonly mineList: object[] = [];
+  private mineSet: Set<object> | null = null;
   readonly root: S;
   /** the parts copied up front, for `finish` */
   private readonly cs: Obj;
   /** the combatants copied up front: their ids, the copies and the originals, index for index */
-  private readonly ids: string[] = [];
+  private readonly ids: string[];
   private readonly shells: Obj[] = [];
-  private readonly origs: Obj[] = [];
-  /** objects changed in place through the writer (parents of `own`, reported `changed`) */
-  private readonly touched = new Set<object>();
+  private readonly origs: Obj[];
+  /** objects changed in place through the writer (parents of `own`, reported `changed`); repeats allowed */
+  private readonly touched: object[] = [];
   private readonly shaped: boolean;
   private readonly clock: Obj;
   private readonly rs: Obj | null = null;
@@ -210,13 +241,14 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     const cs = copyMap(base.combatants);
     this.cs = cs;
     root.combatants = cs;
-    for (const id in cs) {
-      const o = cs[id] as Obj;
-      const c = shaped ? literalCombatant(o) : copyCombatant(o);
-      cs[id] = c;
-      this.ids.push(id);
-      this.shells.push(c);
-      this.origs.push(o);
+    // ids and combatants read in one go each (a keyed load per combatant costs more)
+    const ids = (this.ids = Object.keys(cs));
+    const origs = (this.origs = Object.values(cs) as Obj[]);
+    const shells = this.shells;
+    for (let i = 0; i < ids.length; i++) {
+      const c = shaped ? literalCombatant(origs[i]!) : copyCombatant(origs[i]!);
+      shells.push(c);
+      cs[ids[i]!] = c;
     }
     root.clock = this.clock = copyClock(base.clock);
     if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
@@ -225,22 +257,31 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   own<T>(parent: object, key: string | number): T {
     const p = parent as Record<string | number, unknown>;
     const v = p[key];
-    this.touched.add(p);
-    if (!isObj(v) || this.mine.has(v)) return v as T;
+    this.touched.push(p);
+    if (!isObj(v) || this.isMine(v)) return v as T;
     const c = Array.isArray(v) ? v.slice() : copierFor(key)(v);
-    this.mine.add(c);
+    this.addMine(c);
     this.owned.push({ parent: p, key, copy: c, orig: v });
     p[key] = c;
     return c as T;
   }
 
   adopt<T>(value: T): T {
-    if (this.adopting && isObj(value)) this.mine.add(value);
+    if (this.adopting && isObj(value)) this.addMine(value);
     return value;
   }
 
   changed(combatant: object): void {
-    this.touched.add(combatant);
+    this.touched.push(combatant);
+  }
+
+  private isMine(v: object): boolean {
+    return this.mineSet !== null ? this.mineSet.has(v) : this.mineList.includes(v);
+  }
+
+  private addMine(v: object): void {
+    if (this.mineSet !== null) this.mineSet.add(v);
+    else if (this.mineList.push(v) > 16) this.mineSet = new Set(this.mineList);
   }
 
   /** Whether the combatant map has exactly the ids it was copied with, in the same order. */
@@ -265,7 +306,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
         if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
         continue;
       }
-      if (!this.touched.has(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
+      if (!this.touched.includes(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
       else if (shaped && !hasKeys(c, KEYS)) shaped = false;
     }
     if (sameObj(cs, bcs)) (this.root as unknown as Obj).combatants = bcs;
@@ -303,7 +344,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
           // replaced by a new combatant under the same id (checked like an added one)
           if (shaped && !hasKeys(v, KEYS)) shaped = false;
           put = v;
-        } else if (!this.touched.has(c) || sameObj(c, origs[i]!)) continue;
+        } else if (!this.touched.includes(c) || sameObj(c, origs[i]!)) continue;
         else {
           if (shaped && !hasKeys(c, KEYS)) shaped = false;
           put = c;

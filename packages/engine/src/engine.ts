@@ -224,7 +224,8 @@ function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: C
         const cid = (event.combatantId ?? event.targetId) as unknown;
         if (typeof cid === 'string' && hiddenNow(cid)) event = { ...event, gmOnly: true };
       }
-      if (event.gmOnly === undefined) delete event.gmOnly;
+      // (a delete of a key the event does not have still costs a runtime call: only when it has one)
+      if (event.gmOnly === undefined && Object.hasOwn(event, 'gmOnly')) delete event.gmOnly;
       if (event.type === 'dice.forced' || event.type === 'combatant.removed' || !CORE_EVENTS.has(event.type)) forcedTouched = true;
       evolve(ruleset, draft, event, writer);
       events.push(event);
