@@ -94,7 +94,9 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   };
   if (!o.redisUrl) delete env.REDIS_URL;
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the Fray server only (e.g. --trace-gc, with BENCH_SERVER_LOG)
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...extra, serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
   if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`));

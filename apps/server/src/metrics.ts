@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { ServerContext } from './server.js';
 
 /**
@@ -6,6 +7,24 @@ import type { ServerContext } from './server.js';
  * Read-only, unauthenticated, and without encounter data (counts and byte sizes only).
  */
 export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void {
+  // event-loop delay over the last completed 10-second window (what a command waits when the
+  // loop is busy), from a 10 ms sampling timer: the histogram records the timer's whole interval,
+  // so the resolution is taken off; reset every window
+  const WINDOW_MS = 10_000;
+  const RESOLUTION_MS = 10;
+  const current: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  current.enable();
+  let last: { p50: number; p99: number; max: number; windowSeconds: number } | null = null;
+  const rotate = setInterval(() => {
+    const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
+    last = { p50: ms(current.percentile(50)), p99: ms(current.percentile(99)), max: ms(current.max), windowSeconds: WINDOW_MS / 1000 };
+    current.reset();
+  }, WINDOW_MS);
+  rotate.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(rotate);
+    current.disable();
+  });
   app.get('/metrics', { schema: { summary: 'Process figures: memory, CPU, live encounters, command and group-commit counters (no encounter data)' } }, async () => {
     const w = ctx.runtime.writer.stats;
     return {
@@ -18,6 +37,8 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
       runtime: { ...ctx.runtime.metrics },
       /** the group-commit log writer: one batch is one database commit */
       logWriter: { batches: w.batches, entries: w.entries, writeMs: w.writeMs, maxWriteMs: w.maxWriteMs },
+      /** ms; null until the first window has passed */
+      eventLoopDelayMs: last,
     };
   });
 }

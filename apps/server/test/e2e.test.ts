@@ -207,6 +207,16 @@ describe('a live encounter over socket.io', () => {
     expect(bare.body.token).toMatch(/^fray_gm_/);
     const health = await s.http('GET', '/health');
     expect(health.body).toMatchObject({ status: 'ok' });
+    // the process figures: counters that moved, and no encounter data
+    const metrics = await s.http('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatchObject({ pid: process.pid, liveEncounters: 1 });
+    // null during the first 10-second window, then the window's figures
+    const delay = metrics.body.eventLoopDelayMs as { p50: number; p99: number; max: number; windowSeconds: number } | null;
+    expect(delay === null || (delay.windowSeconds === 10 && delay.p50 >= 0 && delay.p99 >= delay.p50 && delay.max >= delay.p99)).toBe(true);
+    expect((metrics.body.runtime as { commands: number }).commands).toBe(s.server.runtime.peek(encounterId)!.version);
+    expect((metrics.body.logWriter as { entries: number }).entries).toBeGreaterThanOrEqual(s.server.runtime.peek(encounterId)!.version);
+    expect(JSON.stringify(metrics.body)).not.toContain(encounterId);
     const arch = await s.http('POST', `/encounters/${encounterId}/archive`, undefined, gmToken);
     expect(arch.status).toBe(200);
     const refused = await gm.command({ type: 'dice.roll', formula: '1d4', purpose: 'after archive' });
