@@ -113,12 +113,17 @@ function rememberShaped(s: object): void {
   shapedNext = (shapedNext + 1) % SHAPED_RING;
 }
 function allPlainShaped(root: Obj): boolean {
-  if (!hasKeys(root, ROOT_KEYS)) return false;
+  if (!hasKeys(root, ROOT_KEYS) || !isObj(root.clock) || !hasKeys(root.clock, CLOCK_KEYS)) return false;
   const cs = root.combatants as Obj;
   for (const id in cs) if (!hasKeys(cs[id] as object, KEYS)) return false;
   return true;
 }
 const copyClock = (v: object): Obj => ({ ...(v as Obj) });
+/** The clock's keys, in the order `createEncounter` builds it; a shaped state's clock has exactly these. */
+const CLOCK_KEYS = ['round', 'phase', 'order', 'current'];
+const literalClock = (v: Obj): Obj => ({ round: v.round, phase: v.phase, order: v.order, current: v.current });
+/** `sameObj` for two clocks that have exactly `CLOCK_KEYS` (reads that stay monomorphic). */
+const sameClock = (c: Obj, o: Obj): boolean => c.round === o.round && c.phase === o.phase && c.order === o.order && c.current === o.current;
 const copyRs = (v: object): Obj => ({ ...(v as Obj) });
 // `own` copies many kinds of part. One spread site for all of them is megamorphic (~5x slower than
 // a site that sees one shape), so each key a part sits under is given one of these sites, in turn
@@ -250,7 +255,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
       shells.push(c);
       cs[ids[i]!] = c;
     }
-    root.clock = this.clock = copyClock(base.clock);
+    root.clock = this.clock = shaped ? literalClock(base.clock as unknown as Obj) : copyClock(base.clock);
     if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
   }
 
@@ -355,8 +360,12 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
       root.combatants = out ?? bcs;
     }
     if (shaped && !hasKeys(root, ROOT_KEYS)) shaped = false;
+    // the clock: the copy may have gained keys (clock.changed), or been replaced
+    const clockKept = root.clock === this.clock;
+    const clockShaped = shaped && isObj(root.clock) && hasKeys(root.clock as object, CLOCK_KEYS);
+    if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock as Obj) : sameObj(this.clock, base.clock as Obj))) root.clock = base.clock;
+    if (!clockShaped) shaped = false;
     if (shaped) rememberShaped(this.root);
-    if (root.clock === this.clock && sameObj(this.clock, base.clock as Obj)) root.clock = base.clock;
     if (this.rs && root.rs === this.rs && sameObj(this.rs, base.rs as Obj)) root.rs = base.rs;
     return this.root;
   }

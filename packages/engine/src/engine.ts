@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { coreCommands } from './core.js';
 import { draftWriter, Work, type Writer } from './cow.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
-import { RuleViolation, type EngineError } from './errors.js';
+import { RuleViolation, type EngineError, type ErrorCode } from './errors.js';
 import { Rng, seedRng } from './rng.js';
 import { actorSchema } from './schemas.js';
 import type {
@@ -16,7 +16,9 @@ import type {
   EncounterState,
   EngineEvent,
   ReactionWindow,
+  RollOptions,
   RollRecord,
+  RollResult,
   Ruleset,
 } from './types.js';
 
@@ -204,81 +206,105 @@ function structuredCloneWindow(w: ReactionWindow, cow: boolean): ReactionWindow 
 }
 
 function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>, writer: Writer): Ctx<RS> {
-  let idCounter = 0;
-  const version = base.version + 1;
+  return new CommandCtx(ruleset, draft, command, events, base, writer);
+}
+
+/**
+ * The context handlers get. A class, so that a command allocates one object instead of one
+ * closure per method (handlers call its methods on it; none takes a method off it).
+ */
+class CommandCtx<RS> implements Ctx<RS> {
+  readonly state: EncounterState<RS>;
+  readonly options: Record<string, unknown>;
+  private idCounter = 0;
+  private readonly version: number;
   // Reads that do not need the draft go to the base state: every draft read costs a proxy.
-  let rngState = base.rng;
-  // Whether the queue of GM-forced rolls may differ from the base state's (then read the draft).
-  let forcedTouched = false;
-  const hiddenNow = (id: string): boolean => {
-    const c = base.combatants[id];
-    return c ? c.hidden : draft.combatants[id]?.hidden === true;
-  };
-  const ctx: Ctx<RS> = {
-    state: draft,
-    base,
-    command,
-    options: base.options,
-    emit(event) {
-      if (!event.gmOnly) {
-        const cid = (event.combatantId ?? event.targetId) as unknown;
-        if (typeof cid === 'string' && hiddenNow(cid)) event = { ...event, gmOnly: true };
-      }
-      // (a delete of a key the event does not have still costs a runtime call: only when it has one)
-      if (event.gmOnly === undefined && Object.hasOwn(event, 'gmOnly')) delete event.gmOnly;
-      if (event.type === 'dice.forced' || event.type === 'combatant.removed' || !CORE_EVENTS.has(event.type)) forcedTouched = true;
-      evolve(ruleset, draft, event, writer);
-      events.push(event);
-    },
-    roll(formula, purpose, opts = {}) {
-      const rng = new Rng(rngState);
-      let outcome = rollFormula(formula, rng);
-      let forcedIndex = -1;
-      if ((forcedTouched ? draft : base).forcedRolls.length > 0) {
-        const f0 = formula.replace(/\s+/g, '');
-        forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === f0);
-        if (forcedIndex >= 0) {
-          const f = draft.forcedRolls[forcedIndex]!;
-          const parsed = parseFormula(formula);
-          if (f.faces && f.faces.length === diceCount(parsed)) outcome = { formula, ...totalFor(parsed, f.faces) };
-          else if (f.total !== undefined) outcome = { ...outcome, total: f.total };
-        }
-      }
-      rngState = rng.state();
-      const id = `r${version}.${++idCounter}`;
-      const combatantId = opts.combatantId ?? null;
-      const event: EngineEvent = {
-        type: 'dice.rolled',
-        rollId: id,
-        formula,
-        faces: outcome.faces,
-        total: outcome.total,
-        purpose,
-        combatantId,
-        rngAfter: rngState,
-      };
+  private rngState: EncounterState<RS>['rng'];
+  /** Whether the queue of GM-forced rolls may differ from the base state's (then read the draft). */
+  private forcedTouched = false;
+
+  constructor(
+    private readonly ruleset: Ruleset<RS>,
+    private readonly draft: EncounterState<RS>,
+    readonly command: Command,
+    private readonly events: EngineEvent[],
+    readonly base: EncounterState<RS>,
+    private readonly writer: Writer,
+  ) {
+    this.state = draft;
+    this.options = base.options;
+    this.version = base.version + 1;
+    this.rngState = base.rng;
+  }
+
+  private hiddenNow(id: string): boolean {
+    const c = this.base.combatants[id];
+    return c ? c.hidden : this.draft.combatants[id]?.hidden === true;
+  }
+
+  emit(event: EngineEvent): void {
+    if (!event.gmOnly) {
+      const cid = (event.combatantId ?? event.targetId) as unknown;
+      if (typeof cid === 'string' && this.hiddenNow(cid)) event = { ...event, gmOnly: true };
+    }
+    // (a delete of a key the event does not have still costs a runtime call: only when it has one)
+    if (event.gmOnly === undefined && Object.hasOwn(event, 'gmOnly')) delete event.gmOnly;
+    if (event.type === 'dice.forced' || event.type === 'combatant.removed' || !CORE_EVENTS.has(event.type)) this.forcedTouched = true;
+    evolve(this.ruleset, this.draft, event, this.writer);
+    this.events.push(event);
+  }
+
+  roll(formula: string, purpose: string, opts: RollOptions = {}): RollResult {
+    const draft = this.draft;
+    const rng = new Rng(this.rngState);
+    let outcome = rollFormula(formula, rng);
+    let forcedIndex = -1;
+    if ((this.forcedTouched ? draft : this.base).forcedRolls.length > 0) {
+      const f0 = formula.replace(/\s+/g, '');
+      forcedIndex = draft.forcedRolls.findIndex((f) => !f.formula || f.formula.replace(/\s+/g, '') === f0);
       if (forcedIndex >= 0) {
-        event.forced = true;
-        event.forcedIndex = forcedIndex;
+        const f = draft.forcedRolls[forcedIndex]!;
+        const parsed = parseFormula(formula);
+        if (f.faces && f.faces.length === diceCount(parsed)) outcome = { formula, ...totalFor(parsed, f.faces) };
+        else if (f.total !== undefined) outcome = { ...outcome, total: f.total };
       }
-      if (opts.gmOnly || (combatantId !== null && hiddenNow(combatantId))) event.gmOnly = true;
-      ctx.emit(event);
-      return { formula, faces: outcome.faces, total: outcome.total, id, purpose };
-    },
-    fail(code, rule, message) {
-      throw new RuleViolation(code, rule, message);
-    },
-    openReaction(w) {
-      if (draft.reaction) throw new RuleViolation('REACTION_PENDING', 'engine.reactions', 'A reaction window is already open.');
-      const responses: Record<string, 'pending'> = {};
-      for (const id of w.eligible) responses[id] = 'pending';
-      ctx.emit({ type: 'reaction.opened', window: { ...w, id: ctx.newId('w'), responses } });
-    },
-    newId(prefix) {
-      return `${prefix}${version}.${++idCounter}`;
-    },
-  };
-  return ctx;
+    }
+    const rngState = (this.rngState = rng.state());
+    const id = `r${this.version}.${++this.idCounter}`;
+    const combatantId = opts.combatantId ?? null;
+    const event: EngineEvent = {
+      type: 'dice.rolled',
+      rollId: id,
+      formula,
+      faces: outcome.faces,
+      total: outcome.total,
+      purpose,
+      combatantId,
+      rngAfter: rngState,
+    };
+    if (forcedIndex >= 0) {
+      event.forced = true;
+      event.forcedIndex = forcedIndex;
+    }
+    if (opts.gmOnly || (combatantId !== null && this.hiddenNow(combatantId))) event.gmOnly = true;
+    this.emit(event);
+    return { formula, faces: outcome.faces, total: outcome.total, id, purpose };
+  }
+
+  fail(code: ErrorCode, rule: string, message: string): never {
+    throw new RuleViolation(code, rule, message);
+  }
+
+  openReaction(w: Omit<ReactionWindow, 'id' | 'responses'>): void {
+    if (this.draft.reaction) throw new RuleViolation('REACTION_PENDING', 'engine.reactions', 'A reaction window is already open.');
+    const responses: Record<string, 'pending'> = {};
+    for (const id of w.eligible) responses[id] = 'pending';
+    this.emit({ type: 'reaction.opened', window: { ...w, id: this.newId('w'), responses } });
+  }
+
+  newId(prefix: string): string {
+    return `${prefix}${this.version}.${++this.idCounter}`;
+  }
 }
 
 /** The event types `evolve` handles itself; none but `dice.forced` and `dice.rolled` touch `forcedRolls`. */
