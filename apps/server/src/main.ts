@@ -21,6 +21,8 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
   }
   const idle = num('FRAY_IDLE_SECONDS');
   if (idle !== undefined) out.idleMs = idle * 1000;
+  const inFlight = num('FRAY_COMMITS_IN_FLIGHT');
+  if (inFlight !== undefined) out.commitsInFlight = Math.max(1, Math.floor(inFlight));
   const history = num('FRAY_SYNC_HISTORY');
   if (history !== undefined) out.syncHistory = Math.max(0, Math.floor(history));
   return out;

@@ -23,6 +23,11 @@ export interface RuntimeOptions {
   syncHistory: number;
   /** the largest group-commit batch */
   maxBatch: number;
+  /**
+   * group-commit batches written at once: fewer means bigger batches (fewer commits, less CPU in
+   * this process and in Postgres) and a longer wait behind the commit in flight
+   */
+  commitsInFlight: number;
 }
 
 export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
@@ -34,6 +39,7 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   reactionSeconds: 30,
   syncHistory: 64,
   maxBatch: 128,
+  commitsInFlight: 6,
 };
 
 export interface RuntimeInit {
@@ -90,7 +96,7 @@ export class Runtime {
     this.rulesets = init.rulesets;
     this.logger = init.logger ?? silentLogger;
     this.options = { ...defaultRuntimeOptions, ownerId: `fray-${randomUUID()}`, ...init.options };
-    this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch);
+    this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch, this.options.commitsInFlight);
     this.now = init.now ?? Date.now;
     this.closedHandler = init.onClosed ?? (() => {});
     this.onDeadlines = init.onDeadlines ?? (() => {});

@@ -219,6 +219,43 @@ describe('runtime', () => {
     await rt.shutdown();
   });
 
+  it('writes at most commitsInFlight batches at once; entries that arrive meanwhile wait and go together', async () => {
+    class SlowStore extends MemoryStore {
+      writing = 0;
+      most = 0;
+      sizes: number[] = [];
+      override async appendLog(...a: Parameters<MemoryStore['appendLog']>) {
+        this.writing += 1;
+        this.most = Math.max(this.most, this.writing);
+        this.sizes.push(a[0].length);
+        await new Promise((r) => setTimeout(r, 15));
+        try {
+          return await super.appendLog(...a);
+        } finally {
+          this.writing -= 1;
+        }
+      }
+    }
+    for (const inFlight of [1, 3]) {
+      const store = new SlowStore();
+      const rt = newRuntime(store, { commitsInFlight: inFlight });
+      const hosts = [];
+      for (let i = 0; i < 12; i++) hosts.push((await setup(rt)).host);
+      store.most = 0;
+      store.sizes = [];
+      // the encounters' commands arrive one after another while earlier batches are written
+      const acks = [];
+      for (const [i, h] of hosts.entries()) {
+        acks.push(h.submit({ commandId: `f${i}`, command: { type: 'combat.start' }, by: gm }, gm));
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      expect((await Promise.all(acks)).every((a) => a.ok)).toBe(true);
+      expect(store.most).toBe(inFlight);
+      if (inFlight === 1) expect(Math.max(...store.sizes)).toBeGreaterThan(1);
+      await rt.shutdown();
+    }
+  });
+
   it('sync returns missed patches, or a snapshot when they are too old', async () => {
     const rt = newRuntime(new MemoryStore(), { syncHistory: 3 });
     const { host, gmCmd } = await setup(rt);
