@@ -15,6 +15,7 @@
  *    message to the room and acks.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
@@ -72,6 +73,13 @@ export interface PhaseResult {
   serverCpuUsPerCommand: number;
   serverCpuPercent: number;
   loadgenCpuPercent: number;
+  /**
+   * how late a 10 ms timer fired in the generator during the phase (p99, max; ms): a busy
+   * generator reads patches late, and that lateness is inside the latency it measures
+   */
+  loadgenLoopDelayMs: { p99: number; max: number };
+  /** the server's own event-loop delay over its last 10 s window (from /metrics), if it reports it */
+  serverLoopDelayMs: { p50: number; p99: number; max: number } | null;
   rssBytes: number;
   heapUsedBytes: number;
   commits: number;
@@ -399,17 +407,18 @@ async function floorStep(cfg: LoadConfig, enc: Enc): Promise<Outcome> {
 }
 
 // ---------------------------------------------------------------- measurement
-async function metricsOf(url: string): Promise<{ memory: { heapUsed: number }; logWriter: { batches: number; entries: number } } | null> {
+type Metrics = { memory: { heapUsed: number }; logWriter: { batches: number; entries: number }; eventLoopDelayMs?: { p50: number; p99: number; max: number } | null };
+async function metricsOf(url: string): Promise<Metrics | null> {
   try {
     const res = await fetch(`${url}/metrics`);
     if (!res.ok) return null;
-    return (await res.json()) as { memory: { heapUsed: number }; logWriter: { batches: number; entries: number } };
+    return (await res.json()) as Metrics;
   } catch {
     return null;
   }
 }
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap: number; batches: number; entries: number }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null }> {
   let cpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
@@ -419,6 +428,7 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap
   let heap = NaN;
   let batches = NaN;
   let entries = NaN;
+  let loop: { p50: number; p99: number; max: number } | null = null;
   if (cfg.target === 'fray') {
     heap = 0;
     batches = 0;
@@ -428,9 +438,12 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap
       heap += m?.memory.heapUsed ?? NaN;
       batches += m?.logWriter.batches ?? NaN;
       entries += m?.logWriter.entries ?? NaN;
+      // the worst process's window (one process in every part but `scale`)
+      const d = m?.eventLoopDelayMs;
+      if (d && (!loop || d.p99 > loop.p99)) loop = { p50: d.p50, p99: d.p99, max: d.max };
     }
   }
-  return { cpu, rss, heap, batches, entries };
+  return { cpu, rss, heap, batches, entries, loop };
 }
 
 async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: Enc) => Promise<Outcome>, counters: Counters, fullStateBytes: () => number): Promise<PhaseResult> {
@@ -447,6 +460,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   counters.frameBytes = 0;
   const before = await sample(cfg);
   const lg0 = process.cpuUsage();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const startedAt = Date.now();
   const t0 = performance.now();
   const endAt = t0 + phase.seconds * 1000;
@@ -500,8 +515,10 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   const seconds = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
   if (bad) for (const [k, v] of badMs) bad.ackMsP50[k] = summarize(v).p50;
+  loopDelay.disable();
   const after = await sample(cfg);
   const lg = process.cpuUsage(lg0);
+  const late = (ns: number) => Math.max(0, Math.round(ns / 1e4 - 1000) / 100); // minus the 10 ms resolution
   const cpu = after.cpu - before.cpu;
   const commits = after.batches - before.batches;
   return {
@@ -524,6 +541,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     serverCpuUsPerCommand: (cpu * 1e6) / Math.max(1, accepted),
     serverCpuPercent: (cpu / seconds) * 100,
     loadgenCpuPercent: ((lg.user + lg.system) / 1e6 / seconds) * 100,
+    loadgenLoopDelayMs: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) },
+    serverLoopDelayMs: after.loop,
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,
@@ -599,7 +618,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -319,6 +319,8 @@ function render(R: Results): string {
     row(part, 'accepted commands/s; p50 / p95 / p99 ms', `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
     row(part, 'server CPU µs/command; CPU %; commits/s', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}`);
     row(part, 'server RSS / heap per encounter', `${KB((rr.rssBytes - R.rate.baseline.rssBytes) / R.rate.E)} / ${KB((rr.heapUsedBytes - R.rate.baseline.heapUsedBytes) / R.rate.E)}`);
+    const sl = rr.serverLoopDelayMs;
+    row(part, 'event-loop delay p99 / max ms: server (last 10 s); generator (phase)', `${sl ? `${ms(sl.p99)} / ${ms(sl.max)}` : '–'}; ${ms(rr.loadgenLoopDelayMs.p99)} / ${ms(rr.loadgenLoopDelayMs.max)}`);
   }
   const sc = R.scale?.phases[0];
   if (R.scale && sc) {
