@@ -22,9 +22,12 @@ export interface Writer {
   /**
    * `parent[key]`, made the command's own (copied once, then changed in place) so that it may be
    * changed. `parent` must itself be the command's own (a part copied up front, or a value `own`
-   * or `adopt` returned).
+   * or `adopt` returned). `copy`, when given, makes the shallow copy (a ruleset's own copy function
+   * for a part it changes often: a spread at a site of its own stays monomorphic, where the engine's
+   * shared sites see every ruleset's shapes); it must return a plain copy with the same keys in
+   * the same order.
    */
-  own<T>(parent: object, key: string | number): T;
+  own<T>(parent: object, key: string | number, copy?: (value: T) => T): T;
   /** Marks a new value that `evolve` puts into the state as the command's own, and returns it. */
   adopt<T>(value: T): T;
   /**
@@ -91,7 +94,7 @@ const literalRoot = (v: Obj): Obj => ({
   rs: v.rs,
 });
 /** Whether `o` has exactly `keys`, in that order (no allocation: a `for in` over its keys). */
-function hasKeys(o: object, keys: readonly string[]): boolean {
+export function hasKeys(o: object, keys: readonly string[]): boolean {
   let i = 0;
   for (const k in o) if (k !== keys[i++]) return false;
   return i === keys.length;
@@ -259,12 +262,12 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
   }
 
-  own<T>(parent: object, key: string | number): T {
+  own<T>(parent: object, key: string | number, copy?: (value: T) => T): T {
     const p = parent as Record<string | number, unknown>;
     const v = p[key];
     this.touched.push(p);
     if (!isObj(v) || this.isMine(v)) return v as T;
-    const c = Array.isArray(v) ? v.slice() : copierFor(key)(v);
+    const c = Array.isArray(v) ? v.slice() : copy !== undefined ? (copy(v as T) as object) : copierFor(key)(v);
     this.addMine(c);
     this.owned.push({ parent: p, key, copy: c, orig: v });
     p[key] = c;
