@@ -1,4 +1,4 @@
-import { draftWriter, jsonCopy, type EncounterState, type EngineEvent, type Item, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, jsonCopy, type EncounterState, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Stats } from './options.js';
 
 export type Slot = 'standard' | 'move' | 'quick';
@@ -141,6 +141,60 @@ export function initialData(stats: Stats): Data {
   };
 }
 
+/** The keys of a combatant's data, in the order `initialData` gives them. */
+const DATA_KEYS = Object.keys(initialData({ destiny: 0, fate: 0, corruption: 0 } as Stats));
+const copyDataLiteral = (d: Data): Data => ({
+  slots: d.slots,
+  free: d.free,
+  acted: d.acted,
+  attackedThisTurn: d.attackedThisTurn,
+  standardTaken: d.standardTaken,
+  move: d.move,
+  moved: d.moved,
+  movedRound: d.movedRound,
+  reactedSeq: d.reactedSeq,
+  reactedCycle: d.reactedCycle,
+  quickUsedThisTurn: d.quickUsedThisTurn,
+  quickInReaction: d.quickInReaction,
+  readied: d.readied,
+  delaying: d.delaying,
+  delayedSeq: d.delayedSeq,
+  aim: d.aim,
+  activeDefense: d.activeDefense,
+  stance: d.stance,
+  surgePending: d.surgePending,
+  surgeDeferred: d.surgeDeferred,
+  extraStandard: d.extraStandard,
+  fatigue: d.fatigue,
+  damage: d.damage,
+  socialDamage: d.socialDamage,
+  stress: d.stress,
+  destiny: d.destiny,
+  fate: d.fate,
+  corruption: d.corruption,
+  runStreak: d.runStreak,
+  lastRunRound: d.lastRunRound,
+  speedBonusRound: d.speedBonusRound,
+  analyze: d.analyze,
+  assistDegrees: d.assistDegrees,
+  hunchAdvantage: d.hunchAdvantage,
+  edges: d.edges,
+  alternates: d.alternates,
+  turnsTaken: d.turnsTaken,
+  ammo: d.ammo,
+  deathSaveFailures: d.deathSaveFailures,
+  retry: d.retry,
+});
+const copyDataSpread = (d: Data): Data => ({ ...d });
+/**
+ * A shallow copy of a combatant's data for the copy-on-write path (`Writer.own`): field by field when
+ * it has exactly the keys of `initialData` (a site of the ruleset's own; the engine's shared spread
+ * site sees every shape the data had and is ~10x slower for these 40 fields), else a spread.
+ */
+export function copyData(d: Data): Data {
+  return hasExactKeys(d, DATA_KEYS) ? copyDataLiteral(d) : copyDataSpread(d);
+}
+
 /**
  * The ruleset's events are named facts (`action-round.<fact>`). Each carries, next to its
  * descriptive fields, the state it leaves: `data` (per-combatant patches), `rs` (a patch of the
@@ -173,7 +227,7 @@ export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): 
   if (p.data) {
     for (const [id, patch] of Object.entries(p.data)) {
       const c = s.combatants[id];
-      if (c) Object.assign(w.own<Data>(c, 'data'), adoptAll(w, patch));
+      if (c) Object.assign(w.own<Data>(c, 'data', copyData), adoptAll(w, patch));
     }
   }
   if (p.rs) Object.assign(s.rs, adoptAll(w, p.rs));
