@@ -242,6 +242,8 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   constructor(
     readonly base: S,
     private readonly adopting = true,
+    /** the ruleset's copy of `rs` (`Ruleset.copyRs`), if it has one */
+    copyRsOf?: (rs: never) => unknown,
   ) {
     const shaped = (this.shaped = knownShaped(base) || allPlainShaped(base as unknown as Obj));
     const root = shaped ? literalRoot(base as unknown as Obj) : copyRootSpread(base);
@@ -259,7 +261,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
       cs[ids[i]!] = c;
     }
     root.clock = this.clock = shaped ? literalClock(base.clock as unknown as Obj) : copyClock(base.clock);
-    if (isObj(base.rs)) root.rs = this.rs = copyRs(base.rs as object);
+    if (isObj(base.rs)) root.rs = this.rs = (copyRsOf ? copyRsOf(base.rs as never) : copyRs(base.rs as object)) as Obj;
   }
 
   own<T>(parent: object, key: string | number, copy?: (value: T) => T): T {

@@ -259,6 +259,14 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
    * objects, `evolve` writes through its `Writer`. Same results, without proxies.
    */
   cow?: boolean;
+  /**
+   * A shallow copy of `rs`, which the copy-on-write path makes at the start of every command: a
+   * plain object with the same keys in the same order and the same values (what `{ ...rs }` gives).
+   * Optional: a ruleset that knows its keys can copy them field by field (the engine's spread site,
+   * shared by every ruleset and shape, copies generically and is several times slower). Called
+   * without `this`.
+   */
+  copyRs?(rs: RS): RS;
   startCombat(ctx: Ctx<RS, O>): void;
   /** the acting combatant (or the GM for it) ends its turn */
   endTurn(ctx: Ctx<RS, O>, combatantId: string): void;
