@@ -357,6 +357,29 @@ export function copyData(d: Data): Data {
   return hasExactKeys(d, DATA_KEYS) ? copyDataLiteral(d) : copyDataSpread(d);
 }
 
+/** The keys of the ruleset state (`rs`), in the order it is built with. */
+const RS_KEYS: readonly string[] = ['round', 'surprise', 'regularRound', 'combatTurn', 'phaseIdx', 'cursor', 'intents', 'readyQueue', 'seq'];
+const copyRsLiteral = (v: RS): RS => ({
+  round: v.round,
+  surprise: v.surprise,
+  regularRound: v.regularRound,
+  combatTurn: v.combatTurn,
+  phaseIdx: v.phaseIdx,
+  cursor: v.cursor,
+  intents: v.intents,
+  readyQueue: v.readyQueue,
+  seq: v.seq,
+});
+const copyRsSpread = (v: RS): RS => ({ ...v });
+/**
+ * A shallow copy of the ruleset state (`rs`) for the copy-on-write path: field by field when it has exactly
+ * `RS_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyRs(v: RS): RS {
+  return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
+}
+
 const facts = new Map<string, string>();
 /** The part of an event type after `action-points.` ('' for another's), remembered per type. */
 function factOf(type: string): string {
@@ -844,6 +867,8 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   evolve: (draft, e, w) => evolve(draft as S, e, w),
   // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
   cow: true,
+  // the top of rs, copied field by field (see Ruleset.copyRs)
+  copyRs,
 
   startCombat(ctx) {
     const s = st(ctx);

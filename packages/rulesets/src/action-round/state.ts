@@ -195,6 +195,28 @@ export function copyData(d: Data): Data {
   return hasExactKeys(d, DATA_KEYS) ? copyDataLiteral(d) : copyDataSpread(d);
 }
 
+/** The keys of the ruleset state (`rs`), in the order it is built with. */
+const RS_KEYS: readonly string[] = ['freeActionLimit', 'roundSeconds', 'turnSeq', 'areaPowerUsed', 'rulings', 'attitudes', 'lastCheck', 'interrupted'];
+const copyRsLiteral = (v: RS): RS => ({
+  freeActionLimit: v.freeActionLimit,
+  roundSeconds: v.roundSeconds,
+  turnSeq: v.turnSeq,
+  areaPowerUsed: v.areaPowerUsed,
+  rulings: v.rulings,
+  attitudes: v.attitudes,
+  lastCheck: v.lastCheck,
+  interrupted: v.interrupted,
+});
+const copyRsSpread = (v: RS): RS => ({ ...v });
+/**
+ * A shallow copy of the ruleset state (`rs`) for the copy-on-write path: field by field when it has exactly
+ * `RS_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyRs(v: RS): RS {
+  return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
+}
+
 /**
  * The ruleset's events are named facts (`action-round.<fact>`). Each carries, next to its
  * descriptive fields, the state it leaves: `data` (per-combatant patches), `rs` (a patch of the

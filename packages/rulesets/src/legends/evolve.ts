@@ -1,4 +1,4 @@
-import { draftWriter, type Effect, type EngineEvent, type Item, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, type Effect, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Marker } from './flow.js';
 import {
   clone,
@@ -21,9 +21,63 @@ import {
   type Zone,
 } from './model.js';
 
+/** The keys of a combatant's data, in the order it is built with. */
+const DATA_KEYS: readonly string[] = ['surprised', 'fatigue', 'stealth', 'moveRollRound', 'turn', 'busyHands', 'noMeleeUntilRound', 'carriedBy', 'forfeitRound', 'turnRound', 'bypassedRound'];
+const copyDataLiteral = (v: LData): LData => ({
+  surprised: v.surprised,
+  fatigue: v.fatigue,
+  stealth: v.stealth,
+  moveRollRound: v.moveRollRound,
+  turn: v.turn,
+  busyHands: v.busyHands,
+  noMeleeUntilRound: v.noMeleeUntilRound,
+  carriedBy: v.carriedBy,
+  forfeitRound: v.forfeitRound,
+  turnRound: v.turnRound,
+  bypassedRound: v.bypassedRound,
+});
+const copyDataSpread = (v: LData): LData => ({ ...v });
+/**
+ * A shallow copy of a combatant's data for the copy-on-write path: field by field when it has exactly
+ * `DATA_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyData(v: LData): LData {
+  return hasExactKeys(v, DATA_KEYS) ? copyDataLiteral(v) : copyDataSpread(v);
+}
+
+/** The keys of the ruleset state (`rs`), in the order it is built with. */
+const RS_KEYS: readonly string[] = ['zones', 'turnRolls', 'queue', 'lastOrder', 'pending', 'reactions', 'groupMoves', 'defense', 'overflow', 'forfeits', 'touches', 'touchLog', 'offers', 'customActions', 'movers'];
+const copyRsLiteral = (v: LRS): LRS => ({
+  zones: v.zones,
+  turnRolls: v.turnRolls,
+  queue: v.queue,
+  lastOrder: v.lastOrder,
+  pending: v.pending,
+  reactions: v.reactions,
+  groupMoves: v.groupMoves,
+  defense: v.defense,
+  overflow: v.overflow,
+  forfeits: v.forfeits,
+  touches: v.touches,
+  touchLog: v.touchLog,
+  offers: v.offers,
+  customActions: v.customActions,
+  movers: v.movers,
+});
+const copyRsSpread = (v: LRS): LRS => ({ ...v });
+/**
+ * A shallow copy of the ruleset state (`rs`) for the copy-on-write path: field by field when it has exactly
+ * `RS_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyRs(v: LRS): LRS {
+  return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
+}
+
 // Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
 // on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
-const dataOf = (w: Writer, c: LCombatant): LData => w.own<LData>(c, 'data');
+const dataOf = (w: Writer, c: LCombatant): LData => w.own<LData>(c, 'data', copyData);
 const turnOf = (w: Writer, c: LCombatant): TurnBudget => w.own<TurnBudget>(dataOf(w, c), 'turn');
 const part = <K extends keyof LRS>(w: Writer, rs: LRS, k: K): LRS[K] => w.own<LRS[K]>(rs, k);
 

@@ -1,7 +1,7 @@
 import type { CatalogueEntry, Ruleset } from '@fray/engine';
 import { BUILTIN } from './actions.js';
 import { checkOverflow, continueMovement, legendsCommands } from './commands.js';
-import { evolve } from './evolve.js';
+import { copyRs, evolve } from './evolve.js';
 import { END, beginActionPhase, beginRound, effectExpiry, endTurn, rollTurnOrder, setOrder, startTurnAt } from './flow.js';
 import { legalActions } from './legal.js';
 import {
@@ -87,6 +87,8 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   evolve: (draft, event, w) => evolve(draft, event, w),
   // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
   cow: true,
+  // the top of rs, copied field by field (see Ruleset.copyRs)
+  copyRs,
   startCombat(ctx0) {
     rollTurnOrder(ctx0 as unknown as LCtx);
   },

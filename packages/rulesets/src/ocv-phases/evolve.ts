@@ -1,11 +1,72 @@
-import { draftWriter, type EngineEvent, type Hex, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, type EngineEvent, type Hex, type Writer } from '@fray/engine';
 import { clone, phaseKey, phaseOrdinal, phaseOrder, type Data, type Hold, type Intent, type Job, type ManoeuvreUse, type PhaseName, type S } from './model.js';
 
 type C = S['combatants'][string];
 type RS = S['rs'];
+/** The keys of a combatant's data, in the order it is built with. */
+const DATA_KEYS: readonly string[] = ['stun', 'endurance', 'slots', 'attacks', 'full', 'moved', 'stepped', 'free', 'aoos', 'opportunities', 'restricted', 'braced', 'manoeuvres', 'dodging', 'hold', 'skipNext', 'abortLock', 'fullStarted'];
+const copyDataLiteral = (v: Data): Data => ({
+  stun: v.stun,
+  endurance: v.endurance,
+  slots: v.slots,
+  attacks: v.attacks,
+  full: v.full,
+  moved: v.moved,
+  stepped: v.stepped,
+  free: v.free,
+  aoos: v.aoos,
+  opportunities: v.opportunities,
+  restricted: v.restricted,
+  braced: v.braced,
+  manoeuvres: v.manoeuvres,
+  dodging: v.dodging,
+  hold: v.hold,
+  skipNext: v.skipNext,
+  abortLock: v.abortLock,
+  fullStarted: v.fullStarted,
+});
+const copyDataSpread = (v: Data): Data => ({ ...v });
+/**
+ * A shallow copy of a combatant's data for the copy-on-write path: field by field when it has exactly
+ * `DATA_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyData(v: Data): Data {
+  return hasExactKeys(v, DATA_KEYS) ? copyDataLiteral(v) : copyDataSpread(v);
+}
+
+/** The keys of the ruleset state (`rs`), in the order it is built with. */
+const RS_KEYS: readonly string[] = ['map', 'order', 'scores', 'unaware', 'turn', 'phase', 'phaseCount', 'passed', 'spent', 'offered', 'jobs', 'intents', 'pauseFor', 'attacks', 'stalled'];
+const copyRsLiteral = (v: RS): RS => ({
+  map: v.map,
+  order: v.order,
+  scores: v.scores,
+  unaware: v.unaware,
+  turn: v.turn,
+  phase: v.phase,
+  phaseCount: v.phaseCount,
+  passed: v.passed,
+  spent: v.spent,
+  offered: v.offered,
+  jobs: v.jobs,
+  intents: v.intents,
+  pauseFor: v.pauseFor,
+  attacks: v.attacks,
+  stalled: v.stalled,
+});
+const copyRsSpread = (v: RS): RS => ({ ...v });
+/**
+ * A shallow copy of the ruleset state (`rs`) for the copy-on-write path: field by field when it has exactly
+ * `RS_KEYS` (named reads; a spread site the engine shares goes megamorphic and copies generically,
+ * several times slower), else a spread.
+ */
+export function copyRs(v: RS): RS {
+  return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
+}
+
 // Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
 // on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
-const dataOf = (w: Writer, c: C): Data => w.own<Data>(c, 'data');
+const dataOf = (w: Writer, c: C): Data => w.own<Data>(c, 'data', copyData);
 const part = <K extends keyof RS>(w: Writer, rs: RS, k: K): RS[K] => w.own<RS[K]>(rs, k);
 
 /** The clock every client renders: round = Turn number, phase name, this Phase's order. */
