@@ -234,7 +234,7 @@ export interface Patch {
 
 /** The event's values go into the state as they are (changed in place later in the command, as the draft did). */
 function adoptAll<T extends object>(w: Writer, patch: T): T {
-  for (const v of Object.values(patch)) w.adopt(v);
+  for (const k in patch) w.adopt(patch[k]);
   return patch;
 }
 
@@ -247,9 +247,10 @@ export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): 
   if (!e.type.startsWith('action-round.')) return false;
   const p = e as unknown as Patch;
   if (p.data) {
-    for (const [id, patch] of Object.entries(p.data)) {
+    const data = p.data;
+    for (const id in data) {
       const c = s.combatants[id];
-      if (c) Object.assign(w.own<Data>(c, 'data', copyData), adoptAll(w, patch));
+      if (c) Object.assign(w.own<Data>(c, 'data', copyData), adoptAll(w, data[id]!));
     }
   }
   if (p.rs) Object.assign(s.rs, adoptAll(w, p.rs));
