@@ -36,7 +36,7 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
       sockets: ctx.sinks.size,
       runtime: { ...ctx.runtime.metrics },
       /** the group-commit log writer: one batch is one database commit */
-      logWriter: { batches: w.batches, entries: w.entries, writeMs: w.writeMs, maxWriteMs: w.maxWriteMs },
+      logWriter: { ...w },
       /** ms; null until the first window has passed */
       eventLoopDelayMs: last,
     };

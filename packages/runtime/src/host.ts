@@ -57,6 +57,14 @@ export class EncounterHost {
   state: EncounterState;
   /** the version of the newest saved snapshot */
   snapshotVersion: number;
+  /**
+   * the version at which the next periodic snapshot is due: every `snapshotEvery` commands, the
+   * first one after a load at an offset of the encounter's own (its id's hash), so that encounters
+   * loaded or started together do not all snapshot at the same commands
+   */
+  private nextSnapshotAt: number;
+  /** waiting in the runtime's background snapshot queue */
+  snapshotQueued = false;
   lastActivity: number;
   archived = false;
   closed = false;
@@ -82,6 +90,8 @@ export class EncounterHost {
   ) {
     this.state = state;
     this.snapshotVersion = opts.snapshotVersion;
+    const every = Math.max(1, runtime.options.snapshotEvery);
+    this.nextSnapshotAt = opts.snapshotVersion + every - (stableHash(state.id) % every);
     this.turnTimerSeconds = opts.turnTimerSeconds;
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
@@ -409,8 +419,7 @@ export class EncounterHost {
   }
 
   private afterCommit(): void {
-    const s = this.state;
-    if (s.version - this.snapshotVersion >= this.runtime.options.snapshotEvery) void this.snapshot();
+    if (this.state.version >= this.nextSnapshotAt) this.runtime.queueSnapshot(this);
   }
 
   /** Save a snapshot of the current state (with the runtime's own settings). */
@@ -426,6 +435,7 @@ export class EncounterHost {
         { status: state.status, round: state.clock.round },
       );
       if (version > this.snapshotVersion) this.snapshotVersion = version;
+      this.nextSnapshotAt = Math.max(this.nextSnapshotAt, version + Math.max(1, this.runtime.options.snapshotEvery));
     } catch (e) {
       this.logger.error({ err: String(e), version }, 'snapshot failed');
     }
@@ -534,4 +544,11 @@ export class EncounterHost {
     this.reactionTimer = null;
     this.clearTurnTimer();
   }
+}
+
+/** FNV-1a of a string (32 bits): a fixed, well-spread number per encounter id. */
+function stableHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }

@@ -23,7 +23,7 @@ export class LogWriter {
   /** encounters with an entry in a batch being written */
   private readonly writing = new Set<string>();
   /** batches written, entries written, time spent writing (for /health and the benchmark) */
-  readonly stats = { batches: 0, entries: 0, writeMs: 0, maxWriteMs: 0 };
+  readonly stats = { batches: 0, entries: 0, writeMs: 0, maxWriteMs: 0, over10ms: 0, over25ms: 0, over100ms: 0 };
 
   constructor(
     private readonly store: RuntimeStore,
@@ -131,5 +131,10 @@ export class LogWriter {
     this.stats.entries += batch.length;
     this.stats.writeMs += ms;
     if (ms > this.stats.maxWriteMs) this.stats.maxWriteMs = ms;
+    if (ms > 10) {
+      this.stats.over10ms += 1;
+      if (ms > 25) this.stats.over25ms += 1;
+      if (ms > 100) this.stats.over100ms += 1;
+    }
   }
 }

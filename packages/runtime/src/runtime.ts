@@ -24,6 +24,11 @@ export interface RuntimeOptions {
   /** the largest group-commit batch */
   maxBatch: number;
   /**
+   * periodic snapshots written at once (the rest wait in a queue): a burst of snapshots must not
+   * take the database pool's connections, nor the disk, from the log appends that acks wait for
+   */
+  snapshotsInFlight: number;
+  /**
    * group-commit batches written at once: fewer means bigger batches (fewer commits, less CPU in
    * this process and in Postgres) and a longer wait behind the commit in flight
    */
@@ -40,6 +45,7 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   syncHistory: 64,
   maxBatch: 128,
   commitsInFlight: 6,
+  snapshotsInFlight: 2,
 };
 
 export interface RuntimeInit {
@@ -348,6 +354,30 @@ export class Runtime {
    * snapshot, release the leases (another process may take them at once), and only then tell
    * each subscriber `closed` with reason `shutdown`, so a client that goes elsewhere is served.
    */
+  private readonly snapshotQueue: EncounterHost[] = [];
+  private snapshotsRunning = 0;
+
+  /** A periodic snapshot of this host, in the background queue (once, however often it is asked). */
+  queueSnapshot(host: EncounterHost): void {
+    if (host.snapshotQueued) return;
+    host.snapshotQueued = true;
+    this.snapshotQueue.push(host);
+    this.pumpSnapshots();
+  }
+
+  private pumpSnapshots(): void {
+    while (this.snapshotsRunning < Math.max(1, this.options.snapshotsInFlight) && this.snapshotQueue.length > 0) {
+      const host = this.snapshotQueue.shift()!;
+      host.snapshotQueued = false;
+      if (host.closed) continue; // unloading snapshots it anyway
+      this.snapshotsRunning += 1;
+      void host.snapshot().finally(() => {
+        this.snapshotsRunning -= 1;
+        this.pumpSnapshots();
+      });
+    }
+  }
+
   async shutdown(): Promise<void> {
     this.stopping = true;
     if (this.sweeper) clearInterval(this.sweeper);

@@ -256,6 +256,57 @@ describe('runtime', () => {
     }
   });
 
+  it('periodic snapshots: every snapshotEvery commands, staggered per encounter, at most snapshotsInFlight written at once', async () => {
+    class SlowSnapshots extends MemoryStore {
+      delay = 0;
+      writing = 0;
+      most = 0;
+      override async saveSnapshot(...a: Parameters<MemoryStore['saveSnapshot']>) {
+        this.writing += 1;
+        this.most = Math.max(this.most, this.writing);
+        if (this.delay) await new Promise((r) => setTimeout(r, this.delay));
+        try {
+          return await super.saveSnapshot(...a);
+        } finally {
+          this.writing -= 1;
+        }
+      }
+    }
+    const every = 8;
+    const lockstep = async (delay: number) => {
+      const store = new SlowSnapshots();
+      store.delay = delay;
+      const rt = newRuntime(store, { snapshotEvery: every, snapshotsInFlight: 2 });
+      const hosts = [];
+      for (let i = 0; i < 12; i++) hosts.push((await setup(rt)).host);
+      const loaded = new Map(hosts.map((h) => [h.id, h.version]));
+      store.most = 0;
+      // the encounters move in lockstep, as a load test's do
+      for (let round = 0; round < 2 * every; round++) {
+        await Promise.all(hosts.map((h, i) => h.submit({ commandId: `s${round}-${i}`, command: { type: 'dice.roll', formula: '1d6', purpose: 'tick' }, by: gm }, gm)));
+      }
+      await new Promise((r) => setTimeout(r, 20 * delay + 20)); // let the queue drain
+      const periodic = hosts.map((h) => store.snapshots.get(h.id)!.map((s) => s.version - loaded.get(h.id)!).filter((d) => d > 0));
+      await rt.shutdown();
+      return { store, periodic };
+    };
+    // a slow database: never more than 2 snapshots at once, and every encounter still gets one
+    const slow = await lockstep(10);
+    expect(slow.store.most).toBe(2);
+    expect(slow.periodic.every((p) => p.length > 0)).toBe(true);
+    // the first periodic snapshot comes within `every` commands of the load (the initial snapshot
+    // is at version 0, the setup made 3), at an offset of each encounter's own
+    const fast = await lockstep(0);
+    const firsts = fast.periodic.map((p) => p[0]!);
+    for (const f of firsts) expect(f).toBeLessThanOrEqual(every);
+    expect(new Set(firsts).size).toBeGreaterThan(2);
+    // then one every `every` commands
+    for (const p of fast.periodic) {
+      expect(p.length).toBeGreaterThanOrEqual(2);
+      for (let k = 1; k < p.length; k++) expect(p[k]! - p[k - 1]!).toBe(every);
+    }
+  });
+
   it('sync returns missed patches, or a snapshot when they are too old', async () => {
     const rt = newRuntime(new MemoryStore(), { syncHistory: 3 });
     const { host, gmCmd } = await setup(rt);
