@@ -408,6 +408,12 @@ function runMove(ctx: C, job: Job): void {
   const opportunity = `move:${job.actor}`;
   let path = job.path;
   let leaveChecked = job.leaveChecked;
+  let back = job.back;
+  // `back` rides along only while the mover shares a hex with an ally
+  const carry = (j: Job): Job => {
+    const { back: _old, ...rest } = j;
+    return back ? { ...rest, back } : rest;
+  };
   while (path.length > 0) {
     const s = st(ctx);
     const here = pos(s, job.actor)!;
@@ -415,22 +421,28 @@ function runMove(ctx: C, job: Job): void {
     if (!leaveChecked && provoking) {
       const from = aooFrom(s, job.actor, here, opportunity);
       if (from.length > 0) {
-        return openAoo(ctx, { ...job, path, leaveChecked: true }, from, opportunity, 'moving out of a threatened hex');
+        return openAoo(ctx, carry({ ...job, path, leaveChecked: true }), from, opportunity, 'moving out of a threatened hex');
       }
     }
     // the way may have changed while the action was interrupted
     const blocked = hexError(s, job.actor, here, next, path.length === 1);
     if (blocked) {
       ctx.emit({ type: 'ocv-phases.interrupted', combatantId: job.actor, row: job.row, reason: blocked.message });
+      // "never ending in an occupied hex": stopped in an ally's hex, it steps back to the last hex it held alone
+      if (back && occupant(s, here, job.actor) && !occupant(s, back, job.actor)) {
+        ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(back), step: job.row === 'step' || undefined });
+      }
       break;
     }
+    if (!occupant(s, here, job.actor)) back = hexCopy(here);
     ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(next), step: job.row === 'step' || undefined });
     path = path.slice(1);
     leaveChecked = false;
+    if (!occupant(st(ctx), next, job.actor)) back = undefined;
     const readied = job.via === 'regular' ? triggered(st(ctx), job, 'moves', next) : [];
     if (readied.length > 0) {
       const name = s.combatants[job.actor]!.name;
-      return openBefore(ctx, { ...job, path, leaveChecked: false, stage: 'resolve' }, readied, `${name} comes into reach`);
+      return openBefore(ctx, carry({ ...job, path, leaveChecked: false, stage: 'resolve' }), readied, `${name} comes into reach`);
     }
   }
   if (job.row === 'move-by' || job.row === 'move-through') {

@@ -24,6 +24,9 @@ export function invariants(s: S): string[] {
   if (new Set(rs.passed).size !== rs.passed.length) out.push('passed has duplicates');
   const limit = opts(s).freeActionLimit;
   const hexes = new Set<string>();
+  // a move suspended while passing through an ally's hex (an attack of opportunity, a readied
+  // action) shares that hex until it goes on: "never ending in an occupied hex", passing is allowed
+  const passing = new Set(rs.jobs.filter((j) => j.path.length > 0).map((j) => j.actor));
   for (const c of Object.values(s.combatants)) {
     const d = c.data;
     const restricted = rs.phase === 'surprise';
@@ -39,8 +42,10 @@ export function invariants(s: S): string[] {
     if (c.position) {
       const p = c.position as { q: number; r: number };
       const k = `${p.q},${p.r}`;
-      if (hexes.has(k)) out.push(`two characters in hex ${k}`);
-      hexes.add(k);
+      if (!passing.has(c.id)) {
+        if (hexes.has(k)) out.push(`two characters in hex ${k}`);
+        hexes.add(k);
+      }
     }
   }
   return out;

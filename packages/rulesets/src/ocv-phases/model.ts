@@ -167,6 +167,11 @@ export interface Job {
   noProvoke: boolean;
   /** the first hex of `path` is entered after leaving the current hex: that leaving was already checked */
   leaveChecked: boolean;
+  /**
+   * the last hex of this move the mover stood in alone, while it passes through an ally's hex (a
+   * move stopped there steps back to it: never ending in an occupied hex); absent otherwise
+   */
+  back?: Hex;
   fullAction: string | null;
   step: Hex | null;
 }
