@@ -402,6 +402,18 @@ export function runJob(ctx: C, job: Job): void {
 /** a plain copy of a hex read from the draft: an event must not keep a draft, revoked after the command */
 const hexCopy = <T extends Hex | null>(h: T): T => (h ? ({ q: h.q, r: h.r } as T) : h);
 
+/**
+ * "never ending in an occupied hex": a move stopped in an ally's hex (the way ahead blocked, or the
+ * mover no longer capable of acting) ends instead in the last hex it held alone.
+ */
+function stepBack(ctx: C, job: Job): void {
+  const s = st(ctx);
+  const here = pos(s, job.actor);
+  const back = job.back;
+  if (!back || !here || !occupant(s, here, job.actor) || occupant(s, back, job.actor)) return;
+  ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(back), step: job.row === 'step' || undefined });
+}
+
 function runMove(ctx: C, job: Job): void {
   const row = ROW[job.row]!;
   const provoking = row.provokes !== 'no' && !job.noProvoke && job.row !== 'step';
@@ -428,10 +440,7 @@ function runMove(ctx: C, job: Job): void {
     const blocked = hexError(s, job.actor, here, next, path.length === 1);
     if (blocked) {
       ctx.emit({ type: 'ocv-phases.interrupted', combatantId: job.actor, row: job.row, reason: blocked.message });
-      // "never ending in an occupied hex": stopped in an ally's hex, it steps back to the last hex it held alone
-      if (back && occupant(s, here, job.actor) && !occupant(s, back, job.actor)) {
-        ctx.emit({ type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(back), step: job.row === 'step' || undefined });
-      }
+      stepBack(ctx, { ...job, back });
       break;
     }
     if (!occupant(s, here, job.actor)) back = hexCopy(here);
@@ -633,6 +642,7 @@ export function drain(ctx: C): void {
     ctx.emit({ type: 'ocv-phases.job-popped', combatantId: top.actor });
     if (!s.combatants[top.actor] || incapable(s, top.actor)) {
       ctx.emit({ type: 'ocv-phases.interrupted', combatantId: top.actor, row: top.row, reason: 'no longer capable of acting' });
+      if (s.combatants[top.actor]) stepBack(ctx, top);
       continue;
     }
     runJob(ctx, clone(top));

@@ -207,6 +207,34 @@ describe('passThroughAllies: "never ending in an occupied hex"', () => {
     expect(R.invariants!(end)).toEqual([]);
   });
 
+  it('"assuming he is still capable of doing so": knocked out while held in the ally\'s hex, the mover ends in the last hex it held alone, never in an occupied hex', () => {
+    const held = encounter(
+      [
+        { id: 'a', side: 'x', cv: 9, at: hex(0, 0) },
+        { id: 'e', side: 'y', cv: 5, at: hex(2, -1) },
+        { id: 'ally', side: 'x', cv: 3, at: hex(1, 0) },
+      ],
+      { options: { ...base.options, pauseAfterInterruptHit: true } },
+    ).s;
+    let s = ok(held, cmd('move', 'a', { mode: 'move-half', path: through })).state;
+    expect(at(s, 'a')).toEqual(hex(1, 0));
+    // the attack of opportunity hits: the action waits for the GM ("assuming he is still capable")
+    s = ok(ok(s, { type: 'dice.force', by: gm, faces: [6, 6, 6] }).state, cmd('opportunityAttack', 'e')).state;
+    expect(s.reaction).toMatchObject({ kind: 'ocv-phases.continue', eligible: ['a'] });
+    expect(R.invariants!(s)).toEqual([]);
+    s = ok(s, { type: 'effect.apply', by: gm, targetId: 'a', name: 'Knocked out', condition: 'unconscious' }).state;
+    const r = ok(s, { type: 'reaction.resolve', by: gm });
+    const t = types(r.events);
+    expect(r.events.find((e) => e.type === 'ocv-phases.interrupted')).toMatchObject({ combatantId: 'a', reason: 'no longer capable of acting' });
+    expect(moves(r.events, 'a')).toEqual([{ from: hex(1, 0), to: hex(0, 0) }]);
+    expect(t.indexOf('ocv-phases.interrupted')).toBeLessThan(t.indexOf('ocv-phases.moved'));
+    expect(at(r.state, 'a')).toEqual(hex(0, 0));
+    expect(at(r.state, 'ally')).toEqual(hex(1, 0));
+    expect(r.state.rs.jobs).toEqual([]);
+    alone(r.state);
+    expect(R.invariants!(r.state)).toEqual([]);
+  });
+
   it('the invariant allows a shared hex only while a move with path left is suspended: two characters in one hex otherwise are reported', () => {
     const s = ok(guarded(), cmd('move', 'a', { mode: 'move-half', path: through })).state;
     expect(at(s, 'a')).toEqual(hex(1, 0));
