@@ -6,6 +6,20 @@ import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
 
+/** FRAY_DIAG=1: warn lines for what makes a command slow (for reading a latency tail, not for play) */
+const DIAG_COMMIT_MS = 25;
+const DIAG_STALL_MS = 30;
+
+/** Every time the event loop was held longer than DIAG_STALL_MS (GC, a long task, or no CPU to run on). */
+function logStalls(logger: { warn: (o: object, m: string) => void }): void {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > DIAG_STALL_MS) logger.warn({ startedAt: new Date(Date.now() - (now - last)).toISOString(), ms: Math.round(now - last) }, 'event loop stalled');
+    last = now;
+  }, 5).unref();
+}
+
 /** Runtime tuning from the environment (optional; the defaults suit a single machine). */
 function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
   const out: Partial<RuntimeOptions> = {};
@@ -25,6 +39,7 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
   if (inFlight !== undefined) out.commitsInFlight = Math.max(1, Math.floor(inFlight));
   const history = num('FRAY_SYNC_HISTORY');
   if (history !== undefined) out.syncHistory = Math.max(0, Math.floor(history));
+  if (env.FRAY_DIAG === '1') out.logSlowCommitMs = DIAG_COMMIT_MS;
   return out;
 }
 
@@ -47,6 +62,7 @@ async function main(): Promise<void> {
   const { url } = await server.listen(config.port, config.host);
   logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
 
+  if (process.env.FRAY_DIAG === '1') logStalls(logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

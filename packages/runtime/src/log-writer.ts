@@ -30,6 +30,7 @@ export class LogWriter {
     private readonly logger: Logger,
     private readonly maxBatch = 128,
     private readonly maxInFlight = 6,
+    private readonly logSlowMs = 0,
   ) {}
 
   append(entry: LogEntryLike, token: number): Promise<void> {
@@ -131,6 +132,10 @@ export class LogWriter {
     this.stats.entries += batch.length;
     this.stats.writeMs += ms;
     if (ms > this.stats.maxWriteMs) this.stats.maxWriteMs = ms;
+    if (this.logSlowMs > 0 && ms > this.logSlowMs) {
+      // the time includes any wait of this process's event loop before it read the reply
+      this.logger.warn({ startedAt: new Date(Date.now() - ms).toISOString(), ms: Math.round(ms), entries: batch.length, inFlight: this.inFlight, waiting: this.pending.length }, 'slow group commit');
+    }
     if (ms > 10) {
       this.stats.over10ms += 1;
       if (ms > 25) this.stats.over25ms += 1;

@@ -33,6 +33,8 @@ export interface RuntimeOptions {
    * this process and in Postgres) and a longer wait behind the commit in flight
    */
   commitsInFlight: number;
+  /** a warn line for each group commit slower than this (ms; 0 = none): for diagnosing latency */
+  logSlowCommitMs: number;
 }
 
 export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
@@ -46,6 +48,7 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   maxBatch: 128,
   commitsInFlight: 6,
   snapshotsInFlight: 2,
+  logSlowCommitMs: 0,
 };
 
 export interface RuntimeInit {
@@ -102,7 +105,7 @@ export class Runtime {
     this.rulesets = init.rulesets;
     this.logger = init.logger ?? silentLogger;
     this.options = { ...defaultRuntimeOptions, ownerId: `fray-${randomUUID()}`, ...init.options };
-    this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch, this.options.commitsInFlight);
+    this.writer = new LogWriter(this.store, this.logger, this.options.maxBatch, this.options.commitsInFlight, this.options.logSlowCommitMs);
     this.now = init.now ?? Date.now;
     this.closedHandler = init.onClosed ?? (() => {});
     this.onDeadlines = init.onDeadlines ?? (() => {});

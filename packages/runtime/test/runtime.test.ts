@@ -256,6 +256,37 @@ describe('runtime', () => {
     }
   });
 
+  it('logSlowCommitMs: a warn line for each group commit slower than the threshold, none for the fast ones', async () => {
+    class SlowOnce extends MemoryStore {
+      slow = false;
+      override async appendLog(...a: Parameters<MemoryStore['appendLog']>) {
+        if (this.slow) await new Promise((r) => setTimeout(r, 40));
+        return super.appendLog(...a);
+      }
+    }
+    const store = new SlowOnce();
+    const warned: Array<{ o: Record<string, unknown>; msg: string }> = [];
+    const quiet = () => {};
+    const logger = {
+      info: quiet,
+      debug: quiet,
+      error: quiet,
+      warn: (o: object, msg?: string) => void warned.push({ o: o as Record<string, unknown>, msg: msg ?? '' }),
+      child: () => logger,
+    };
+    const rt = new Runtime({ store, rulesets, logger, options: { ownerId: `test-${Math.random()}`, logSlowCommitMs: 25 } });
+    const { host, gmCmd } = await setup(rt);
+    expect(warned).toEqual([]);
+    store.slow = true;
+    expect((await gmCmd({ type: 'combat.start' })).ok).toBe(true);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.msg).toBe('slow group commit');
+    expect(warned[0]!.o).toMatchObject({ entries: 1 });
+    expect(warned[0]!.o.ms as number).toBeGreaterThanOrEqual(25);
+    expect(store.logs.get(host.id)!.length).toBe(host.version);
+    await rt.shutdown();
+  });
+
   it('periodic snapshots: every snapshotEvery commands, staggered per encounter, at most snapshotsInFlight written at once', async () => {
     class SlowSnapshots extends MemoryStore {
       delay = 0;
