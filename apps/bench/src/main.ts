@@ -9,6 +9,12 @@
  *   BENCH_PROFILE_DIR    keep the profile part's .cpuprofile in this directory
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
+ * For digging into a figure (docs/performance.md, "Session 4"):
+ *   BENCH_RATE_ONLY=1    the rate part runs only its 1/s phase (not the no-think and think curve phases)
+ *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
+ *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...)
+ *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
+ *   FRAY_DIAG=1          (passed on to the server) warn lines for event-loop stalls and slow commits
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
@@ -39,13 +45,15 @@ const S = QUICK
 // ---------------------------------------------------------------- children
 function runLoad(cfg: LoadConfig): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'loadgen.js')], {
+    const extra = (process.env.BENCH_LOADGEN_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...extra, join(here, 'loadgen.js')], {
       env: { ...process.env, NODE_ENV: 'production', BENCH_LOAD: JSON.stringify(cfg), BENCH_ONLY: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.once('exit', (code) => {
+      if (process.env.BENCH_LOADGEN_LOG) writeFileSync(`${process.env.BENCH_LOADGEN_LOG}.${child.pid}`, out);
       const line = out.split('\n').find((l) => l.startsWith('RESULT '));
       if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as LoadResult);
       else reject(new Error(`load generator failed (${code}): ${out.slice(-2000)}`));
@@ -194,7 +202,7 @@ async function main(): Promise<void> {
     R.rate = await withFray((sv, db) =>
       frayLoad(sv, db, S.rateE, S.rateP, [
         { name: `${S.rate}/s per encounter`, seconds: S.ratePhase, ratePerEncounter: S.rate },
-        ...(QUICK ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
+        ...(QUICK || process.env.BENCH_RATE_ONLY ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
       ]),
     );
   });
