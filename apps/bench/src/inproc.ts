@@ -4,6 +4,9 @@
  *
  *   idle:   N encounters played (setup + 100 commands) through the runtime, unloaded; then heap
  *           after loading them all back (snapshot + tail, no viewers) and after evicting them again.
+ *           Then `watched`: N more encounters, each watched by five viewers (the GM, three players,
+ *           a spectator) while it plays setup + 100 commands, with the sync history at 64 and at
+ *           the default 16: heap per watched live encounter.
  *   resume: an encounter with 10,000 logged commands (snapshots every 100 as the runtime writes
  *           them, the last at 9,900: a tail of 100) is opened again and again: ms per open.
  */
@@ -17,6 +20,7 @@ import { summarize } from './stats.js';
 
 export interface InprocResult {
   idle?: Array<{ ruleset: string; encounters: number; version: number; liveBytesPerEncounter: number; stateBytesPerEncounter: number; evictedBytesPerEncounter: number }>;
+  watched?: Array<{ ruleset: string; encounters: number; syncHistory: number; bytesPerEncounter: number }>;
   resume?: Array<{ ruleset: string; logged: number; snapshotAt: number; tail: number; medianMs: number; maxMs: number; noSnapshotMs: number }>;
 }
 
@@ -91,6 +95,31 @@ async function main(): Promise<void> {
         out.idle.push({ ruleset, encounters: N, version, liveBytesPerEncounter: (h1 - h0) / N, stateBytesPerEncounter: stateBytes, evictedBytesPerEncounter: (h2 - h0) / N });
         log(`${ruleset}: ${((h1 - h0) / N / 1024).toFixed(1)} KB per idle live encounter, ${((h2 - h0) / N / 1024).toFixed(2)} KB after eviction`);
         await runtime.shutdown();
+        // watched while it plays: the viewers' channels, projections and sync history on top
+        out.watched ??= [];
+        for (const syncHistory of [64, 16]) {
+          const rt = new Runtime({ store, rulesets: registry, options: { idleMs: 3_600_000, idleSnapshotMs: 3_600_000, sweepMs: 3_600_000, reactionSeconds: 0, syncHistory } });
+          const w0 = heap();
+          const wids: string[] = [];
+          for (let i = 0; i < N; i++) wids.push((await rt.create({ accountId: 'bench', name: 'bench', ruleset, seed: 1, options: fights[ruleset]!.options })).id);
+          const viewers = [gm, { role: 'player', playerId: 'p1' }, { role: 'player', playerId: 'p2' }, { role: 'player', playerId: 'p3' }, { role: 'spectator' }] as const;
+          let delivered = 0;
+          await Promise.all(
+            wids.map(async (id) => {
+              const host = await rt.open(id);
+              for (const v of viewers) host.subscribe(v, () => void (delivered += 1));
+              for (const [k, c] of commands.entries()) {
+                const ack = await host.submit({ commandId: `c${k}`, command: c, by: gm }, gm);
+                if (!ack.ok) throw new Error(`${ruleset} ${String(c.type)}: ${ack.error.message}`);
+              }
+            }),
+          );
+          const w1 = heap();
+          if (delivered < N * viewers.length * commands.length) throw new Error(`only ${delivered} patches delivered`);
+          out.watched.push({ ruleset, encounters: N, syncHistory, bytesPerEncounter: (w1 - w0) / N });
+          log(`${ruleset}: ${((w1 - w0) / N / 1024).toFixed(1)} KB per watched live encounter (5 viewers, sync history ${syncHistory})`);
+          await rt.shutdown();
+        }
       }
     } else if (kind === 'resume') {
       out.resume = [];

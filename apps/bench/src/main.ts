@@ -340,6 +340,9 @@ function render(R: Results): string {
       row(`idle ${x.ruleset}`, `heap per idle live encounter (${x.encounters} loaded, v${x.version}; of which the state)`, `${KB(x.liveBytesPerEncounter)} (${KB(x.stateBytesPerEncounter)})`, '', '', '', '', '≤ 50 KB', yes(x.liveBytesPerEncounter <= 50 * 1024));
       row(`idle ${x.ruleset}`, 'heap per evicted encounter', KB(x.evictedBytesPerEncounter), '', '', '', '', '≤ 2 KB (≈ 0)', yes(x.evictedBytesPerEncounter <= 2048));
     }
+    for (const x of R.idle.watched ?? []) {
+      row(`idle ${x.ruleset}`, `heap per watched live encounter (5 viewers, v${R.idle.idle.find((y) => y.ruleset === x.ruleset)?.version ?? '?'}, sync history ${x.syncHistory})`, KB(x.bytesPerEncounter), '', '', '', '', '', '');
+    }
   }
   if (R.resume?.resume) {
     for (const x of R.resume.resume) {
