@@ -25,9 +25,11 @@ export interface Writer {
    * or `adopt` returned). `copy`, when given, makes the shallow copy (a ruleset's own copy function
    * for a part it changes often: a spread at a site of its own stays monomorphic, where the engine's
    * shared sites see every ruleset's shapes); it must return a plain copy with the same keys in
-   * the same order.
+   * the same order. `same`, when given with `copy`, tells whether the copy still equals the
+   * original at the end of the command (same keys in the same order, same values: what
+   * `sameShallow` says), with reads at a site of the ruleset's own for the same reason.
    */
-  own<T>(parent: object, key: string | number, copy?: (value: T) => T): T;
+  own<T>(parent: object, key: string | number, copy?: (value: T) => T, same?: (copy: T, orig: T) => boolean): T;
   /** Marks a new value that `evolve` puts into the state as the command's own, and returns it. */
   adopt<T>(value: T): T;
   /**
@@ -185,8 +187,10 @@ function copierFor(key: string | number): (v: object) => Obj {
  * Whether a copy still equals what it was copied from (same values; the same keys, counted: a
  * copy only loses keys by `delete` and gains them by assignment, so equal counts and values mean
  * the same keys, and the same order unless a key was deleted and set again to the same value).
+ * Its keyed reads are megamorphic (every part's keys): a ruleset's `same` for a part it knows
+ * reads it field by field and falls back on this (exported as `sameShallow`).
  */
-function sameObj(c: Obj, o: Obj): boolean {
+export function sameObj(c: Obj, o: Obj): boolean {
   let n = 0;
   for (const k in o) {
     if (c[k] !== o[k]) return false;
@@ -211,7 +215,22 @@ interface Owned {
   key: string | number;
   copy: object;
   orig: object;
+  /** the ruleset's comparison for this part (given with its copy), or undefined */
+  same: ((copy: never, orig: never) => boolean) | undefined;
 }
+
+/** `sameObj` for two combatants that both have exactly `KEYS` (named reads, which stay monomorphic). */
+const sameCombatant = (c: Obj, o: Obj): boolean =>
+  c.id === o.id &&
+  c.name === o.name &&
+  c.side === o.side &&
+  c.controller === o.controller &&
+  c.hidden === o.hidden &&
+  c.secretStats === o.secretStats &&
+  c.stats === o.stats &&
+  c.position === o.position &&
+  c.items === o.items &&
+  c.data === o.data;
 
 export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> implements Writer {
   /** copies made by `own`, in order, with where they were put and what they were copied from */
@@ -244,6 +263,8 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     private readonly adopting = true,
     /** the ruleset's copy of `rs` (`Ruleset.copyRs`), if it has one */
     copyRsOf?: (rs: never) => unknown,
+    /** the ruleset's comparison of `rs` with its copy (`Ruleset.sameRs`), if it has one */
+    private readonly sameRsOf?: (copy: never, orig: never) => boolean,
   ) {
     const shaped = (this.shaped = knownShaped(base) || allPlainShaped(base as unknown as Obj));
     const root = shaped ? literalRoot(base as unknown as Obj) : copyRootSpread(base);
@@ -264,14 +285,15 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     if (isObj(base.rs)) root.rs = this.rs = (copyRsOf ? copyRsOf(base.rs as never) : copyRs(base.rs as object)) as Obj;
   }
 
-  own<T>(parent: object, key: string | number, copy?: (value: T) => T): T {
+  own<T>(parent: object, key: string | number, copy?: (value: T) => T, same?: (copy: T, orig: T) => boolean): T {
     const p = parent as Record<string | number, unknown>;
     const v = p[key];
     this.touched.push(p);
     if (!isObj(v) || this.isMine(v)) return v as T;
-    const c = Array.isArray(v) ? v.slice() : copy !== undefined ? (copy(v as T) as object) : copierFor(key)(v);
+    const arr = Array.isArray(v);
+    const c = arr ? v.slice() : copy !== undefined ? (copy(v as T) as object) : copierFor(key)(v);
     this.addMine(c);
-    this.owned.push({ parent: p, key, copy: c, orig: v });
+    this.owned.push({ parent: p, key, copy: c, orig: v, same: arr || copy === undefined ? undefined : (same as ((copy: never, orig: never) => boolean) | undefined) });
     p[key] = c;
     return c as T;
   }
@@ -330,8 +352,8 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     const root = this.root as unknown as Obj;
     const owned = this.owned;
     for (let i = owned.length - 1; i >= 0; i--) {
-      const { parent, key, copy, orig } = owned[i]!;
-      if (parent[key] === copy && same(copy, orig)) parent[key] = orig;
+      const { parent, key, copy, orig, same: sameOf } = owned[i]!;
+      if (parent[key] === copy && (sameOf !== undefined ? sameOf(copy as never, orig as never) : same(copy, orig))) parent[key] = orig;
     }
     const bcs = base.combatants as Obj;
     const cs = this.cs;
@@ -354,9 +376,12 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
           // replaced by a new combatant under the same id (checked like an added one)
           if (shaped && !hasKeys(v, KEYS)) shaped = false;
           put = v;
-        } else if (!this.touched.includes(c) || sameObj(c, origs[i]!)) continue;
+        } else if (!this.touched.includes(c)) continue;
         else {
-          if (shaped && !hasKeys(c, KEYS)) shaped = false;
+          // a shaped state's combatants have exactly KEYS: compare field by field when the copy still has them
+          const exact = this.shaped && hasKeys(c, KEYS);
+          if (exact ? sameCombatant(c, origs[i]!) : sameObj(c, origs[i]!)) continue;
+          if (shaped && !exact) shaped = false;
           put = c;
         }
         if (out === null) out = copyMap(bcs);
@@ -371,7 +396,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock as Obj) : sameObj(this.clock, base.clock as Obj))) root.clock = base.clock;
     if (!clockShaped) shaped = false;
     if (shaped) rememberShaped(this.root);
-    if (this.rs && root.rs === this.rs && sameObj(this.rs, base.rs as Obj)) root.rs = base.rs;
+    if (this.rs && root.rs === this.rs && (this.sameRsOf ? this.sameRsOf(this.rs as never, base.rs as never) : sameObj(this.rs, base.rs as Obj))) root.rs = base.rs;
     return this.root;
   }
 }

@@ -141,7 +141,7 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   const events: EngineEvent[] = [];
   if (ruleset.cow) {
     try {
-      const work = new Work(state, true, ruleset.copyRs as ((rs: never) => unknown) | undefined);
+      const work = new Work(state, true, ruleset.copyRs as ((rs: never) => unknown) | undefined, ruleset.sameRs as ((c: never, o: never) => boolean) | undefined);
       const draft = work.root;
       const ctx = makeCtx(ruleset, draft, cmd, events, state, work);
       spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
@@ -438,7 +438,7 @@ export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, b
   for (const batch of batches) {
     if (ruleset.cow) {
       // the events may be objects that earlier states hold (the ones apply returned): never adopt them
-      const work = new Work(state, false, ruleset.copyRs as ((rs: never) => unknown) | undefined);
+      const work = new Work(state, false, ruleset.copyRs as ((rs: never) => unknown) | undefined, ruleset.sameRs as ((c: never, o: never) => boolean) | undefined);
       for (const e of batch) evolve(ruleset, work.root, e, work);
       work.root.version += 1;
       state = work.finish();

@@ -267,6 +267,12 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
    * without `this`.
    */
   copyRs?(rs: RS): RS;
+  /**
+   * Whether a copy of `rs` (made by `copyRs`, then changed in place) still equals the original:
+   * the same keys in the same order and the same values, as `sameShallow` decides. Optional, with
+   * `copyRs`: field by field for the same reason. Called without `this`.
+   */
+  sameRs?(copy: RS, orig: RS): boolean;
   startCombat(ctx: Ctx<RS, O>): void;
   /** the acting combatant (or the GM for it) ends its turn */
   endTurn(ctx: Ctx<RS, O>, combatantId: string): void;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, draftWriter, hasExactKeys, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
+import { commandSchema, draftWriter, hasExactKeys, sameShallow, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
 import { ACTIONS, ACTION_IDS, REACTIONS, actionDef, type ActionDef } from './catalogue.js';
 import {
   addEffect,
@@ -356,6 +356,41 @@ const copyDataSpread = (d: Data): Data => ({ ...d });
 export function copyData(d: Data): Data {
   return hasExactKeys(d, DATA_KEYS) ? copyDataLiteral(d) : copyDataSpread(d);
 }
+const sameDataLiteral = (c: Data, o: Data): boolean =>
+  c.hp === o.hp &&
+  c.aware === o.aware &&
+  c.initiative === o.initiative &&
+  c.tiebreak === o.tiebreak &&
+  c.tieRoll === o.tieRoll &&
+  c.apBudget === o.apBudget &&
+  c.ap === o.ap &&
+  c.apSpentThisRound === o.apSpentThisRound &&
+  c.apThisPhase === o.apThisPhase &&
+  c.stopped === o.stopped &&
+  c.delayUntil === o.delayUntil &&
+  c.freeThisPhase === o.freeThisPhase &&
+  c.freeThisRound === o.freeThisRound &&
+  c.reactionsThisPhase === o.reactionsThisPhase &&
+  c.aooThisRound === o.aooThisRound &&
+  c.attacksThisRound === o.attacksThisRound &&
+  c.simpleThisRound === o.simpleThisRound &&
+  c.escapesThisRound === o.escapesThisRound &&
+  c.actedThisRound === o.actedThisRound &&
+  c.fullRoundThisRound === o.fullRoundThisRound &&
+  c.freeStepUsed === o.freeStepUsed &&
+  c.inProgress === o.inProgress &&
+  c.ready === o.ready &&
+  c.forfeitedRound === o.forfeitedRound &&
+  c.nocked === o.nocked &&
+  c.unloaded === o.unloaded;
+/**
+ * Whether a copy of a combatant's data (made by `copyData`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameData(c: Data, o: Data): boolean {
+  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
 const RS_KEYS: readonly string[] = ['round', 'surprise', 'regularRound', 'combatTurn', 'phaseIdx', 'cursor', 'intents', 'readyQueue', 'seq'];
@@ -379,6 +414,24 @@ const copyRsSpread = (v: RS): RS => ({ ...v });
 export function copyRs(v: RS): RS {
   return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
 }
+const sameRsLiteral = (c: RS, o: RS): boolean =>
+  c.round === o.round &&
+  c.surprise === o.surprise &&
+  c.regularRound === o.regularRound &&
+  c.combatTurn === o.combatTurn &&
+  c.phaseIdx === o.phaseIdx &&
+  c.cursor === o.cursor &&
+  c.intents === o.intents &&
+  c.readyQueue === o.readyQueue &&
+  c.seq === o.seq;
+/**
+ * Whether a copy of the ruleset state (`rs`) (made by `copyRs`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `RS_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameRs(c: RS, o: RS): boolean {
+  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 const facts = new Map<string, string>();
 /** The part of an event type after `action-points.` ('' for another's), remembered per type. */
@@ -399,7 +452,7 @@ function factOf(type: string): string {
 function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
   const cid = e.combatantId as string | undefined;
   const c = cid && !LEAVES_COMBATANT.has(e.type) ? s.combatants[cid] : undefined;
-  const dataOf = (x: S['combatants'][string]): Data => w.own<Data>(x, 'data', copyData);
+  const dataOf = (x: S['combatants'][string]): Data => w.own<Data>(x, 'data', copyData, sameData);
   const D = (): Data => dataOf(c!);
   const removeRec = (key: unknown) => {
     if (c && typeof key === 'string') D().inProgress = c.data.inProgress.filter((r) => r.key !== key);
@@ -869,6 +922,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   cow: true,
   // the top of rs, copied field by field (see Ruleset.copyRs)
   copyRs,
+  sameRs,
 
   startCombat(ctx) {
     const s = st(ctx);

@@ -6,7 +6,7 @@ import { catalogue } from './catalogue.js';
 import { legalActions } from './legal.js';
 import { optionDocs, optionsSchema, statDocs, statsSchema, type Options, type Stats } from './options.js';
 import { combatant, secondsPerRound, type Marker } from './rules.js';
-import { copyRs, evolveEvent, initialData, type Data, type RS, type State } from './state.js';
+import { copyRs, sameRs, evolveEvent, initialData, type Data, type RS, type State } from './state.js';
 import { advance, beginTurn, endTurn, startCombat } from './turns.js';
 import { threatenedSquares } from './space.js';
 
@@ -74,6 +74,7 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
   cow: true,
   // the top of rs, copied field by field (see Ruleset.copyRs)
   copyRs,
+  sameRs,
   startCombat,
   endTurn,
   legalActions: (state, id) => legalActions(state as State, id),

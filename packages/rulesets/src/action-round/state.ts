@@ -1,4 +1,4 @@
-import { draftWriter, hasExactKeys, jsonCopy, type EncounterState, type EngineEvent, type Item, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, sameShallow, jsonCopy, type EncounterState, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Stats } from './options.js';
 
 export type Slot = 'standard' | 'move' | 'quick';
@@ -194,6 +194,55 @@ const copyDataSpread = (d: Data): Data => ({ ...d });
 export function copyData(d: Data): Data {
   return hasExactKeys(d, DATA_KEYS) ? copyDataLiteral(d) : copyDataSpread(d);
 }
+const sameDataLiteral = (c: Data, o: Data): boolean =>
+  c.slots === o.slots &&
+  c.free === o.free &&
+  c.acted === o.acted &&
+  c.attackedThisTurn === o.attackedThisTurn &&
+  c.standardTaken === o.standardTaken &&
+  c.move === o.move &&
+  c.moved === o.moved &&
+  c.movedRound === o.movedRound &&
+  c.reactedSeq === o.reactedSeq &&
+  c.reactedCycle === o.reactedCycle &&
+  c.quickUsedThisTurn === o.quickUsedThisTurn &&
+  c.quickInReaction === o.quickInReaction &&
+  c.readied === o.readied &&
+  c.delaying === o.delaying &&
+  c.delayedSeq === o.delayedSeq &&
+  c.aim === o.aim &&
+  c.activeDefense === o.activeDefense &&
+  c.stance === o.stance &&
+  c.surgePending === o.surgePending &&
+  c.surgeDeferred === o.surgeDeferred &&
+  c.extraStandard === o.extraStandard &&
+  c.fatigue === o.fatigue &&
+  c.damage === o.damage &&
+  c.socialDamage === o.socialDamage &&
+  c.stress === o.stress &&
+  c.destiny === o.destiny &&
+  c.fate === o.fate &&
+  c.corruption === o.corruption &&
+  c.runStreak === o.runStreak &&
+  c.lastRunRound === o.lastRunRound &&
+  c.speedBonusRound === o.speedBonusRound &&
+  c.analyze === o.analyze &&
+  c.assistDegrees === o.assistDegrees &&
+  c.hunchAdvantage === o.hunchAdvantage &&
+  c.edges === o.edges &&
+  c.alternates === o.alternates &&
+  c.turnsTaken === o.turnsTaken &&
+  c.ammo === o.ammo &&
+  c.deathSaveFailures === o.deathSaveFailures &&
+  c.retry === o.retry;
+/**
+ * Whether a copy of a combatant's data (made by `copyData`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameData(c: Data, o: Data): boolean {
+  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
 const RS_KEYS: readonly string[] = ['freeActionLimit', 'roundSeconds', 'turnSeq', 'areaPowerUsed', 'rulings', 'attitudes', 'lastCheck', 'interrupted'];
@@ -215,6 +264,23 @@ const copyRsSpread = (v: RS): RS => ({ ...v });
  */
 export function copyRs(v: RS): RS {
   return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
+}
+const sameRsLiteral = (c: RS, o: RS): boolean =>
+  c.freeActionLimit === o.freeActionLimit &&
+  c.roundSeconds === o.roundSeconds &&
+  c.turnSeq === o.turnSeq &&
+  c.areaPowerUsed === o.areaPowerUsed &&
+  c.rulings === o.rulings &&
+  c.attitudes === o.attitudes &&
+  c.lastCheck === o.lastCheck &&
+  c.interrupted === o.interrupted;
+/**
+ * Whether a copy of the ruleset state (`rs`) (made by `copyRs`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `RS_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameRs(c: RS, o: RS): boolean {
+  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c as never, o as never);
 }
 
 /**
@@ -250,7 +316,7 @@ export function evolveEvent(s: State, e: EngineEvent, w: Writer = draftWriter): 
     const data = p.data;
     for (const id in data) {
       const c = s.combatants[id];
-      if (c) Object.assign(w.own<Data>(c, 'data', copyData), adoptAll(w, data[id]!));
+      if (c) Object.assign(w.own<Data>(c, 'data', copyData, sameData), adoptAll(w, data[id]!));
     }
   }
   if (p.rs) Object.assign(s.rs, adoptAll(w, p.rs));

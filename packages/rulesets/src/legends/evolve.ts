@@ -1,4 +1,4 @@
-import { draftWriter, hasExactKeys, type Effect, type EngineEvent, type Item, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, sameShallow, type Effect, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Marker } from './flow.js';
 import {
   clone,
@@ -45,6 +45,26 @@ const copyDataSpread = (v: LData): LData => ({ ...v });
 export function copyData(v: LData): LData {
   return hasExactKeys(v, DATA_KEYS) ? copyDataLiteral(v) : copyDataSpread(v);
 }
+const sameDataLiteral = (c: LData, o: LData): boolean =>
+  c.surprised === o.surprised &&
+  c.fatigue === o.fatigue &&
+  c.stealth === o.stealth &&
+  c.moveRollRound === o.moveRollRound &&
+  c.turn === o.turn &&
+  c.busyHands === o.busyHands &&
+  c.noMeleeUntilRound === o.noMeleeUntilRound &&
+  c.carriedBy === o.carriedBy &&
+  c.forfeitRound === o.forfeitRound &&
+  c.turnRound === o.turnRound &&
+  c.bypassedRound === o.bypassedRound;
+/**
+ * Whether a copy of a combatant's data (made by `copyData`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameData(c: LData, o: LData): boolean {
+  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
 const RS_KEYS: readonly string[] = ['zones', 'turnRolls', 'queue', 'lastOrder', 'pending', 'reactions', 'groupMoves', 'defense', 'overflow', 'forfeits', 'touches', 'touchLog', 'offers', 'customActions', 'movers'];
@@ -74,10 +94,34 @@ const copyRsSpread = (v: LRS): LRS => ({ ...v });
 export function copyRs(v: LRS): LRS {
   return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
 }
+const sameRsLiteral = (c: LRS, o: LRS): boolean =>
+  c.zones === o.zones &&
+  c.turnRolls === o.turnRolls &&
+  c.queue === o.queue &&
+  c.lastOrder === o.lastOrder &&
+  c.pending === o.pending &&
+  c.reactions === o.reactions &&
+  c.groupMoves === o.groupMoves &&
+  c.defense === o.defense &&
+  c.overflow === o.overflow &&
+  c.forfeits === o.forfeits &&
+  c.touches === o.touches &&
+  c.touchLog === o.touchLog &&
+  c.offers === o.offers &&
+  c.customActions === o.customActions &&
+  c.movers === o.movers;
+/**
+ * Whether a copy of the ruleset state (`rs`) (made by `copyRs`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `RS_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameRs(c: LRS, o: LRS): boolean {
+  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 // Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
 // on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
-const dataOf = (w: Writer, c: LCombatant): LData => w.own<LData>(c, 'data', copyData);
+const dataOf = (w: Writer, c: LCombatant): LData => w.own<LData>(c, 'data', copyData, sameData);
 const turnOf = (w: Writer, c: LCombatant): TurnBudget => w.own<TurnBudget>(dataOf(w, c), 'turn');
 const part = <K extends keyof LRS>(w: Writer, rs: LRS, k: K): LRS[K] => w.own<LRS[K]>(rs, k);
 

@@ -1,7 +1,7 @@
 import type { CatalogueEntry, Ruleset } from '@fray/engine';
 import { BUILTIN } from './actions.js';
 import { checkOverflow, continueMovement, legendsCommands } from './commands.js';
-import { copyRs, evolve } from './evolve.js';
+import { copyRs, sameRs, evolve } from './evolve.js';
 import { END, beginActionPhase, beginRound, effectExpiry, endTurn, rollTurnOrder, setOrder, startTurnAt } from './flow.js';
 import { legalActions } from './legal.js';
 import {
@@ -89,6 +89,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   cow: true,
   // the top of rs, copied field by field (see Ruleset.copyRs)
   copyRs,
+  sameRs,
   startCombat(ctx0) {
     rollTurnOrder(ctx0 as unknown as LCtx);
   },

@@ -1,4 +1,4 @@
-import { draftWriter, hasExactKeys, type EngineEvent, type Hex, type Writer } from '@fray/engine';
+import { draftWriter, hasExactKeys, sameShallow, type EngineEvent, type Hex, type Writer } from '@fray/engine';
 import { clone, phaseKey, phaseOrdinal, phaseOrder, type Data, type Hold, type Intent, type Job, type ManoeuvreUse, type PhaseName, type S } from './model.js';
 
 type C = S['combatants'][string];
@@ -34,6 +34,33 @@ const copyDataSpread = (v: Data): Data => ({ ...v });
 export function copyData(v: Data): Data {
   return hasExactKeys(v, DATA_KEYS) ? copyDataLiteral(v) : copyDataSpread(v);
 }
+const sameDataLiteral = (c: Data, o: Data): boolean =>
+  c.stun === o.stun &&
+  c.endurance === o.endurance &&
+  c.slots === o.slots &&
+  c.attacks === o.attacks &&
+  c.full === o.full &&
+  c.moved === o.moved &&
+  c.stepped === o.stepped &&
+  c.free === o.free &&
+  c.aoos === o.aoos &&
+  c.opportunities === o.opportunities &&
+  c.restricted === o.restricted &&
+  c.braced === o.braced &&
+  c.manoeuvres === o.manoeuvres &&
+  c.dodging === o.dodging &&
+  c.hold === o.hold &&
+  c.skipNext === o.skipNext &&
+  c.abortLock === o.abortLock &&
+  c.fullStarted === o.fullStarted;
+/**
+ * Whether a copy of a combatant's data (made by `copyData`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameData(c: Data, o: Data): boolean {
+  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
 const RS_KEYS: readonly string[] = ['map', 'order', 'scores', 'unaware', 'turn', 'phase', 'phaseCount', 'passed', 'spent', 'offered', 'jobs', 'intents', 'pauseFor', 'attacks', 'stalled'];
@@ -63,10 +90,34 @@ const copyRsSpread = (v: RS): RS => ({ ...v });
 export function copyRs(v: RS): RS {
   return hasExactKeys(v, RS_KEYS) ? copyRsLiteral(v) : copyRsSpread(v);
 }
+const sameRsLiteral = (c: RS, o: RS): boolean =>
+  c.map === o.map &&
+  c.order === o.order &&
+  c.scores === o.scores &&
+  c.unaware === o.unaware &&
+  c.turn === o.turn &&
+  c.phase === o.phase &&
+  c.phaseCount === o.phaseCount &&
+  c.passed === o.passed &&
+  c.spent === o.spent &&
+  c.offered === o.offered &&
+  c.jobs === o.jobs &&
+  c.intents === o.intents &&
+  c.pauseFor === o.pauseFor &&
+  c.attacks === o.attacks &&
+  c.stalled === o.stalled;
+/**
+ * Whether a copy of the ruleset state (`rs`) (made by `copyRs`, then changed in place) still equals the original,
+ * as the engine's `sameShallow` decides: field by field when both have exactly `RS_KEYS` (named
+ * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
+ */
+export function sameRs(c: RS, o: RS): boolean {
+  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c as never, o as never);
+}
 
 // Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):
 // on the copy-on-write path they copy what they change (the mutative path's writer is a no-op).
-const dataOf = (w: Writer, c: C): Data => w.own<Data>(c, 'data', copyData);
+const dataOf = (w: Writer, c: C): Data => w.own<Data>(c, 'data', copyData, sameData);
 const part = <K extends keyof RS>(w: Writer, rs: RS, k: K): RS[K] => w.own<RS[K]>(rs, k);
 
 /** The clock every client renders: round = Turn number, phase name, this Phase's order. */

@@ -2,7 +2,7 @@ import type { CatalogueEntry, Ruleset } from '@fray/engine';
 import { onReactionClosed } from './actions.js';
 import { advance, endTurn, st, startCombat } from './clock.js';
 import { commands } from './commands.js';
-import { copyRs, evolveOcv } from './evolve.js';
+import { copyRs, sameRs, evolveOcv } from './evolve.js';
 import { invariants } from './invariants.js';
 import { legalActions } from './legal.js';
 import { ID, initData, initialRs, optionDocs, optionsSchema, positionSchema, statDocs, statsSchema, type Data, type Options, type RS, type S, type Stats } from './model.js';
@@ -37,6 +37,7 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
   cow: true,
   // the top of rs, copied field by field (see Ruleset.copyRs)
   copyRs,
+  sameRs,
   startCombat,
   endTurn,
   legalActions: (state, id) => legalActions(state as S, id),
