@@ -104,13 +104,16 @@ export function totalFor(parsed: ParsedFormula, values: number[]): { faces: DieF
   let total = parsed.modifier;
   let k = 0;
   for (const term of parsed.dice) {
-    const vals = values.slice(k, k + term.count);
+    // without keep/drop every die is kept: no mask (nor the slice it is computed on) to allocate
+    const mask = term.keep || term.drop ? keptMask(values.slice(k, k + term.count), term) : null;
+    const end = Math.min(k + term.count, values.length);
+    for (let j = k; j < end; j++) {
+      const v = values[j]!;
+      const kept = mask === null || mask[j - k]!;
+      faces.push({ sides: term.sides, value: v, kept });
+      if (kept) total += term.sign * v;
+    }
     k += term.count;
-    const mask = keptMask(vals, term);
-    vals.forEach((v, i) => {
-      faces.push({ sides: term.sides, value: v, kept: mask[i]! });
-      if (mask[i]) total += term.sign * v;
-    });
   }
   return { faces, total };
 }
@@ -123,5 +126,6 @@ export function rollFormula(formula: string, rng: Rng): RollOutcome {
   const parsed = parseFormula(formula);
   const values: number[] = [];
   for (const term of parsed.dice) for (let i = 0; i < term.count; i++) values.push(rng.int(1, term.sides));
-  return { formula, ...totalFor(parsed, values) };
+  const t = totalFor(parsed, values);
+  return { formula, faces: t.faces, total: t.total };
 }

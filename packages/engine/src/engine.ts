@@ -387,7 +387,10 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       // A plain view of the list: spreading the draft would make a draft of every record.
       const drafted = s.rolls;
       const rolls = isDraft(drafted) ? current(drafted) : drafted;
-      const next = rolls.length >= RECENT_ROLLS ? [...rolls.slice(rolls.length - RECENT_ROLLS + 1), rec] : [...rolls, rec];
+      // the last RECENT_ROLLS - 1 records and the new one, in one array (no slice and spread)
+      const next: RollRecord[] = [];
+      for (let i = rolls.length >= RECENT_ROLLS ? rolls.length - RECENT_ROLLS + 1 : 0; i < rolls.length; i++) next.push(rolls[i]!);
+      next.push(rec);
       // Frozen, so that mutative takes the new list as it is when the command ends instead of
       // searching its 16 records for drafts (they hold none: plain records of the list before, and
       // the new one). A later change still goes through a draft, which copies it.

@@ -22,7 +22,8 @@ export class Rng {
     return uniformInt(this.gen, from, to);
   }
   state(): number[] {
-    return [...this.gen.getState()];
+    // getState builds a new array on every call (pure-rand's xoroshiro128+): no copy needed
+    return this.gen.getState() as number[];
   }
 }
 
