@@ -26,10 +26,11 @@ export function emit(ctx: ArCtx, type: string, fields: Record<string, unknown>, 
   ctx.emit({ ...fields, ...patch, type: eventType(type) } as EngineEvent);
 }
 
-export function patchData(ctx: ArCtx, type: string, id: string, patch: Partial<Data>, fields: Record<string, unknown> = {}): void {
+export function patchData(ctx: ArCtx, type: string, id: string, patch: Partial<Data>, fields?: Record<string, unknown>): void {
   // what emit(ctx, type, { combatantId: id, ...fields }, { data: { [id]: patch } }) builds (the same
-  // keys in the same order), in one object literal instead of three spreads
-  ctx.emit({ combatantId: id, ...fields, data: { [id]: patch }, type: eventType(type) } as EngineEvent);
+  // keys in the same order), in one object literal instead of three spreads; without fields, no
+  // spread (of an empty object: the same keys in the same order)
+  ctx.emit((fields === undefined ? { combatantId: id, data: { [id]: patch }, type: eventType(type) } : { combatantId: id, ...fields, data: { [id]: patch }, type: eventType(type) }) as EngineEvent);
 }
 
 export function combatant(s: State, id: string): C {
