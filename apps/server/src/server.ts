@@ -17,6 +17,7 @@ import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
 import { deliverPatch, registerSockets } from './sockets.js';
+import { jsonParser } from './transport.js';
 import type { ServerStore } from './store.js';
 
 export interface ServerOptions {
@@ -133,6 +134,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
     cors: { origin: true },
     serveClient: false,
+    parser: jsonParser,
   });
   const redis = opts.redisUrl ? attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 

@@ -20,10 +20,13 @@ import type { EncounterHost, Logger, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
+import { holdUntilTurnEnds } from './transport.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 interface SocketData {
   principal: Principal;
+  /** commands of this socket waiting for their ack (see holdUntilTurnEnds) */
+  awaitingAcks: number;
   joined: Map<string, { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink }>;
   log: Logger;
 }
@@ -37,7 +40,7 @@ const known = new Set<string>(clientEventNames);
  * this process only (`local`: never through the Redis adapter; the owner holds these sockets).
  */
 export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, sinks: readonly Sink[]): void {
-  if (!ctx || sinks.length === 1) {
+  if (!ctx) {
     for (const s of sinks) s(msg);
     return;
   }
@@ -46,6 +49,9 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
   for (const s of sinks) {
     const entry = ctx.sinks.get(s);
     if (entry) {
+      // the sender's ack follows in this turn: one write for both
+      if ((entry.socket.data as SocketData).awaitingAcks > 0) holdUntilTurnEnds(entry.socket);
+      if (sinks.length === 1) return s(msg);
       ids.push(entry.socket.id);
       nsp = entry.socket.nsp;
     } else s(msg);
@@ -70,6 +76,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
         }
         const data = socket.data as SocketData;
         data.principal = p;
+        data.awaitingAcks = 0;
         data.joined = new Map();
         data.log = ctx.logger.child({ socketId: socket.id, principal: principalKey(p) });
         next();
@@ -245,10 +252,16 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
       const j = joinedOrThrow(req.encounterId);
       if (j.viewer.role === 'spectator') throw new ApiError('FORBIDDEN', 'Spectators only watch.');
       const by = j.viewer.role === 'gm' ? ({ role: 'gm' } as const) : j.viewer;
-      const ack = await j.host.submit(
-        { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
-        j.viewer,
-      );
+      data.awaitingAcks += 1;
+      let ack;
+      try {
+        ack = await j.host.submit(
+          { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
+          j.viewer,
+        );
+      } finally {
+        data.awaitingAcks -= 1;
+      }
       if (!ack.ok) data.log.info({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
       else data.log.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
       return ack;

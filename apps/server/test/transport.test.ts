@@ -1,0 +1,137 @@
+import type { Socket as NetSocket } from 'node:net';
+import * as parser from 'socket.io-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FrayClient, EncounterMirror } from '@fray/client';
+import { jsonParser } from '../src/transport.js';
+import { connect, expectConverged, startServer, type TestServer } from './helpers.js';
+
+describe('the JSON-only encoder', () => {
+  it('encodes every packet Fray sends exactly as socket.io’s own encoder does', () => {
+    const stock = new parser.Encoder();
+    const ours = new jsonParser.Encoder();
+    const packets: parser.Packet[] = [
+      { type: parser.PacketType.EVENT, nsp: '/', data: ['patch', { encounterId: 'e1', from: 1, to: 2, ops: [{ op: 'replace', path: '/a~1b', value: 'é✓"\\' }], events: [] }] },
+      { type: parser.PacketType.ACK, nsp: '/', id: 17, data: [{ ok: true, version: 3, events: [{ type: 'dice.rolled', dice: [1, 6], total: 7 }] }] },
+      { type: parser.PacketType.ACK, nsp: '/', id: 0, data: [{ ok: false, error: { code: 'NOT_AUTHORIZED', message: 'no', rule: 'x' } }] },
+      { type: parser.PacketType.EVENT, nsp: '/admin', data: ['closed', { encounterId: 'e1', reason: 'moved' }] },
+      { type: parser.PacketType.CONNECT, nsp: '/', data: { sid: 'abc' } },
+      { type: parser.PacketType.CONNECT_ERROR, nsp: '/', data: { message: 'Unknown token', data: { code: 'UNAUTHORIZED' } } },
+      { type: parser.PacketType.DISCONNECT, nsp: '/' },
+    ];
+    for (const p of packets) expect(ours.encode(p)).toEqual(stock.encode(p));
+  });
+
+  it('decodes with the stock decoder, binary attachments included', () => {
+    expect(jsonParser.Decoder).toBe(parser.Decoder);
+  });
+});
+
+/** Every chunk handed to the kernel for one TCP socket, call by call (write or writev). */
+function recordWrites(tcp: NetSocket): { calls: string[][]; stop: () => void } {
+  const calls: string[][] = [];
+  const t = tcp as unknown as {
+    _write: (chunk: Buffer, enc: string, cb: () => void) => void;
+    _writev: (chunks: Array<{ chunk: Buffer }>, cb: () => void) => void;
+  };
+  const write = t._write;
+  const writev = t._writev;
+  t._write = function (chunk, enc, cb) {
+    calls.push([Buffer.from(chunk).toString('latin1')]);
+    return write.call(this, chunk, enc, cb);
+  };
+  t._writev = function (chunks, cb) {
+    calls.push(chunks.map((c) => Buffer.from(c.chunk).toString('latin1')));
+    return writev.call(this, chunks, cb);
+  };
+  return {
+    calls,
+    stop: () => {
+      t._write = write;
+      t._writev = writev;
+    },
+  };
+}
+
+describe('a command’s patch and ack to its sender', () => {
+  let s: TestServer;
+  let gmClient: FrayClient, specClient: FrayClient;
+  let gm: EncounterMirror, spec: EncounterMirror;
+  let encounterId: string;
+
+  beforeAll(async () => {
+    s = await startServer({ runtime: { reactionSeconds: 0 } });
+    const acc = await s.http('POST', '/accounts', { name: 'GM' });
+    const gmToken = acc.body.token as string;
+    const enc = await s.http('POST', '/encounters', { name: 'Writes', ruleset: 'skirmish', seed: 7 }, gmToken);
+    encounterId = enc.body.id as string;
+    for (const c of [
+      { id: 'a', name: 'Ayla', side: 'pcs', stats: { hp: 12, init: 3 } },
+      { id: 'b', name: 'Brute', side: 'npcs', stats: { hp: 20, init: 1 } },
+    ])
+      expect((await s.http('POST', `/encounters/${encounterId}/combatants`, c, gmToken)).status).toBe(201);
+    const inv = await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'spectator' }, gmToken);
+    gmClient = await connect(s.url, gmToken);
+    specClient = await connect(s.url, inv.body.token as string);
+    gm = await gmClient.join(encounterId);
+    spec = await specClient.join(encounterId);
+  });
+
+  afterAll(async () => {
+    gmClient?.close();
+    specClient?.close();
+    await s?.close();
+  });
+
+  const tcpOfRole = (role: 'gm' | 'spectator'): NetSocket => {
+    for (const sock of s.server.io.of('/').sockets.values()) {
+      const p = (sock.data as { principal: { kind: string; role?: string } }).principal;
+      const isGm = p.kind !== 'invite';
+      if ((role === 'gm') === isGm) return (sock.conn.transport as unknown as { socket: { _socket: NetSocket } }).socket._socket;
+    }
+    throw new Error(`no ${role} socket`);
+  };
+
+  it('leave in one write (held for the turn), each frame whole; the other viewers get their patch as before', async () => {
+    const gmTcp = tcpOfRole('gm');
+    const specTcp = tcpOfRole('spectator');
+    const g = recordWrites(gmTcp);
+    const sp = recordWrites(specTcp);
+    try {
+      for (const command of [{ type: 'combat.start' }, { type: 'dice.roll', formula: '2d6', purpose: 'test' }] as const) {
+        g.calls.length = 0;
+        sp.calls.length = 0;
+        const ack = await gm.command(command);
+        expect(ack.ok).toBe(true);
+        await expectConverged(s, encounterId, [gm, spec]);
+        // the GM's socket: one call to the kernel carrying the patch frame and the ack frame
+        expect(g.calls).toHaveLength(1);
+        const sent = g.calls[0]!.join('');
+        expect(sent).toContain('42["patch",');
+        expect(sent).toMatch(/43\d+\[\{"ok":true,"version":/);
+        expect(sent.indexOf('42["patch",')).toBeLessThan(sent.search(/43\d+\[/));
+        // the spectator: its patch, in one call
+        expect(sp.calls).toHaveLength(1);
+        expect(sp.calls[0]!.join('')).toContain('42["patch",');
+      }
+    } finally {
+      g.stop();
+      sp.stop();
+    }
+    // nothing stays corked: a later message to the GM goes out at once
+    expect(gmTcp.writableCorked).toBe(0);
+  });
+
+  it('a refused command (no patch) is acked at once, nothing held back', async () => {
+    const gmTcp = tcpOfRole('gm');
+    const g = recordWrites(gmTcp);
+    try {
+      const ack = await gm.command({ type: 'turn.end', combatantId: 'nobody' });
+      expect(ack.ok).toBe(false);
+      expect(g.calls).toHaveLength(1);
+      expect(g.calls[0]!.join('')).toMatch(/43\d+\[\{"ok":false/);
+    } finally {
+      g.stop();
+    }
+    expect(gmTcp.writableCorked).toBe(0);
+  });
+});
