@@ -36,18 +36,22 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
   if (a === b) return;
   if (isPlain(a) && isPlain(b)) {
     const start = ops.length;
+    // A key that a patch applier refuses in a path (UNSAFE) matters only where an op would name
+    // it: the keys that changed. Unchanged keys are skipped without a lookup.
     for (const k in a) {
       if (!hasOwn.call(a, k) || a[k] === undefined) continue;
-      if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
-      if (!hasOwn.call(b, k) || b[k] === undefined) ops.push({ op: 'remove', path: `${path}/${segment(k)}` });
+      if (!hasOwn.call(b, k) || b[k] === undefined) {
+        if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
+        ops.push({ op: 'remove', path: `${path}/${segment(k)}` });
+      }
     }
     for (const k in b) {
       if (!hasOwn.call(b, k)) continue;
       const bv = b[k];
       if (bv === undefined) continue;
-      if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
       const av = hasOwn.call(a, k) ? a[k] : undefined;
       if (av === bv) continue;
+      if (UNSAFE.has(k)) return replaceWhole(b, path, ops, start);
       if (av === undefined) ops.push({ op: 'add', path: `${path}/${segment(k)}`, value: bv });
       else walk(av, bv, `${path}/${segment(k)}`, ops);
     }
@@ -76,7 +80,9 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
 
 /**
  * Keys that patch appliers refuse in a path (fast-json-patch bans `__proto__` and
- * `constructor/prototype` against prototype pollution): an object holding one is replaced whole.
+ * `constructor/prototype` against prototype pollution): when one of them is added, removed or
+ * changed, the object holding it is replaced whole, so no op's path names it. Unchanged, such a
+ * key is left alone: a path to a sibling key does not name it.
  */
 const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
 function replaceWhole(b: unknown, path: string, ops: DiffOp[], start: number): void {

@@ -56,4 +56,49 @@ describe('diff: keys a patch applier refuses in a path', () => {
     const c = JSON.parse('{"x":{"constructor":{"prototype":1}}}') as unknown;
     expect(JSON.stringify(jsonpatch.applyPatch({ x: {} }, diff({ x: {} }, c) as Operation[], true, false).newDocument)).toBe(JSON.stringify(c));
   });
+
+  it('for any objects whose keys include them, no op names one in its path and the patch still gives b', () => {
+    // JSON text parsed, so that "__proto__" is an own key, as it is in parsed input
+    const key = fc.constantFrom('a', 'b', '__proto__', 'constructor', 'prototype');
+    const members = (value: fc.Arbitrary<string>) =>
+      fc.array(fc.tuple(key, value), { maxLength: 4 }).map((kvs) => `{${kvs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+    const text = fc.letrec<{ node: string }>((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.constantFrom('0', '1', 'null', '[1]'), members(tie('node'))),
+    })).node;
+    const asObject = members(text).map((t) => JSON.parse(t) as unknown);
+    const canonical = (v: unknown): string =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? `{${Object.keys(v)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+            .join(',')}}`
+        : JSON.stringify(v);
+    fc.assert(
+      fc.property(asObject, asObject, (a0, b) => {
+        const a = JSON.parse(JSON.stringify(a0)) as unknown;
+        const ops = diff(a, b);
+        for (const o of ops) {
+          const segs = o.path.split('/');
+          expect(segs.some((p, i) => p === '__proto__' || (p === 'prototype' && segs[i - 1] === 'constructor'))).toBe(false);
+        }
+        const out = jsonpatch.applyPatch(JSON.parse(JSON.stringify(a)), ops as Operation[], true, false).newDocument;
+        expect(canonical(out)).toBe(canonical(b));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('an unchanged "__proto__" key does not force a whole replace: only the changed sibling is patched', () => {
+    const a = JSON.parse('{"x":{"__proto__":{"k":1},"hp":3}}') as unknown;
+    const b = JSON.parse('{"x":{"__proto__":{"k":1},"hp":2}}') as unknown;
+    // same value, but not the same reference: the unsafe key is compared, not named
+    expect(diff(a, b)).toEqual([{ op: 'replace', path: '/x', value: (b as { x: unknown }).x }]);
+    const shared = JSON.parse('{"k":1}') as unknown;
+    const c = { x: Object.assign(JSON.parse('{"hp":3}') as object, JSON.parse('{}') as object) } as { x: Record<string, unknown> };
+    Object.defineProperty(c.x, '__proto__', { value: shared, enumerable: true, writable: true, configurable: true });
+    const d = { x: { ...c.x, hp: 2 } } as { x: Record<string, unknown> };
+    Object.defineProperty(d.x, '__proto__', { value: shared, enumerable: true, writable: true, configurable: true });
+    expect(diff(c, d)).toEqual([{ op: 'replace', path: '/x/hp', value: 2 }]);
+  });
 });
+
