@@ -92,6 +92,11 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
   io.on('connection', (raw) => {
     const socket = raw as unknown as FraySocket;
     const data = socket.data;
+    // engine.io keeps the upgrade's HTTP request (headers, parser state, its stream) for the whole
+    // session; socket.io has built `handshake` from it by now and Fray reads nothing else of it, so
+    // it is let go, as socket.io's "Memory usage" guide advises: the request, its headers and its
+    // stream state no longer live as long as the socket (docs/performance.md, Session 6)
+    (raw.conn as unknown as { request: unknown }).request = null;
     if (data.principal.kind === 'invite') void socket.join(inviteRoom(data.principal.inviteId));
     data.log.debug({}, 'socket connected');
 

@@ -121,6 +121,17 @@ describe('a command’s patch and ack to its sender', () => {
     expect(gmTcp.writableCorked).toBe(0);
   });
 
+  it('no connection keeps its upgrade request once socket.io has its handshake (memory per socket)', () => {
+    const sockets = [...s.server.io.of('/').sockets.values()];
+    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    for (const sock of sockets) {
+      expect((sock.conn as unknown as { request: unknown }).request).toBeNull();
+      // what the server reads of the handshake is still there
+      expect(sock.handshake.auth).toHaveProperty('token');
+      expect(typeof sock.handshake.address).toBe('string');
+    }
+  });
+
   it('a refused command (no patch) is acked at once, nothing held back', async () => {
     const gmTcp = tcpOfRole('gm');
     const g = recordWrites(gmTcp);
