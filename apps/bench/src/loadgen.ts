@@ -50,6 +50,12 @@ export interface LoadConfig {
   scriptLength?: number;
   /** parallel encounter setups */
   setupConcurrency?: number;
+  /**
+   * seconds of load shaped like the first phase before the measured phases, not measured: the
+   * JIT warms up and the garbage of the setup (a major GC in the server and in the generator a few
+   * seconds in) is collected outside the figures, as a steady-state figure needs
+   */
+  warmupSeconds?: number;
 }
 
 export interface PhaseResult {
@@ -663,6 +669,13 @@ async function main(): Promise<void> {
     }
     return n ? sum / n : NaN;
   };
+  let warmupAccepted = 0;
+  if (cfg.warmupSeconds && cfg.warmupSeconds > 0 && cfg.phases[0]) {
+    const { bad: _bad, ...shape } = cfg.phases[0];
+    const w = await runPhase(cfg, encs, { ...shape, name: 'warm-up', seconds: cfg.warmupSeconds }, step, counters, fullState);
+    warmupAccepted = w.accepted;
+    log(`${cfg.target} warm-up (not measured, ${cfg.warmupSeconds} s like "${shape.name}"): ${w.acceptedPerSec.toFixed(0)}/s p50 ${w.latency.p50.toFixed(1)} p99 ${w.latency.p99.toFixed(1)} ms`);
+  }
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
@@ -672,7 +685,7 @@ async function main(): Promise<void> {
   let check: LoadResult['check'] = null;
   if (db) {
     await sleep(200);
-    const accepted = phases.reduce((a, p) => a + p.accepted, 0);
+    const accepted = phases.reduce((a, p) => a + p.accepted, warmupAccepted);
     const expected = encs.reduce((a, e) => a + e.startVersion, 0) + accepted;
     const rows = await db.query<{ n: string }>('SELECT count(*) AS n FROM command_log');
     check = { logEntries: Number(rows.rows[0]!.n), expected, accepted };

@@ -6,13 +6,16 @@
  *                        about 11 minutes; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
+ *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
  *   BENCH_PROFILE_DIR    keep the profile part's .cpuprofile in this directory
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
  * For digging into a figure (docs/performance.md, "Session 4"):
  *   BENCH_RATE_ONLY=1    the rate part runs only its 1/s phase (not the no-think and think curve phases)
  *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
- *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...)
+ *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
+ *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400`
+ *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 20)
  *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
  *   FRAY_DIAG=1          (passed on to the server) warn lines for event-loop stalls and slow commits
  */
@@ -40,12 +43,24 @@ const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started)
 // sizes and durations (bounded: the default run is about 12 minutes on 2 cores)
 const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: 20, curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 20), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+
+/** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
+/**
+ * The generator is the instrument, not the system under test: its old generation may grow to five
+ * times what is live before a major GC (V8's own factor is about 1.3 at its heap size), so that
+ * its mark-compacts, whose concurrent marking took 1.5 cores for 100-200 ms and starved the server
+ * every 6-12 s, do not fall inside a phase (docs/performance.md, "Session 6"). The same for every
+ * target.
+ */
+const LOADGEN_NODE_ARGS = process.env.BENCH_LOADGEN_NODE_ARGS ?? '--heap-growing-percent=400';
 
 // ---------------------------------------------------------------- children
 function runLoad(cfg: LoadConfig): Promise<LoadResult> {
+  cfg = { warmupSeconds: WARMUP, ...cfg };
   return new Promise((resolve, reject) => {
-    const extra = (process.env.BENCH_LOADGEN_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const extra = LOADGEN_NODE_ARGS.split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...extra, join(here, 'loadgen.js')], {
       env: { ...process.env, NODE_ENV: 'production', BENCH_LOAD: JSON.stringify(cfg), BENCH_ONLY: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
