@@ -3,7 +3,7 @@
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
  *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile   parts (default: all but curve and profile,
- *                        about 11 minutes; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
+ *                        about 12 minutes; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
@@ -15,7 +15,7 @@
  *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
  *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
  *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400`
- *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 20)
+ *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
  *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
  *   FRAY_DIAG=1          (passed on to the server) warn lines for event-loop stalls and slow commits
  */
@@ -43,7 +43,7 @@ const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started)
 // sizes and durations (bounded: the default run is about 12 minutes on 2 cores)
 const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 20), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
@@ -339,7 +339,7 @@ function render(R: Results): string {
   const rr = R.rate?.phases[0];
   if (R.rate && rr) {
     const part = `e2e ${R.rate.E}×${R.rate.P} at ${fmt(R.rate.E * S.rate)}/s`;
-    row(part, 'accepted commands/s; p50 / p95 / p99 ms', `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
+    row(part, `accepted commands/s; p50 / p95 / p99 ms (${fmt(rr.seconds)} s)`, `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
     row(part, 'server CPU µs/command; CPU %; commits/s', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}`);
     row(part, 'server RSS / heap per encounter', `${KB((rr.rssBytes - R.rate.baseline.rssBytes) / R.rate.E)} / ${KB((rr.heapUsedBytes - R.rate.baseline.heapUsedBytes) / R.rate.E)}`);
     const sl = rr.serverLoopDelayMs;
