@@ -98,7 +98,7 @@ export interface PrismaStoreInfo {
    * goes straight through it, a plain parameterized query; through Prisma the same call cost
    * 3–4 ms more per commit (measured: 4 ms against 7–8 ms at p50 on this machine)
    */
-  pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null }> };
+  pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }> };
 }
 
 /** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
@@ -284,10 +284,17 @@ export class PrismaStore implements Store {
     });
   }
 
+  /**
+   * One indexed SELECT through the pool: the runtime asks this for every refused command of an
+   * encounter whose accepted command ids no longer all fit in its memory (a retry must get its
+   * first ack), so under bad input it is on the hot path; through Prisma it cost about twice the
+   * CPU of the lookup itself (docs/performance.md, Session 6).
+   */
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null> {
     return this.run('findLogByCommandId', async () => {
-      const r = await this.prisma.logEntry.findUnique({ where: { encounterId_commandId: { encounterId, commandId } } });
-      return r ? toLog(r) : null;
+      const { rows } = await this.info.pool.query('SELECT seq, command, events, created_at FROM command_log WHERE encounter_id = $1 AND command_id = $2', [encounterId, commandId]);
+      const r = rows[0] as { seq: number; command: unknown; events: unknown; created_at: Date } | undefined;
+      return r ? { encounterId, seq: r.seq, commandId, command: r.command, events: Array.isArray(r.events) ? r.events : [], createdAt: r.created_at } : null;
     });
   }
 

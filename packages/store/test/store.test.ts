@@ -126,6 +126,8 @@ describe(`store on ${backend}`, () => {
       expect((await store.readLog(enc.id, 1, 2)).map((e) => e.seq)).toEqual([2, 3]);
       expect(await store.readLog(enc.id, 4)).toEqual([]);
       expect((await store.findLogByCommandId(enc.id, 'cmd-3'))?.seq).toBe(3);
+      // the lookup by command id gives the entry exactly as readLog does (JSON, time)
+      expect(await store.findLogByCommandId(enc.id, 'cmd-2')).toEqual(all[1]);
       expect(await store.findLogByCommandId(enc.id, 'cmd-9')).toBeNull();
       expect(await store.findLogByCommandId('other', 'cmd-3')).toBeNull();
     });
