@@ -51,9 +51,9 @@ export interface LoadConfig {
   /** parallel encounter setups */
   setupConcurrency?: number;
   /**
-   * seconds of load shaped like the first phase before the measured phases, not measured: the
-   * JIT warms up and the garbage of the setup (a major GC in the server and in the generator a few
-   * seconds in) is collected outside the figures, as a steady-state figure needs
+   * seconds of load shaped like the first phase before the measured phases, not measured: the JIT
+   * warms up and the setup's garbage starts to go (not always all of it: a major GC comes when V8's
+   * limit is reached, which may still be inside the first phase)
    */
   warmupSeconds?: number;
 }
