@@ -94,9 +94,10 @@ export interface PrismaStoreInfo {
   /** runs after the client disconnected (stops the embedded database, drops a test schema...) */
   onClose?: () => Promise<void>;
   /**
-   * the pg pool under Prisma's adapter: the log append (the hot path, one call per group commit)
-   * goes straight through it, a plain parameterized query; through Prisma the same call cost
-   * 3–4 ms more per commit (measured: 4 ms against 7–8 ms at p50 on this machine)
+   * the pg pool under Prisma's adapter: the hot-path statements go straight through it as plain
+   * parameterized queries (the log append, one call per group commit: through Prisma it cost 3–4 ms
+   * more per commit, 4 ms against 7–8 ms at p50 on this machine; the snapshot; the lookup of an
+   * entry by command id)
    */
   pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }> };
 }
