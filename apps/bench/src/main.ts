@@ -16,6 +16,8 @@
  *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
  *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400`
  *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
+ *   BENCH_RATE_PER_ENCOUNTER  commands a second per encounter in that phase (default 1; any other value is for
+ *                        comparing builds on a slower machine at the same heap, and the run writes no doc)
  *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
  *   FRAY_DIAG=1          (passed on to the server) warn lines for event-loop stalls and slow commits
  */
@@ -43,7 +45,7 @@ const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started)
 // sizes and durations (bounded: the default run is about 6 minutes on 2 cores)
 const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: 1, ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
@@ -267,6 +269,7 @@ async function main(): Promise<void> {
   const isCurve = [...parts].every((p) => p === 'curve' || p === 'profile');
   if (process.env.BENCH_NO_DOC === '1') log('docs/performance.md left alone (BENCH_NO_DOC)');
   else if (QUICK || R.errors.length) log('docs/performance.md not written (BENCH_QUICK, or a part failed)');
+  else if (S.rate !== 1) log('docs/performance.md not written (BENCH_RATE_PER_ENCOUNTER is not the target\'s 1/s)');
   else if (isDefault) writeDoc('bench', report);
   else if (isCurve) writeDoc('bench-curve', report);
   else log('docs/performance.md not written (only the default parts or BENCH_ONLY=curve,profile write it)');
