@@ -37,6 +37,8 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
       runtime: { ...ctx.runtime.metrics },
       /** the group-commit log writer: one batch is one database commit */
       logWriter: { ...w },
+      /** refused socket messages and commands since the start, by error code */
+      refusals: { ...ctx.refusals.totals },
       /** ms; null until the first window has passed */
       eventLoopDelayMs: last,
     };

@@ -13,6 +13,7 @@ import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { registerMetrics } from './metrics.js';
+import { RefusalCounter } from './refusals.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
@@ -48,6 +49,8 @@ export interface ServerContext {
   socketLimiter: RateLimiter;
   principalLimiter: RateLimiter;
   httpLimiter: RateLimiter;
+  /** refused socket messages and commands, by code (GET /metrics), and their sampled log lines */
+  refusals: RefusalCounter;
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;
   redis: RedisLink;
@@ -147,6 +150,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     socketLimiter: new RateLimiter(limits.socketRate, limits.socketBurst),
     principalLimiter: new RateLimiter(limits.principalRate, limits.principalBurst),
     httpLimiter: new RateLimiter(limits.httpRate, limits.httpBurst),
+    refusals: new RefusalCounter(),
     rulesetInfos: Object.values(opts.rulesets).map(rulesetInfo),
     sinks: new Map(),
     redis,
