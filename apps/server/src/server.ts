@@ -49,7 +49,7 @@ export interface ServerContext {
   socketLimiter: RateLimiter;
   principalLimiter: RateLimiter;
   httpLimiter: RateLimiter;
-  /** refused socket messages and commands, by code (GET /metrics), and their sampled log lines */
+  /** refused socket messages and commands, by code (GET /metrics) */
   refusals: RefusalCounter;
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;

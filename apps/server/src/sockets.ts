@@ -21,7 +21,6 @@ import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
 import { holdUntilTurnEnds } from './transport.js';
-import type { SocketRefusals } from './refusals.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 interface SocketData {
@@ -30,8 +29,6 @@ interface SocketData {
   awaitingAcks: number;
   joined: Map<string, { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink }>;
   log: Logger;
-  /** this socket's refusals: counted, and logged a line per code per window (refusals.ts) */
-  refusals: SocketRefusals;
 }
 
 const known = new Set<string>(clientEventNames);
@@ -82,7 +79,6 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
         data.awaitingAcks = 0;
         data.joined = new Map();
         data.log = ctx.logger.child({ socketId: socket.id, principal: principalKey(p) });
-        data.refusals = ctx.refusals.forSocket(data.log);
         next();
       })
       .catch((e: unknown) => {
@@ -105,7 +101,8 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     data.log.debug({}, 'socket connected');
 
     const refuse = (event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}) => {
-      data.refusals.note('warn', error.code, { event, reason: error.message, ...extra }, 'socket message refused');
+      ctx.refusals.count(error.code);
+      data.log.warn({ event, code: error.code, reason: error.message, ...extra }, 'socket message refused');
       if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error });
       else socket.emit('error', { error });
     };
@@ -271,7 +268,10 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
       } finally {
         data.awaitingAcks -= 1;
       }
-      if (!ack.ok) data.refusals.note('info', ack.error.code, { encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, rule: ack.error.rule }, 'command refused');
+      if (!ack.ok) {
+        ctx.refusals.count(ack.error.code);
+        data.log.info({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
+      }
       else data.log.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
       return ack;
     }
@@ -294,7 +294,6 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
       }
       data.joined.clear();
       ctx.socketLimiter.forget(socket.id);
-      data.refusals.flush();
       data.log.debug({ reason }, 'socket disconnected');
     });
   });
