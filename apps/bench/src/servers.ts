@@ -18,6 +18,15 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const serverMain = `${repoRoot}apps/server/dist/main.js`;
 
+/** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
 /** a free TCP port on 127.0.0.1 (for a process that must know its URL before it listens) */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -52,13 +61,7 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegE
           url,
           pid: child.pid!,
           child,
-          stop: async () => {
-            if (child.exitCode !== null) return;
-            const exited = new Promise((r) => child.once('exit', r));
-            child.kill('SIGTERM');
-            await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-            if (child.exitCode === null) child.kill('SIGKILL');
-          },
+          stop: () => stopChild(child, 20_000),
         });
       }
     };
@@ -122,13 +125,8 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
     url,
     pid: child.pid!,
     child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    // the Fray server drains its queues and hands its encounters over first: more time
+    stop: () => stopChild(child, 30_000),
   };
 }
 
