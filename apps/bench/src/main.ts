@@ -192,9 +192,13 @@ async function main(): Promise<void> {
   await attempt('e2e', async () => {
     R.fray = await withFray((sv, db) =>
       frayLoad(sv, db, S.E, S.P, [
+        // two bad phases, each between clean ones: the machine drifts and jumps between phases
+        // (8-23 % between two clean phases of one run here), and the target compares means
         { name: 'clean', seconds: S.phase },
         { name: 'bad 5%', seconds: S.phase, bad: 0.05 },
         { name: 'clean again', seconds: S.phase },
+        { name: 'bad 5% (2)', seconds: S.phase, bad: 0.05 },
+        { name: 'clean (3)', seconds: S.phase },
         think,
       ]),
     );
@@ -316,15 +320,22 @@ function render(R: Results): string {
     if (fc) row(part, 'database commits/s (log entries per commit)', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)})`, 'in memory', '–');
   }
   const fb = phaseOf(R.fray, 'bad 5%');
-  const fa = phaseOf(R.fray, 'clean again');
+  const bads = (R.fray?.phases ?? []).filter((p) => p.bad);
+  const cleans = (R.fray?.phases ?? []).filter((p) => p.name === 'clean' || p.name === 'clean again' || p.name === 'clean (3)');
   if (fc && fb && fb.bad) {
-    const clean = (fc.acceptedPerSec + (fa?.acceptedPerSec ?? fc.acceptedPerSec)) / 2;
-    const held = fb.acceptedPerSec / clean;
-    row('bad input 5 %', 'legal commands/s vs the clean runs around it', `${fmt(fb.acceptedPerSec)} vs ${fmt(clean)} (${fmt(held * 100)} %)`, '', '', '', '', '≥ 90 %', yes(held >= 0.9));
-    const untyped = Object.entries(fb.bad.untyped).map(([k, v]) => `${k} ${v}`).join(', ');
-    row('bad input 5 %', 'bad commands answered with their typed error', `${fmt(fb.bad.typed)} of ${fmt(fb.bad.sent)}${untyped ? ` (other: ${untyped})` : ''}`, '', '', '', '', 'all', yes(fb.bad.typed === fb.bad.sent));
-    row('bad input 5 %', 'p50 / p99 of the legal commands, ms (clean run)', `${ms(fb.latency.p50)} / ${ms(fb.latency.p99)} (${ms(fc.latency.p50)} / ${ms(fc.latency.p99)})`);
-    row('bad input 5 %', 'ack ms of the bad commands, p50 by code', Object.entries(fb.bad.ackMsP50 ?? {}).map(([k, v]) => `${k} ${ms(v)}`).join(', '));
+    const mean = (ps: PhaseResult[]) => ps.reduce((a, p) => a + p.acceptedPerSec, 0) / ps.length;
+    const clean = mean(cleans);
+    const held = mean(bads) / clean;
+    const each = `bad ${bads.map((p) => fmt(p.acceptedPerSec)).join(', ')}; clean ${cleans.map((p) => fmt(p.acceptedPerSec)).join(', ')}`;
+    row('bad input 5 %', 'legal commands/s, mean of the bad phases vs the clean phases around them', `${fmt(mean(bads))} vs ${fmt(clean)} (${fmt(held * 100)} %; ${each})`, '', '', '', '', '≥ 90 %', yes(held >= 0.9));
+    const typed = bads.reduce((a, p) => a + p.bad!.typed, 0);
+    const sent = bads.reduce((a, p) => a + p.bad!.sent, 0);
+    const other: Record<string, number> = {};
+    for (const p of bads) for (const [k, v] of Object.entries(p.bad!.untyped)) other[k] = (other[k] ?? 0) + v;
+    const untyped = Object.entries(other).map(([k, v]) => `${k} ${v}`).join(', ');
+    row('bad input 5 %', 'bad commands answered with their typed error', `${fmt(typed)} of ${fmt(sent)}${untyped ? ` (other: ${untyped})` : ''}`, '', '', '', '', 'all', yes(typed === sent));
+    row('bad input 5 %', 'p50 / p99 of the legal commands, ms, first bad phase (clean run)', `${ms(fb.latency.p50)} / ${ms(fb.latency.p99)} (${ms(fc.latency.p50)} / ${ms(fc.latency.p99)})`);
+    row('bad input 5 %', 'ack ms of the bad commands, p50 by code (first bad phase)', Object.entries(fb.bad.ackMsP50 ?? {}).map(([k, v]) => `${k} ${ms(v)}`).join(', '));
   }
   if (R.fray?.check) {
     const c = R.fray.check;
