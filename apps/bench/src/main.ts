@@ -3,7 +3,7 @@
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
  *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile   parts (default: all but curve and profile,
- *                        about 6 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
+ *                        about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
@@ -42,7 +42,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const started = Date.now();
 const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s]`, ...a);
 
-// sizes and durations (bounded: the default run is about 6 minutes on 2 cores)
+// sizes and durations (bounded: the default run is about 6-7 minutes on 2 cores)
 const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
   : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
