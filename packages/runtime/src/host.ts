@@ -18,6 +18,8 @@ interface Channel {
 }
 
 type StoredResult = { ok: true; version: number; events: EngineEvent[] } | { ok: false; error: WireError };
+/** An answer that waits for a read of the log, outside the encounter's queue (see `refuse`). */
+type Later = { later: Promise<StoredResult> };
 /** What the idempotency cache keeps: an accepted command's version (its events are in the log), or the refusal. */
 type Remembered = { ok: true; version: number } | { ok: false; error: WireError };
 
@@ -73,6 +75,8 @@ export class EncounterHost {
   private queued = 0;
   private readonly channels = new Map<string, Channel>();
   private readonly acks = new Map<string, Remembered>();
+  /** command ids refused while the log is read for an earlier acceptance (see `refuse`) */
+  private readonly lookups = new Map<string, Promise<StoredResult>>();
   /** every accepted command of this encounter is in `acks` (none forgotten yet) */
   private acksComplete: boolean;
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
@@ -259,8 +263,9 @@ export class EncounterHost {
    * Validate and apply a command; acknowledge it only after its log entry is committed.
    * `viewer` is whom the ack's events are projected for.
    */
-  submit(input: SubmitInput, viewer: Viewer): Promise<CommandAck> {
-    return this.enqueue(async () => this.project(await this.process(input), viewer));
+  async submit(input: SubmitInput, viewer: Viewer): Promise<CommandAck> {
+    const r = await this.enqueue(() => this.process(input));
+    return this.project('later' in r ? await r.later : r, viewer);
   }
 
   private project(r: StoredResult, viewer: Viewer): CommandAck {
@@ -298,21 +303,34 @@ export class EncounterHost {
   /**
    * A refusal, unless the command id was accepted before and has left the memory: then the first
    * ack (a retry must never be answered differently from the first time).
+   *
+   * The log is read outside the encounter's queue: a refused command changes nothing, so the
+   * commands behind it need not wait for a database round trip (a client sending bad commands
+   * would otherwise hold up the whole table by one read each). Until the read is back, the same
+   * command id gets the same answer (`lookups`), as if the queue had waited.
    */
-  private async refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): Promise<StoredResult> {
-    if (!this.acksComplete) {
-      const first = await this.firstAck(commandId);
-      if (first) return first;
+  private refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
+    if (this.acksComplete) {
+      this.remember(commandId, r);
+      return r;
     }
-    this.remember(commandId, r);
-    return r;
+    const later = this.firstAck(commandId).then((first) => {
+      this.lookups.delete(commandId);
+      if (first) return first;
+      this.remember(commandId, r);
+      return r;
+    });
+    this.lookups.set(commandId, later);
+    return { later };
   }
 
-  private async process(input: SubmitInput): Promise<StoredResult> {
+  private async process(input: SubmitInput): Promise<StoredResult | Later> {
+    const looking = this.lookups.get(input.commandId);
+    if (looking) return { later: looking };
     const seen = this.acks.get(input.commandId);
     if (seen && !seen.ok) return seen;
-    // a retry of an accepted command: its events come from the log
-    if (seen) return (await this.firstAck(input.commandId)) ?? { ok: true, version: seen.version, events: [] };
+    // a retry of an accepted command: its events come from the log (read outside the queue)
+    if (seen) return { later: this.firstAck(input.commandId).then((first) => first ?? { ok: true, version: seen.version, events: [] }) };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {

@@ -22,6 +22,14 @@ async function setup(rt: Runtime, opts: Record<string, unknown> = {}) {
   return { rec, host, gmCmd };
 }
 
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 /** A client-side mirror: initial state + patches. */
 function mirror(host: Awaited<ReturnType<Runtime['open']>>, viewer: Viewer) {
   const msgs: PatchMessage[] = [];
@@ -449,6 +457,48 @@ describe('idempotency beyond the memory', () => {
     // a new command id that is refused is still refused
     const refused = await host.submit({ commandId: 'new-one', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'x' }, by: gm }, gm);
     expect(refused).toMatchObject({ ok: false, error: { code: 'STALE_VERSION' } });
+    await rt.shutdown();
+  });
+
+  it('a refused command\'s read of the log does not hold up the commands behind it; the same id gets the same answer meanwhile', async () => {
+    // the log read for an earlier acceptance of a refused command id waits until `open()`
+    let open: () => void = () => {};
+    let reads = 0;
+    class SlowLookups extends MemoryStore {
+      override async findLogByCommandId(encounterId: string, commandId: string) {
+        reads += 1;
+        await new Promise<void>((r) => (open = r));
+        return super.findLogByCommandId(encounterId, commandId);
+      }
+    }
+    const store = new SlowLookups();
+    const rt = newRuntime(store);
+    const { host, gmCmd } = await setup(rt);
+    const first = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    expect(first.ok).toBe(true);
+    // past the ids the runtime remembers: a refusal must ask the log
+    for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    const bad = { commandId: 'bad-1', command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm };
+    const refused = host.submit(bad, gm);
+    await until(() => reads === 1);
+    // the next command is applied while the read is out
+    const next = await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'behind the refusal' });
+    expect(next.ok).toBe(true);
+    // a retry of the refused id during the read waits for the same answer, without a second read
+    const retried = host.submit(bad, gm);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(reads).toBe(1);
+    open();
+    expect(await refused).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    expect(await retried).toEqual(await refused);
+    // remembered now: no read
+    expect(await host.submit(bad, gm)).toEqual(await refused);
+    expect(reads).toBe(1);
+    // an accepted id from beyond the memory, refused by the rules now: the first ack, read off the log
+    const again = host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    await until(() => reads === 2);
+    open();
+    expect(await again).toEqual(first);
     await rt.shutdown();
   });
 
