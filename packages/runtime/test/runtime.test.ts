@@ -437,13 +437,19 @@ describe('shared views', () => {
 });
 
 describe('idempotency beyond the memory', () => {
-  it('"a repeated commandId returns the first ack and is applied once", even 300 commands later, accepted or refused on the way', async () => {
-    const store = new MemoryStore();
+  /** A roll accepted as `the-roll`, then 300 more commands: more than the ids a host remembers. */
+  async function rolledThenForgotten(store: MemoryStore) {
     const rt = newRuntime(store);
     const { host, gmCmd } = await setup(rt);
     const first = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
     expect(first.ok).toBe(true);
     for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    return { rt, host, gmCmd, first };
+  }
+
+  it('"a repeated commandId returns the first ack and is applied once", even 300 commands later, accepted or refused on the way', async () => {
+    const store = new MemoryStore();
+    const { rt, host, first } = await rolledThenForgotten(store);
     const version = host.version;
     const logged = (await store.readLog(host.id, 0, 10_000)).length;
     // the engine would accept it again: the log's unique command id stops it
@@ -471,13 +477,8 @@ describe('idempotency beyond the memory', () => {
         return super.findLogByCommandId(encounterId, commandId);
       }
     }
-    const store = new SlowLookups();
-    const rt = newRuntime(store);
-    const { host, gmCmd } = await setup(rt);
-    const first = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
-    expect(first.ok).toBe(true);
     // past the ids the runtime remembers: a refusal must ask the log
-    for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    const { rt, host, gmCmd, first } = await rolledThenForgotten(new SlowLookups());
     const bad = { commandId: 'bad-1', command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm };
     const refused = host.submit(bad, gm);
     await until(() => reads === 1);
