@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -10,6 +11,8 @@ const envSchema = z.object({
   REDIS_URL: z.string().min(1).optional(),
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
   FRAY_PUBLIC_URL: z.string().url().optional(),
+  FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
+  FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
 });
 
 export interface Limits {
@@ -49,9 +52,11 @@ export interface Config {
   redisPrefix: string;
   /** the URL clients reach this process at, advertised with its leases */
   publicUrl: string | undefined;
+  /** V8's heap growth and Node's Buffer pool (memory.ts) */
+  memory: MemoryTuning;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -64,5 +69,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
+    memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
   };
 }

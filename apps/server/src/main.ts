@@ -2,6 +2,7 @@ import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
+import { tuneMemory } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -45,6 +46,7 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
 
 async function main(): Promise<void> {
   const config = configFromEnv();
+  tuneMemory(config.memory);
   const logger = makeLogger(config.logLevel, config.pretty);
   // FRAY_STORE=memory: nothing is persisted (for measuring the server alone); never for play.
   const store: ServerStore =
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
   const { url } = await server.listen(config.port, config.host);
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: config.memory, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   let stopping = false;

@@ -1,0 +1,34 @@
+import { setFlagsFromString } from 'node:v8';
+
+export interface MemoryTuning {
+  /**
+   * How far V8 lets the old generation grow past what a full GC left alive before the next one,
+   * in percent (400: five times the live heap). 0 keeps V8's own factor (about 1.1 to 4).
+   */
+  heapGrowthPercent: number;
+  /** Node's shared 8 KB pool for small Buffers (false: every Buffer has its own memory). */
+  bufferPool: boolean;
+}
+
+/** What the server runs with unless FRAY_HEAP_GROWTH_PERCENT / FRAY_BUFFER_POOL say otherwise. */
+export const defaultMemoryTuning: MemoryTuning = { heapGrowthPercent: 400, bufferPool: false };
+
+/**
+ * Fewer full garbage collections for a server that holds many live encounters (docs/performance.md,
+ * "Session 9"). A full GC marks the whole live heap, mostly on the event loop when the other cores
+ * are busy, and every command waiting meanwhile is late. At 1,000 encounters × 5 sockets two
+ * things started one every ~25 s:
+ * - V8's growth factor: the old generation may grow to about 2.7 times what the last full GC left
+ *   alive. At 400 % it may grow to five times (a live heap of 200 MB: a full GC near 1 GB
+ *   instead of near 550 MB; memory traded for fewer pauses);
+ * - the memory behind Node's 8 KB Buffer pool slabs. Small Buffers (socket frame headers, the
+ *   Postgres driver's messages) are cut from shared slabs, and the slabs' memory reached the old
+ *   generation at about 2.6 MB a second, freed only by a full GC; V8 starts one for "external
+ *   memory pressure" every 64 MB of it, whatever the growth factor says. Without the pool each
+ *   small Buffer has its own memory and dies young with its object.
+ * Both are process-wide: call once, at start, before the server allocates.
+ */
+export function tuneMemory(t: MemoryTuning): void {
+  if (t.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${Math.floor(t.heapGrowthPercent)}`);
+  if (!t.bufferPool) Buffer.poolSize = 0;
+}

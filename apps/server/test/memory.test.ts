@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { configFromEnv, defaultMemoryTuning } from '../src/index.js';
+
+/**
+ * The server's memory tuning (src/memory.ts): fewer full GCs at many live encounters. It is
+ * process-wide, so each case runs in a child process of its own, with V8's own trace of the limit
+ * it sets after each full GC.
+ */
+function runChild(tuning: { heapGrowthPercent: number; bufferPool: boolean }): { poolSize: number; smallBacking: number; factors: number[] } {
+  const cwd = fileURLToPath(new URL('..', import.meta.url));
+  const script = `
+    import('./src/memory.ts').then((m) => {
+      m.tuneMemory(${JSON.stringify(tuning)});
+      const small = Buffer.allocUnsafe(16);
+      // enough live objects for V8 to go through several full GCs and set its limits
+      const keep = [];
+      for (let i = 0; i < 1_500_000; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 400_000) keep.splice(0, 200_000); }
+      process.stdout.write('RESULT ' + JSON.stringify({ poolSize: Buffer.poolSize, smallBacking: small.buffer.byteLength, kept: keep.length }) + '\\n');
+    });`;
+  const r = spawnSync(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', '--trace-gc-verbose', '-e', script], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  expect(r.status, r.stderr).toBe(0);
+  const result = JSON.parse(/^RESULT (.*)$/m.exec(r.stdout)![1]!) as { poolSize: number; smallBacking: number };
+  // "[HeapController] Limit: old size: 44570 KB, new limit: 238959 KB (5.0)"
+  const factors = [...r.stdout.matchAll(/\[HeapController\] Limit: .*\(([\d.]+)\)/g)].map((m) => Number(m[1]));
+  return { ...result, factors };
+}
+
+describe('memory tuning', () => {
+  it('defaults: the heap may grow to five times the live heap, and small Buffers do not share 8 KB slabs', () => {
+    expect(defaultMemoryTuning).toEqual({ heapGrowthPercent: 400, bufferPool: false });
+    expect(configFromEnv({}).memory).toEqual(defaultMemoryTuning);
+    expect(configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: '0', FRAY_BUFFER_POOL: '1' }).memory).toEqual({ heapGrowthPercent: 0, bufferPool: true });
+    expect(configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: '150' }).memory.heapGrowthPercent).toBe(150);
+  });
+
+  it('refuses a growth that is not a whole percent from 0 to 1000, and a pool setting other than 0 or 1', () => {
+    for (const bad of ['-1', '1001', '2.5', 'lots']) expect(() => configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: bad })).toThrow(/FRAY_HEAP_GROWTH_PERCENT/);
+    expect(() => configFromEnv({ FRAY_BUFFER_POOL: 'yes' })).toThrow(/FRAY_BUFFER_POOL/);
+  });
+
+  it('applied: V8 sets its next limit at five times the live heap, and a small Buffer has memory of its own', () => {
+    const tuned = runChild(defaultMemoryTuning);
+    expect(tuned.poolSize).toBe(0);
+    expect(tuned.smallBacking).toBe(16);
+    expect(tuned.factors.length).toBeGreaterThan(0);
+    expect(tuned.factors.every((f) => f === 5)).toBe(true);
+  }, 60_000);
+
+  it('off (0 and the pool kept): V8 chooses its own factor (at most 4), and small Buffers come from the 8 KB pool', () => {
+    const plain = runChild({ heapGrowthPercent: 0, bufferPool: true });
+    expect(plain.poolSize).toBe(8192);
+    expect(plain.smallBacking).toBe(8192);
+    expect(plain.factors.length).toBeGreaterThan(0);
+    expect(plain.factors.every((f) => f <= 4)).toBe(true);
+  }, 60_000);
+});
