@@ -2,7 +2,7 @@ import type { Socket as NetSocket } from 'node:net';
 import * as parser from 'socket.io-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrayClient, EncounterMirror } from '@fray/client';
-import { jsonParser } from '../src/transport.js';
+import { engineFlush, jsonParser } from '../src/transport.js';
 import { connect, expectConverged, startServer, type TestServer } from './helpers.js';
 
 describe('the JSON-only encoder', () => {
@@ -130,6 +130,50 @@ describe('a command’s patch and ack to its sender', () => {
       expect(sock.handshake.auth).toHaveProperty('token');
       expect(typeof sock.handshake.address).toBe('string');
     }
+  });
+
+  it('a connection keeps one write buffer for its life, emptied after each flush (no dropped array left pointing at sent packets)', async () => {
+    expect(engineFlush.installed).toBe(true);
+    const conn = [...s.server.io.of('/').sockets.values()].map((x) => x.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] });
+    const before = conn.map((c) => ({ writeBuffer: c.writeBuffer, packetsFn: c.packetsFn }));
+    for (let i = 0; i < 3; i++) {
+      const ack = await gm.command({ type: 'dice.roll', formula: '1d6', purpose: `buffer ${i}` });
+      expect(ack.ok).toBe(true);
+    }
+    await expectConverged(s, encounterId, [gm, spec]);
+    conn.forEach((c, i) => {
+      expect(c.writeBuffer).toBe(before[i]!.writeBuffer);
+      expect(c.packetsFn).toBe(before[i]!.packetsFn);
+      expect(c.writeBuffer).toHaveLength(0);
+      expect(c.packetsFn).toHaveLength(0);
+    });
+  });
+
+  it('the flush keeps engine.io’s behaviour: packets in order, the flush event with them, each send callback once after its write', async () => {
+    const sock = [...s.server.io.of('/').sockets.values()][0]!;
+    const conn = sock.conn as unknown as {
+      sendPacket(type: 'noop', data: string, opts: object, cb: () => void): void;
+      on(ev: 'flush', fn: (packets: Array<{ data: string }>) => void): void;
+      off(ev: 'flush', fn: (packets: Array<{ data: string }>) => void): void;
+    };
+    const flushed: string[][] = [];
+    const onFlush = (packets: Array<{ data: string }>) => flushed.push(packets.map((p) => p.data));
+    conn.on('flush', onFlush);
+    const sent: number[] = [];
+    try {
+      await new Promise<void>((resolve) => {
+        // three engine.io noop packets (the client ignores them); engine.io batches what is written while a write is in flight
+        for (let i = 0; i < 3; i++)
+          conn.sendPacket('noop', `n${i}`, {}, () => {
+            sent.push(i);
+            if (sent.length === 3) resolve();
+          });
+      });
+    } finally {
+      conn.off('flush', onFlush);
+    }
+    expect(sent).toEqual([0, 1, 2]);
+    expect(flushed.flat()).toEqual(['n0', 'n1', 'n2']);
   });
 
   it('a refused command (no patch) is acked at once, nothing held back', async () => {
