@@ -22,10 +22,11 @@ export const defaultMemoryTuning: MemoryTuning = { heapGrowthPercent: 400, buffe
  *   alive. At 400 % it may grow to five times (a live heap of 200 MB: a full GC near 1 GB
  *   instead of near 550 MB; memory traded for fewer pauses);
  * - the memory behind Node's 8 KB Buffer pool slabs. Small Buffers (socket frame headers, the
- *   Postgres driver's messages) are cut from shared slabs, and the slabs' memory reached the old
- *   generation at about 2.6 MB a second, freed only by a full GC; V8 starts one for "external
- *   memory pressure" every 64 MB of it, whatever the growth factor says. Without the pool each
- *   small Buffer has its own memory and dies young with its object.
+ *   Postgres driver's messages) are cut from shared slabs. Nothing held the slabs 300 ms later,
+ *   yet their memory stayed counted, growing by about 2.6 MB a second, until a full GC freed it.
+ *   V8 starts one for "external memory pressure" every 64 MB of it, whatever the growth factor
+ *   says. Without the pool each small Buffer has memory of its own, and no full GC started that
+ *   way in five runs.
  * Both are process-wide: call once, at start, before the server allocates.
  */
 export function tuneMemory(t: MemoryTuning): void {
