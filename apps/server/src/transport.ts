@@ -19,10 +19,15 @@ class JsonEncoder extends parser.Encoder {
 
 export const jsonParser = { ...parser, Encoder: JsonEncoder };
 
+/** What this file uses of an engine.io connection (engine.io's `Socket`, 6.6) beyond its typings. */
 interface EngineConn {
   readyState: string;
-  transport: { name?: string; writable: boolean; socket?: { _socket?: NetSocket } };
+  transport: { name?: string; writable: boolean; socket?: { _socket?: NetSocket }; send(packets: unknown[]): void };
   writeBuffer: unknown[];
+  packetsFn: unknown[];
+  sentCallbackFn: unknown[];
+  server: { emit(event: string, ...args: unknown[]): boolean };
+  emit(event: string, ...args: unknown[]): boolean;
   flush(): void;
 }
 
@@ -70,16 +75,6 @@ export function holdUntilTurnEnds(socket: Socket): void {
   }
 }
 
-interface EngineFlushState {
-  readyState: string;
-  transport: { writable: boolean; send(packets: unknown[]): void };
-  writeBuffer: unknown[];
-  packetsFn: unknown[];
-  sentCallbackFn: unknown[];
-  server: { emit(event: string, ...args: unknown[]): boolean };
-  emit(event: string, ...args: unknown[]): boolean;
-}
-
 /**
  * engine.io's `Socket.flush` (6.6), except that a connection keeps one `writeBuffer` and one
  * `packetsFn` array for its whole life, emptied in place, where engine.io puts a new array on the
@@ -99,7 +94,7 @@ interface EngineFlushState {
  * the same order. Installed only over the flush it was written against (`installed` says whether
  * it was): another engine.io version keeps its own.
  */
-function flushKeepingArrays(this: EngineFlushState): void {
+function flushKeepingArrays(this: EngineConn): void {
   if (this.readyState === 'closed' || !this.transport.writable || this.writeBuffer.length === 0) return;
   const wbuf = this.writeBuffer.slice();
   this.writeBuffer.length = 0;
@@ -126,7 +121,7 @@ export const engineFlush = {
   installed: false,
   /** Put flushKeepingArrays on engine.io's Socket, once; false (and engine.io's own kept) when its flush is not the one expected. */
   install(): boolean {
-    const proto = EngineSocket.prototype as unknown as { flush: (this: EngineFlushState) => void };
+    const proto = EngineSocket.prototype as unknown as { flush: (this: EngineConn) => void };
     if (this.installed) return true;
     const body = proto.flush.toString().replace(/\s+/g, '');
     if (!ENGINE_FLUSH_SHAPE.every((part) => body.includes(part))) return false;
