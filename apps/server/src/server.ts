@@ -18,7 +18,7 @@ import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
 import { deliverPatch, registerSockets } from './sockets.js';
-import { engineFlush, jsonParser } from './transport.js';
+import { engineFlush, jsonParser, wsFragments } from './transport.js';
 import type { ServerStore } from './store.js';
 
 export interface ServerOptions {
@@ -135,6 +135,8 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
   if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
+  // one array of incoming frames per connection for its life (transport.ts: the same, reading)
+  if (!wsFragments.install()) logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
   const io = new Server(app.server, {
     maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
     cors: { origin: true },

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Socket as NetSocket } from 'node:net';
 import { Socket as EngineSocket } from 'engine.io';
 import * as parser from 'socket.io-parser';
@@ -128,5 +129,60 @@ export const engineFlush = {
     proto.flush = flushKeepingArrays;
     this.installed = true;
     return true;
+  },
+};
+
+/** What this file uses of ws's `Receiver` (8.x): the frames of the message being read, and the binary type. */
+interface WsReceiver {
+  _fragments: unknown[];
+  _binaryType: string;
+}
+type WsReceiverClass = { prototype: { dataMessage(this: WsReceiver, cb: (err?: Error) => void): void } };
+
+/** ws's `dataMessage` as this was written against (parts of its body, whitespace aside). */
+const WS_DATA_MESSAGE_SHAPE = ['constfragments=this._fragments;', 'this._fragments=[];', 'data=fragments;'];
+const keptFragments = new WeakSet<object>();
+
+/** ws's Receiver as engine.io loads it (the module instance the server's connections use). */
+export function engineWsReceiver(): WsReceiverClass {
+  return (createRequire(createRequire(import.meta.url).resolve('engine.io')) as NodeRequire)('ws').Receiver as WsReceiverClass;
+}
+
+/**
+ * ws's reading side (8.x), with one array kept: each connection's `Receiver` collects a message's
+ * frames in `_fragments` and, once the message is whole, puts a new empty array there. The same
+ * thing happens as with engine.io's write buffer (`engineFlush`): a connection reads about once a
+ * second, so that array is promoted before the next message is pushed into it, then dropped with
+ * the message's buffer still in it. A scavenge counts the dropped array's pointer as alive, so the
+ * buffer, and the memory behind it, lasts until a full GC. In the bench's load generator (5,000
+ * client connections) that memory grew by 5 MB a second and set off a full GC every 13–15 s
+ * ("external memory pressure"; docs/performance.md, "Session 10").
+ *
+ * The wrapper runs ws's own `dataMessage` and then, if it put a new empty array in place, empties
+ * the old one and puts it back: the message was already made from its frames (a single frame is
+ * passed on as itself, several are copied into one buffer), so nothing else holds the array. The
+ * binary type `fragments`, which hands the array itself to the listener, is left as ws does it.
+ * Installed once per Receiver class, only over the `dataMessage` it was written against.
+ */
+export const wsFragments = {
+  install(Receiver: WsReceiverClass = engineWsReceiver()): boolean {
+    const proto = Receiver.prototype;
+    if (keptFragments.has(proto)) return true;
+    const body = proto.dataMessage.toString().replace(/\s+/g, '');
+    if (!WS_DATA_MESSAGE_SHAPE.every((part) => body.includes(part))) return false;
+    const own = proto.dataMessage;
+    proto.dataMessage = function dataMessageKeepingFragments(this: WsReceiver, cb: (err?: Error) => void): void {
+      const fragments = this._fragments;
+      own.call(this, cb);
+      if (this._fragments !== fragments && this._fragments.length === 0 && this._binaryType !== 'fragments') {
+        fragments.length = 0;
+        this._fragments = fragments;
+      }
+    };
+    keptFragments.add(proto);
+    return true;
+  },
+  installed(Receiver: WsReceiverClass = engineWsReceiver()): boolean {
+    return keptFragments.has(Receiver.prototype);
   },
 };

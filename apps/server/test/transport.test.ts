@@ -2,8 +2,8 @@ import type { Socket as NetSocket } from 'node:net';
 import * as parser from 'socket.io-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrayClient, EncounterMirror } from '@fray/client';
-import { engineFlush, jsonParser } from '../src/transport.js';
-import { connect, expectConverged, startServer, type TestServer } from './helpers.js';
+import { engineFlush, jsonParser, wsFragments } from '../src/transport.js';
+import { connect, expectConverged, startServer, until, type TestServer } from './helpers.js';
 
 describe('the JSON-only encoder', () => {
   it('encodes every packet Fray sends exactly as socket.io’s own encoder does', () => {
@@ -147,6 +147,38 @@ describe('a command’s patch and ack to its sender', () => {
       expect(c.writeBuffer).toHaveLength(0);
       expect(c.packetsFn).toHaveLength(0);
     });
+  });
+
+  const receivers = () =>
+    [...s.server.io.of('/').sockets.values()].map((x) => (x.conn.transport as unknown as { socket: { _receiver: { _fragments: unknown[] } } }).socket._receiver);
+
+  it('a connection keeps one array of incoming frames for its life, emptied after each message (no dropped array left pointing at a read buffer)', async () => {
+    expect(wsFragments.installed()).toBe(true);
+    const rs = receivers();
+    const before = rs.map((r) => r._fragments);
+    for (let i = 0; i < 3; i++) {
+      const ack = await gm.command({ type: 'dice.roll', formula: '1d6', purpose: `frames ${i}` });
+      expect(ack.ok).toBe(true);
+      await spec.sync(); // the spectator's socket reads too
+    }
+    rs.forEach((r, i) => {
+      expect(r._fragments).toBe(before[i]);
+      expect(r._fragments).toHaveLength(0);
+    });
+  });
+
+  it('a message sent in several websocket frames still arrives whole', async () => {
+    const ws = (gmClient.socket as unknown as { io: { engine: { transport: { ws: { send(d: string, o: { fin: boolean }): void } } } } }).io.engine.transport.ws;
+    const version = spec.version;
+    // an event with an ack id the client never used: the server's ack to it is dropped by the client
+    const text = `42987654${JSON.stringify(['command', { encounterId, commandId: 'in-three-frames', command: { type: 'dice.roll', formula: '1d4', purpose: 'fragmented' } }])}`;
+    const third = Math.ceil(text.length / 3);
+    ws.send(text.slice(0, third), { fin: false });
+    ws.send(text.slice(third, 2 * third), { fin: false });
+    ws.send(text.slice(2 * third), { fin: true });
+    await until(() => spec.version === version + 1, 10_000, 'the fragmented command applied');
+    await expectConverged(s, encounterId, [gm, spec]);
+    expect(receivers().every((r) => r._fragments.length === 0)).toBe(true);
   });
 
   it('the flush keeps engine.io’s behaviour: packets in order, the flush event with them, each send callback once after its write', async () => {
