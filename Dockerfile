@@ -18,5 +18,7 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 EXPOSE 3000
 USER node
-# node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting
-CMD ["node", "apps/server/dist/main.js"]
+# node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting;
+# one V8 background thread, so that a full GC leaves the event loop its core on a small host (raise
+# it to cores - 1, at most 4, on a bigger one: apps/server/src/memory.ts, docs/performance.md)
+CMD ["node", "--v8-pool-size=1", "apps/server/dist/main.js"]

@@ -2,7 +2,8 @@ import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
-import { tuneMemory } from './memory.js';
+import { availableParallelism } from 'node:os';
+import { advisedV8PoolSize, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -62,7 +63,11 @@ async function main(): Promise<void> {
   // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
   const { url } = await server.listen(config.port, config.host);
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: config.memory, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  const v8Pool = v8PoolSize();
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  if (v8Pool > advisedV8PoolSize()) {
+    logger.warn({ v8PoolSize: v8Pool, cores: availableParallelism(), advised: advisedV8PoolSize() }, `V8 runs ${v8Pool} background threads on ${availableParallelism()} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advisedV8PoolSize()} (docs/performance.md)`);
+  }
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   let stopping = false;

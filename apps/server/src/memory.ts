@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
 export interface MemoryTuning {
@@ -32,4 +33,35 @@ export const defaultMemoryTuning: MemoryTuning = { heapGrowthPercent: 400, buffe
 export function tuneMemory(t: MemoryTuning): void {
   if (t.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${Math.floor(t.heapGrowthPercent)}`);
   if (!t.bufferPool) Buffer.poolSize = 0;
+}
+
+/** Node's default for `--v8-pool-size`: the threads V8 runs its background work on (GC marking among it). */
+const NODE_DEFAULT_V8_POOL = 4;
+
+/**
+ * The V8 thread pool this process was started with: `--v8-pool-size` from its own flags or from
+ * NODE_OPTIONS (the last one given wins, as with Node), else Node's default of 4.
+ */
+export function v8PoolSize(execArgv: readonly string[] = process.execArgv, nodeOptions: string | undefined = process.env.NODE_OPTIONS): number {
+  let size = NODE_DEFAULT_V8_POOL;
+  for (const arg of [...(nodeOptions ?? '').split(/\s+/), ...execArgv]) {
+    const m = /^--v8-pool-size=(\d+)$/.exec(arg);
+    if (m) size = Number(m[1]);
+  }
+  return size;
+}
+
+/**
+ * The pool size for a server on `cores` cores: one core for the event loop, the rest (at most
+ * Node's 4) for V8's background threads. The pool is fixed when the process starts, so the
+ * launchers pass it (`npm start`, the Dockerfile: `--v8-pool-size=1`, sized for the 2-core hosts
+ * Fray is measured on); the server only says when it runs with more threads than that.
+ *
+ * Why it matters (docs/performance.md, "Session 10"): V8 marks the old generation concurrently on
+ * as many threads as the pool has. On 2 cores shared with Postgres, four marking threads took the
+ * cores from the event loop for the ~300 ms of each full GC, and every command in that time was
+ * late; with one, the event loop kept its core.
+ */
+export function advisedV8PoolSize(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(NODE_DEFAULT_V8_POOL, cores - 1));
 }

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, defaultMemoryTuning } from '../src/index.js';
+import { advisedV8PoolSize, v8PoolSize } from '../src/memory.js';
 
 /**
  * The server's memory tuning (src/memory.ts): fewer full GCs at many live encounters. It is
@@ -54,5 +56,32 @@ describe('memory tuning', () => {
     expect(plain.smallBacking).toBe(8192);
     expect(plain.factors.length).toBeGreaterThan(0);
     expect(plain.factors.every((f) => f <= 4)).toBe(true);
+  }, 60_000);
+
+  it('reads the V8 pool the process started with: its own flags over NODE_OPTIONS, the last one given, else Node’s 4', () => {
+    expect(v8PoolSize([], undefined)).toBe(4);
+    expect(v8PoolSize(['--v8-pool-size=1'], undefined)).toBe(1);
+    expect(v8PoolSize([], '--max-old-space-size=4096 --v8-pool-size=2')).toBe(2);
+    expect(v8PoolSize(['--v8-pool-size=3'], '--v8-pool-size=2')).toBe(3);
+    expect(v8PoolSize(['--v8-pool-size=1', '--v8-pool-size=2'], undefined)).toBe(2);
+    expect(v8PoolSize(['--v8-pool-size'], undefined)).toBe(4); // no value: not a pool size
+  });
+
+  it('advises one core for the event loop and the rest, at most 4, for V8’s threads', () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => advisedV8PoolSize(cores))).toEqual([1, 1, 2, 3, 4, 4]);
+  });
+
+  it('the launchers start node with one V8 background thread (npm start, the Dockerfile), and V8 then marks on one', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const start = (JSON.parse(readFileSync(`${root}apps/server/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    expect(start).toMatch(/^node --v8-pool-size=1 /);
+    expect(readFileSync(`${root}Dockerfile`, 'utf8')).toMatch(/^CMD \["node", "--v8-pool-size=1", "apps\/server\/dist\/main\.js"\]$/m);
+    // the premise: V8 runs its concurrent marking on the pool's threads (task numbers from 1)
+    const script = 'const keep = []; for (let i = 0; i < 2e6; i++) keep.push({ i, a: [i] }); let junk; for (let r = 0; r < 30; r++) { junk = []; for (let i = 0; i < 2e5; i++) junk.push({ r, i }); } console.log(keep.length + junk.length);';
+    const r = spawnSync(process.execPath, ['--v8-pool-size=1', '--trace-concurrent-marking', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(r.status, r.stderr).toBe(0);
+    const tasks = new Set([...r.stdout.matchAll(/concurrent marking task (\d+)/g)].map((m) => m[1]));
+    expect(tasks.size).toBeGreaterThan(0);
+    expect([...tasks]).toEqual(['1']);
   }, 60_000);
 });
