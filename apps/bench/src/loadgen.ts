@@ -15,10 +15,12 @@
  *    message to the room and acks.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
+import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
 import { cpuSeconds, loadAverage, rssBytes, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
@@ -110,6 +112,15 @@ export interface LoadResult {
 }
 
 const log = (...a: unknown[]) => console.error('[loadgen]', ...a);
+
+// The instrument reads on 5,000 connections: with ws's own dataMessage every message's buffer was
+// promoted and its memory stayed counted until a full GC, which came every 13–15 s for that
+// reason and paused the reads (the same fix as the server's; transport.ts, docs/performance.md)
+{
+  const req = createRequire(import.meta.url);
+  const engineClient = createRequire(req.resolve('socket.io-client')).resolve('engine.io-client');
+  if (!wsFragments.install(createRequire(engineClient)('ws').Receiver)) log("warning: ws's dataMessage is not the one expected; the generator reads with ws's own");
+}
 
 // ---------------------------------------------------------------- common per-encounter state
 interface Client {

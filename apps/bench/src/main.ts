@@ -14,7 +14,7 @@
  *   BENCH_RATE_ONLY=1    the rate part runs only its 1/s phase (not the no-think and think curve phases)
  *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
  *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
- *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400`
+ *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400 --v8-pool-size=1`
  *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
  *   BENCH_RATE_PER_ENCOUNTER  commands a second per encounter in that phase (default 1; any other value is for
  *                        comparing builds on a slower machine at the same heap, and the run writes no doc)
@@ -56,7 +56,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
  * every 6-26 s, do not fall inside a phase (docs/performance.md, "Session 6"). The same for every
  * target.
  */
-const LOADGEN_NODE_ARGS = process.env.BENCH_LOADGEN_NODE_ARGS ?? '--heap-growing-percent=400';
+const LOADGEN_NODE_ARGS = process.env.BENCH_LOADGEN_NODE_ARGS ?? '--heap-growing-percent=400 --v8-pool-size=1';
 
 // ---------------------------------------------------------------- children
 function runLoad(cfg: LoadConfig): Promise<LoadResult> {

@@ -39,9 +39,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The node flags of every server in the comparison (Fray's, boardgame.io's, the floor's): one V8
+ * background thread, as Fray's launchers start it (`npm start`, the Dockerfile; see
+ * apps/server/src/memory.ts). Not Fray's own setting: any Node server can be started so, and the
+ * peers get it too.
+ */
+export const SERVER_NODE_ARGS = ['--v8-pool-size=1'];
+
 function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
@@ -99,7 +107,7 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   const startedAt = Date.now();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the Fray server only (e.g. --trace-gc, with BENCH_SERVER_LOG)
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...extra, serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(o.nodeArgs ?? []), ...extra, serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
   if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`));
