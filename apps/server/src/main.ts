@@ -1,8 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
-import { availableParallelism } from 'node:os';
 import { advisedV8PoolSize, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
