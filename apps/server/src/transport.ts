@@ -76,6 +76,12 @@ export function holdUntilTurnEnds(socket: Socket): void {
   }
 }
 
+/** Whether a library's function still has the code an override here was written against (parts of its body, whitespace aside). */
+function hasShape(fn: (...args: never[]) => unknown, parts: readonly string[]): boolean {
+  const body = fn.toString().replace(/\s+/g, '');
+  return parts.every((part) => body.includes(part));
+}
+
 /**
  * engine.io's `Socket.flush` (6.6), except that a connection keeps one `writeBuffer` and one
  * `packetsFn` array for its whole life, emptied in place, where engine.io puts a new array on the
@@ -124,8 +130,7 @@ export const engineFlush = {
   install(): boolean {
     const proto = EngineSocket.prototype as unknown as { flush: (this: EngineConn) => void };
     if (this.installed) return true;
-    const body = proto.flush.toString().replace(/\s+/g, '');
-    if (!ENGINE_FLUSH_SHAPE.every((part) => body.includes(part))) return false;
+    if (!hasShape(proto.flush, ENGINE_FLUSH_SHAPE)) return false;
     proto.flush = flushKeepingArrays;
     this.installed = true;
     return true;
@@ -168,8 +173,7 @@ export const wsFragments = {
   install(Receiver: WsReceiverClass = engineWsReceiver()): boolean {
     const proto = Receiver.prototype;
     if (keptFragments.has(proto)) return true;
-    const body = proto.dataMessage.toString().replace(/\s+/g, '');
-    if (!WS_DATA_MESSAGE_SHAPE.every((part) => body.includes(part))) return false;
+    if (!hasShape(proto.dataMessage, WS_DATA_MESSAGE_SHAPE)) return false;
     const own = proto.dataMessage;
     proto.dataMessage = function dataMessageKeepingFragments(this: WsReceiver, cb: (err?: Error) => void): void {
       const fragments = this._fragments;
