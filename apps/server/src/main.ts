@@ -65,8 +65,10 @@ async function main(): Promise<void> {
   const { url } = await server.listen(config.port, config.host);
   const v8Pool = v8PoolSize();
   logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
-  if (v8Pool > advisedV8PoolSize()) {
-    logger.warn({ v8PoolSize: v8Pool, cores: availableParallelism(), advised: advisedV8PoolSize() }, `V8 runs ${v8Pool} background threads on ${availableParallelism()} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advisedV8PoolSize()} (docs/performance.md)`);
+  const cores = availableParallelism();
+  const advised = advisedV8PoolSize(cores);
+  if (v8Pool > advised) {
+    logger.warn({ v8PoolSize: v8Pool, cores, advised }, `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`);
   }
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
