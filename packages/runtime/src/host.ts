@@ -11,7 +11,6 @@ interface Channel {
   viewer: Viewer;
   key: string;
   projection: EncounterState;
-  history: PatchMessage[];
   /** the last version whose patch took something out of this view (hid, removed, made secret) */
   narrowedAt: number;
   sinks: Set<Sink>;
@@ -22,6 +21,16 @@ type StoredResult = { ok: true; version: number; events: EngineEvent[] } | { ok:
 type Later = { later: Promise<StoredResult> };
 /** What the idempotency cache keeps: an accepted command's version (its events are in the log), or the refusal. */
 type Remembered = { ok: true; version: number } | { ok: false; error: WireError };
+
+/**
+ * The recent log that `sync` replays: kept states (`checkpoints`, oldest first, each a version of
+ * the encounter's own state, sharing every unchanged part with the next) and the accepted commands
+ * after the oldest one (`commands[i]` made version `checkpoints[0].version + 1 + i`).
+ */
+interface RecentLog {
+  checkpoints: EncounterState[];
+  commands: Array<Record<string, unknown>>;
+}
 
 export interface SubmitInput {
   commandId: string;
@@ -53,7 +62,7 @@ const ACK_CACHE = 256;
 
 /**
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
- * (projection + patch history) and its deadlines.
+ * (projections), the recent log its viewers' syncs replay, and its deadlines.
  */
 export class EncounterHost {
   state: EncounterState;
@@ -82,6 +91,7 @@ export class EncounterHost {
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
   private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
+  private recent: RecentLog;
 
   constructor(
     private readonly runtime: Runtime,
@@ -93,6 +103,7 @@ export class EncounterHost {
     opts: { snapshotVersion: number; turnTimerSeconds: number | null; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
   ) {
     this.state = state;
+    this.recent = { checkpoints: [state], commands: [] };
     this.snapshotVersion = opts.snapshotVersion;
     const every = Math.max(1, runtime.options.snapshotEvery);
     this.nextSnapshotAt = opts.snapshotVersion + every - (stableHash(state.id) % every);
@@ -144,7 +155,7 @@ export class EncounterHost {
     const key = viewerKey(viewer);
     let ch = this.channels.get(key);
     if (!ch) {
-      ch = { viewer, key, projection: this.view(viewer).projection, history: [], narrowedAt: this.state.version, sinks: new Set() };
+      ch = { viewer, key, projection: this.view(viewer).projection, narrowedAt: this.state.version, sinks: new Set() };
       this.channels.set(key, ch);
     }
     return ch;
@@ -166,17 +177,108 @@ export class EncounterHost {
     };
   }
 
-  /** The patches a viewer missed since `since`, or a fresh snapshot when they are no longer kept. */
+  /**
+   * The patches a viewer missed since `since`, made again by replaying the recent log (see
+   * `replayPatches`), or a fresh snapshot when that version is no longer kept.
+   */
   sync(viewer: Viewer, since: number): SyncAck {
     const ch = this.channel(viewer);
     const version = this.state.version;
     if (since === version) return { ok: true, kind: 'patches', version, patches: [] };
     // Old patches may carry what the viewer could see then but may not now: a snapshot instead.
     if (since < version && since >= ch.narrowedAt) {
-      const i = ch.history.findIndex((m) => m.from === since);
-      if (i >= 0) return { ok: true, kind: 'patches', version, patches: ch.history.slice(i) };
+      const patches = this.replayPatches(ch, since);
+      if (patches) return { ok: true, kind: 'patches', version, patches };
     }
     return { ok: true, kind: 'snapshot', version, state: ch.projection, deadlines: this.deadlinesFor(ch) };
+  }
+
+  /**
+   * The patches from `since` to now for a channel's viewer, as the broadcast made them: the
+   * engine is deterministic, so the kept state at or before `since`, with the logged commands
+   * after it applied again, goes through the same states; each is projected and diffed as the
+   * broadcast does, and each command's events are projected from that state. Only the deadlines
+   * are today's (every message carries the current ones; the broadcast sent those of the time).
+   *
+   * Null when `since` is older than the oldest kept state, or when the replay does not end at
+   * the live state (it always should: then it is logged as an error and the viewer gets a snapshot
+   * rather than a patch that could be wrong).
+   *
+   * This is instead of keeping every sent patch for every view (about 23 objects each, two or three
+   * views per command, all living long enough to reach V8's old generation): a few commands and
+   * the states they were applied to are all that stays (docs/performance.md, "Session 11").
+   */
+  private replayPatches(ch: Channel, since: number): PatchMessage[] | null {
+    const { checkpoints, commands } = this.recent;
+    const oldest = checkpoints[0]!.version;
+    if (since < oldest) return null;
+    let c = checkpoints.length - 1;
+    while (checkpoints[c]!.version > since) c -= 1;
+    let state = checkpoints[c]!;
+    let next = state.version - oldest;
+    const step = (): { state: EncounterState; events: EngineEvent[] } | null => {
+      const command = commands[next];
+      if (!command) return null;
+      next += 1;
+      const r = apply(this.ruleset, state, command);
+      return r.ok ? { state: r.state, events: r.events } : null;
+    };
+    while (state.version < since) {
+      const r = step();
+      if (!r) return this.replayFailed(since, state.version);
+      state = r.state;
+    }
+    let projection = projectState(this.ruleset, state, viewerOfKey(viewKeyOf(state, ch.viewer), ch.viewer));
+    const deadlines = this.deadlinesFor(ch);
+    const out: PatchMessage[] = [];
+    while (state.version < this.state.version) {
+      const r = step();
+      if (!r) return this.replayFailed(since, state.version);
+      const viewer = viewerOfKey(viewKeyOf(r.state, ch.viewer), ch.viewer);
+      const after = projectState(this.ruleset, r.state, viewer);
+      out.push({
+        encounterId: this.id,
+        from: state.version,
+        to: r.state.version,
+        ops: diff(projection, after) as PatchOp[],
+        events: projectEventsFor(r.events, viewer, r.state, after),
+        deadlines,
+      });
+      state = r.state;
+      projection = after;
+    }
+    if (diff(state, this.state).length > 0) return this.replayFailed(since, state.version);
+    return out;
+  }
+
+  private replayFailed(since: number, at: number): null {
+    this.logger.error({ since, at, version: this.state.version }, 'replaying the recent log for sync did not reach the live state; sending a snapshot');
+    return null;
+  }
+
+  /**
+   * Keep an accepted command for `sync`: every ceil(syncHistory / 2) versions the state is kept
+   * as a checkpoint, and the checkpoints (with their commands) older than the newest one at or
+   * before `version - syncHistory` are let go, so that the last syncHistory to 1.5 × syncHistory
+   * versions can be replayed. Nothing is kept while nobody watches (a viewer who joins gets a
+   * snapshot, and syncs only from then on).
+   */
+  private record(command: Record<string, unknown>, state: EncounterState): void {
+    const keep = this.runtime.options.syncHistory;
+    const r = this.recent;
+    if (keep <= 0 || this.channels.size === 0) {
+      r.checkpoints.length = 0;
+      r.checkpoints.push(state);
+      r.commands.length = 0;
+      return;
+    }
+    r.commands.push(command);
+    if (state.version - r.checkpoints[r.checkpoints.length - 1]!.version < Math.ceil(keep / 2)) return;
+    r.checkpoints.push(state);
+    while (r.checkpoints.length > 1 && r.checkpoints[1]!.version <= state.version - keep) {
+      r.commands.splice(0, r.checkpoints[1]!.version - r.checkpoints[0]!.version);
+      r.checkpoints.shift();
+    }
   }
 
   deadlinesOf(viewer: Viewer): Deadlines {
@@ -223,13 +325,14 @@ export class EncounterHost {
   }
 
   /**
-   * Let go of what only viewers need once none is left: their channels (projection and patch
-   * history; a viewer who comes back gets a snapshot) and the projected views. An idle live
+   * Let go of what only viewers need once none is left: their channels (projection), the recent
+   * log kept for their syncs (a viewer who comes back gets a snapshot) and the projected views. An idle live
    * encounter then holds its state, its deadlines and a few hundred remembered command ids.
    */
   compact(): void {
     for (const [key, ch] of this.channels) if (ch.sinks.size === 0) this.channels.delete(key);
     this.views = { state: null, byKey: new Map() };
+    if (this.channels.size === 0) this.recent = { checkpoints: [this.state], commands: [] };
   }
 
   /** Tell every subscriber that this host is going away. */
@@ -383,6 +486,7 @@ export class EncounterHost {
       };
     }
     this.state = next;
+    this.record(command, next);
     const stored: StoredResult = { ok: true, version: next.version, events: result.events };
     this.remember(input.commandId, { ok: true, version: next.version });
     this.runtime.metrics.commands += 1;
@@ -429,8 +533,6 @@ export class EncounterHost {
       }
       ch.projection = m.projection;
       if (m.narrowed) ch.narrowedAt = to;
-      ch.history.push(m.msg);
-      if (ch.history.length > this.runtime.options.syncHistory) ch.history.splice(0, ch.history.length - this.runtime.options.syncHistory);
       for (const s of ch.sinks) m.sinks.push(s);
     }
     for (const m of sent) if (m.sinks.length > 0) this.runtime.deliver(m.msg, m.sinks);

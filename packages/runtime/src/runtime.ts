@@ -20,9 +20,11 @@ export interface RuntimeOptions {
   /** default seconds before an open reaction window is resolved by the runtime (0 = never) */
   reactionSeconds: number;
   /**
-   * patches kept per viewer for `sync`. A patch averages about 7 % of the state's bytes (the
-   * benchmark), so past about 14 missed patches a snapshot is the smaller reply anyway; the
-   * default keeps 16 (each kept version costs a few KB of heap per encounter).
+   * how many versions back `sync` answers with patches (0 = always a snapshot). The patches are
+   * made again on demand by replaying the recent log (`EncounterHost.sync`), which keeps this many
+   * to 1.5 times this many commands and two or three earlier states. A patch averages about 7 %
+   * of the state's bytes (the benchmark), so past about 14 missed patches a snapshot is the
+   * smaller reply anyway; the default is 16.
    */
   syncHistory: number;
   /** the largest group-commit batch */
