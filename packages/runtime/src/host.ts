@@ -19,8 +19,11 @@ interface Channel {
 type StoredResult = { ok: true; version: number; events: EngineEvent[] } | { ok: false; error: WireError };
 /** An answer that waits for a read of the log, outside the encounter's queue (see `refuse`). */
 type Later = { later: Promise<StoredResult> };
-/** What the idempotency cache keeps: an accepted command's version (its events are in the log), or the refusal. */
-type Remembered = { ok: true; version: number } | { ok: false; error: WireError };
+/**
+ * What the idempotency cache keeps: an accepted command's version (a number: nothing on the heap
+ * for the 256 ids each encounter remembers; its events are in the log), or the refusal.
+ */
+type Remembered = number | { ok: false; error: WireError };
 
 /**
  * The recent log that `sync` replays: kept states (`checkpoints`, oldest first, each a version of
@@ -111,7 +114,7 @@ export class EncounterHost {
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
     this.acksComplete = opts.recentCommands.length >= state.version;
-    for (const r of opts.recentCommands) this.remember(r.commandId, { ok: true, version: r.seq });
+    for (const r of opts.recentCommands) this.remember(r.commandId, r.seq);
   }
 
   get id(): string {
@@ -382,7 +385,7 @@ export class EncounterHost {
       const first = this.acks.entries().next();
       if (!first.done) {
         this.acks.delete(first.value[0]);
-        if (first.value[1].ok) this.acksComplete = false;
+        if (typeof first.value[1] === 'number') this.acksComplete = false;
       }
     }
   }
@@ -395,7 +398,7 @@ export class EncounterHost {
     try {
       const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
       if (!e) return null;
-      this.remember(commandId, { ok: true, version: e.seq });
+      this.remember(commandId, e.seq);
       return { ok: true, version: e.seq, events: e.events as EngineEvent[] };
     } catch (err) {
       this.logger.warn({ err: String(err), commandId }, 'could not read the log for an earlier command with this id');
@@ -431,9 +434,9 @@ export class EncounterHost {
     const looking = this.lookups.get(input.commandId);
     if (looking) return { later: looking };
     const seen = this.acks.get(input.commandId);
-    if (seen && !seen.ok) return seen;
+    if (seen !== undefined && typeof seen !== 'number') return seen;
     // a retry of an accepted command: its events come from the log (read outside the queue)
-    if (seen) return { later: this.firstAck(input.commandId).then((first) => first ?? { ok: true, version: seen.version, events: [] }) };
+    if (seen !== undefined) return { later: this.firstAck(input.commandId).then((first) => first ?? { ok: true, version: seen, events: [] }) };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
@@ -488,7 +491,7 @@ export class EncounterHost {
     this.state = next;
     this.record(command, next);
     const stored: StoredResult = { ok: true, version: next.version, events: result.events };
-    this.remember(input.commandId, { ok: true, version: next.version });
+    this.remember(input.commandId, next.version);
     this.runtime.metrics.commands += 1;
     this.evaluateDeadlines();
     this.broadcast(result.events);
