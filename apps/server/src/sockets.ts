@@ -1,3 +1,4 @@
+import type { Socket as NetSocket } from 'node:net';
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { Viewer } from '@fray/engine';
@@ -20,7 +21,7 @@ import type { EncounterHost, Logger, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
-import { holdUntilTurnEnds } from './transport.js';
+import { holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 interface SocketData {
@@ -95,8 +96,11 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     // engine.io keeps the upgrade's HTTP request (headers, parser state, its stream) for the whole
     // session; socket.io has built `handshake` from it by now and Fray reads nothing else of it, so
     // it is let go, as socket.io's "Memory usage" guide advises: the request, its headers and its
-    // stream state no longer live as long as the socket (docs/performance.md, Session 6)
-    (raw.conn as unknown as { request: unknown }).request = null;
+    // stream state no longer live as long as the socket (docs/performance.md, Session 6); and so
+    // does engine.io's response object for the upgrade, which held it too (Session 11)
+    const conn = raw.conn as unknown as { request: { socket?: NetSocket } | null };
+    releaseUpgradeResponse(conn.request?.socket);
+    conn.request = null;
     if (data.principal.kind === 'invite') void socket.join(inviteRoom(data.principal.inviteId));
     data.log.debug({}, 'socket connected');
 

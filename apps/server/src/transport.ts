@@ -190,3 +190,32 @@ export const wsFragments = {
     return keptFragments.has(Receiver.prototype);
   },
 };
+
+/** engine.io's listener (6.6, `WebSocketResponse`) that re-emits a websocket's TCP `close` on the upgrade's response (its body, whitespace aside). */
+const UPGRADE_CLOSE_SHAPE = '()=>this.emit("close")';
+
+/**
+ * Let go of engine.io's response object for a websocket upgrade, and with it the upgrade's HTTP
+ * request. engine.io (6.6) makes a `WebSocketResponse` for each upgrade, for middlewares
+ * (`engine.use`) that wait for the response's `close`; it listens for the TCP socket's `close` with
+ * an arrow function over itself, and it holds the request. So each connection's request lives as
+ * long as its socket, though the server lets go of `conn.request` (socket.io has built the
+ * handshake from it): about 18 objects a connection, 90,000 at 5,000 connections
+ * (docs/performance.md, "Session 11"). Fray installs no engine.io middleware, so nothing listens
+ * on that response after the handshake.
+ *
+ * Removes the listener that has engine.io's exact body; another version's, or any other
+ * listener, is left alone. Returns how many it removed (0 or 1).
+ */
+export function releaseUpgradeResponse(tcp: NetSocket | undefined): number {
+  if (!tcp) return 0;
+  let removed = 0;
+  for (const raw of tcp.rawListeners('close') as Array<((...a: unknown[]) => void) & { listener?: (...a: unknown[]) => void }>) {
+    const fn = raw.listener ?? raw;
+    if (fn.toString().replace(/\s+/g, '') === UPGRADE_CLOSE_SHAPE) {
+      tcp.removeListener('close', fn);
+      removed += 1;
+    }
+  }
+  return removed;
+}

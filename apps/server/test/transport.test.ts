@@ -2,7 +2,7 @@ import type { Socket as NetSocket } from 'node:net';
 import * as parser from 'socket.io-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrayClient, EncounterMirror } from '@fray/client';
-import { engineFlush, jsonParser, wsFragments } from '../src/transport.js';
+import { engineFlush, jsonParser, releaseUpgradeResponse, wsFragments } from '../src/transport.js';
 import { connect, expectConverged, startServer, until, type TestServer } from './helpers.js';
 
 describe('the JSON-only encoder', () => {
@@ -220,5 +220,60 @@ describe('a command’s patch and ack to its sender', () => {
       g.stop();
     }
     expect(gmTcp.writableCorked).toBe(0);
+  });
+});
+
+describe('the websocket upgrade’s request and engine.io’s response for it', () => {
+  it('are let go once the socket is connected: no engine.io close listener on the TCP socket, and the request is collected', async () => {
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const s = await startServer();
+    const seen: Array<{ request: WeakRef<object>; tcp: NetSocket }> = [];
+    s.server.io.engine.on('connection', (conn: { request: { socket: NetSocket } }) => {
+      seen.push({ request: new WeakRef(conn.request), tcp: conn.request.socket });
+    });
+    const acc = await s.http('POST', '/accounts', { name: 'GM' });
+    const client = await connect(s.url, acc.body.token as string);
+    try {
+      await until(() => seen.length === 1 && s.server.io.of('/').sockets.size === 1, 5000, 'the connection');
+      const { request, tcp } = seen[0]!;
+      // engine.io's listener is gone; the socket's own listeners are still there
+      const bodies = tcp.rawListeners('close').map((l) => ((l as { listener?: () => void }).listener ?? l).toString().replace(/\s+/g, ''));
+      expect(bodies).not.toContain('()=>this.emit("close")');
+      expect(tcp.listenerCount('close')).toBeGreaterThan(0);
+      for (let i = 0; i < 5 && request.deref(); i++) {
+        await new Promise((r) => setImmediate(r));
+        gc();
+      }
+      expect(request.deref(), 'the upgrade request is still reachable').toBeUndefined();
+      // and the connection works as before
+      const enc = await s.http('POST', '/encounters', { name: 'After', ruleset: 'skirmish', seed: 1 }, acc.body.token as string);
+      const m = await client.join(enc.body.id as string);
+      expect(m.version).toBe(0);
+    } finally {
+      client.close();
+      await s.close();
+    }
+  });
+
+  it('only engine.io’s exact listener is removed', async () => {
+    const { EventEmitter } = await import('node:events');
+    const tcp = new EventEmitter() as unknown as NetSocket;
+    const owner = { emit: (_e: string) => true };
+    const mine = () => owner.emit('closed');
+    tcp.on('close', mine);
+    tcp.once('close', function (this: unknown) {
+      owner.emit('close');
+    });
+    expect(releaseUpgradeResponse(tcp)).toBe(0);
+    const engines = (function (this: { emit(e: string): void }) {
+      return () => this.emit("close"); // prettier-ignore
+    }).call(owner);
+    tcp.once('close', engines);
+    expect(releaseUpgradeResponse(tcp)).toBe(1);
+    expect(tcp.listenerCount('close')).toBe(2);
+    expect(releaseUpgradeResponse(undefined)).toBe(0);
   });
 });
