@@ -123,6 +123,40 @@ function allPlainShaped(root: Obj): boolean {
   for (const id in cs) if (!hasKeys(cs[id] as object, KEYS)) return false;
   return true;
 }
+
+/** `o` with `keys` first, in that order (those it has), then any others it has; `o` itself when it has exactly `keys` in order. */
+function reordered(o: Obj, keys: readonly string[]): Obj {
+  if (hasKeys(o, keys)) return o;
+  const out: Obj = {};
+  for (const k of keys) if (Object.hasOwn(o, k)) out[k] = o[k];
+  for (const k of Object.keys(o)) if (!Object.hasOwn(out, k)) out[k] = o[k];
+  return out;
+}
+
+/**
+ * `state` with its root, its clock and each combatant in the engine's own key order (the order
+ * `createEncounter` and `combatant.add` build them in); the same values, and the same object when
+ * it is in that order already. A state read back from a store that reorders keys (Postgres `jsonb`
+ * sorts them: shorter keys first) otherwise never takes the copy-on-write path's shaped copies
+ * (object literals, field-by-field comparisons): every copy is a spread over an object of another
+ * shape, and every command costs more (about a fifth of the engine's throughput, measured in
+ * docs/performance.md, "Session 11"). The combatants keep their ids' order; keys the engine does
+ * not know are kept, after its own. Nothing is changed in place.
+ */
+export function inEngineOrder<S extends EncounterState>(state: S): S {
+  const root = state as unknown as Obj;
+  if (allPlainShaped(root)) return state;
+  const out = reordered(root, ROOT_KEYS);
+  const next = out === root ? { ...root } : out;
+  if (isObj(root.clock)) next.clock = reordered(root.clock as Obj, CLOCK_KEYS);
+  if (isObj(root.combatants)) {
+    const cs: Obj = {};
+    for (const [id, c] of Object.entries(root.combatants as Obj)) cs[id] = isObj(c) ? reordered(c as Obj, KEYS) : c;
+    next.combatants = cs;
+  }
+  return next as unknown as S;
+}
+
 const copyClock = (v: object): Obj => ({ ...(v as Obj) });
 /** The clock's keys, in the order `createEncounter` builds it; a shaped state's clock has exactly these. */
 const CLOCK_KEYS = ['round', 'phase', 'order', 'current'];

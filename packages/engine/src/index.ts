@@ -4,7 +4,7 @@ export * from './dice.js';
 export * from './rng.js';
 export * from './schemas.js';
 export * from './grid.js';
-export { draftWriter, hasKeys as hasExactKeys, sameObj as sameShallow, type Writer } from './cow.js';
+export { draftWriter, hasKeys as hasExactKeys, inEngineOrder, sameObj as sameShallow, type Writer } from './cow.js';
 export { coreCommands, requireCombatant, makeEffect } from './core.js';
 export {
   apply,

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { apply, createEncounter, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { apply, createEncounter, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
 import { EncounterHost, RuntimeError, type Sink } from './host.js';
 import { LogWriter } from './log-writer.js';
@@ -219,11 +219,13 @@ export class Runtime {
     const snap = await this.store.latestSnapshot(encounterId);
     let state: EncounterState;
     let turnTimerSeconds: number | null = null;
+    // a store may hand the state back with its keys reordered (Postgres jsonb sorted them before
+    // snapshots were stored as json): the engine's own order again, for its fast copies
     if (snap && isWrapper(snap.state)) {
-      state = snap.state.state;
+      state = inEngineOrder(snap.state.state);
       turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
     } else if (snap) {
-      state = snap.state as EncounterState;
+      state = inEngineOrder(snap.state as EncounterState);
     } else {
       state = createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed });
     }

@@ -163,6 +163,34 @@ describe('runtime', () => {
     await rt.shutdown();
   });
 
+  it('resumes in the engine’s key order from a store that sorts keys (jsonb), and goes on to the same states', async () => {
+    const sorted = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(sorted);
+      if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+      return v;
+    };
+    class SortingStore extends MemoryStore {
+      override async latestSnapshot(encounterId: string) {
+        const s = await super.latestSnapshot(encounterId);
+        return s && { ...s, state: sorted(s.state) };
+      }
+    }
+    const store = new SortingStore();
+    const rt = newRuntime(store, { snapshotEvery: 4 });
+    const { host, gmCmd } = await setup(rt);
+    await gmCmd({ type: 'combat.start' });
+    for (let i = 0; i < 5; i++) await gmCmd({ type: 'dice.roll', formula: '2d6', purpose: `roll ${i}` });
+    const rootKeys = Object.keys(host.state);
+    await rt.shutdown();
+    const rt2 = newRuntime(store);
+    const resumed = await rt2.open(host.id);
+    expect(resumed.state).toEqual(host.state);
+    expect(Object.keys(resumed.state)).toEqual(rootKeys);
+    expect(Object.keys(resumed.state.clock)).toEqual(Object.keys(host.state.clock));
+    for (const [id, c] of Object.entries(resumed.state.combatants)) expect(Object.keys(c)).toEqual(Object.keys(host.state.combatants[id]!));
+    await rt2.shutdown();
+  });
+
   it('refuses to run an encounter another process owns', async () => {
     const store = new MemoryStore();
     const rt = newRuntime(store);

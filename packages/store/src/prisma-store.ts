@@ -316,7 +316,7 @@ export class PrismaStore implements Store {
            UPDATE encounters SET status = $5, round = $6, version = $2, updated_at = now()
             WHERE id = $1 AND $5::text IS NOT NULL AND status <> 'archived'
          ), up AS (
-           INSERT INTO snapshots (encounter_id, version, state, created_at) VALUES ($1, $2, $3::jsonb, $4)
+           INSERT INTO snapshots (encounter_id, version, state, created_at) VALUES ($1, $2, $3::json, $4)
            ON CONFLICT (encounter_id, version) DO UPDATE SET state = EXCLUDED.state, created_at = EXCLUDED.created_at
          )
          DELETE FROM snapshots s

@@ -227,6 +227,19 @@ describe(`store on ${backend}`, () => {
       expect(await store.getEncounter(enc.id)).toMatchObject({ status: 'setup', round: 0, version: 0 });
     });
 
+    it('keeps a state’s keys in the order they were written (json, not jsonb: the engine’s order is its fast path)', async () => {
+      const state = { id: 'e', name: 'n', version: 3, clock: { round: 1, phase: 'a', order: ['c10', 'c2'], current: null }, combatants: { c10: { id: 'c10', name: 'x', side: 's' }, c2: { id: 'c2', name: 'y', side: 's' } }, rs: { zz: 1, a: 2 } };
+      const enc = await seedEncounter(store, {}, state);
+      const first = (await store.latestSnapshot(enc.id))!.state as typeof state;
+      await store.saveSnapshot(enc.id, 3, state);
+      const saved = (await store.latestSnapshot(enc.id))!.state as typeof state;
+      for (const got of [first, saved]) {
+        expect(got).toEqual(state);
+        expect(JSON.stringify(got)).toBe(JSON.stringify(state));
+        expect(Object.keys(got.combatants)).toEqual(['c10', 'c2']);
+      }
+    });
+
     it('writes the summary given with a snapshot (status, round, version) in the same statement, but never un-archives', async () => {
       const enc = await seedEncounter(store);
       await store.saveSnapshot(enc.id, 40, { v: 40 }, { status: 'active', round: 6 });
