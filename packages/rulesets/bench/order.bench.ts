@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { apply, createEncounter, inEngineOrder, type EncounterState, type Ruleset } from '@fray/engine';
 import { registry } from '@fray/rulesets';
+import { jsonbOrder } from '../test/jsonb.js';
 
 const N = Number(process.env.BENCH_N ?? 50_000);
 const R = registry.legends as unknown as Ruleset;
@@ -20,17 +21,6 @@ function must(s: EncounterState, c: Record<string, unknown>): EncounterState {
   const r = apply(R, s, { ...c, by: (c.by as object | undefined) ?? gm });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.state;
-}
-
-/** What jsonb does to an object's keys: shorter keys first, then bytewise. */
-function jsonbOrder(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(jsonbOrder);
-  if (v && typeof v === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))) o[k] = jsonbOrder((v as Record<string, unknown>)[k]);
-    return o;
-  }
-  return v;
 }
 
 let s = createEncounter(R, { id: 'order', seed: 7 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter, inEngineOrder, type EncounterState, type Ruleset } from '@fray/engine';
 import { registry } from '../src/index.js';
+import { jsonbOrder } from './jsonb.js';
 
 /**
  * A state read back from Postgres `jsonb` has its keys sorted (shorter first); `inEngineOrder`
@@ -8,17 +9,6 @@ import { registry } from '../src/index.js';
  * takes the copy-on-write path's shaped copies again (docs/performance.md, "Session 11"). The
  * same seed and command log must rebuild the same state, whichever order the keys came in.
  */
-
-/** What `jsonb` does to an object's keys: shorter keys first, then bytewise. */
-function jsonbOrder(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(jsonbOrder);
-  if (v && typeof v === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))) o[k] = jsonbOrder((v as Record<string, unknown>)[k]);
-    return o;
-  }
-  return v;
-}
 
 function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
