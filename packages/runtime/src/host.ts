@@ -329,8 +329,9 @@ export class EncounterHost {
 
   /**
    * Let go of what only viewers need once none is left: their channels (projection), the recent
-   * log kept for their syncs (a viewer who comes back gets a snapshot) and the projected views. An idle live
-   * encounter then holds its state, its deadlines and a few hundred remembered command ids.
+   * log kept for their syncs (a viewer who comes back gets a snapshot) and the projected views.
+   * An idle live encounter then holds its state, its deadlines and a few hundred remembered
+   * command ids.
    */
   compact(): void {
     for (const [key, ch] of this.channels) if (ch.sinks.size === 0) this.channels.delete(key);
