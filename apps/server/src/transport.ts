@@ -205,7 +205,10 @@ const UPGRADE_CLOSE_SHAPE = '()=>this.emit("close")';
  * on that response after the handshake.
  *
  * Removes the listener that has engine.io's exact body; another version's, or any other
- * listener, is left alone. Returns how many it removed (0 or 1).
+ * listener, is left alone. Returns how many it removed (0 or 1). The server calls it with the
+ * socket of the request the connection was opened with: a websocket connection's upgrade (Fray's
+ * clients connect over websocket only); a connection that starts on polling and upgrades later
+ * keeps engine.io's listener, as before.
  */
 export function releaseUpgradeResponse(tcp: NetSocket | undefined): number {
   if (!tcp) return 0;
