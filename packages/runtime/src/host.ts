@@ -64,6 +64,13 @@ export class RuntimeError extends Error {
 const ACK_CACHE = 256;
 
 /**
+ * The most versions back `sync` answers with patches, whatever `syncHistory` asks: a sync replays
+ * up to 1.5 times that many commands on the encounter's event loop (about 10–20 µs each), so this
+ * bounds one sync to tens of milliseconds.
+ */
+export const MAX_SYNC_HISTORY = 1000;
+
+/**
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
  * (projections), the recent log its viewers' syncs replay, and its deadlines.
  */
@@ -267,7 +274,7 @@ export class EncounterHost {
    * snapshot, and syncs only from then on).
    */
   private record(command: Record<string, unknown>, state: EncounterState): void {
-    const keep = this.runtime.options.syncHistory;
+    const keep = Math.min(MAX_SYNC_HISTORY, this.runtime.options.syncHistory);
     const r = this.recent;
     if (keep <= 0 || this.channels.size === 0) {
       r.checkpoints.length = 0;

@@ -1,5 +1,5 @@
 export { Runtime, defaultRuntimeOptions, type RuntimeOptions, type RuntimeInit } from './runtime.js';
-export { EncounterHost, RuntimeError, type Sink, type SubmitInput } from './host.js';
+export { EncounterHost, MAX_SYNC_HISTORY, RuntimeError, type Sink, type SubmitInput } from './host.js';
 export { LogWriter } from './log-writer.js';
 export { MemoryStore } from './memory-store.js';
 export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';

@@ -24,7 +24,7 @@ export interface RuntimeOptions {
    * made again on demand by replaying the recent log (`EncounterHost.sync`), which keeps this many
    * to 1.5 times this many commands and two or three earlier states. A patch averages about 7 %
    * of the state's bytes (the benchmark), so past about 14 missed patches a snapshot is the
-   * smaller reply anyway; the default is 16.
+   * smaller reply anyway; the default is 16, the most `MAX_SYNC_HISTORY` (1,000).
    */
   syncHistory: number;
   /** the largest group-commit batch */

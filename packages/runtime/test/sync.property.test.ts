@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EncounterState, Viewer } from '@fray/engine';
 import type { PatchMessage, SyncAck } from '@fray/protocol';
 import { registry } from '@fray/rulesets';
-import { MemoryStore, Runtime, type EncounterHost } from '../src/index.js';
+import { MAX_SYNC_HISTORY, MemoryStore, Runtime, type EncounterHost } from '../src/index.js';
 import { rulesets } from '../src/testing.js';
 
 /**
@@ -205,6 +205,28 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
       await rt.shutdown();
     }
   });
+
+  it('keeps at most 1.5 × MAX_SYNC_HISTORY commands, whatever syncHistory asks (a sync replays them all at worst)', async () => {
+    const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-max', reactionSeconds: 0, syncHistory: 1_000_000 } });
+    try {
+      const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed: 9 })).id);
+      const recent = () => (host as unknown as { recent: { commands: unknown[] } }).recent;
+      watch(host);
+      let n = 0;
+      await host.submit({ commandId: `c${++n}`, command: { type: 'combatant.add', combatant: { id: 'k', name: 'K', side: 'pcs', stats: { hp: 10, init: 1, lore: 'x' } } }, by: gm }, gm);
+      // changes that take nothing out of the view (a roll would drop an old one from the recent rolls)
+      for (let i = 0; i < 1.6 * MAX_SYNC_HISTORY + 10; i++) {
+        const ack = await host.submit({ commandId: `c${++n}`, command: { type: 'combatant.setStat', combatantId: 'k', stat: 'lore', value: `L${i}` }, by: gm }, gm);
+        expect(ack.ok).toBe(true);
+      }
+      expect(recent().commands.length).toBeGreaterThanOrEqual(MAX_SYNC_HISTORY);
+      expect(recent().commands.length).toBeLessThanOrEqual(1.5 * MAX_SYNC_HISTORY);
+      expect(host.sync(gm, host.version - MAX_SYNC_HISTORY)).toMatchObject({ kind: 'patches' });
+      expect(host.sync(gm, host.version - 1.5 * MAX_SYNC_HISTORY - 5)).toMatchObject({ kind: 'snapshot' });
+    } finally {
+      await rt.shutdown();
+    }
+  }, 30_000);
 
   it('nothing is kept while nobody watches, and an idle encounter lets go of it', async () => {
     const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-idle', reactionSeconds: 0, syncHistory: 8 } });
