@@ -78,8 +78,13 @@ export function holdUntilTurnEnds(socket: Socket): void {
 
 /** Whether a library's function still has the code an override here was written against (parts of its body, whitespace aside). */
 function hasShape(fn: (...args: never[]) => unknown, parts: readonly string[]): boolean {
-  const body = fn.toString().replace(/\s+/g, '');
+  const body = sourceOf(fn);
   return parts.every((part) => body.includes(part));
+}
+
+/** A function's source without whitespace (what the shape checks compare). */
+function sourceOf(fn: (...args: never[]) => unknown): string {
+  return fn.toString().replace(/\s+/g, '');
 }
 
 /**
@@ -215,7 +220,7 @@ export function releaseUpgradeResponse(tcp: NetSocket | undefined): number {
   let removed = 0;
   for (const raw of tcp.rawListeners('close') as Array<((...a: unknown[]) => void) & { listener?: (...a: unknown[]) => void }>) {
     const fn = raw.listener ?? raw;
-    if (fn.toString().replace(/\s+/g, '') === UPGRADE_CLOSE_SHAPE) {
+    if (sourceOf(fn) === UPGRADE_CLOSE_SHAPE) {
       tcp.removeListener('close', fn);
       removed += 1;
     }

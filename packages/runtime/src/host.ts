@@ -43,6 +43,11 @@ export interface SubmitInput {
   by: Actor;
 }
 
+/** The viewer whose view `viewer` shares in `state` (the engine's view keys), as the broadcast projects for it. */
+function viewAs(state: EncounterState, viewer: Viewer): Viewer {
+  return viewerOfKey(viewKeyOf(state, viewer), viewer);
+}
+
 export class RuntimeError extends Error {
   constructor(
     readonly code: string,
@@ -238,13 +243,13 @@ export class EncounterHost {
       if (!r) return this.replayFailed(since, state.version);
       state = r.state;
     }
-    let projection = projectState(this.ruleset, state, viewerOfKey(viewKeyOf(state, ch.viewer), ch.viewer));
+    let projection = projectState(this.ruleset, state, viewAs(state, ch.viewer));
     const deadlines = this.deadlinesFor(ch);
     const out: PatchMessage[] = [];
     while (state.version < this.state.version) {
       const r = step();
       if (!r) return this.replayFailed(since, state.version);
-      const viewer = viewerOfKey(viewKeyOf(r.state, ch.viewer), ch.viewer);
+      const viewer = viewAs(r.state, ch.viewer);
       const after = projectState(this.ruleset, r.state, viewer);
       out.push({
         encounterId: this.id,
