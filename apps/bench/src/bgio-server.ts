@@ -45,3 +45,5 @@ const port = Number(process.env.PORT ?? 0);
 server.run(port).then(({ appServer }) => {
   console.log(`LISTENING ${appServer.address().port}`);
 });
+// exit on SIGTERM through process.exit, so that a --cpu-prof given by BENCH_PEER_NODE_ARGS is written
+process.on('SIGTERM', () => process.exit(0));

@@ -25,3 +25,5 @@ io.on('connection', (socket) => {
 httpServer.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   console.log(`LISTENING ${(httpServer.address() as AddressInfo).port}`);
 });
+// exit on SIGTERM through process.exit, so that a --cpu-prof given by BENCH_PEER_NODE_ARGS is written
+process.on('SIGTERM', () => process.exit(0));

@@ -15,6 +15,7 @@
  *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
  *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
  *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400 --v8-pool-size=1`
+ *   BENCH_PEER_NODE_ARGS  extra node flags for boardgame.io's and the floor's servers (`--cpu-prof --cpu-prof-dir=...`)
  *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
  *   BENCH_RATE_PER_ENCOUNTER  commands a second per encounter in that phase (default 1; any other value is for
  *                        comparing builds on a slower machine at the same heap, and the run writes no doc)

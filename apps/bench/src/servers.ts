@@ -49,7 +49,9 @@ export const SERVER_NODE_ARGS = ['--v8-pool-size=1'];
 
 function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PEER_NODE_ARGS: extra node flags for boardgame.io's and the floor's servers (e.g. --cpu-prof)
+  const extra = (process.env.BENCH_PEER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...extra, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
