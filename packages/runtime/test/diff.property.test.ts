@@ -16,6 +16,34 @@ describe('diff (RFC 6902 with shared subtrees skipped)', () => {
     );
   });
 
+  it('a key whose value is undefined counts as absent, on either side (as JSON.stringify drops it); shared subtrees stay shared', () => {
+    // b is a made from a: some keys kept (the same references), some changed, removed, set to
+    // undefined or added: the fast path compares values only, and must still find every change
+    const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    const value = fc.option(json, { nil: undefined });
+    const key = fc.string({ maxLength: 3 });
+    fc.assert(
+      fc.property(fc.dictionary(key, value), fc.array(fc.tuple(fc.constantFrom('keep', 'change', 'remove', 'undefine', 'nest'), key, value)), (a, edits) => {
+        const b: Record<string, unknown> = { ...a };
+        for (const [what, k, v] of edits) {
+          if (what === 'change') b[k] = v;
+          else if (what === 'remove') delete b[k];
+          else if (what === 'undefine') b[k] = undefined;
+          else if (what === 'nest') b[k] = { inner: a[k] ?? null, v: v ?? null };
+        }
+        const ops = diff(a, b);
+        const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+        expect(jsonpatch.applyPatch(plain(a), ops as Operation[], true, false).newDocument).toEqual(plain(b));
+        // no op for a key whose value did not change (same reference, or undefined on both sides)
+        for (const o of ops) {
+          const k = o.path.split('/')[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+          expect(o.path === '' || a[k] !== b[k]).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('a list that drops at the front and appends at the back becomes removes and adds', () => {
     const items = Array.from({ length: 20 }, (_, i) => ({ id: i }));
     fc.assert(
