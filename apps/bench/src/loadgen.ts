@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { cpuSeconds, loadAverage, rssBytes, sleep } from './proc.js';
+import { cpuSeconds, loadAverage, postgresCpuSeconds, rssBytes, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -80,6 +80,8 @@ export interface PhaseResult {
   serverCpuSeconds: number;
   serverCpuUsPerCommand: number;
   serverCpuPercent: number;
+  /** CPU of the local Postgres processes per accepted command (µs; NaN with a remote database or none) */
+  databaseCpuUsPerCommand: number;
   loadgenCpuPercent: number;
   /**
    * how late a 10 ms timer fired in the generator during the phase (p99, max; ms): a busy
@@ -482,7 +484,7 @@ async function metricsOf(url: string): Promise<Metrics | null> {
   }
 }
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null }> {
   let cpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
@@ -507,7 +509,8 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; rss: number; heap
       if (d && (!loop || d.p99 > loop.p99)) loop = { p50: d.p50, p99: d.p99, max: d.max };
     }
   }
-  return { cpu, rss, heap, batches, entries, loop };
+  // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
+  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop };
 }
 
 async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: Enc) => Promise<Outcome>, counters: Counters, fullStateBytes: () => number): Promise<PhaseResult> {
@@ -605,6 +608,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     serverCpuSeconds: cpu,
     serverCpuUsPerCommand: (cpu * 1e6) / Math.max(1, accepted),
     serverCpuPercent: (cpu / seconds) * 100,
+    databaseCpuUsPerCommand: ((after.db - before.db) * 1e6) / Math.max(1, accepted),
     loadgenCpuPercent: ((lg.user + lg.system) / 1e6 / seconds) * 100,
     loadgenLoopDelayMs: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) },
     serverLoopDelayMs: after.loop,
@@ -690,7 +694,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -318,7 +318,7 @@ function render(R: Results): string {
     }
     const perEnc = (r?: LoadResult, p?: PhaseResult) => (r && p ? `${KB((p.rssBytes - r.baseline.rssBytes) / r.E)} / ${Number.isFinite(p.heapUsedBytes) ? KB((p.heapUsedBytes - r.baseline.heapUsedBytes) / r.E) : '–'}` : '–');
     row(part, 'server RSS / heap per encounter (growth over the empty server)', perEnc(R.fray, fc), perEnc(R.bgio, bc), perEnc(R.floor, lc));
-    if (fc) row(part, 'database commits/s (log entries per commit)', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)})`, 'in memory', '–');
+    if (fc) row(part, 'database commits/s (log entries per commit); Postgres CPU µs per command', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)}); ${fmt(fc.databaseCpuUsPerCommand)}`, 'in memory', '–');
   }
   const fb = phaseOf(R.fray, 'bad 5%');
   const bads = (R.fray?.phases ?? []).filter((p) => p.bad);
@@ -355,7 +355,7 @@ function render(R: Results): string {
   if (R.rate && rr) {
     const part = `e2e ${R.rate.E}×${R.rate.P} at ${fmt(R.rate.E * S.rate)}/s`;
     row(part, `accepted commands/s; p50 / p95 / p99 ms (${fmt(rr.seconds)} s)`, `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
-    row(part, 'server CPU µs/command; CPU %; commits/s', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}`);
+    row(part, 'server CPU µs/command; CPU %; commits/s; Postgres CPU µs/command', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}; ${fmt(rr.databaseCpuUsPerCommand)}`);
     row(part, 'server RSS / heap per encounter', `${KB((rr.rssBytes - R.rate.baseline.rssBytes) / R.rate.E)} / ${KB((rr.heapUsedBytes - R.rate.baseline.heapUsedBytes) / R.rate.E)}`);
     const sl = rr.serverLoopDelayMs;
     row(part, 'event-loop delay p99 / max ms: server (last 10 s); generator (phase)', `${sl ? `${ms(sl.p99)} / ${ms(sl.max)}` : '–'}; ${ms(rr.loadgenLoopDelayMs.p99)} / ${ms(rr.loadgenLoopDelayMs.max)}`);

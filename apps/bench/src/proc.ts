@@ -1,5 +1,5 @@
 /** Process and database helpers for the bench (Linux /proc, Postgres). */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 export const CLK_TCK = 100;
@@ -12,6 +12,38 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * user + system CPU seconds of every Postgres process on this machine (backends, WAL writer,
+ * checkpointer…: the `postgres` processes in /proc), with the CPU of those that exited (the
+ * postmaster reaps its backends: their CPU is in its children's time); NaN when there are none
+ * (a remote database).
+ */
+export function postgresCpuSeconds(): number {
+  let sum = 0;
+  let found = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return NaN;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const open = stat.indexOf('(');
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(open + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      // utime, stime, then cutime, cstime (the children that exited: only the postmaster has any)
+      sum += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLK_TCK;
+      found++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found ? sum : NaN;
 }
 
 /** resident set size in bytes */
