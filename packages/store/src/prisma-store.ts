@@ -242,7 +242,8 @@ export class PrismaStore implements Store {
 
   /**
    * One statement (so one transaction) for the whole batch, whatever the number of encounters:
-   * `fray_append_log` locks the fenced lease rows, refuses a stale token (StaleOwnerError), a
+   * `fray_append_log` takes each fenced encounter's fence (a shared advisory lock, which a token
+   * change takes exclusively: migration 20261126010000_append_advisory_fence), refuses a stale token (StaleOwnerError), a
    * taken seq or command id (DuplicateSeqError / DuplicateCommandIdError) or a gap (SeqGapError),
    * and inserts every entry or none.
    */
@@ -377,9 +378,9 @@ export class PrismaStore implements Store {
   /**
    * Renews many leases in one statement (one commit for every live encounter of a process, not
    * one each); returns the leases still ours, renewed. The rows are locked FOR NO KEY UPDATE (in
-   * encounter order): that does not conflict with the FOR KEY SHARE of a log append in flight, so
-   * a renewal neither waits for appends nor holds them up (a takeover, which changes the token,
-   * a key column, still does both: migration 20261122060000_lease_key_share).
+   * encounter order); a log append locks no lease row and a renewal takes no fence, so a renewal
+   * neither waits for appends nor holds them up (a takeover, which changes the token, takes the
+   * fence exclusively: migration 20261126010000_append_advisory_fence).
    */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]> {
     if (leases.length === 0) return Promise.resolve([]);

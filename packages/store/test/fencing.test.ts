@@ -150,7 +150,8 @@ describe(`leases and fencing on ${backend}`, () => {
     const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
     await tx.connect();
     try {
-      // an append whose transaction is still open: it holds its lock on the lease row
+      // an append whose transaction is still open: it holds its encounter's fence (a shared
+      // advisory lock, migration 20261126010000_append_advisory_fence) until it commits
       await tx.query('BEGIN');
       await tx.query('SELECT fray_append_log($1::jsonb, $2::jsonb)', [
         JSON.stringify([{ e: enc.id, s: 1, c: 'held', cmd: { type: 'x' }, ev: [] }]),
@@ -176,6 +177,38 @@ describe(`leases and fencing on ${backend}`, () => {
       // the new owner sees the append the old one committed, and the old token is refused
       expect((await peer.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['held']);
       await expect(store.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    } finally {
+      await tx.query('ROLLBACK').catch(() => {});
+      await tx.end();
+    }
+  });
+
+  it.runIf(backend === 'postgres')('an append that comes while a token change is uncommitted waits for it, then is refused (the fence is in the database, whoever changes the token)', async () => {
+    const enc = await seedEncounter(store);
+    const other = await seedEncounter(store);
+    const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
+    const o = (await store.acquireLease(other.id, 'proc-a', 30_000))!;
+    const info = (store as unknown as PrismaStore).info;
+    const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
+    await tx.connect();
+    try {
+      // a takeover by hand: a plain UPDATE of the token, its transaction still open
+      await tx.query('BEGIN');
+      await tx.query('UPDATE leases SET token = token + 1, owner_id = $2 WHERE encounter_id = $1', [enc.id, 'proc-b']);
+      let outcome: unknown;
+      const append = store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }]).then(
+        () => (outcome = 'appended'),
+        (e: unknown) => (outcome = e),
+      );
+      // another encounter's append is not held up by it
+      await store.appendLog([entry(other.id, 1)], [{ encounterId: other.id, token: o.token }]);
+      await sleep(300);
+      expect(outcome).toBeUndefined();
+      await tx.query('COMMIT');
+      await append;
+      expect(outcome).toBeInstanceOf(StaleOwnerError);
+      expect(await store.readLog(enc.id, 0)).toEqual([]);
+      expect((await store.readLog(other.id, 0)).map((e) => e.seq)).toEqual([1]);
     } finally {
       await tx.query('ROLLBACK').catch(() => {});
       await tx.end();
