@@ -17,7 +17,7 @@ describe('diff (RFC 6902 with shared subtrees skipped)', () => {
   });
 
   it('a key whose value is undefined counts as absent, on either side (as JSON.stringify drops it); shared subtrees stay shared', () => {
-    // b is a made from a: some keys kept (the same references), some changed, removed, set to
+    // b is made from a: some keys kept (the same references), some changed, removed, set to
     // undefined or added: the fast path compares values only, and must still find every change
     const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
     const value = fc.option(json, { nil: undefined });

@@ -243,9 +243,9 @@ export class PrismaStore implements Store {
   /**
    * One statement (so one transaction) for the whole batch, whatever the number of encounters:
    * `fray_append_log` takes each fenced encounter's fence (a shared advisory lock, which a token
-   * change takes exclusively: migration 20261126010000_append_advisory_fence), refuses a stale token (StaleOwnerError), a
-   * taken seq or command id (DuplicateSeqError / DuplicateCommandIdError) or a gap (SeqGapError),
-   * and inserts every entry or none.
+   * change takes exclusively: migration 20261126010000_append_advisory_fence), refuses a stale
+   * token (StaleOwnerError), a taken seq or command id (DuplicateSeqError /
+   * DuplicateCommandIdError) or a gap (SeqGapError), and inserts every entry or none.
    */
   appendLog(entries: LogEntry[], fencing: { encounterId: string; token: number }[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
