@@ -22,6 +22,14 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A connection of its own to the store's database (and schema), for a transaction held open beside the store's. */
+async function sideConnection(): Promise<pg.Client> {
+  const info = (store as unknown as PrismaStore).info;
+  const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
+  await tx.connect();
+  return tx;
+}
+
 describe(`leases and fencing on ${backend}`, () => {
   it('one owner at a time: a second owner gets null until the lease expires, then a higher token', async () => {
     const enc = await seedEncounter(store);
@@ -146,9 +154,7 @@ describe(`leases and fencing on ${backend}`, () => {
   it.runIf(backend === 'postgres')('a renewal does not wait for an append in flight (nor holds it up); a takeover does wait, then the append is in the log', async () => {
     const enc = await seedEncounter(store);
     const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
-    const info = (store as unknown as PrismaStore).info;
-    const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
-    await tx.connect();
+    const tx = await sideConnection();
     try {
       // an append whose transaction is still open: it holds its encounter's fence (a shared
       // advisory lock, migration 20261126010000_append_advisory_fence) until it commits
@@ -188,9 +194,7 @@ describe(`leases and fencing on ${backend}`, () => {
     const other = await seedEncounter(store);
     const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
     const o = (await store.acquireLease(other.id, 'proc-a', 30_000))!;
-    const info = (store as unknown as PrismaStore).info;
-    const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
-    await tx.connect();
+    const tx = await sideConnection();
     try {
       // a takeover by hand: a plain UPDATE of the token, its transaction still open
       await tx.query('BEGIN');
