@@ -169,9 +169,10 @@ describe(`leases and fencing on ${backend}`, () => {
       expect(renewed).not.toBe('blocked');
       expect((renewed as Awaited<ReturnType<typeof store.renewLeases>>)[0]?.token).toBe(a.token);
       expect(await Promise.race([store.renewLease(a, 30_000), timeout(3_000)])).not.toBe('blocked');
-      // a takeover (token + 1) must wait for the append to commit
-      // a release (expires_at only) does not wait either; acquireLease (ON CONFLICT DO UPDATE
-      // of the token) would, even for the same owner
+      // nor does the owner acquiring its unexpired lease again (same token), nor a release
+      // (expires_at only); a takeover (token + 1) must wait for the append to commit
+      const again = await Promise.race([store.acquireLease(enc.id, 'proc-a', 30_000), timeout(3_000)]);
+      expect(again).toMatchObject({ ownerId: 'proc-a', token: a.token });
       expect(await Promise.race([store.releaseLease(a), timeout(3_000)])).not.toBe('blocked');
       let took: Awaited<ReturnType<typeof peer.acquireLease>> | undefined;
       const takeover = peer.acquireLease(enc.id, 'proc-b', 30_000).then((l) => (took = l));
