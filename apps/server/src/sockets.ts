@@ -17,19 +17,21 @@ import {
   type ActionsRequest,
   type WireError,
 } from '@fray/protocol';
-import type { EncounterHost, Logger, Sink } from '@fray/runtime';
+import type { EncounterHost, Sink } from '@fray/runtime';
 import { principalKey, viewerOf, type Principal } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
 import { holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type Joined = { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink };
 interface SocketData {
   principal: Principal;
   /** commands of this socket waiting for their ack (see holdUntilTurnEnds) */
   awaitingAcks: number;
-  joined: Map<string, { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink }>;
-  log: Logger;
+  joined: Map<string, Joined>;
+  /** the socket's handlers: one object per connection, its methods shared on the prototype */
+  conn: Connection;
 }
 
 const known = new Set<string>(clientEventNames);
@@ -62,7 +64,7 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: Server, ctx: ServerContext): void {
-  const { runtime, auth, store } = ctx;
+  const { auth } = ctx;
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -79,7 +81,6 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
         data.principal = p;
         data.awaitingAcks = 0;
         data.joined = new Map();
-        data.log = ctx.logger.child({ socketId: socket.id, principal: principalKey(p) });
         next();
       })
       .catch((e: unknown) => {
@@ -92,7 +93,6 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
 
   io.on('connection', (raw) => {
     const socket = raw as unknown as FraySocket;
-    const data = socket.data;
     // engine.io keeps the upgrade's HTTP request (headers, parser state, its stream) for the whole
     // session; socket.io has built `handshake` from it by now and Fray reads nothing else of it, so
     // it is let go, as socket.io's "Memory usage" guide advises: the request, its headers and its
@@ -101,204 +101,267 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     const conn = raw.conn as unknown as { request: { socket?: NetSocket } | null };
     releaseUpgradeResponse(conn.request?.socket);
     conn.request = null;
-    if (data.principal.kind === 'invite') void socket.join(inviteRoom(data.principal.inviteId));
-    data.log.debug({}, 'socket connected');
-
-    const refuse = (event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}) => {
-      ctx.refusals.count(error.code);
-      data.log.warn({ event, code: error.code, reason: error.message, ...extra }, 'socket message refused');
-      if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error });
-      else socket.emit('error', { error });
-    };
-
-    socket.onAny((event: string, ...args: unknown[]) => {
-      if (known.has(event)) return;
-      const ack = args.at(-1);
-      refuse(String(event).slice(0, 64), { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` }, ack);
-    });
-
-    for (const name of clientEventNames) {
-      socket.on(name as never, ((...args: unknown[]) => {
-        void handle(name, args);
-      }) as never);
-    }
-
-    async function handle(event: ClientEventName, args: unknown[]): Promise<void> {
-      const ack = args.length > 1 ? args[args.length - 1] : undefined;
-      let payload = args[0];
-      if (!ctx.socketLimiter.take(socket.id) || !ctx.principalLimiter.take(principalKey(data.principal))) {
-        return refuse(event, { code: 'RATE_LIMITED', message: 'Too many messages; slow down.' }, ack);
-      }
-      if (typeof ack !== 'function') {
-        return refuse(event, { code: 'INVALID_MESSAGE', message: `"${event}" needs an acknowledgement callback.` }, undefined);
-      }
-      let size: number;
-      try {
-        size = typeof payload === 'string' ? payload.length : JSON.stringify(payload ?? null).length;
-      } catch {
-        size = Infinity;
-      }
-      if (size > ctx.limits.maxSocketMessageBytes) {
-        return refuse(event, { code: 'PAYLOAD_TOO_LARGE', message: `Messages are limited to ${ctx.limits.maxSocketMessageBytes} bytes.` }, ack, { size });
-      }
-      if (typeof payload === 'string') {
-        try {
-          payload = JSON.parse(payload) as unknown;
-        } catch {
-          return refuse(event, { code: 'INVALID_JSON', message: 'The message is not valid JSON.' }, ack);
-        }
-      }
-      const parsed = clientEventSchemas[event].safeParse(payload);
-      if (!parsed.success) return refuse(event, { code: 'INVALID_MESSAGE', message: z.prettifyError(parsed.error) }, ack);
-      try {
-        const result = await dispatch(event, parsed.data);
-        (ack as (a: unknown) => void)(result);
-      } catch (e) {
-        const { wire, internal } = toWireError(e);
-        if (internal) data.log.error({ event, err: e instanceof Error ? e.stack : String(e) }, 'socket handler failed');
-        refuse(event, wire, ack);
-      }
-    }
-
-    async function dispatch(event: ClientEventName, req: unknown): Promise<unknown> {
-      switch (event) {
-        case 'join':
-          return join(req as JoinRequest);
-        case 'leave': {
-          const j = data.joined.get((req as JoinRequest).encounterId);
-          if (j) {
-            j.unsubscribe();
-            data.joined.delete((req as JoinRequest).encounterId);
-          }
-          return { ok: true };
-        }
-        case 'command':
-          return command(req as CommandRequest);
-        case 'sync':
-          return sync(req as SyncRequest);
-        case 'actions': {
-          const { encounterId, combatantId } = req as ActionsRequest;
-          const j = joinedOrThrow(encounterId);
-          return j.host.legal(j.viewer, combatantId);
-        }
-        case 'log':
-          return log(req as LogRequest);
-        case 'timer': {
-          const { encounterId, turnSeconds } = req as TimerRequest;
-          const j = joinedOrThrow(encounterId);
-          if (j.viewer.role !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM sets the turn timer.');
-          await j.host.setTurnTimer(turnSeconds);
-          return { ok: true };
-        }
-      }
-    }
-
-    function joinedOrThrow(encounterId: string) {
-      const j = data.joined.get(encounterId);
-      if (!j) throw new ApiError('NOT_JOINED', `Join encounter "${encounterId}" first.`);
-      return j;
-    }
-
-    async function authorize(encounterId: string): Promise<Viewer> {
-      const p = data.principal;
-      if (p.kind === 'invite') {
-        if (p.encounterId !== encounterId) throw new ApiError('FORBIDDEN', 'This invite is for another encounter.');
-        return viewerOf(p);
-      }
-      const rec = await store.getEncounter(encounterId);
-      if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
-      if (rec.accountId !== p.accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
-      return { role: 'gm' };
-    }
-
-    async function subscribe(encounterId: string) {
-      const existing = data.joined.get(encounterId);
-      if (existing && !existing.host.closed) return { j: existing, fresh: null };
-      if (existing) data.joined.delete(encounterId);
-      const viewer = await authorize(encounterId);
-      const host = await openOrRedirect(encounterId);
-      const sink: Sink = (msg: PatchMessage) => socket.emit('patch', msg);
-      ctx.sinks.set(sink, { socket: socket as unknown as Socket, encounterId });
-      const sub = host.subscribe(viewer, sink);
-      const j = { host, viewer, sink, unsubscribe: sub.unsubscribe };
-      data.joined.set(encounterId, j);
-      return { j, fresh: sub };
-    }
-
-    /**
-     * The live host, or NOT_OWNER with the owner's advertised URL when another live process holds
-     * the lease (the client reconnects there). Without an advertised URL: ENCOUNTER_BUSY as before.
-     */
-    async function openOrRedirect(encounterId: string): Promise<EncounterHost> {
-      try {
-        return await runtime.open(encounterId);
-      } catch (e) {
-        if (!(e instanceof Error && e.name === 'RuntimeError' && (e as Error & { code: string }).code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
-        const lease = await store.getLease(encounterId);
-        const url = lease && lease.ownerId !== runtime.options.ownerId ? ownerUrlOf(lease.ownerId) : null;
-        if (!lease || !url || lease.expiresAt.getTime() <= Date.now()) throw e;
-        data.log.info({ encounterId, ownerUrl: url }, 'sent to the owner');
-        throw new NotOwnerError(encounterId, url);
-      }
-    }
-
-    async function join({ encounterId }: JoinRequest) {
-      const { j, fresh } = await subscribe(encounterId);
-      const sub = fresh ?? { version: j.host.version, state: j.host.projectionFor(j.viewer), deadlines: j.host.deadlinesOf(j.viewer) };
-      const deadlines = sub.deadlines;
-      data.log.info({ encounterId, role: j.viewer.role }, 'joined');
-      return {
-        ok: true,
-        encounterId,
-        version: sub.version,
-        state: sub.state,
-        role: j.viewer.role,
-        playerId: j.viewer.role === 'player' ? j.viewer.playerId : null,
-        deadlines,
-      };
-    }
-
-    async function command(req: CommandRequest) {
-      const j = joinedOrThrow(req.encounterId);
-      if (j.viewer.role === 'spectator') throw new ApiError('FORBIDDEN', 'Spectators only watch.');
-      const by = j.viewer.role === 'gm' ? ({ role: 'gm' } as const) : j.viewer;
-      data.awaitingAcks += 1;
-      let ack;
-      try {
-        ack = await j.host.submit(
-          { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
-          j.viewer,
-        );
-      } finally {
-        data.awaitingAcks -= 1;
-      }
-      if (!ack.ok) {
-        ctx.refusals.count(ack.error.code);
-        data.log.info({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
-      }
-      else data.log.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
-      return ack;
-    }
-
-    async function sync({ encounterId, since }: SyncRequest) {
-      const { j } = await subscribe(encounterId);
-      return j.host.sync(j.viewer, since);
-    }
-
-    async function log({ encounterId, afterSeq, limit }: LogRequest) {
-      const j = joinedOrThrow(encounterId);
-      const entries = await store.readLog(encounterId, afterSeq ?? 0, limit ?? 500);
-      return { ok: true, entries: j.host.projectLog(entries, j.viewer) };
-    }
-
-    socket.on('disconnect', (reason) => {
-      for (const j of data.joined.values()) {
-        j.unsubscribe();
-        ctx.sinks.delete(j.sink);
-      }
-      data.joined.clear();
-      ctx.socketLimiter.forget(socket.id);
-      data.log.debug({ reason }, 'socket disconnected');
-    });
+    trimHandshake(raw);
+    const c = new Connection(socket, ctx);
+    socket.data.conn = c;
+    if (socket.data.principal.kind === 'invite') void socket.join(inviteRoom(socket.data.principal.inviteId));
+    c.debug({}, 'socket connected');
+    // the same listener functions for every socket (socket.io and Node's emitter call them with
+    // the socket as `this`): no closures per connection (docs/performance.md, Session 13)
+    socket.onAny(onAnyEvent as never);
+    for (const name of clientEventNames) socket.on(name as never, eventListeners[name] as never);
+    socket.on('disconnect', onDisconnect as never);
   });
+}
+
+/**
+ * What socket.io keeps of the upgrade request in `socket.handshake` for the socket's life: the
+ * headers (about ten strings and objects), the query, the auth payload (the bearer token), the
+ * time as a string. Fray reads it only while authenticating (the token, the address for the log
+ * of a refusal); once connected it keeps the address and the issued time and drops the rest:
+ * about 15 objects a connection, 75,000 at 5,000 connections (docs/performance.md, Session 13).
+ */
+export function trimHandshake(socket: Socket): void {
+  const h = socket.handshake as unknown as Record<string, unknown>;
+  h.headers = EMPTY;
+  h.query = EMPTY;
+  h.auth = EMPTY;
+  h.url = '';
+  h.time = '';
+}
+const EMPTY = Object.freeze({}) as Record<string, never>;
+
+function onAnyEvent(this: FraySocket, event: string, ...args: unknown[]): void {
+  if (known.has(event)) return;
+  const ack = args.at(-1);
+  this.data.conn.refuse(String(event).slice(0, 64), { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` }, ack);
+}
+
+const eventListeners = Object.fromEntries(
+  clientEventNames.map((name) => [
+    name,
+    function (this: FraySocket, ...args: unknown[]): void {
+      void this.data.conn.handle(name, args);
+    },
+  ]),
+) as Record<ClientEventName, (this: FraySocket, ...args: unknown[]) => void>;
+
+function onDisconnect(this: FraySocket, reason: string): void {
+  this.data.conn.disconnected(reason);
+}
+
+/** One socket's protocol: validation, limits, rate limits and the events' handlers. */
+class Connection {
+  constructor(
+    private readonly socket: FraySocket,
+    private readonly ctx: ServerContext,
+  ) {}
+
+  private get data(): SocketData {
+    return this.socket.data;
+  }
+
+  /**
+   * A log line with the socket's id and principal. Not a child logger per socket: a pino child is
+   * about a dozen objects kept for the socket's life, and a socket logs rarely (its joins, its
+   * refusals); the fields are merged into the line instead, the same fields a child would add.
+   */
+  private line(level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg: string): void {
+    const logger = this.ctx.logger;
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level]({ socketId: this.socket.id, principal: principalKey(this.data.principal), ...obj }, msg);
+  }
+
+  debug(obj: object, msg: string): void {
+    this.line('debug', obj, msg);
+  }
+
+  refuse(event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}): void {
+    this.ctx.refusals.count(error.code);
+    this.line('warn', { event, code: error.code, reason: error.message, ...extra }, 'socket message refused');
+    if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error });
+    else this.socket.emit('error', { error });
+  }
+
+  async handle(event: ClientEventName, args: unknown[]): Promise<void> {
+    const { ctx, data } = this;
+    const ack = args.length > 1 ? args[args.length - 1] : undefined;
+    let payload = args[0];
+    if (!ctx.socketLimiter.take(this.socket.id) || !ctx.principalLimiter.take(principalKey(data.principal))) {
+      return this.refuse(event, { code: 'RATE_LIMITED', message: 'Too many messages; slow down.' }, ack);
+    }
+    if (typeof ack !== 'function') {
+      return this.refuse(event, { code: 'INVALID_MESSAGE', message: `"${event}" needs an acknowledgement callback.` }, undefined);
+    }
+    let size: number;
+    try {
+      size = typeof payload === 'string' ? payload.length : JSON.stringify(payload ?? null).length;
+    } catch {
+      size = Infinity;
+    }
+    if (size > ctx.limits.maxSocketMessageBytes) {
+      return this.refuse(event, { code: 'PAYLOAD_TOO_LARGE', message: `Messages are limited to ${ctx.limits.maxSocketMessageBytes} bytes.` }, ack, { size });
+    }
+    if (typeof payload === 'string') {
+      try {
+        payload = JSON.parse(payload) as unknown;
+      } catch {
+        return this.refuse(event, { code: 'INVALID_JSON', message: 'The message is not valid JSON.' }, ack);
+      }
+    }
+    const parsed = clientEventSchemas[event].safeParse(payload);
+    if (!parsed.success) return this.refuse(event, { code: 'INVALID_MESSAGE', message: z.prettifyError(parsed.error) }, ack);
+    try {
+      const result = await this.dispatch(event, parsed.data);
+      (ack as (a: unknown) => void)(result);
+    } catch (e) {
+      const { wire, internal } = toWireError(e);
+      if (internal) this.line('error', { event, err: e instanceof Error ? e.stack : String(e) }, 'socket handler failed');
+      this.refuse(event, wire, ack);
+    }
+  }
+
+  private async dispatch(event: ClientEventName, req: unknown): Promise<unknown> {
+    switch (event) {
+      case 'join':
+        return this.join(req as JoinRequest);
+      case 'leave': {
+        const j = this.data.joined.get((req as JoinRequest).encounterId);
+        if (j) {
+          j.unsubscribe();
+          this.data.joined.delete((req as JoinRequest).encounterId);
+        }
+        return { ok: true };
+      }
+      case 'command':
+        return this.command(req as CommandRequest);
+      case 'sync':
+        return this.sync(req as SyncRequest);
+      case 'actions': {
+        const { encounterId, combatantId } = req as ActionsRequest;
+        const j = this.joinedOrThrow(encounterId);
+        return j.host.legal(j.viewer, combatantId);
+      }
+      case 'log':
+        return this.readLog(req as LogRequest);
+      case 'timer': {
+        const { encounterId, turnSeconds } = req as TimerRequest;
+        const j = this.joinedOrThrow(encounterId);
+        if (j.viewer.role !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM sets the turn timer.');
+        await j.host.setTurnTimer(turnSeconds);
+        return { ok: true };
+      }
+    }
+  }
+
+  private joinedOrThrow(encounterId: string): Joined {
+    const j = this.data.joined.get(encounterId);
+    if (!j) throw new ApiError('NOT_JOINED', `Join encounter "${encounterId}" first.`);
+    return j;
+  }
+
+  private async authorize(encounterId: string): Promise<Viewer> {
+    const p = this.data.principal;
+    if (p.kind === 'invite') {
+      if (p.encounterId !== encounterId) throw new ApiError('FORBIDDEN', 'This invite is for another encounter.');
+      return viewerOf(p);
+    }
+    const rec = await this.ctx.store.getEncounter(encounterId);
+    if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
+    if (rec.accountId !== p.accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
+    return { role: 'gm' };
+  }
+
+  private async subscribe(encounterId: string): Promise<{ j: Joined; fresh: ReturnType<EncounterHost['subscribe']> | null }> {
+    const { data, socket } = this;
+    const existing = data.joined.get(encounterId);
+    if (existing && !existing.host.closed) return { j: existing, fresh: null };
+    if (existing) data.joined.delete(encounterId);
+    const viewer = await this.authorize(encounterId);
+    const host = await this.openOrRedirect(encounterId);
+    const sink: Sink = (msg: PatchMessage) => socket.emit('patch', msg);
+    this.ctx.sinks.set(sink, { socket: socket as unknown as Socket, encounterId });
+    const sub = host.subscribe(viewer, sink);
+    const j = { host, viewer, sink, unsubscribe: sub.unsubscribe };
+    data.joined.set(encounterId, j);
+    return { j, fresh: sub };
+  }
+
+  /**
+   * The live host, or NOT_OWNER with the owner's advertised URL when another live process holds
+   * the lease (the client reconnects there). Without an advertised URL: ENCOUNTER_BUSY as before.
+   */
+  private async openOrRedirect(encounterId: string): Promise<EncounterHost> {
+    const { runtime, store } = this.ctx;
+    try {
+      return await runtime.open(encounterId);
+    } catch (e) {
+      if (!(e instanceof Error && e.name === 'RuntimeError' && (e as Error & { code: string }).code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
+      const lease = await store.getLease(encounterId);
+      const url = lease && lease.ownerId !== runtime.options.ownerId ? ownerUrlOf(lease.ownerId) : null;
+      if (!lease || !url || lease.expiresAt.getTime() <= Date.now()) throw e;
+      this.line('info', { encounterId, ownerUrl: url }, 'sent to the owner');
+      throw new NotOwnerError(encounterId, url);
+    }
+  }
+
+  private async join({ encounterId }: JoinRequest) {
+    const { j, fresh } = await this.subscribe(encounterId);
+    const sub = fresh ?? { version: j.host.version, state: j.host.projectionFor(j.viewer), deadlines: j.host.deadlinesOf(j.viewer) };
+    const deadlines = sub.deadlines;
+    this.line('info', { encounterId, role: j.viewer.role }, 'joined');
+    return {
+      ok: true,
+      encounterId,
+      version: sub.version,
+      state: sub.state,
+      role: j.viewer.role,
+      playerId: j.viewer.role === 'player' ? j.viewer.playerId : null,
+      deadlines,
+    };
+  }
+
+  private async command(req: CommandRequest) {
+    const data = this.data;
+    const j = this.joinedOrThrow(req.encounterId);
+    if (j.viewer.role === 'spectator') throw new ApiError('FORBIDDEN', 'Spectators only watch.');
+    const by = j.viewer.role === 'gm' ? ({ role: 'gm' } as const) : j.viewer;
+    data.awaitingAcks += 1;
+    let ack;
+    try {
+      ack = await j.host.submit(
+        { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
+        j.viewer,
+      );
+    } finally {
+      data.awaitingAcks -= 1;
+    }
+    if (!ack.ok) {
+      this.ctx.refusals.count(ack.error.code);
+      this.line('info', { encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
+    } else this.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
+    return ack;
+  }
+
+  private async sync({ encounterId, since }: SyncRequest) {
+    const { j } = await this.subscribe(encounterId);
+    return j.host.sync(j.viewer, since);
+  }
+
+  private async readLog({ encounterId, afterSeq, limit }: LogRequest) {
+    const j = this.joinedOrThrow(encounterId);
+    const entries = await this.ctx.store.readLog(encounterId, afterSeq ?? 0, limit ?? 500);
+    return { ok: true, entries: j.host.projectLog(entries, j.viewer) };
+  }
+
+  disconnected(reason: string): void {
+    const data = this.data;
+    for (const j of data.joined.values()) {
+      j.unsubscribe();
+      this.ctx.sinks.delete(j.sink);
+    }
+    data.joined.clear();
+    this.ctx.socketLimiter.forget(this.socket.id);
+    this.debug({ reason }, 'socket disconnected');
+  }
 }

@@ -134,6 +134,9 @@ describe('bad input', () => {
     const lines = s.warns().slice(before);
     expect(lines.length).toBe(limited.length);
     expect(lines.every((l) => l.code === 'RATE_LIMITED' && typeof l.reason === 'string')).toBe(true);
+    // and which socket and principal sent it (fields merged into the line, no child logger per socket)
+    expect(lines.every((l) => typeof l.socketId === 'string' && l.socketId.length > 0 && typeof l.principal === 'string')).toBe(true);
+    expect(new Set(lines.map((l) => l.socketId)).size).toBe(1);
     expect((await counted()) - countedBefore).toBe(limited.length);
     expect(version()).toBe(v);
     await new Promise((r) => setTimeout(r, 1100));

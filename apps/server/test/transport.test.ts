@@ -126,10 +126,27 @@ describe('a command’s patch and ack to its sender', () => {
     expect(sockets.length).toBeGreaterThanOrEqual(2);
     for (const sock of sockets) {
       expect((sock.conn as unknown as { request: unknown }).request).toBeNull();
-      // what the server reads of the handshake is still there
-      expect(sock.handshake.auth).toHaveProperty('token');
+      // the handshake keeps what is still read once connected (the address, when it was issued)
+      // and not the upgrade's headers, query or bearer token (Session 13)
       expect(typeof sock.handshake.address).toBe('string');
+      expect(sock.handshake.issued).toBeGreaterThan(0);
+      expect(sock.handshake.headers).toEqual({});
+      expect(sock.handshake.auth).toEqual({});
+      expect(sock.handshake.query).toEqual({});
+      expect(JSON.stringify(sock.handshake)).not.toMatch(/fray_/);
     }
+  });
+
+  it('every socket shares the same listener functions: no closures made per connection (memory per socket)', () => {
+    const sockets = [...s.server.io.of('/').sockets.values()];
+    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = sockets as [(typeof sockets)[number], (typeof sockets)[number]];
+    for (const event of ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer', 'disconnect']) {
+      expect(a.listeners(event)).toHaveLength(1);
+      expect(a.listeners(event)[0]).toBe(b.listeners(event)[0]);
+    }
+    expect(a.listenersAny()).toEqual(b.listenersAny());
+    expect(a.listenersAny()).toHaveLength(1);
   });
 
   it('a connection keeps one write buffer for its life, emptied after each flush (no dropped array left pointing at sent packets)', async () => {
