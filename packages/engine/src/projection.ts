@@ -20,6 +20,19 @@ function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
   return list as T[];
 }
 
+/**
+ * The projection caches below hold, per state part, its view for each viewer key. Most parts get
+ * one or two views (the public one, a player's), so each part's views are one flat array
+ * `[key, view, key, view, …]` searched in place, not a Map (or a WeakMap of Maps): every new
+ * state part lives until the next command replaces it, about a second at a busy table, so what
+ * its cache entry allocates is promoted to V8's old generation and marked by its full GCs
+ * (docs/performance.md, Session 13).
+ */
+function viewIn<V>(views: unknown[] | undefined, key: unknown): V | undefined {
+  if (views) for (let i = 0; i < views.length; i += 2) if (views[i] === key) return views[i + 1] as V;
+  return undefined;
+}
+
 /** A combatant without its secret stats, the same object for the same combatant (any viewer who does not control it). */
 const stripped = new WeakMap<Combatant, Combatant>();
 function withoutSecrets(c: Combatant): Combatant {
@@ -38,11 +51,11 @@ function withoutSecrets(c: Combatant): Combatant {
  * successive states keeps every unchanged combatant (and an unchanged map) by reference, so the
  * per-viewer patch is found by skipping shared subtrees.
  */
-const combatantViews = new WeakMap<object, Map<string | null, Record<string, Combatant>>>();
+const combatantViews = new WeakMap<object, unknown[]>();
 function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectator', playerId: string | null): Record<string, Combatant> {
   const key = role === 'player' ? playerId : null;
-  let byViewer = combatantViews.get(all);
-  const hit = byViewer?.get(key);
+  const views = combatantViews.get(all);
+  const hit = viewIn<Record<string, Combatant>>(views, key);
   if (hit) return hit;
   let changed = false;
   const out: Record<string, Combatant> = {};
@@ -60,11 +73,8 @@ function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectat
     }
   }
   const result = changed ? out : all;
-  if (!byViewer) {
-    byViewer = new Map();
-    combatantViews.set(all, byViewer);
-  }
-  byViewer.set(key, result);
+  if (views) views.push(key, result);
+  else combatantViews.set(all, [key, result]);
   return result;
 }
 
@@ -124,46 +134,46 @@ const PUBLIC: Viewer = Object.freeze({ role: 'spectator' }) as Viewer;
  * The ruleset's part of a projection, the same object for the same ruleset state, combatants and
  * viewer (a ruleset's `projectState` reads the state only for its combatants' visibility).
  */
-const rsViews = new WeakMap<object, WeakMap<object, Map<string, unknown>>>();
+const rsViews = new WeakMap<object, unknown[]>();
 function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object): RS {
   const rs = state.rs;
   if (typeof rs !== 'object' || rs === null) return ruleset.projectState!(rs, viewer, state);
   const key = viewer.role === 'player' ? `player:${viewer.playerId}` : viewer.role;
-  let byCombatants = rsViews.get(rs);
-  let byViewer = byCombatants?.get(visible);
-  const hit = byViewer?.get(key);
-  if (hit !== undefined) return hit as RS;
+  // [visible, key, view, …]: one ruleset state may be seen with several combatants views (states
+  // that changed only their combatants, viewers who see different combatants)
+  const views = rsViews.get(rs);
+  if (views) for (let i = 0; i < views.length; i += 3) if (views[i] === visible && views[i + 1] === key) return views[i + 2] as RS;
   const out = ruleset.projectState!(rs, viewer, state);
-  if (!byCombatants) {
-    byCombatants = new WeakMap();
-    rsViews.set(rs, byCombatants);
-  }
-  if (!byViewer) {
-    byViewer = new Map();
-    byCombatants.set(visible, byViewer);
-  }
-  byViewer.set(key, out);
+  if (views) remember(views, 3, visible, key, out);
+  else rsViews.set(rs, [visible, key, out]);
   return out;
 }
 
+/**
+ * Adds an entry of `width` slots to a part's views, the oldest let go past MAX_VIEWS entries (an
+ * unchanged part seen with ever new combatants views must not keep them all).
+ */
+const MAX_VIEWS = 4;
+function remember(views: unknown[], width: number, ...entry: unknown[]): void {
+  if (views.length >= MAX_VIEWS * width) views.splice(0, width);
+  views.push(...entry);
+}
+
 /** The turn order without unseen combatants, the same object for the same clock and view. */
-const clockViews = new WeakMap<object, WeakMap<object, EncounterState['clock']>>();
+const clockViews = new WeakMap<object, unknown[]>();
 function projectClock(clock: EncounterState['clock'], visible: object, seen: (id: string | null) => boolean): EncounterState['clock'] {
-  let byView = clockViews.get(clock);
-  const hit = byView?.get(visible);
+  const views = clockViews.get(clock);
+  const hit = viewIn<EncounterState['clock']>(views, visible);
   if (hit) return hit;
   const order = keepIf(clock.order, seen);
   const current = seen(clock.current) ? clock.current : null;
   const out = order === clock.order && current === clock.current ? clock : { ...clock, order, current };
-  if (!byView) {
-    byView = new WeakMap();
-    clockViews.set(clock, byView);
-  }
-  byView.set(visible, out);
+  if (views) remember(views, 2, visible, out);
+  else clockViews.set(clock, [visible, out]);
   return out;
 }
 
-const reactionViews = new WeakMap<ReactionWindow, Map<string, ReactionWindow>>();
+const reactionViews = new WeakMap<ReactionWindow, unknown[]>();
 function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean): ReactionWindow {
   const eligible = keepIf(w.eligible, seen);
   const responseIds = Object.keys(w.responses);
@@ -172,15 +182,12 @@ function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean
   if (w.resume === null && eligible === w.eligible && responses === w.responses && trigger === w.trigger) return w;
   // the same window seen the same way gives the same object
   const key = `${eligible.join(',')}|${Object.keys(responses).join(',')}|${trigger === w.trigger ? 1 : 0}`;
-  let views = reactionViews.get(w);
-  const hit = views?.get(key);
+  const views = reactionViews.get(w);
+  const hit = viewIn<ReactionWindow>(views, key);
   if (hit) return hit;
   const out: ReactionWindow = { ...w, resume: null, eligible, responses, trigger };
-  if (!views) {
-    views = new Map();
-    reactionViews.set(w, views);
-  }
-  views.set(key, out);
+  if (views) views.push(key, out);
+  else reactionViews.set(w, [key, out]);
   return out;
 }
 

@@ -63,4 +63,33 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
     expect((projectState(mini as never, s, p2).combatants.b!.stats as Record<string, unknown>).hp).toBe(10);
     expect((projectState(mini as never, s, spectator).combatants.b!.stats as Record<string, unknown>).hp).toBeUndefined();
   });
+
+  it('each viewer\'s view of an unchanged part is the same object state after state, with viewers who see different combatants taking turns', () => {
+    // a ruleset part of its own per viewer ("projects the state ... for each viewer")
+    let made = 0;
+    const rs = { ...(mini as object), projectState: (r: unknown, v: Viewer) => (made++, { ...(r as object), for: v.role }) } as never;
+    let s = table();
+    const first = { spectator: projectState(rs, s, spectator), p2: projectState(rs, s, p2) };
+    expect(first.spectator.combatants).not.toBe(first.p2.combatants); // p2 sees Brak's hp
+    for (let i = 0; i < 12; i++) {
+      // only a combatant changes: the clock and the ruleset part stay the state's own objects
+      const next = must(s, { type: 'combatant.setStat', combatantId: 'a', stat: 'hp', value: 9 - (i % 5) });
+      expect(next.clock).toBe(s.clock);
+      expect(next.rs).toBe(s.rs);
+      s = next;
+      const before = made;
+      const sp = projectState(rs, s, spectator);
+      const pp = projectState(rs, s, p2);
+      expect(made - before).toBe(2); // new combatants views: the ruleset part is projected for each
+      expect(sp.rs).toEqual({ ...(s.rs as object), for: 'spectator' });
+      expect(pp.rs).toEqual({ ...(s.rs as object), for: 'player' });
+      // asked again, in any order: the same objects, nothing projected again
+      expect(projectState(rs, s, p2).rs).toBe(pp.rs);
+      expect(projectState(rs, s, spectator).rs).toBe(sp.rs);
+      expect(projectState(rs, s, spectator).clock).toBe(sp.clock);
+      expect(projectState(rs, s, p2).clock).toBe(pp.clock);
+      expect(made - before).toBe(2);
+      expect(sp.clock.order).not.toContain('g'); // the hidden ghoul stays out of the turn order
+    }
+  });
 });
