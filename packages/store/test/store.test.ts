@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, SNAPSHOTS_KEPT } from '../src/index.js';
+import { jsonParam } from '../src/prisma-store.js';
 import type { PrismaStore } from '../src/index.js';
 import { openTestStore } from '../src/testing.js';
 import type { TestStore } from '../src/testing.js';
@@ -146,6 +147,21 @@ describe(`store on ${backend}`, () => {
       const [first, second] = await store.readLog(enc.id, 0);
       expect(first).toMatchObject({ command, events: [] });
       expect(second).toMatchObject({ command: null, events: [{ a: { b: [] } }] });
+    });
+
+    it('sends the batch as binary jsonb (version byte 1, then the JSON text; json: the text alone) and reads back a large, non-ASCII entry unchanged', async () => {
+      const param = jsonParam({ text: 'é⚔️', n: [1] }, 'jsonb');
+      expect(param[0]).toBe(1);
+      expect(param.subarray(1).toString('utf8')).toBe(JSON.stringify({ text: 'é⚔️', n: [1] }));
+      expect(jsonParam({ text: 'é⚔️', n: [1] }, 'json').toString('utf8')).toBe(JSON.stringify({ text: 'é⚔️', n: [1] }));
+      const enc = await seedEncounter(store);
+      const lease = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
+      const command = { type: 'say', text: 'ß⚔️'.repeat(40_000) };
+      const events = Array.from({ length: 500 }, (_, i) => ({ type: 'dice.rolled', i, purpose: `jet n°${i} — “ok”` }));
+      await store.appendLog([{ encounterId: enc.id, seq: 1, commandId: 'big', command, events }], [{ encounterId: enc.id, token: lease.token }]);
+      const [back] = await store.readLog(enc.id, 0);
+      expect(back!.command).toEqual(command);
+      expect(back!.events).toEqual(events);
     });
 
     it('appends a batch across several encounters in one transaction', async () => {
