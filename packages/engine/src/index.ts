@@ -20,4 +20,4 @@ export {
   jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
-export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey } from './projection.js';
+export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';

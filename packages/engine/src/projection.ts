@@ -8,8 +8,15 @@ import type { Combatant, EncounterState, EngineEvent, ReactionWindow, Ruleset, V
 const EMPTY: never[] = [];
 Object.freeze(EMPTY);
 
+/**
+ * Helpers for a ruleset's `projectState`: each gives back its input itself when the viewer loses
+ * nothing of it, so a projection shares every part it did not narrow with the state (and with the
+ * previous projection): the diff skips shared parts, and nothing new is made and kept per command
+ * for a part nobody hides anything in (docs/performance.md, Session 13).
+ */
+
 /** `list.filter(keep)`, but the list itself when nothing is dropped (keeps shared references). */
-function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
+export function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
   for (let i = 0; i < list.length; i++) {
     if (!keep(list[i]!)) {
       const out = list.slice(0, i);
@@ -18,6 +25,42 @@ function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
     }
   }
   return list as T[];
+}
+
+/** The record without the keys `keep` refuses, or the record itself when every key is kept. */
+export function keepKeys<T>(rec: Readonly<Record<string, T>>, keep: (key: string) => boolean): Record<string, T> {
+  for (const k in rec) {
+    if (!keep(k)) {
+      const out: Record<string, T> = {};
+      for (const j in rec) if (keep(j)) out[j] = rec[j]!;
+      return out;
+    }
+  }
+  return rec as Record<string, T>;
+}
+
+/** The record with each value mapped, or the record itself when `f` gives every value back unchanged. */
+export function mapValuesShared<T>(rec: Readonly<Record<string, T>>, f: (value: T, key: string) => T): Record<string, T> {
+  let out: Record<string, T> | null = null;
+  for (const k in rec) {
+    const v = rec[k]!;
+    const w = f(v, k);
+    if (w !== v && !out) {
+      out = {};
+      for (const j in rec) {
+        if (j === k) break;
+        out[j] = rec[j]!;
+      }
+    }
+    if (out) out[k] = w;
+  }
+  return out ?? (rec as Record<string, T>);
+}
+
+/** `{ ...base, ...parts }`, or `base` itself when every part is already base's own value. */
+export function withParts<T extends object>(base: T, parts: Partial<T>): T {
+  for (const k in parts) if (parts[k] !== base[k]) return { ...base, ...parts };
+  return base;
 }
 
 /**

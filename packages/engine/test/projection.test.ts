@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter } from '../src/engine.js';
-import { projectState, viewKeyOf, viewerOfKey } from '../src/projection.js';
+import { keepIf, keepKeys, mapValuesShared, projectState, viewKeyOf, viewerOfKey, withParts } from '../src/projection.js';
 import { mini } from './fixture.js';
 import type { EncounterState, Viewer } from '../src/types.js';
 
@@ -91,5 +91,30 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
       expect(made - before).toBe(2);
       expect(sp.clock.order).not.toContain('g'); // the hidden ghoul stays out of the turn order
     }
+  });
+
+  it('the projection helpers give their input back when the viewer loses nothing of it, a narrowed copy in the same key order otherwise', () => {
+    const list = ['a', 'g', 'b'];
+    expect(keepIf(list, () => true)).toBe(list);
+    expect(keepIf(list, (x) => x !== 'g')).toEqual(['a', 'b']);
+    const rec = { a: 1, g: 2, b: 3 };
+    expect(keepKeys(rec, () => true)).toBe(rec);
+    expect(Object.keys(keepKeys(rec, (k) => k !== 'g'))).toEqual(['a', 'b']);
+    const groups = { x: { protected: ['a'] }, y: { protected: ['g', 'b'] }, z: { protected: [] as string[] } };
+    const narrow = (d: { protected: string[] }) => withParts(d, { protected: keepIf(d.protected, (id) => id !== 'g') });
+    const seenAll = (d: { protected: string[] }) => withParts(d, { protected: keepIf(d.protected, () => true) });
+    expect(mapValuesShared(groups, seenAll)).toBe(groups);
+    const out = mapValuesShared(groups, narrow);
+    expect(out).not.toBe(groups);
+    expect(Object.keys(out)).toEqual(['x', 'y', 'z']);
+    expect(out.x).toBe(groups.x);
+    expect(out.z).toBe(groups.z);
+    expect(out.y).toEqual({ protected: ['b'] });
+    expect(groups.y.protected).toEqual(['g', 'b']); // the state is never changed
+    const base = { a: list, n: 1, r: rec };
+    expect(withParts(base, { a: list, r: rec })).toBe(base);
+    const w = withParts(base, { a: ['a'] });
+    expect(Object.keys(w)).toEqual(['a', 'n', 'r']);
+    expect(w.r).toBe(rec);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, draftWriter, hasExactKeys, sameShallow, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
+import { keepIf, withParts, commandSchema, draftWriter, hasExactKeys, sameShallow, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
 import { ACTIONS, ACTION_IDS, REACTIONS, actionDef, type ActionDef } from './catalogue.js';
 import {
   addEffect,
@@ -980,7 +980,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
       const c = state.combatants[cid];
       return !!c && (!c.hidden || (pid !== null && c.controller === pid));
     };
-    return { ...rs, intents: rs.intents.filter((i) => visible(i.combatantId)), readyQueue: rs.readyQueue.filter((r) => visible(r.actorId)) };
+    return withParts(rs, { intents: keepIf(rs.intents, (i) => visible(i.combatantId)), readyQueue: keepIf(rs.readyQueue, (r) => visible(r.actorId)) });
   },
 
   invariants: (state) => invariants(state as S),

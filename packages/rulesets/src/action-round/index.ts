@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ArCtx } from './checks.js';
-import type { Ruleset } from '@fray/engine';
+import { keepIf, keepKeys, withParts, type Ruleset } from '@fray/engine';
 import { commands, onReactionClosed } from './actions.js';
 import { catalogue } from './catalogue.js';
 import { legalActions } from './legal.js';
@@ -112,9 +112,12 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
       const c = state.combatants[id];
       return !!c && (!c.hidden || (playerId !== null && c.controller === playerId));
     };
-    const lastCheck = Object.fromEntries(Object.entries(rs.lastCheck).filter(([id]) => seen(id)));
-    const attitudes = Object.fromEntries(Object.entries(rs.attitudes).filter(([id]) => seen(id)));
-    return { ...rs, lastCheck, attitudes, areaPowerUsed: rs.areaPowerUsed.filter(seen), interrupted: rs.interrupted && seen(rs.interrupted) ? rs.interrupted : null };
+    return withParts(rs, {
+      lastCheck: keepKeys(rs.lastCheck, seen),
+      attitudes: keepKeys(rs.attitudes, seen),
+      areaPowerUsed: keepIf(rs.areaPowerUsed, seen),
+      interrupted: rs.interrupted && seen(rs.interrupted) ? rs.interrupted : null,
+    });
   },
 };
 

@@ -1,4 +1,4 @@
-import type { CatalogueEntry, Ruleset } from '@fray/engine';
+import { keepIf, keepKeys, mapValuesShared, withParts, type CatalogueEntry, type Ruleset } from '@fray/engine';
 import { BUILTIN } from './actions.js';
 import { checkOverflow, continueMovement, legendsCommands } from './commands.js';
 import { copyRs, sameRs, evolve } from './evolve.js';
@@ -148,22 +148,21 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     };
     // the GM's plans for its characters stay with the GM; the players' plans are said at the table
     const told = (id: string) => seen(id) && state.combatants[id]!.controller !== null;
-    const keep = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([id]) => seen(id)));
-    return {
-      ...rs,
-      turnRolls: keep(rs.turnRolls),
-      queue: rs.queue.filter((id) => seen(id) || !state.combatants[id]),
-      lastOrder: rs.lastOrder.filter(seen),
-      movers: rs.movers.filter(seen),
-      pending: rs.pending.filter((p) => seen(p.combatantId)),
-      reactions: rs.reactions.filter((r) => r.by.every(told)),
-      groupMoves: rs.groupMoves.filter((g) => g.members.every(seen)),
-      defense: Object.fromEntries(Object.entries(rs.defense).map(([g, d]) => [g, { ...d, protected: d.protected.filter(seen) }])),
-      touches: rs.touches.filter((t) => seen(t.by) && seen(t.target)),
-      touchLog: rs.touchLog.filter((t) => t.split('>').every(seen)),
-      offers: rs.offers.filter((o) => seen(o.from) && seen(o.to)),
-      forfeits: rs.forfeits.filter(seen),
-    };
+    // every part the viewer loses nothing of is the state's own (keepIf and the rest give it back)
+    return withParts(rs, {
+      turnRolls: keepKeys(rs.turnRolls, seen),
+      queue: keepIf(rs.queue, (id) => seen(id) || !state.combatants[id]),
+      lastOrder: keepIf(rs.lastOrder, seen),
+      movers: keepIf(rs.movers, seen),
+      pending: keepIf(rs.pending, (p) => seen(p.combatantId)),
+      reactions: keepIf(rs.reactions, (r) => r.by.every(told)),
+      groupMoves: keepIf(rs.groupMoves, (g) => g.members.every(seen)),
+      defense: mapValuesShared(rs.defense, (d) => withParts(d, { protected: keepIf(d.protected, seen) })),
+      touches: keepIf(rs.touches, (t) => seen(t.by) && seen(t.target)),
+      touchLog: keepIf(rs.touchLog, (t) => t.split('>').every(seen)),
+      offers: keepIf(rs.offers, (o) => seen(o.from) && seen(o.to)),
+      forfeits: keepIf(rs.forfeits, seen),
+    });
   },
   onRollOverridden(ctx0, roll, previousTotal) {
     const ctx = ctx0 as unknown as LCtx;

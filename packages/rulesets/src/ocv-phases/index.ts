@@ -1,4 +1,4 @@
-import type { CatalogueEntry, Ruleset } from '@fray/engine';
+import { keepIf, keepKeys, withParts, type CatalogueEntry, type Ruleset } from '@fray/engine';
 import { onReactionClosed } from './actions.js';
 import { advance, endTurn, st, startCombat } from './clock.js';
 import { commands } from './commands.js';
@@ -75,19 +75,18 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
     const hidden = new Set(Object.values(state.combatants).filter((c) => c.hidden && (playerId === null || c.controller !== playerId)).map((c) => c.id));
     if (hidden.size === 0) return rs;
     const keep = (id: string | null) => id === null || !hidden.has(id);
-    return {
-      ...rs,
-      order: rs.order.filter(keep),
-      scores: Object.fromEntries(Object.entries(rs.scores).filter(([id]) => keep(id))),
-      unaware: rs.unaware.filter(keep),
-      passed: rs.passed.filter(keep),
-      spent: rs.spent.filter(keep),
-      offered: rs.offered.filter(keep),
-      jobs: rs.jobs.filter((j) => keep(j.actor) && j.targetIds.every(keep)),
-      intents: rs.intents.filter((i) => keep(i.combatantId)),
+    return withParts(rs, {
+      order: keepIf(rs.order, keep),
+      scores: keepKeys(rs.scores, keep),
+      unaware: keepIf(rs.unaware, keep),
+      passed: keepIf(rs.passed, keep),
+      spent: keepIf(rs.spent, keep),
+      offered: keepIf(rs.offered, keep),
+      jobs: keepIf(rs.jobs, (j) => keep(j.actor) && j.targetIds.every(keep)),
+      intents: keepIf(rs.intents, (i) => keep(i.combatantId)),
       pauseFor: keep(rs.pauseFor) ? rs.pauseFor : null,
-      attacks: rs.attacks.filter((a) => keep(a.attackerId) && keep(a.targetId)),
-    };
+      attacks: keepIf(rs.attacks, (a) => keep(a.attackerId) && keep(a.targetId)),
+    });
   },
 };
 
