@@ -520,17 +520,25 @@ export class EncounterHost {
   private broadcast(events: EngineEvent[]): void {
     const from = this.state.version - 1;
     const to = this.state.version;
-    const made = new Map<string, { before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState; sinks: Sink[] }>();
-    const sent: Array<{ msg: PatchMessage; sinks: Sink[] }> = [];
+    // the messages made, one per view (and per earlier projection): a list, searched in place, as
+    // an encounter has a few views (the GM's, the public one, a player's own)
+    const made: Array<{ key: string; before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState; sinks: Sink[] }> = [];
     for (const ch of this.channels.values()) {
       const { key, projection } = this.view(ch.viewer);
-      let m = made.get(key);
+      let m: (typeof made)[number] | undefined;
+      for (let i = made.length - 1; i >= 0; i--) {
+        if (made[i]!.key === key) {
+          m = made[i];
+          break;
+        }
+      }
       if (!m || m.before !== ch.projection) {
         const ops = diff(ch.projection, projection) as PatchOp[];
         const narrowed = ops.some((o) => o.op === 'remove');
         const before = ch.projection;
         ch.projection = projection; // deadlinesFor(ch) below reads the new projection
         m = {
+          key,
           before,
           projection,
           narrowed,
@@ -544,14 +552,13 @@ export class EncounterHost {
             deadlines: this.deadlinesFor(ch),
           },
         };
-        made.set(key, m);
-        sent.push(m);
+        made.push(m);
       }
       ch.projection = m.projection;
       if (m.narrowed) ch.narrowedAt = to;
       for (const s of ch.sinks) m.sinks.push(s);
     }
-    for (const m of sent) if (m.sinks.length > 0) this.runtime.deliver(m.msg, m.sinks);
+    for (const m of made) if (m.sinks.length > 0) this.runtime.deliver(m.msg, m.sinks);
   }
 
   private afterCommit(): void {
