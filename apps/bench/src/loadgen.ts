@@ -90,6 +90,8 @@ export interface PhaseResult {
   loadgenLoopDelayMs: { p99: number; max: number };
   /** the server's own event-loop delay over its last 10 s window (from /metrics), if it reports it */
   serverLoopDelayMs: { p50: number; p99: number; max: number } | null;
+  /** the server's garbage collections during the phase (from /metrics): full GCs and scavenges */
+  serverGc: { fullGcs: number; scavenges: number } | null;
   rssBytes: number;
   heapUsedBytes: number;
   commits: number;
@@ -473,7 +475,8 @@ async function floorStep(cfg: LoadConfig, enc: Enc): Promise<Outcome> {
 }
 
 // ---------------------------------------------------------------- measurement
-type Metrics = { memory: { heapUsed: number }; logWriter: { batches: number; entries: number }; eventLoopDelayMs?: { p50: number; p99: number; max: number } | null };
+type GcCounts = { scavenges: number; fullGcs: number };
+type Metrics = { memory: { heapUsed: number }; logWriter: { batches: number; entries: number }; eventLoopDelayMs?: { p50: number; p99: number; max: number } | null; gc?: GcCounts };
 async function metricsOf(url: string): Promise<Metrics | null> {
   try {
     const res = await fetch(`${url}/metrics`);
@@ -484,7 +487,7 @@ async function metricsOf(url: string): Promise<Metrics | null> {
   }
 }
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null }> {
   let cpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
@@ -495,7 +498,9 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: 
   let batches = NaN;
   let entries = NaN;
   let loop: { p50: number; p99: number; max: number } | null = null;
+  let gc: GcCounts[] | null = null;
   if (cfg.target === 'fray') {
+    gc = [];
     heap = 0;
     batches = 0;
     entries = 0;
@@ -507,10 +512,24 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: 
       // the worst process's window (one process in every part but `scale`)
       const d = m?.eventLoopDelayMs;
       if (d && (!loop || d.p99 > loop.p99)) loop = { p50: d.p50, p99: d.p99, max: d.max };
+      if (m?.gc && gc) gc.push(m.gc);
+      else gc = null; // a process that did not answer: no count rather than a wrong one
     }
   }
   // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
-  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop };
+  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc };
+}
+
+/** The garbage collections between two samples, summed over the processes. */
+function gcBetween(before: GcCounts[] | null, after: GcCounts[] | null): PhaseResult['serverGc'] {
+  if (!before || !after || before.length !== after.length) return null;
+  let fullGcs = 0;
+  let scavenges = 0;
+  after.forEach((a, i) => {
+    fullGcs += a.fullGcs - before[i]!.fullGcs;
+    scavenges += a.scavenges - before[i]!.scavenges;
+  });
+  return { fullGcs, scavenges };
 }
 
 async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: Enc) => Promise<Outcome>, counters: Counters, fullStateBytes: () => number): Promise<PhaseResult> {
@@ -612,6 +631,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     loadgenCpuPercent: ((lg.user + lg.system) / 1e6 / seconds) * 100,
     loadgenLoopDelayMs: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) },
     serverLoopDelayMs: after.loop,
+    serverGc: gcBetween(before.gc, after.gc),
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,
@@ -694,7 +714,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { ServerContext } from './server.js';
 
 /**
@@ -21,9 +21,36 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
     current.reset();
   }, WINDOW_MS);
   rotate.unref();
+  // garbage collections since the start, from Node's `gc` performance entries: how many of each
+  // kind and their pauses (a full GC's entry is its final pause; the incremental marking before it
+  // runs in steps between tasks and is not in it)
+  const gc = {
+    scavenges: 0,
+    scavengeMs: 0,
+    scavengeMaxMs: 0,
+    fullGcs: 0,
+    fullGcMs: 0,
+    fullGcMaxMs: 0,
+  };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+        gc.scavenges += 1;
+        gc.scavengeMs += e.duration;
+        gc.scavengeMaxMs = Math.max(gc.scavengeMaxMs, e.duration);
+      } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.fullGcs += 1;
+        gc.fullGcMs += e.duration;
+        gc.fullGcMaxMs = Math.max(gc.fullGcMaxMs, e.duration);
+      }
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   app.addHook('onClose', async () => {
     clearInterval(rotate);
     current.disable();
+    gcObserver.disconnect();
   });
   app.get('/metrics', { schema: { summary: 'Process figures: memory, CPU, live encounters, command and group-commit counters (no encounter data)' } }, async () => {
     const w = ctx.runtime.writer.stats;
@@ -41,6 +68,8 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
       refusals: { ...ctx.refusals.totals },
       /** ms; null until the first window has passed */
       eventLoopDelayMs: last,
+      /** garbage collections since the start: counts, total and longest pauses (ms) */
+      gc: { ...gc, scavengeMs: Math.round(gc.scavengeMs * 10) / 10, fullGcMs: Math.round(gc.fullGcMs * 10) / 10, scavengeMaxMs: Math.round(gc.scavengeMaxMs * 10) / 10, fullGcMaxMs: Math.round(gc.fullGcMaxMs * 10) / 10 },
     };
   });
 }

@@ -217,6 +217,18 @@ describe('a live encounter over socket.io', () => {
     expect((metrics.body.runtime as { commands: number }).commands).toBe(s.server.runtime.peek(encounterId)!.version);
     expect((metrics.body.logWriter as { entries: number }).entries).toBeGreaterThanOrEqual(s.server.runtime.peek(encounterId)!.version);
     expect(JSON.stringify(metrics.body)).not.toContain(encounterId);
+    // garbage collections counted from Node's gc entries: allocate enough for scavenges to run
+    let junk: Array<{ i: number }> = [];
+    for (let i = 0; i < 2_000_000; i++) junk.push({ i });
+    junk = [];
+    await new Promise((r) => setTimeout(r, 100));
+    const gc = (await s.http('GET', '/metrics')).body.gc as Record<string, number>;
+    expect(junk.length).toBe(0);
+    expect(gc.scavenges).toBeGreaterThan(0);
+    expect(gc.scavengeMs).toBeGreaterThan(0);
+    expect(gc.scavengeMaxMs).toBeLessThanOrEqual(gc.scavengeMs);
+    expect(gc.fullGcs).toBeGreaterThanOrEqual(0);
+    expect(gc.fullGcMaxMs).toBeLessThanOrEqual(gc.fullGcMs);
     const arch = await s.http('POST', `/encounters/${encounterId}/archive`, undefined, gmToken);
     expect(arch.status).toBe(200);
     const refused = await gm.command({ type: 'dice.roll', formula: '1d4', purpose: 'after archive' });
