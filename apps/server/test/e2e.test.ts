@@ -222,7 +222,7 @@ describe('a live encounter over socket.io', () => {
     for (let i = 0; i < 2_000_000; i++) junk.push({ i });
     junk = [];
     await new Promise((r) => setTimeout(r, 100));
-    const gc = (await s.http('GET', '/metrics')).body.gc as Record<string, number>;
+    const gc = (await s.http('GET', '/metrics')).body.gc as { scavenges: number; scavengeMs: number; scavengeMaxMs: number; fullGcs: number; fullGcMs: number; fullGcMaxMs: number };
     expect(junk.length).toBe(0);
     expect(gc.scavenges).toBeGreaterThan(0);
     expect(gc.scavengeMs).toBeGreaterThan(0);
