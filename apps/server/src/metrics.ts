@@ -69,7 +69,7 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
       /** ms; null until the first window has passed */
       eventLoopDelayMs: last,
       /** garbage collections since the start: counts, total and longest pauses (ms) */
-      gc: { ...gc, scavengeMs: Math.round(gc.scavengeMs * 10) / 10, fullGcMs: Math.round(gc.fullGcMs * 10) / 10, scavengeMaxMs: Math.round(gc.scavengeMaxMs * 10) / 10, fullGcMaxMs: Math.round(gc.fullGcMaxMs * 10) / 10 },
+      gc: Object.fromEntries(Object.entries(gc).map(([k, v]) => [k, Math.round(v * 10) / 10])),
     };
   });
 }

@@ -102,7 +102,6 @@ export interface PrismaStoreInfo {
   pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }> };
 }
 
-/** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
 /**
  * A json or jsonb parameter in Postgres's binary format, encoded into a Buffer at once: for jsonb
  * a version byte (1) then the JSON text, for json the text alone. As a text parameter, the driver
@@ -120,6 +119,7 @@ export function jsonParam(value: unknown, type: 'json' | 'jsonb'): Buffer {
   return out;
 }
 
+/** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
 export class PrismaStore implements Store {
   readonly kind: 'postgres' | 'embedded';
   readonly description: string;
