@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { cpuSeconds, loadAverage, postgresCpuSeconds, rssBytes, sleep } from './proc.js';
+import { checkpointsBegun, cpuSeconds, loadAverage, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -92,6 +92,14 @@ export interface PhaseResult {
   serverLoopDelayMs: { p50: number; p99: number; max: number } | null;
   /** the server's garbage collections during the phase (from /metrics): full GCs and scavenges */
   serverGc: { fullGcs: number; scavenges: number } | null;
+  /** checkpoints the Postgres server began during the phase (null: not Fray, or not readable) */
+  checkpoints: number | null;
+  /**
+   * share of the phase the server's event loop (the worst process's main thread) and the
+   * generator's spent runnable but waiting for a CPU (%): the cores are shared, and that wait is
+   * inside the latency
+   */
+  runQueueWaitPercent: { server: number; generator: number };
   rssBytes: number;
   heapUsedBytes: number;
   commits: number;
@@ -487,13 +495,18 @@ async function metricsOf(url: string): Promise<Metrics | null> {
   }
 }
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null }> {
+/** Fray's database, read for its checkpoint count (set once the generator has connected) */
+let database: pg.Client | null = null;
+
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[] }> {
   let cpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
     cpu += cpuSeconds(pid);
     rss += rssBytes(pid);
   }
+  // the generator's own main thread last
+  const waits = [...cfg.pids, process.pid].map(runQueueWaitSeconds);
   let heap = NaN;
   let batches = NaN;
   let entries = NaN;
@@ -516,8 +529,9 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: 
       else gc = null; // a process that did not answer: no count rather than a wrong one
     }
   }
+  const checkpoints = cfg.target === 'fray' && database ? await checkpointsBegun(database) : null;
   // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
-  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc };
+  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits };
 }
 
 /** The garbage collections between two samples, summed over the processes. */
@@ -530,6 +544,13 @@ function gcBetween(before: GcCounts[] | null, after: GcCounts[] | null): PhaseRe
     scavenges += a.scavenges - before[i]!.scavenges;
   });
   return { fullGcs, scavenges };
+}
+
+/** The worst server process's run-queue wait and the generator's, in % of the phase. */
+function runQueueWaits(before: number[], after: number[], seconds: number): PhaseResult['runQueueWaitPercent'] {
+  const pct = (i: number) => ((after[i]! - before[i]!) / seconds) * 100;
+  const servers = before.slice(0, -1).map((_, i) => pct(i));
+  return { server: servers.length ? Math.max(...servers) : NaN, generator: pct(before.length - 1) };
 }
 
 async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: Enc) => Promise<Outcome>, counters: Counters, fullStateBytes: () => number): Promise<PhaseResult> {
@@ -632,6 +653,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     loadgenLoopDelayMs: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) },
     serverLoopDelayMs: after.loop,
     serverGc: gcBetween(before.gc, after.gc),
+    checkpoints: before.checkpoints !== null && after.checkpoints !== null ? after.checkpoints - before.checkpoints : null,
+    runQueueWaitPercent: runQueueWaits(before.waits, after.waits, seconds),
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,
@@ -659,6 +682,7 @@ async function main(): Promise<void> {
     // setup, not measured, and POST /accounts is rate limited per address
     db = new pg.Client({ connectionString: cfg.databaseUrl });
     await db.connect();
+    database = db;
     const tokens: string[] = [];
     const run = randomBytes(4).toString('hex');
     for (let i = 0; i < cfg.E; i += 500) {
@@ -714,7 +738,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;
@@ -724,6 +748,7 @@ async function main(): Promise<void> {
     const expected = encs.reduce((a, e) => a + e.startVersion, 0) + accepted;
     const rows = await db.query<{ n: string }>('SELECT count(*) AS n FROM command_log');
     check = { logEntries: Number(rows.rows[0]!.n), expected, accepted };
+    database = null;
     await db.end();
   }
   for (const e of encs) for (const c of e.clients) c.socket.disconnect();

@@ -17,6 +17,8 @@
  *                        BENCH_LOADGEN_NODE_ARGS replaces the generator's default `--heap-growing-percent=400 --v8-pool-size=1`
  *   BENCH_PEER_NODE_ARGS  extra node flags for boardgame.io's and the floor's servers (`--cpu-prof --cpu-prof-dir=...`)
  *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
+ *   BENCH_RATE_PROCESSES  server processes of the rate part (default 1; 2 runs them behind Redis like the
+ *                        scale part: on the 2-core machine it was no better, docs/performance.md Session 14)
  *   BENCH_RATE_PER_ENCOUNTER  commands a second per encounter in that phase (default 1; any other value is for
  *                        comparing builds on a slower machine at the same heap, and the run writes no doc)
  *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
@@ -28,7 +30,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
 import type { InprocResult } from './inproc.js';
-import { defaultDatabaseUrl, freshDatabase, loadAverage } from './proc.js';
+import { checkpointNow, defaultDatabaseUrl, freshDatabase, loadAverage } from './proc.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
@@ -41,6 +43,8 @@ const here = new URL('.', import.meta.url).pathname;
 const baseDb = process.env.DATABASE_URL ?? defaultDatabaseUrl;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const started = Date.now();
+/** server processes of the rate part (BENCH_RATE_PROCESSES, default 1) */
+const RATE_PROCESSES = Math.max(1, Math.floor(Number(process.env.BENCH_RATE_PROCESSES ?? 1)) || 1);
 const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s]`, ...a);
 
 // sizes and durations (bounded: the default run is about 6-7 minutes on 2 cores)
@@ -144,6 +148,9 @@ async function newDb(): Promise<string> {
 
 async function withFray<T>(fn: (servers: Running[], databaseUrl: string) => Promise<T>, opts: { processes?: number; nodeArgs?: string[] } = {}): Promise<T> {
   const databaseUrl = await newDb();
+  // every part starts right after a checkpoint: none of an earlier part's writes falls in it (the
+  // next timed one comes checkpoint_timeout later, 5 minutes by default; each phase counts its own)
+  if (!(await checkpointNow(baseDb))) log('CHECKPOINT refused (needs a superuser or pg_checkpoint): a checkpoint may fall inside a phase');
   const servers: Running[] = [];
   try {
     const n = opts.processes ?? 1;
@@ -221,11 +228,13 @@ async function main(): Promise<void> {
     }
   });
   await attempt('rate', async () => {
-    R.rate = await withFray((sv, db) =>
-      frayLoad(sv, db, S.rateE, S.rateP, [
-        { name: `${S.rate}/s per encounter`, seconds: S.ratePhase, ratePerEncounter: S.rate },
-        ...(QUICK || process.env.BENCH_RATE_ONLY ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
-      ]),
+    R.rate = await withFray(
+      (sv, db) =>
+        frayLoad(sv, db, S.rateE, S.rateP, [
+          { name: `${S.rate}/s per encounter`, seconds: S.ratePhase, ratePerEncounter: S.rate },
+          ...(QUICK || process.env.BENCH_RATE_ONLY ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
+        ]),
+      { processes: RATE_PROCESSES },
     );
   });
   await attempt('scale', async () => {
@@ -318,7 +327,7 @@ function render(R: Results): string {
     }
     const perEnc = (r?: LoadResult, p?: PhaseResult) => (r && p ? `${KB((p.rssBytes - r.baseline.rssBytes) / r.E)} / ${Number.isFinite(p.heapUsedBytes) ? KB((p.heapUsedBytes - r.baseline.heapUsedBytes) / r.E) : '–'}` : '–');
     row(part, 'server RSS / heap per encounter (growth over the empty server)', perEnc(R.fray, fc), perEnc(R.bgio, bc), perEnc(R.floor, lc));
-    if (fc) row(part, 'database commits/s (log entries per commit); Postgres CPU µs per command', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)}); ${fmt(fc.databaseCpuUsPerCommand)}`, 'in memory', '–');
+    if (fc) row(part, 'database commits/s (log entries per commit); Postgres CPU µs per command; checkpoints in the phase', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)}); ${fmt(fc.databaseCpuUsPerCommand)}; ${fc.checkpoints ?? '–'}`, 'in memory', '–');
   }
   const fb = phaseOf(R.fray, 'bad 5%');
   const bads = (R.fray?.phases ?? []).filter((p) => p.bad);
@@ -353,14 +362,18 @@ function render(R: Results): string {
   }
   const rr = R.rate?.phases[0];
   if (R.rate && rr) {
-    const part = `e2e ${R.rate.E}×${R.rate.P} at ${fmt(R.rate.E * S.rate)}/s`;
+    const part = `e2e ${R.rate.E}×${R.rate.P} at ${fmt(R.rate.E * S.rate)}/s${RATE_PROCESSES > 1 ? `, ${RATE_PROCESSES} processes` : ''}`;
     row(part, `accepted commands/s; p50 / p95 / p99 ms (${fmt(rr.seconds)} s)`, `${fmt(rr.acceptedPerSec)}; ${ms(rr.latency.p50)} / ${ms(rr.latency.p95)} / ${ms(rr.latency.p99)}`, '', '', '', '', 'p99 ≤ 25 ms', yes(rr.latency.p99 <= 25));
     row(part, 'server CPU µs/command; CPU %; commits/s; Postgres CPU µs/command', `${fmt(rr.serverCpuUsPerCommand)}; ${fmt(rr.serverCpuPercent)} %; ${fmt(rr.commitsPerSec)}; ${fmt(rr.databaseCpuUsPerCommand)}`);
     row(part, 'server RSS / heap per encounter', `${KB((rr.rssBytes - R.rate.baseline.rssBytes) / R.rate.E)} / ${KB((rr.heapUsedBytes - R.rate.baseline.heapUsedBytes) / R.rate.E)}`);
     const sl = rr.serverLoopDelayMs;
     row(part, 'event-loop delay p99 / max ms: server (last 10 s); generator (phase)', `${sl ? `${ms(sl.p99)} / ${ms(sl.max)}` : '–'}; ${ms(rr.loadgenLoopDelayMs.p99)} / ${ms(rr.loadgenLoopDelayMs.max)}`);
+    // the cores are shared: a runnable event loop that waits for one is late (Session 14)
+    row(part, 'share of the phase the event loop waited for a core: server; generator', `${fmt(rr.runQueueWaitPercent.server)} %; ${fmt(rr.runQueueWaitPercent.generator)} %`);
     // one full GC of the server in the phase makes most of its late commands (docs/performance.md, Session 13)
     if (rr.serverGc) row(part, "the server's garbage collections in the phase: full GCs; scavenges", `${fmt(rr.serverGc.fullGcs)}; ${fmt(rr.serverGc.scavenges)}`);
+    // a Postgres checkpoint in the phase slows its commits (docs/performance.md, Session 14)
+    if (rr.checkpoints !== null) row(part, 'Postgres checkpoints begun in the phase (one ran just before the server started)', fmt(rr.checkpoints));
   }
   const sc = R.scale?.phases[0];
   if (R.scale && sc) {

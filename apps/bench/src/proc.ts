@@ -46,6 +46,19 @@ export function postgresCpuSeconds(): number {
   return found ? sum : NaN;
 }
 
+/**
+ * Seconds the process's main thread (its event loop) has spent runnable but waiting for a CPU
+ * (`/proc/<pid>/schedstat`, its second field, in ns); NaN where the kernel does not keep it.
+ */
+export function runQueueWaitSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+    return Number(fields[1]) / 1e9;
+  } catch {
+    return NaN;
+  }
+}
+
 /** resident set size in bytes */
 export function rssBytes(pid: number): number {
   try {
@@ -91,6 +104,44 @@ export async function freshDatabase(baseUrl: string, name: string): Promise<{ ur
       }
     },
   };
+}
+
+/**
+ * How many checkpoints the Postgres server has begun, timed and requested (`pg_stat_checkpointer`
+ * from Postgres 17, `pg_stat_bgwriter` before it); null when it cannot tell.
+ */
+export async function checkpointsBegun(client: pg.Client): Promise<number | null> {
+  for (const sql of [
+    'SELECT num_timed + num_requested AS n FROM pg_stat_checkpointer',
+    'SELECT checkpoints_timed + checkpoints_req AS n FROM pg_stat_bgwriter',
+  ]) {
+    try {
+      const { rows } = await client.query<{ n: string | number }>(sql);
+      return rows[0] ? Number(rows[0].n) : null;
+    } catch {
+      // the other version's view
+    }
+  }
+  return null;
+}
+
+/**
+ * A checkpoint now, so that the part about to start does not meet one that the earlier parts'
+ * writes would bring (Postgres checkpoints every `checkpoint_timeout`, 5 minutes by default, and
+ * after each one the first change of every page writes the whole page to the WAL). It needs a
+ * superuser or the `pg_checkpoint` role; without either the run goes on and says so.
+ */
+export async function checkpointNow(baseUrl: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: baseUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await c.connect();
+    await c.query('CHECKPOINT');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
