@@ -1,5 +1,6 @@
 import { apply, legalActions, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
+import { IdFilter } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
@@ -103,6 +104,13 @@ export class EncounterHost {
   private readonly lookups = new Map<string, Promise<StoredResult>>();
   /** every accepted command of this encounter is in `acks` (none forgotten yet) */
   private acksComplete: boolean;
+  /**
+   * every command id this encounter ever accepted, once `acks` is no longer complete: built from
+   * the log at the first refusal that would otherwise read it (see `refuse`), kept while loaded
+   */
+  private accepted: { filter: IdFilter; ready: boolean } | null = null;
+  /** after a failed read of the log's command ids, not before this time (runtime clock, ms) */
+  private acceptedRetryAt = 0;
   private reactionTimer: { windowId: string; at: number; handle: NodeJS.Timeout } | null = null;
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
   private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
@@ -393,6 +401,8 @@ export class EncounterHost {
   }
 
   private remember(commandId: string, r: Remembered): void {
+    // an accepted id goes into the filter too, also while it is being read from the log
+    if (typeof r === 'number' && this.accepted) this.accepted.filter.add(commandId);
     this.acks.set(commandId, r);
     if (this.acks.size > ACK_CACHE) {
       const first = this.acks.entries().next();
@@ -429,7 +439,7 @@ export class EncounterHost {
    * command id gets the same answer (`lookups`), as if the queue had waited.
    */
   private refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
-    if (this.acksComplete) {
+    if (this.acksComplete || this.neverAccepted(commandId)) {
       this.remember(commandId, r);
       return r;
     }
@@ -441,6 +451,38 @@ export class EncounterHost {
     });
     this.lookups.set(commandId, later);
     return { later };
+  }
+
+  /**
+   * True when the filter of accepted ids is built and has never held `commandId`: then no earlier
+   * acceptance can exist and the refusal stands without reading the log. A Bloom filter never
+   * says "no" for an id it holds, and says "maybe" for fewer than one id in 200 it does not (those
+   * read the log, as every refusal did before). The first refusal that finds no filter starts building
+   * it from the log's command ids, in the background; until it is ready refusals read the log.
+   */
+  private neverAccepted(commandId: string): boolean {
+    const a = this.accepted;
+    if (a) return a.ready && !a.filter.has(commandId);
+    const store = this.runtime.store;
+    if (!store.listCommandIds || this.runtime.now() < this.acceptedRetryAt) return false;
+    const building = { filter: new IdFilter(Math.max(1024, Math.ceil(this.state.version * 1.25))), ready: false };
+    this.accepted = building;
+    // Ids accepted from now on are added as they commit (remember); the read adds every id already
+    // committed when it runs. Together: every accepted id, whichever way the two interleave.
+    store.listCommandIds(this.id).then(
+      (ids) => {
+        if (this.accepted !== building) return;
+        for (const id of ids) building.filter.add(id);
+        building.ready = true;
+      },
+      (err: unknown) => {
+        if (this.accepted !== building) return;
+        this.accepted = null;
+        this.acceptedRetryAt = this.runtime.now() + 30_000;
+        this.logger.warn({ err: String(err) }, "could not read the log's command ids; refusals read the log one by one meanwhile");
+      },
+    );
+    return false;
   }
 
   private async process(input: SubmitInput): Promise<StoredResult | Later> {

@@ -113,8 +113,16 @@ export class MemoryStore implements RuntimeStore {
   async readLog(encounterId: string, afterSeq: number, limit = 1000) {
     return (this.logs.get(encounterId) ?? []).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
   }
+  /** calls of findLogByCommandId and listCommandIds (for tests of what the runtime reads) */
+  commandIdLookups = 0;
+  commandIdLists = 0;
   async findLogByCommandId(encounterId: string, commandId: string) {
+    this.commandIdLookups += 1;
     return (this.logs.get(encounterId) ?? []).find((e) => e.commandId === commandId) ?? null;
+  }
+  async listCommandIds(encounterId: string) {
+    this.commandIdLists += 1;
+    return (this.logs.get(encounterId) ?? []).map((e) => e.commandId);
   }
   async saveSnapshot(encounterId: string, version: number, state: unknown, summary?: SummaryLike) {
     if (summary) this.summarize(encounterId, version, summary);

@@ -47,6 +47,11 @@ export interface RuntimeStore {
   appendLog(entries: LogEntryLike[], fencing: { encounterId: string; token: number }[]): Promise<void>;
   readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntryLike[]>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntryLike | null>;
+  /**
+   * Every command id in an encounter's log (optional): the host builds its filter of accepted ids
+   * from it, so that most refused commands need no `findLogByCommandId` (EncounterHost.refuse)
+   */
+  listCommandIds?(encounterId: string): Promise<string[]>;
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: SummaryLike): Promise<void>;
   latestSnapshot(encounterId: string): Promise<{ encounterId: string; version: number; state: unknown; createdAt: Date } | null>;
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<LeaseLike | null>;

@@ -531,6 +531,94 @@ describe('idempotency beyond the memory', () => {
     await rt.shutdown();
   });
 
+  it('refusals of ids never accepted stop reading the log once the filter of accepted ids is built; an accepted id still gets its first ack', async () => {
+    const store = new MemoryStore();
+    const { rt, host, first } = await rolledThenForgotten(store);
+    const ghost = (commandId: string) => host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
+    const reads = store.commandIdLookups;
+    // the first refusal reads the log (no filter yet) and has the filter built from the log's ids
+    expect(await ghost('bad-0')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    expect(store.commandIdLookups).toBe(reads + 1);
+    expect(store.commandIdLists).toBe(1);
+    await new Promise((r) => setTimeout(r, 5));
+    // then refusals of new ids are answered without a read (a Bloom filter says "maybe" for fewer
+    // than one id in 200 it never held: those few still read the log)
+    for (let i = 1; i <= 60; i++) expect(await ghost(`bad-${i}`)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    expect(store.commandIdLookups - (reads + 1)).toBeLessThanOrEqual(2);
+    expect(store.commandIdLists).toBe(1);
+    // never a false "no": the roll accepted 300 commands ago, refused by the rules now, gets its first ack
+    const before = store.commandIdLookups;
+    const again = await host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    expect(again).toEqual(first);
+    expect(store.commandIdLookups).toBe(before + 1);
+    await rt.shutdown();
+  });
+
+  it('an id accepted while the filter is read from the log is in it (a retry from beyond the memory gets its first ack)', async () => {
+    let open: () => void = () => {};
+    class SlowList extends MemoryStore {
+      override async listCommandIds(encounterId: string) {
+        const ids = await super.listCommandIds(encounterId);
+        await new Promise<void>((r) => (open = r));
+        return ids;
+      }
+    }
+    const store = new SlowList();
+    const { rt, host, gmCmd } = await rolledThenForgotten(store);
+    expect(await host.submit({ commandId: 'bad-0', command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm)).toMatchObject({ ok: false });
+    expect(store.commandIdLists).toBe(1);
+    // accepted after the read took its ids, before it is back
+    const during = await host.submit({ commandId: 'during', command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm }, gm);
+    expect(during.ok).toBe(true);
+    open();
+    await new Promise((r) => setTimeout(r, 5));
+    // 'during' leaves the memory of acks
+    for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    const reads = store.commandIdLookups;
+    // a retry with a stale version: the filter holds the id, so the log is read and the first ack comes back
+    const retry = await host.submit({ commandId: 'during', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm }, gm);
+    expect(retry).toEqual(during);
+    expect(store.commandIdLookups).toBe(reads + 1);
+    await rt.shutdown();
+  });
+
+  it('when the log\'s ids cannot be read, refusals read the log one by one (a warning), and the filter is tried again 30 s later', async () => {
+    let now = 1_000_000;
+    let fail = true;
+    class FailingList extends MemoryStore {
+      override async listCommandIds(encounterId: string) {
+        if (fail) {
+          this.commandIdLists += 1;
+          throw new Error('connection reset');
+        }
+        return super.listCommandIds(encounterId);
+      }
+    }
+    const store = new FailingList();
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (_o: object, m?: string) => void warnings.push(m ?? ''), error() {}, child() { return logger; } };
+    const rt = new Runtime({ store, rulesets, logger, options: { ownerId: `test-${Math.random()}` }, now: () => now });
+    const { host, gmCmd } = await setup(rt);
+    for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
+    const ghost = (commandId: string) => host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
+    const reads = store.commandIdLookups;
+    expect(await ghost('bad-0')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(warnings.some((w) => w.includes("command ids"))).toBe(true);
+    for (let i = 1; i <= 5; i++) expect(await ghost(`bad-${i}`)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    expect(store.commandIdLookups).toBe(reads + 6);
+    expect(store.commandIdLists).toBe(1);
+    // later, the read works: the filter is built and refusals stop reading the log
+    fail = false;
+    now += 30_001;
+    expect(await ghost('bad-6')).toMatchObject({ ok: false });
+    await new Promise((r) => setTimeout(r, 5));
+    const after = store.commandIdLookups;
+    for (let i = 7; i <= 30; i++) expect(await ghost(`bad-${i}`)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
+    expect(store.commandIdLookups - after).toBeLessThanOrEqual(1);
+    await rt.shutdown();
+  });
+
   it('an idle encounter nobody watches lets go of its viewers\' channels; a viewer who comes back converges', async () => {
     let now = 1_000_000;
     const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: `test-${Math.random()}`, idleSnapshotMs: 1000 }, now: () => now });

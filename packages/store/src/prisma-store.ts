@@ -317,6 +317,14 @@ export class PrismaStore implements Store {
     });
   }
 
+  /** One index-only read of the (encounter, command id) unique index, through the pool. */
+  listCommandIds(encounterId: string): Promise<string[]> {
+    return this.run('listCommandIds', async () => {
+      const { rows } = await this.info.pool.query('SELECT command_id FROM command_log WHERE encounter_id = $1', [encounterId]);
+      return (rows as Array<{ command_id: string }>).map((r) => r.command_id);
+    });
+  }
+
   // ---- snapshots -----------------------------------------------------------------------------
 
   /**

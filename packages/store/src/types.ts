@@ -159,6 +159,8 @@ export interface Store {
   appendLog(entries: LogEntry[], fencing: { encounterId: string; token: number }[]): Promise<void>;
   readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null>;
+  /** Every command id in the encounter's log, in no particular order. */
+  listCommandIds(encounterId: string): Promise<string[]>;
 
   /** `summary`, when given, is written to the encounter's row (with `version`) in the same transaction. */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;

@@ -131,6 +131,9 @@ describe(`store on ${backend}`, () => {
       expect(await store.findLogByCommandId(enc.id, 'cmd-2')).toEqual(all[1]);
       expect(await store.findLogByCommandId(enc.id, 'cmd-9')).toBeNull();
       expect(await store.findLogByCommandId('other', 'cmd-3')).toBeNull();
+      // every command id of the encounter, and none of another's (the runtime's filter of accepted ids)
+      expect((await store.listCommandIds(enc.id)).sort()).toEqual(['cmd-1', 'cmd-2', 'cmd-3', 'cmd-4']);
+      expect(await store.listCommandIds('other')).toEqual([]);
     });
 
     it('keeps JSON exactly (nested, unicode, null command, empty events)', async () => {
