@@ -1,6 +1,6 @@
 import { apply, legalActions, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
-import { IdFilter } from './id-filter.js';
+import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
@@ -129,7 +129,7 @@ export class EncounterHost {
     this.recent = { checkpoints: [state], commands: [] };
     this.snapshotVersion = opts.snapshotVersion;
     const every = Math.max(1, runtime.options.snapshotEvery);
-    this.nextSnapshotAt = opts.snapshotVersion + every - (stableHash(state.id) % every);
+    this.nextSnapshotAt = opts.snapshotVersion + every - (fnv1a(state.id) % every);
     this.turnTimerSeconds = opts.turnTimerSeconds;
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
@@ -731,9 +731,3 @@ export class EncounterHost {
   }
 }
 
-/** FNV-1a of a string (32 bits): a fixed, well-spread number per encounter id. */
-function stableHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}

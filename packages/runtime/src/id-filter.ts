@@ -93,20 +93,20 @@ export class IdFilter {
   }
 }
 
+/** 32-bit FNV-1a over a string's UTF-16 code units (unsigned), from `basis` (FNV's offset basis by default). */
+export function fnv1a(s: string, basis = 0x811c9dc5): number {
+  let h = basis;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /**
- * Two independent 32-bit hashes of a string (FNV-1a over its UTF-16 code units with two offset
- * bases, each finished with murmur3's mixer); the k bit positions are h1 + i·h2 (Kirsch and
- * Mitzenmacher's double hashing). h2 is made odd so that its multiples do not fold together.
+ * Two independent 32-bit hashes of a string (FNV-1a with two offset bases, each finished with
+ * murmur3's mixer); the k bit positions are h1 + i·h2 (Kirsch and Mitzenmacher's double hashing).
+ * h2 is made odd so that its multiples do not fold together.
  */
 function hashes(s: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193);
-  }
-  return [fmix(a) >>> 0, (fmix(b ^ 0x9e3779b9) | 1) >>> 0];
+  return [fmix(fnv1a(s)) >>> 0, (fmix(fnv1a(s, 0x01000193 ^ 0x5bd1e995) ^ 0x9e3779b9) | 1) >>> 0];
 }
 
 function fmix(h: number): number {
