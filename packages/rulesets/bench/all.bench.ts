@@ -4,8 +4,11 @@
  * For each ruleset a simple driver plays a 12-combatant encounter and records the legal command
  * stream (at least 10,000 commands after `combat.start`). Then, on that stream:
  *   - validate+apply: the stream is applied again and again through `apply` (commands/s, wall
- *     clock and per CPU-second: the machine is shared, so CPU time is the steadier figure);
- *   - legalActions: calls/s over states sampled along the stream, every combatant;
+ *     clock and per CPU-second: the machine is shared, so CPU time is the steadier figure), after
+ *     WARM_PASSES unmeasured passes over it (the steady state of a long-running server: see
+ *     WARM_PASSES);
+ *   - legalActions: calls/s over states sampled along the stream, every combatant (after
+ *     LEGAL_WARM_PASSES unmeasured passes);
  *   - replay: `replay(started, first 10,000 commands)` in ms (wall and CPU);
  *   - state: serialized (JSON) bytes of the final state and the largest sampled one;
  *   - floor: CPU µs of the lightest command (a logged `dice.roll`) through `apply` on the started
@@ -39,6 +42,19 @@ const gm = { role: 'gm' } as const;
 type Cmd = Record<string, unknown>;
 type St = EncounterState;
 const REPLAY_N = 10_000;
+/**
+ * Unmeasured passes over the recorded stream before `apply` is timed. V8 keeps optimizing the
+ * rulesets' large functions for several passes, and re-optimizes them after a deopt on a shape
+ * first met late in the stream (an empty list that later holds strings, say); a TurboFan compile
+ * of legends' `evolve` takes 60-160 ms on a background thread, and that CPU counts in the
+ * per-CPU-second figure. Measured on legends (12,000 commands a pass): passes 2-8 spent 10-250 ms
+ * each on V8's other threads and 220-290 ms on the main one; from pass 9 on, ~0 and ~130 ms.
+ * A server plays for hours on the settled code, so the figure is taken there
+ * (docs/performance.md, "Session 15"). BENCH_WARM_PASSES overrides it (1: the old first window).
+ */
+const WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 10);
+/** the same for legalActions: unmeasured passes over the sampled states and combatants */
+const LEGAL_WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 10) > 1 ? 3 : 0;
 
 // BENCH_DIGEST=1: a hash of every apply result while recording (states, events, errors) and of
 // legalActions on the sampled states, printed per ruleset: equal digests before and after a change
@@ -438,7 +454,8 @@ function measure(R: Ruleset, rec: Recorded): Row {
     return s;
   };
   const samples: St[] = [];
-  const final = run(samples); // warm-up, and the states legalActions is measured on
+  const final = run(samples); // the first warm-up pass, and the states legalActions is measured on
+  for (let i = 1; i < WARM_PASSES; i++) run();
   let n = 0;
   const c0 = cpuMs();
   const t0 = performance.now();
@@ -458,6 +475,7 @@ function measure(R: Ruleset, rec: Recorded): Row {
     for (const st of samples) for (const id of ids) digest.update(JSON.stringify(legalActions(R, st, id)));
     digests.push(`digest ${R.id} ${digest.copy().digest('hex')}`);
   }
+  for (let i = 0; i < LEGAL_WARM_PASSES; i++) for (const st of samples) for (const id of ids) legalActions(R, st, id);
   let calls = 0;
   const c1 = cpuMs();
   const t1 = performance.now();
