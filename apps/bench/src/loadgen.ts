@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { checkpointsBegun, cpuSeconds, loadAverage, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
+import { checkpointsBegun, cpuSeconds, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -79,6 +79,11 @@ export interface PhaseResult {
   fullStateBytes: number;
   serverCpuSeconds: number;
   serverCpuUsPerCommand: number;
+  /**
+   * the part of serverCpuUsPerCommand spent on the servers' main threads (their event loops); the
+   * rest is V8's helper threads (parallel scavenges, concurrent marking, the optimizing compiler)
+   */
+  serverMainThreadCpuUsPerCommand: number;
   serverCpuPercent: number;
   /** CPU of the local Postgres processes per accepted command (µs; NaN with a remote database or none) */
   databaseCpuUsPerCommand: number;
@@ -498,11 +503,13 @@ async function metricsOf(url: string): Promise<Metrics | null> {
 /** Fray's database, read for its checkpoint count (set once the generator has connected) */
 let database: pg.Client | null = null;
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[] }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[] }> {
   let cpu = 0;
+  let mainCpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
     cpu += cpuSeconds(pid);
+    mainCpu += mainThreadCpuSeconds(pid);
     rss += rssBytes(pid);
   }
   // the generator's own main thread last
@@ -531,7 +538,7 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; db: number; rss: 
   }
   const checkpoints = cfg.target === 'fray' && database ? await checkpointsBegun(database) : null;
   // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
-  return { cpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits };
+  return { cpu, mainCpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits };
 }
 
 /** The garbage collections between two samples, summed over the processes. */
@@ -647,6 +654,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     fullStateBytes: fullStateBytes(),
     serverCpuSeconds: cpu,
     serverCpuUsPerCommand: (cpu * 1e6) / Math.max(1, accepted),
+    serverMainThreadCpuUsPerCommand: ((after.mainCpu - before.mainCpu) * 1e6) / Math.max(1, accepted),
     serverCpuPercent: (cpu / seconds) * 100,
     databaseCpuUsPerCommand: ((after.db - before.db) * 1e6) / Math.max(1, accepted),
     loadgenCpuPercent: ((lg.user + lg.system) / 1e6 / seconds) * 100,
@@ -738,7 +746,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -15,6 +15,20 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
+ * user + system CPU seconds of a process's main thread alone (its event loop: /proc/<pid>/task/<pid>/stat);
+ * the rest of `cpuSeconds` is V8's and libuv's other threads (GC helpers, the optimizing compiler,
+ * the thread pool)
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * user + system CPU seconds of every Postgres process on this machine (backends, WAL writer,
  * checkpointer…: the `postgres` processes in /proc), with the CPU of those that exited (the
  * postmaster reaps its backends: their CPU is in its children's time); NaN when there are none

@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { checkpointNow, checkpointsBegun, runQueueWaitSeconds } from '../src/proc.js';
+import { checkpointNow, checkpointsBegun, cpuSeconds, mainThreadCpuSeconds, runQueueWaitSeconds } from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -38,5 +39,35 @@ describe('run-queue wait of a main thread', () => {
     expect(x).toBeGreaterThan(0);
     expect(runQueueWaitSeconds(process.pid)).toBeGreaterThanOrEqual(w);
     expect(runQueueWaitSeconds(2 ** 22 + 12345)).toBeNaN();
+  });
+});
+
+describe("a process's main-thread CPU apart from its other threads", () => {
+  /** A node child that spins for `ms` on its main thread, or in a worker thread while the main one waits; read before it exits. */
+  function spinner(where: 'main' | 'worker', ms: number): Promise<{ all: number; main: number }> {
+    const spin = `const t = Date.now(); while (Date.now() - t < ${ms}) {}`;
+    const code =
+      where === 'main'
+        ? `${spin}; process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`
+        : `const { Worker } = require('node:worker_threads'); const w = new Worker(${JSON.stringify(spin)}, { eval: true }); w.on('exit', () => { process.stdout.write('done\\n'); setTimeout(() => {}, 5000); });`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    return new Promise((resolve, reject) => {
+      child.stdout.once('data', () => {
+        const r = { all: cpuSeconds(child.pid!), main: mainThreadCpuSeconds(child.pid!) };
+        child.kill();
+        resolve(r);
+      });
+      child.once('error', reject);
+    });
+  }
+
+  it('counts work on the event loop as main-thread CPU, and work on another thread only in the process total', async () => {
+    const onMain = await spinner('main', 400);
+    expect(onMain.main).toBeGreaterThanOrEqual(0.3);
+    expect(onMain.main).toBeLessThanOrEqual(onMain.all);
+    const inWorker = await spinner('worker', 400);
+    expect(inWorker.all).toBeGreaterThanOrEqual(0.3);
+    expect(inWorker.all - inWorker.main).toBeGreaterThanOrEqual(0.3);
+    expect(mainThreadCpuSeconds(2 ** 22 + 12345)).toBeNaN();
   });
 });
