@@ -58,6 +58,7 @@ describe("a process's main-thread CPU apart from its other threads", () => {
         resolve(r);
       });
       child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the spinner exited (${code}) before it was read`)));
     });
   }
 

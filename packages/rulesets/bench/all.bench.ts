@@ -53,7 +53,7 @@ const REPLAY_N = 10_000;
  * (docs/performance.md, "Session 15"). BENCH_WARM_PASSES overrides it (1: the old first window).
  */
 const WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 10);
-/** the same for legalActions: unmeasured passes over the sampled states and combatants */
+/** the same for legalActions: unmeasured passes over the sampled states and combatants (none with BENCH_WARM_PASSES=1, as before) */
 const LEGAL_WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 10) > 1 ? 3 : 0;
 
 // BENCH_DIGEST=1: a hash of every apply result while recording (states, events, errors) and of
