@@ -70,7 +70,20 @@ export function withParts<T extends object>(base: T, parts: Partial<T>): T {
  * state part lives until the next command replaces it, about a second at a busy table, so what
  * its cache entry allocates is promoted to V8's old generation and marked by its full GCs
  * (docs/performance.md, Session 13).
+ *
+ * A part the viewer loses nothing of is its own view: nothing is cached for it (the check that
+ * finds so costs less than the entry), so the caches hold entries only for parts that were
+ * narrowed. Every entry is a `WeakMap` ephemeron, which V8's full GC marks apart, partly in its
+ * final pause; an encounter with nothing hidden used to keep one entry for each live state's
+ * combatants and ruleset part, about 8 of them per encounter (docs/performance.md, Session 15).
  */
+/** How many keys the projection caches have been given (each a `WeakMap` entry): for tests and diagnostics. */
+export const projectionCacheStats = { keys: 0 };
+function cacheSet<K extends object, V>(cache: WeakMap<K, V>, key: K, value: V): void {
+  projectionCacheStats.keys += 1;
+  cache.set(key, value);
+}
+
 function viewIn<V>(views: unknown[] | undefined, key: unknown): V | undefined {
   if (views) for (let i = 0; i < views.length; i += 2) if (views[i] === key) return views[i + 1] as V;
   return undefined;
@@ -84,7 +97,7 @@ function withoutSecrets(c: Combatant): Combatant {
     const stats: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(c.stats as Record<string, unknown>)) if (!c.secretStats.includes(k)) stats[k] = v;
     out = { ...c, stats: stats as never };
-    stripped.set(c, out);
+    cacheSet(stripped, c, out);
   }
   return out;
 }
@@ -96,6 +109,7 @@ function withoutSecrets(c: Combatant): Combatant {
  */
 const combatantViews = new WeakMap<object, unknown[]>();
 function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectator', playerId: string | null): Record<string, Combatant> {
+  if (!narrows(all, playerId)) return all;
   const key = role === 'player' ? playerId : null;
   const views = combatantViews.get(all);
   const hit = viewIn<Record<string, Combatant>>(views, key);
@@ -117,8 +131,17 @@ function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectat
   }
   const result = changed ? out : all;
   if (views) views.push(key, result);
-  else combatantViews.set(all, [key, result]);
+  else cacheSet(combatantViews, all, [key, result]);
   return result;
+}
+
+/** Whether a viewer (a player, or none) loses anything of the combatants: one hidden, or secret stats, that it does not control. */
+function narrows(all: Record<string, Combatant>, playerId: string | null): boolean {
+  for (const id in all) {
+    const c = all[id]!;
+    if ((c.hidden || c.secretStats.length > 0) && (playerId === null || c.controller !== playerId)) return true;
+  }
+  return false;
 }
 
 /**
@@ -187,8 +210,9 @@ function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: 
   const views = rsViews.get(rs);
   if (views) for (let i = 0; i < views.length; i += 3) if (views[i] === visible && views[i + 1] === key) return views[i + 2] as RS;
   const out = ruleset.projectState!(rs, viewer, state);
+  if (out === rs) return out; // nothing narrowed: nothing to keep
   if (views) remember(views, 3, visible, key, out);
-  else rsViews.set(rs, [visible, key, out]);
+  else cacheSet(rsViews, rs, [visible, key, out]);
   return out;
 }
 
@@ -210,9 +234,10 @@ function projectClock(clock: EncounterState['clock'], visible: object, seen: (id
   if (hit) return hit;
   const order = keepIf(clock.order, seen);
   const current = seen(clock.current) ? clock.current : null;
-  const out = order === clock.order && current === clock.current ? clock : { ...clock, order, current };
+  if (order === clock.order && current === clock.current) return clock; // nothing narrowed: nothing to keep
+  const out = { ...clock, order, current };
   if (views) remember(views, 2, visible, out);
-  else clockViews.set(clock, [visible, out]);
+  else cacheSet(clockViews, clock, [visible, out]);
   return out;
 }
 
@@ -230,7 +255,7 @@ function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean
   if (hit) return hit;
   const out: ReactionWindow = { ...w, resume: null, eligible, responses, trigger };
   if (views) views.push(key, out);
-  else reactionViews.set(w, [key, out]);
+  else cacheSet(reactionViews, w, [key, out]);
   return out;
 }
 
@@ -282,7 +307,7 @@ function unseenOf(all: Record<string, Combatant>, visible: Record<string, Combat
   if (hit && hit.all === all) return hit.unseen;
   const unseen: string[] = [];
   for (const c of Object.values(all)) if (!seen(c.id)) unseen.push(JSON.stringify(c.id), JSON.stringify(c.name));
-  if (visible) unseenCache.set(visible, { all, unseen });
+  if (visible) cacheSet(unseenCache, visible, { all, unseen });
   return unseen;
 }
 

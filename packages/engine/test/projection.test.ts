@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter } from '../src/engine.js';
-import { keepIf, keepKeys, mapValuesShared, projectState, viewKeyOf, viewerOfKey, withParts } from '../src/projection.js';
+import { keepIf, keepKeys, mapValuesShared, projectionCacheStats, projectState, viewKeyOf, viewerOfKey, withParts } from '../src/projection.js';
 import { mini } from './fixture.js';
 import type { EncounterState, Viewer } from '../src/types.js';
 
@@ -91,6 +91,33 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
       expect(made - before).toBe(2);
       expect(sp.clock.order).not.toContain('g'); // the hidden ghoul stays out of the turn order
     }
+  });
+
+  it('nothing is cached for a part the viewer loses nothing of: a table with nothing hidden keeps no cache entries, a narrowed view does', () => {
+    // every cache entry is a WeakMap ephemeron that a full GC marks apart (docs/performance.md, Session 15)
+    let s = createEncounter(mini, { id: 'open', seed: 5, options: {} }) as EncounterState;
+    s = must(s, { type: 'combatant.add', combatant: { id: 'a', name: 'Aria', side: 'heroes', controller: 'p1', stats: { hp: 10 } } });
+    s = must(s, { type: 'combatant.add', combatant: { id: 'o', name: 'Orc', side: 'monsters', stats: { hp: 12 } } });
+    s = must(s, { type: 'combat.start' });
+    const before = projectionCacheStats.keys;
+    for (let i = 0; i < 5; i++) {
+      s = must(s, { type: 'combatant.setStat', combatantId: 'o', stat: 'hp', value: 11 - i });
+      for (const v of [p1, p2, spectator]) {
+        const view = projectState(mini as never, s, v);
+        expect(view.combatants).toBe(s.combatants); // the state's own parts, seen whole
+        expect(view.clock).toBe(s.clock);
+        expect(view.rs).toBe(s.rs);
+      }
+    }
+    expect(projectionCacheStats.keys).toBe(before);
+    // the same with a hidden combatant: the narrowed parts are cached, once per part, and asked again they come back the same
+    const hidden = must(s, { type: 'combatant.add', combatant: { id: 'g', name: 'Ghoul', side: 'monsters', hidden: true, stats: { hp: 8 } } });
+    const v1 = projectState(mini as never, hidden, spectator);
+    const added = projectionCacheStats.keys - before;
+    expect(added).toBeGreaterThan(0);
+    expect(v1.combatants.g).toBeUndefined();
+    expect(projectState(mini as never, hidden, spectator).combatants).toBe(v1.combatants);
+    expect(projectionCacheStats.keys - before).toBe(added);
   });
 
   it('the projection helpers give their input back when the viewer loses nothing of it, a narrowed copy in the same key order otherwise', () => {
