@@ -114,25 +114,17 @@ function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectat
   const views = combatantViews.get(all);
   const hit = viewIn<Record<string, Combatant>>(views, key);
   if (hit) return hit;
-  let changed = false;
+  // `narrows` said the viewer loses something: a combatant left out or one stripped of its secrets
   const out: Record<string, Combatant> = {};
   for (const id in all) {
     const c = all[id]!;
     const own = playerId !== null && c.controller === playerId;
-    if (c.hidden && !own) {
-      changed = true;
-      continue;
-    }
-    if (own || c.secretStats.length === 0) out[id] = c;
-    else {
-      out[id] = withoutSecrets(c);
-      changed = true;
-    }
+    if (c.hidden && !own) continue;
+    out[id] = own || c.secretStats.length === 0 ? c : withoutSecrets(c);
   }
-  const result = changed ? out : all;
-  if (views) views.push(key, result);
-  else cacheSet(combatantViews, all, [key, result]);
-  return result;
+  if (views) views.push(key, out);
+  else cacheSet(combatantViews, all, [key, out]);
+  return out;
 }
 
 /** Whether a viewer (a player, or none) loses anything of the combatants: one hidden, or secret stats, that it does not control. */
