@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { checkpointsBegun, cpuSeconds, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
+import { checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -105,6 +105,8 @@ export interface PhaseResult {
    * inside the latency
    */
   runQueueWaitPercent: { server: number; generator: number };
+  /** CPU of the rest of the machine in the phase (not the servers, the generator, the bench or Postgres), % of one core, and its largest consumers */
+  otherCpu: { percent: number; largest: Array<{ name: string; percent: number }> };
   rssBytes: number;
   heapUsedBytes: number;
   commits: number;
@@ -503,7 +505,7 @@ async function metricsOf(url: string): Promise<Metrics | null> {
 /** Fray's database, read for its checkpoint count (set once the generator has connected) */
 let database: pg.Client | null = null;
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[] }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[]; table: CpuTable }> {
   let cpu = 0;
   let mainCpu = 0;
   let rss = 0;
@@ -538,7 +540,7 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; 
   }
   const checkpoints = cfg.target === 'fray' && database ? await checkpointsBegun(database) : null;
   // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
-  return { cpu, mainCpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits };
+  return { cpu, mainCpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits, table: cpuTable() };
 }
 
 /** The garbage collections between two samples, summed over the processes. */
@@ -663,6 +665,8 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     serverGc: gcBetween(before.gc, after.gc),
     checkpoints: before.checkpoints !== null && after.checkpoints !== null ? after.checkpoints - before.checkpoints : null,
     runQueueWaitPercent: runQueueWaits(before.waits, after.waits, seconds),
+    // the bench's own processes (servers, this generator, the bench that started it) left out
+    otherCpu: otherCpu(before.table, after.table, seconds, [...cfg.pids, process.pid, process.ppid]),
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,
@@ -746,7 +750,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %; the rest of the machine ${describeOtherCpu(r.otherCpu)}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -30,7 +30,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
 import type { InprocResult } from './inproc.js';
-import { checkpointNow, defaultDatabaseUrl, freshDatabase, loadAverage } from './proc.js';
+import { checkpointNow, damonMonitors, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
@@ -299,6 +299,13 @@ const KB = (x: number) => `${fmt(x / 1024, 1)} KB`;
 const phaseOf = (r: LoadResult | undefined, name: string): PhaseResult | undefined => r?.phases.find((p) => p.name === name);
 const yes = (b: boolean | undefined) => (b === undefined ? '–' : b ? 'met' : '**missed**');
 
+/** The kernel's DAMON monitor, where it runs: its kdamond thread takes a core in bursts at every sample (Session 16). */
+function damonNote(): string {
+  const on = damonMonitors();
+  if (on.length === 0) return '';
+  return `; the kernel's DAMON memory monitor was on (${on.map((d) => `${d.operations || 'kdamond'}, sampling every ${fmt(d.sampleMs)} ms`).join('; ')}): see "the rest of the machine's CPU"`;
+}
+
 function render(R: Results): string {
   const rows: string[][] = [];
   const row = (part: string, what: string, fray: string, bgio = '', floor = '', vsBgio = '', vsFloor = '', target = '', met = '') =>
@@ -329,6 +336,8 @@ function render(R: Results): string {
     }
     const perEnc = (r?: LoadResult, p?: PhaseResult) => (r && p ? `${KB((p.rssBytes - r.baseline.rssBytes) / r.E)} / ${Number.isFinite(p.heapUsedBytes) ? KB((p.heapUsedBytes - r.baseline.heapUsedBytes) / r.E) : '–'}` : '–');
     row(part, 'server RSS / heap per encounter (growth over the empty server)', perEnc(R.fray, fc), perEnc(R.bgio, bc), perEnc(R.floor, lc));
+    // the cores are shared with whatever else the machine runs (docs/performance.md, Session 16)
+    row(part, "the rest of the machine's CPU in the phase, % of one core (largest)", fc ? describeOtherCpu(fc.otherCpu) : '–', bc ? describeOtherCpu(bc.otherCpu) : '–', lc ? describeOtherCpu(lc.otherCpu) : '–');
     if (fc) row(part, 'database commits/s (log entries per commit); Postgres CPU µs per command; checkpoints in the phase', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)}); ${fmt(fc.databaseCpuUsPerCommand)}; ${fc.checkpoints ?? '–'}`, 'in memory', '–');
   }
   const fb = phaseOf(R.fray, 'bad 5%');
@@ -372,6 +381,8 @@ function render(R: Results): string {
     row(part, 'event-loop delay p99 / max ms: server (last 10 s); generator (phase)', `${sl ? `${ms(sl.p99)} / ${ms(sl.max)}` : '–'}; ${ms(rr.loadgenLoopDelayMs.p99)} / ${ms(rr.loadgenLoopDelayMs.max)}`);
     // the cores are shared: a runnable event loop that waits for one is late (Session 14)
     row(part, 'share of the phase the event loop waited for a core: server; generator', `${fmt(rr.runQueueWaitPercent.server)} %; ${fmt(rr.runQueueWaitPercent.generator)} %`);
+    // a kernel thread that takes a core in bursts (DAMON's kdamond on some VMs) sets the tail (Session 16)
+    row(part, "the rest of the machine's CPU in the phase, % of one core (largest)", describeOtherCpu(rr.otherCpu));
     // one full GC of the server in the phase makes most of its late commands (docs/performance.md, Session 13)
     if (rr.serverGc) row(part, "the server's garbage collections in the phase: full GCs; scavenges", `${fmt(rr.serverGc.fullGcs)}; ${fmt(rr.serverGc.scavenges)}`);
     // a Postgres checkpoint in the phase slows its commits (docs/performance.md, Session 14)
@@ -409,7 +420,7 @@ function render(R: Results): string {
   const header = ['part', 'figure', 'Fray', 'boardgame.io', 'socket.io floor', 'Fray ÷ bgio', 'Fray ÷ floor', 'target', ''];
   const cpu = cpus();
   const lines = [
-    `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores.`,
+    `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores${damonNote()}.`,
     '',
     markdownTable(header, rows),
   ];

@@ -73,6 +73,93 @@ export function runQueueWaitSeconds(pid: number): number {
   }
 }
 
+/** Every process's user + system CPU seconds and name (`comm`) at one moment, kernel threads included. */
+export type CpuTable = Map<number, { name: string; seconds: number }>;
+
+export function cpuTable(): CpuTable {
+  const out: CpuTable = new Map();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      out.set(Number(pid), { name: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLK_TCK });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * What the rest of the machine ran between two tables: the CPU of every process alive at both
+ * moments other than `exclude` (the bench's own processes) and those named in `excludeNames`
+ * (Postgres, measured apart), in % of one core over `seconds`, with the largest by name (summed
+ * over processes of the same name). A kernel thread counts like any process: on some VMs the
+ * kernel's own memory monitor (`kdamond`, DAMON) takes a core in bursts (docs/performance.md,
+ * "Session 16"). Processes that started or ended in between are not counted.
+ */
+export function otherCpu(before: CpuTable, after: CpuTable, seconds: number, exclude: readonly number[], excludeNames: readonly string[] = ['postgres']): { percent: number; largest: Array<{ name: string; percent: number }> } {
+  const byName = new Map<string, number>();
+  let sum = 0;
+  for (const [pid, a] of after) {
+    const b = before.get(pid);
+    if (!b || b.name !== a.name || exclude.includes(pid) || excludeNames.includes(a.name)) continue;
+    const d = a.seconds - b.seconds;
+    if (!(d > 0)) continue;
+    sum += d;
+    // "kworker/1:1H-kblockd" and the like: one name for a kind of kernel thread
+    const name = a.name.replace(/\/.*$/, '').replace(/\.\d+$/, '');
+    byName.set(name, (byName.get(name) ?? 0) + d);
+  }
+  const pct = (s: number) => (seconds > 0 ? (s / seconds) * 100 : NaN);
+  const largest = [...byName]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 3)
+    .map(([name, s]) => ({ name, percent: pct(s) }));
+  return { percent: pct(sum), largest };
+}
+
+/** "14 % of a core (kdamond 12 %, beam 1 %)": the consumers of half a percent or more named */
+export function describeOtherCpu(o: { percent: number; largest: Array<{ name: string; percent: number }> }): string {
+  const named = o.largest.filter((l) => l.percent >= 0.5).map((l) => `${l.name} ${l.percent.toFixed(0)} %`);
+  return `${o.percent.toFixed(0)} % of a core${named.length ? ` (${named.join(', ')})` : ''}`;
+}
+
+/** The kernel's DAMON monitors that are on (`/sys/kernel/mm/damon/admin/kdamonds/<n>/state`), with their sampling interval. */
+export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): Array<{ id: string; sampleMs: number; operations: string }> {
+  const out: Array<{ id: string; sampleMs: number; operations: string }> = [];
+  let ids: string[];
+  try {
+    ids = readdirSync(root).filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const id of ids) {
+    try {
+      if (readFileSync(`${root}/${id}/state`, 'utf8').trim() !== 'on') continue;
+      let sampleMs = NaN;
+      let operations = '';
+      try {
+        sampleMs = Number(readFileSync(`${root}/${id}/contexts/0/monitoring_attrs/intervals/sample_us`, 'utf8')) / 1000;
+        operations = readFileSync(`${root}/${id}/contexts/0/operations`, 'utf8').trim();
+      } catch {
+        // an older layout: on, without the details
+      }
+      out.push({ id, sampleMs, operations });
+    } catch {
+      // not readable
+    }
+  }
+  return out;
+}
+
 /** resident set size in bytes */
 export function rssBytes(pid: number): number {
   try {

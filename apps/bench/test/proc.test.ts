@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { checkpointNow, checkpointsBegun, cpuSeconds, mainThreadCpuSeconds, runQueueWaitSeconds } from '../src/proc.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkpointNow, checkpointsBegun, cpuSeconds, cpuTable, damonMonitors, describeOtherCpu, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -70,5 +73,94 @@ describe("a process's main-thread CPU apart from its other threads", () => {
     expect(inWorker.all).toBeGreaterThanOrEqual(0.3);
     expect(inWorker.all - inWorker.main).toBeGreaterThanOrEqual(0.3);
     expect(mainThreadCpuSeconds(2 ** 22 + 12345)).toBeNaN();
+  });
+});
+
+describe("the rest of the machine's CPU in a phase", () => {
+  /** A child that spins for `ms`, then says so and waits to be killed (so it is alive at both readings). */
+  function spin(ms: number, title: string): Promise<{ pid: number; kill: () => void }> {
+    const code = `process.title = ${JSON.stringify(title)}; const t = Date.now(); while (Date.now() - t < ${ms}) {} process.stdout.write('done\\n'); setTimeout(() => {}, 10000);`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    return new Promise((resolve, reject) => {
+      child.stdout.once('data', () => resolve({ pid: child.pid!, kill: () => child.kill() }));
+      child.once('error', reject);
+      child.once('exit', (c) => reject(new Error(`the spinner exited (${c}) before it was read`)));
+    });
+  }
+
+  it('counts a busy process that is not the bench\'s, by name, and leaves out the excluded ones', async () => {
+    const before = cpuTable();
+    expect(before.get(process.pid)?.seconds).toBeGreaterThanOrEqual(0);
+    const t0 = performance.now();
+    // two children spinning 500 ms each, one of them "ours"
+    const [stranger, ours] = await Promise.all([spin(500, 'strangerbusy'), spin(500, 'oursbusy')]);
+    try {
+      // both were born after the first table: take a table when they have started, spin again
+      const mid = cpuTable();
+      expect(mid.get(stranger.pid)).toBeDefined();
+      const seconds = (performance.now() - t0) / 1000;
+      const after = cpuTable();
+      // CPU counted only between two tables that both hold the process: none yet between mid and after
+      expect(otherCpu(mid, after, seconds, []).largest.find((l) => l.name === 'strangerbusy')).toBeUndefined();
+      // from a table taken before they were born (both alive at the second) nothing is counted either
+      expect(otherCpu(before, after, seconds, []).largest.find((l) => l.name === 'strangerbusy')).toBeUndefined();
+      // from a fake "before" where both existed with no CPU yet: the spin counts for the stranger only
+      const zero = new Map(after);
+      zero.set(stranger.pid, { name: after.get(stranger.pid)!.name, seconds: 0 });
+      zero.set(ours.pid, { name: after.get(ours.pid)!.name, seconds: 0 });
+      const o = otherCpu(zero, after, 1, [ours.pid]);
+      const named = o.largest.find((l) => l.name === after.get(stranger.pid)!.name);
+      expect(named?.percent).toBeGreaterThanOrEqual(30);
+      expect(o.percent).toBeGreaterThanOrEqual(named!.percent);
+      expect(o.largest.some((l) => l.name === after.get(ours.pid)!.name && l.name !== named!.name)).toBe(false);
+      expect(describeOtherCpu(o)).toMatch(new RegExp(`^\\d+ % of a core \\(.*${named!.name} \\d+ %`));
+      // Postgres is measured apart: a process named in excludeNames does not count
+      expect(otherCpu(zero, after, 1, [ours.pid], [named!.name]).largest.some((l) => l.name === named!.name)).toBe(false);
+    } finally {
+      stranger.kill();
+      ours.kill();
+    }
+  });
+
+  it('names kernel threads of a kind once ("kworker/1:1H" and "kworker/0:2" are kworker; "kdamond.0" is kdamond)', () => {
+    const before = new Map([
+      [1, { name: 'kworker/1:1H-kblockd', seconds: 0 }],
+      [2, { name: 'kworker/0:2', seconds: 0 }],
+      [3, { name: 'kdamond.0', seconds: 1 }],
+    ]);
+    const after = new Map([
+      [1, { name: 'kworker/1:1H-kblockd', seconds: 0.1 }],
+      [2, { name: 'kworker/0:2', seconds: 0.1 }],
+      [3, { name: 'kdamond.0', seconds: 1.5 }],
+    ]);
+    const o = otherCpu(before, after, 1, []);
+    expect(o.largest.map((l) => l.name)).toEqual(['kdamond', 'kworker']);
+    expect(o.largest[0]!.percent).toBeCloseTo(50);
+    expect(o.largest[1]!.percent).toBeCloseTo(20);
+    expect(o.percent).toBeCloseTo(70);
+    expect(describeOtherCpu(o)).toBe('70 % of a core (kdamond 50 %, kworker 20 %)');
+  });
+});
+
+describe('the kernel\'s DAMON monitors', () => {
+  function fake(states: Array<{ state: string; sampleUs?: number; ops?: string }>): string {
+    const root = mkdtempSync(join(tmpdir(), 'damon-'));
+    states.forEach((k, i) => {
+      const dir = join(root, String(i));
+      mkdirSync(join(dir, 'contexts/0/monitoring_attrs/intervals'), { recursive: true });
+      writeFileSync(join(dir, 'state'), `${k.state}\n`);
+      if (k.sampleUs !== undefined) writeFileSync(join(dir, 'contexts/0/monitoring_attrs/intervals/sample_us'), `${k.sampleUs}\n`);
+      if (k.ops !== undefined) writeFileSync(join(dir, 'contexts/0/operations'), `${k.ops}\n`);
+    });
+    writeFileSync(join(root, 'nr_kdamonds'), `${states.length}\n`);
+    return root;
+  }
+
+  it('lists the monitors that are on, with their sampling interval and address space, and none where there is no DAMON', () => {
+    expect(damonMonitors(fake([{ state: 'on', sampleUs: 500000, ops: 'paddr' }, { state: 'off', sampleUs: 5000, ops: 'vaddr' }]))).toEqual([{ id: '0', sampleMs: 500, operations: 'paddr' }]);
+    expect(damonMonitors(fake([{ state: 'off' }]))).toEqual([]);
+    // an older layout without the details: on, details unknown
+    expect(damonMonitors(fake([{ state: 'on' }]))).toEqual([{ id: '0', sampleMs: NaN, operations: '' }]);
+    expect(damonMonitors('/nonexistent/damon')).toEqual([]);
   });
 });
