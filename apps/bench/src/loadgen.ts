@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
+import { checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -505,7 +505,7 @@ async function metricsOf(url: string): Promise<Metrics | null> {
 /** Fray's database, read for its checkpoint count (set once the generator has connected) */
 let database: pg.Client | null = null;
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[]; table: CpuTable }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[]; table: CpuTable; machine: number; ours: number }> {
   let cpu = 0;
   let mainCpu = 0;
   let rss = 0;
@@ -540,7 +540,11 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; 
   }
   const checkpoints = cfg.target === 'fray' && database ? await checkpointsBegun(database) : null;
   // the database's CPU only where Fray writes to it (boardgame.io and the floor have none)
-  return { cpu, mainCpu, db: cfg.target === 'fray' ? postgresCpuSeconds() : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits, table: cpuTable() };
+  // what the bench itself and Postgres ran (for the rest of the machine: all of it less this)
+  const pgAll = postgresCpuSeconds();
+  const self = process.cpuUsage();
+  const ours = cpu + (self.user + self.system) / 1e6 + cpuSeconds(process.ppid) + (Number.isFinite(pgAll) ? pgAll : 0);
+  return { cpu, mainCpu, db: cfg.target === 'fray' ? pgAll : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits, table: cpuTable(), machine: machineBusySeconds(), ours };
 }
 
 /** The garbage collections between two samples, summed over the processes. */
@@ -666,7 +670,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     checkpoints: before.checkpoints !== null && after.checkpoints !== null ? after.checkpoints - before.checkpoints : null,
     runQueueWaitPercent: runQueueWaits(before.waits, after.waits, seconds),
     // the bench's own processes (servers, this generator, the bench that started it) left out
-    otherCpu: otherCpu(before.table, after.table, seconds, [...cfg.pids, process.pid, process.ppid]),
+    otherCpu: otherCpu(before.table, after.table, seconds, [...cfg.pids, process.pid, process.ppid], ['postgres'], after.machine - before.machine - (after.ours - before.ours)),
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,

@@ -73,6 +73,20 @@ export function runQueueWaitSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds the whole machine has been busy, all cores together (`/proc/stat`: user, nice,
+ * system, irq, softirq and steal), processes that have exited included; NaN where it cannot tell.
+ */
+export function machineBusySeconds(): number {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user)
+    return (f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + (f[7] ?? 0)) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Every process's user + system CPU seconds and name (`comm`) at one moment, kernel threads included. */
 export type CpuTable = Map<number, { name: string; seconds: number }>;
 
@@ -103,9 +117,18 @@ export function cpuTable(): CpuTable {
  * (Postgres, measured apart), in % of one core over `seconds`, with the largest by name (summed
  * over processes of the same name). A kernel thread counts like any process: on some VMs the
  * kernel's own memory monitor (`kdamond`, DAMON) takes a core in bursts (docs/performance.md,
- * "Session 16"). Processes that started or ended in between are not counted.
+ * "Session 16"). Processes that started or ended in between are not named; `restSeconds` (from
+ * the machine's total) counts them in the percentage.
  */
-export function otherCpu(before: CpuTable, after: CpuTable, seconds: number, exclude: readonly number[], excludeNames: readonly string[] = ['postgres']): { percent: number; largest: Array<{ name: string; percent: number }> } {
+export function otherCpu(
+  before: CpuTable,
+  after: CpuTable,
+  seconds: number,
+  exclude: readonly number[],
+  excludeNames: readonly string[] = ['postgres'],
+  /** the machine's busy CPU seconds in between less the bench's and Postgres's: counts processes that came and went too */
+  restSeconds?: number,
+): { percent: number; largest: Array<{ name: string; percent: number }> } {
   const byName = new Map<string, number>();
   let sum = 0;
   for (const [pid, a] of after) {
@@ -123,41 +146,16 @@ export function otherCpu(before: CpuTable, after: CpuTable, seconds: number, exc
     .sort((x, y) => y[1] - x[1])
     .slice(0, 3)
     .map(([name, s]) => ({ name, percent: pct(s) }));
-  return { percent: pct(sum), largest };
+  // the machine's own count also holds the processes that started or ended in between (and any
+  // rounding of the per-process counts); never below what the named processes ran
+  const rest = restSeconds !== undefined && Number.isFinite(restSeconds) ? Math.max(restSeconds, sum) : sum;
+  return { percent: pct(rest), largest };
 }
 
 /** "14 % of a core (kdamond 12 %, beam 1 %)": the consumers of half a percent or more named */
 export function describeOtherCpu(o: { percent: number; largest: Array<{ name: string; percent: number }> }): string {
   const named = o.largest.filter((l) => l.percent >= 0.5).map((l) => `${l.name} ${l.percent.toFixed(0)} %`);
   return `${o.percent.toFixed(0)} % of a core${named.length ? ` (${named.join(', ')})` : ''}`;
-}
-
-/** The kernel's DAMON monitors that are on (`/sys/kernel/mm/damon/admin/kdamonds/<n>/state`), with their sampling interval. */
-export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): Array<{ id: string; sampleMs: number; operations: string }> {
-  const out: Array<{ id: string; sampleMs: number; operations: string }> = [];
-  let ids: string[];
-  try {
-    ids = readdirSync(root).filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const id of ids) {
-    try {
-      if (readFileSync(`${root}/${id}/state`, 'utf8').trim() !== 'on') continue;
-      let sampleMs = NaN;
-      let operations = '';
-      try {
-        sampleMs = Number(readFileSync(`${root}/${id}/contexts/0/monitoring_attrs/intervals/sample_us`, 'utf8')) / 1000;
-        operations = readFileSync(`${root}/${id}/contexts/0/operations`, 'utf8').trim();
-      } catch {
-        // an older layout: on, without the details
-      }
-      out.push({ id, sampleMs, operations });
-    } catch {
-      // not readable
-    }
-  }
-  return out;
 }
 
 /** resident set size in bytes */

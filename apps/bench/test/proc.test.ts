@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { checkpointNow, checkpointsBegun, cpuSeconds, cpuTable, damonMonitors, describeOtherCpu, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
+import { checkpointNow, checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -122,6 +119,31 @@ describe("the rest of the machine's CPU in a phase", () => {
     }
   });
 
+  it("counts a process that came and went through the machine's own total, without naming it", async () => {
+    const before = cpuTable();
+    const m0 = machineBusySeconds();
+    const self0 = process.cpuUsage();
+    // a child born and gone between the two readings: no table holds it
+    const code = 'const t = Date.now(); while (Date.now() - t < 600) {}';
+    await new Promise<void>((resolve, reject) => {
+      const c = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+      c.once('exit', () => resolve());
+      c.once('error', reject);
+    });
+    const after = cpuTable();
+    const m1 = machineBusySeconds();
+    const self = process.cpuUsage(self0);
+    const rest = m1 - m0 - (self.user + self.system) / 1e6;
+    expect(rest).toBeGreaterThanOrEqual(0.4);
+    const o = otherCpu(before, after, 1, [process.pid], ['postgres'], rest);
+    expect(o.percent).toBeGreaterThanOrEqual(40);
+    // without the machine's count it is not seen at all (only what ran alongside: a few %)
+    expect(otherCpu(before, after, 1, [process.pid]).percent).toBeLessThan(o.percent);
+    // the total is never below what the named processes ran
+    const named = new Map([[1, { name: 'kdamond.0', seconds: 0 }]]);
+    expect(otherCpu(named, new Map([[1, { name: 'kdamond.0', seconds: 0.3 }]]), 1, [], ['postgres'], 0.1).percent).toBeCloseTo(30);
+  });
+
   it('names kernel threads of a kind once ("kworker/1:1H" and "kworker/0:2" are kworker; "kdamond.0" is kdamond)', () => {
     const before = new Map([
       [1, { name: 'kworker/1:1H-kblockd', seconds: 0 }],
@@ -139,28 +161,5 @@ describe("the rest of the machine's CPU in a phase", () => {
     expect(o.largest[1]!.percent).toBeCloseTo(20);
     expect(o.percent).toBeCloseTo(70);
     expect(describeOtherCpu(o)).toBe('70 % of a core (kdamond 50 %, kworker 20 %)');
-  });
-});
-
-describe('the kernel\'s DAMON monitors', () => {
-  function fake(states: Array<{ state: string; sampleUs?: number; ops?: string }>): string {
-    const root = mkdtempSync(join(tmpdir(), 'damon-'));
-    states.forEach((k, i) => {
-      const dir = join(root, String(i));
-      mkdirSync(join(dir, 'contexts/0/monitoring_attrs/intervals'), { recursive: true });
-      writeFileSync(join(dir, 'state'), `${k.state}\n`);
-      if (k.sampleUs !== undefined) writeFileSync(join(dir, 'contexts/0/monitoring_attrs/intervals/sample_us'), `${k.sampleUs}\n`);
-      if (k.ops !== undefined) writeFileSync(join(dir, 'contexts/0/operations'), `${k.ops}\n`);
-    });
-    writeFileSync(join(root, 'nr_kdamonds'), `${states.length}\n`);
-    return root;
-  }
-
-  it('lists the monitors that are on, with their sampling interval and address space, and none where there is no DAMON', () => {
-    expect(damonMonitors(fake([{ state: 'on', sampleUs: 500000, ops: 'paddr' }, { state: 'off', sampleUs: 5000, ops: 'vaddr' }]))).toEqual([{ id: '0', sampleMs: 500, operations: 'paddr' }]);
-    expect(damonMonitors(fake([{ state: 'off' }]))).toEqual([]);
-    // an older layout without the details: on, details unknown
-    expect(damonMonitors(fake([{ state: 'on' }]))).toEqual([{ id: '0', sampleMs: NaN, operations: '' }]);
-    expect(damonMonitors('/nonexistent/damon')).toEqual([]);
   });
 });

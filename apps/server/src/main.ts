@@ -3,7 +3,7 @@ import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
-import { advisedV8PoolSize, tuneMemory, v8PoolSize } from './memory.js';
+import { advisedV8PoolSize, damonMonitors, damonWarning, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -70,6 +70,10 @@ async function main(): Promise<void> {
   if (v8Pool > advised) {
     logger.warn({ v8PoolSize: v8Pool, cores, advised }, `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`);
   }
+
+  const damon = damonMonitors();
+  const damonSays = damonWarning(damon, cores);
+  if (damonSays) logger.warn({ damon, cores }, damonSays);
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   let stopping = false;

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
@@ -64,4 +65,62 @@ export function v8PoolSize(execArgv: readonly string[] = process.execArgv, nodeO
  */
 export function advisedV8PoolSize(cores: number = availableParallelism()): number {
   return Math.max(1, Math.min(NODE_DEFAULT_V8_POOL, cores - 1));
+}
+
+/** A DAMON monitor of the kernel that is on: its sampling interval and the address space it watches. */
+export interface DamonMonitor {
+  id: string;
+  /** ms between two samples (NaN where the kernel does not say) */
+  sampleMs: number;
+  /** `paddr` (all physical memory), `vaddr`/`fvaddr` (some processes), or '' where the kernel does not say */
+  operations: string;
+}
+
+/**
+ * The kernel's DAMON memory monitors that are on (`/sys/kernel/mm/damon/admin/kdamonds/<n>/state`).
+ * Some VMs run one over all physical memory so that their host can reclaim what the guest does
+ * not touch; its `kdamond` thread then takes a core for 50 to 100 ms at every sample (every 500 ms
+ * on the 2-core EPYC VMs Fray was measured on), and on a small host every table's commands wait
+ * for the cores left (docs/performance.md, "Session 16").
+ */
+export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): DamonMonitor[] {
+  const out: DamonMonitor[] = [];
+  let ids: string[];
+  try {
+    ids = readdirSync(root).filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const id of ids) {
+    try {
+      if (readFileSync(`${root}/${id}/state`, 'utf8').trim() !== 'on') continue;
+    } catch {
+      continue;
+    }
+    let sampleMs = NaN;
+    let operations = '';
+    try {
+      sampleMs = Number(readFileSync(`${root}/${id}/contexts/0/monitoring_attrs/intervals/sample_us`, 'utf8')) / 1000;
+      operations = readFileSync(`${root}/${id}/contexts/0/operations`, 'utf8').trim();
+    } catch {
+      // an older layout: on, without the details
+    }
+    out.push({ id, sampleMs, operations });
+  }
+  return out;
+}
+
+/** Up to this many cores a DAMON monitor's bursts (one core at a time) are worth a warning at start. */
+export const DAMON_WARN_MAX_CORES = 4;
+
+/**
+ * What the server says at start about the DAMON monitors that are on (null: none, or a host with
+ * more than DAMON_WARN_MAX_CORES cores, where one core in bursts matters less). Turning the monitor
+ * off is the host's choice (`echo off > /sys/kernel/mm/damon/admin/kdamonds/<n>/state`, as root):
+ * it is how a VM gives memory back to its host.
+ */
+export function damonWarning(monitors: readonly DamonMonitor[], cores: number): string | null {
+  if (monitors.length === 0 || cores > DAMON_WARN_MAX_CORES) return null;
+  const what = monitors.map((m) => `${m.operations || 'kdamond'}${Number.isFinite(m.sampleMs) ? `, sampling every ${m.sampleMs} ms` : ''}`).join('; ');
+  return `the kernel's DAMON memory monitor is on (${what}): on ${cores} cores its kdamond thread takes one of them for tens of ms at every sample, and commands wait meanwhile (docs/performance.md, Session 16)`;
 }

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, defaultMemoryTuning } from '../src/index.js';
-import { advisedV8PoolSize, v8PoolSize } from '../src/memory.js';
+import { advisedV8PoolSize, damonMonitors, damonWarning, v8PoolSize } from '../src/memory.js';
 
 /**
  * The server's memory tuning (src/memory.ts): fewer full GCs at many live encounters. It is
@@ -84,4 +86,38 @@ describe('memory tuning', () => {
     expect(tasks.size).toBeGreaterThan(0);
     expect([...tasks]).toEqual(['1']);
   }, 60_000);
+});
+
+describe('the kernel\'s DAMON monitors', () => {
+  function fake(states: Array<{ state: string; sampleUs?: number; ops?: string }>): string {
+    const root = mkdtempSync(join(tmpdir(), 'damon-'));
+    states.forEach((k, i) => {
+      const dir = join(root, String(i));
+      mkdirSync(join(dir, 'contexts/0/monitoring_attrs/intervals'), { recursive: true });
+      writeFileSync(join(dir, 'state'), `${k.state}\n`);
+      if (k.sampleUs !== undefined) writeFileSync(join(dir, 'contexts/0/monitoring_attrs/intervals/sample_us'), `${k.sampleUs}\n`);
+      if (k.ops !== undefined) writeFileSync(join(dir, 'contexts/0/operations'), `${k.ops}\n`);
+    });
+    writeFileSync(join(root, 'nr_kdamonds'), `${states.length}\n`);
+    return root;
+  }
+
+  it('lists the monitors that are on, with their sampling interval and address space, and none where there is no DAMON', () => {
+    expect(damonMonitors(fake([{ state: 'on', sampleUs: 500000, ops: 'paddr' }, { state: 'off', sampleUs: 5000, ops: 'vaddr' }]))).toEqual([{ id: '0', sampleMs: 500, operations: 'paddr' }]);
+    expect(damonMonitors(fake([{ state: 'off' }]))).toEqual([]);
+    // an older layout without the details: on, details unknown
+    expect(damonMonitors(fake([{ state: 'on' }]))).toEqual([{ id: '0', sampleMs: NaN, operations: '' }]);
+    expect(damonMonitors('/nonexistent/damon')).toEqual([]);
+  });
+
+  it('warns at start on a small host where one is on (its bursts take one core of few), and not on a larger host or without one', () => {
+    const on = damonMonitors(fake([{ state: 'on', sampleUs: 500000, ops: 'paddr' }]));
+    const said = damonWarning(on, 2);
+    expect(said).toMatch(/DAMON memory monitor is on \(paddr, sampling every 500 ms\): on 2 cores/);
+    expect(said).toMatch(/Session 16/);
+    expect(damonWarning(on, 4)).not.toBeNull();
+    expect(damonWarning(on, 8)).toBeNull();
+    expect(damonWarning([], 2)).toBeNull();
+    expect(damonWarning(damonMonitors(fake([{ state: 'on' }])), 2)).toMatch(/monitor is on \(kdamond\)/);
+  });
 });
