@@ -37,27 +37,38 @@ export function mainThreadCpuSeconds(pid: number): number {
 export function postgresCpuSeconds(): number {
   let sum = 0;
   let found = 0;
+  const listed = eachProcess((_pid, name, fields) => {
+    if (name !== 'postgres') return;
+    // utime, stime, then cutime, cstime (the children that exited: only the postmaster has any)
+    sum += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLK_TCK;
+    found++;
+  });
+  return listed && found ? sum : NaN;
+}
+
+/**
+ * Calls `visit` with every process's pid, name (`comm`) and the fields of /proc/<pid>/stat after
+ * the name (state first; utime is fields[11]); false when /proc cannot be listed. A process that
+ * ends while it is read is left out.
+ */
+function eachProcess(visit: (pid: number, name: string, fields: string[]) => void): boolean {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
-    return NaN;
+    return false;
   }
   for (const pid of pids) {
+    let stat: string;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const open = stat.indexOf('(');
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(open + 1, close) !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      // utime, stime, then cutime, cstime (the children that exited: only the postmaster has any)
-      sum += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLK_TCK;
-      found++;
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     } catch {
-      // gone meanwhile
+      continue; // gone meanwhile
     }
+    const close = stat.lastIndexOf(')');
+    visit(Number(pid), stat.slice(stat.indexOf('(') + 1, close), stat.slice(close + 2).split(' '));
   }
-  return found ? sum : NaN;
+  return true;
 }
 
 /**
@@ -92,22 +103,7 @@ export type CpuTable = Map<number, { name: string; seconds: number }>;
 
 export function cpuTable(): CpuTable {
   const out: CpuTable = new Map();
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      out.set(Number(pid), { name: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLK_TCK });
-    } catch {
-      // gone meanwhile
-    }
-  }
+  eachProcess((pid, name, fields) => out.set(pid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / CLK_TCK }));
   return out;
 }
 
