@@ -92,16 +92,15 @@ describe("the rest of the machine's CPU in a phase", () => {
     // two children spinning 500 ms each, one of them "ours"
     const [stranger, ours] = await Promise.all([spin(500, 'strangerbusy'), spin(500, 'oursbusy')]);
     try {
-      // both were born after the first table: take a table when they have started, spin again
+      // both have spun and now idle: between two tables taken now the stranger ran nothing
       const mid = cpuTable();
       expect(mid.get(stranger.pid)).toBeDefined();
       const seconds = (performance.now() - t0) / 1000;
       const after = cpuTable();
-      // CPU counted only between two tables that both hold the process: none yet between mid and after
       expect(otherCpu(mid, after, seconds, []).largest.find((l) => l.name === 'strangerbusy')).toBeUndefined();
-      // from a table taken before they were born (both alive at the second) nothing is counted either
+      // a table from before they were born does not hold them: by name nothing is counted
       expect(otherCpu(before, after, seconds, []).largest.find((l) => l.name === 'strangerbusy')).toBeUndefined();
-      // from a fake "before" where both existed with no CPU yet: the spin counts for the stranger only
+      // from a "before" in which both were alive with no CPU yet: the spin counts for the stranger only
       const zero = new Map(after);
       zero.set(stranger.pid, { name: after.get(stranger.pid)!.name, seconds: 0 });
       zero.set(ours.pid, { name: after.get(ours.pid)!.name, seconds: 0 });

@@ -1,5 +1,5 @@
 export { buildServer, makeLogger, type FrayServer, type ServerOptions, type ServerContext } from './server.js';
 export { configFromEnv, defaultLimits, type Config, type Limits } from './config.js';
 export { openStore } from './open-store.js';
-export { damonMonitors, defaultMemoryTuning, tuneMemory, type DamonMonitor, type MemoryTuning } from './memory.js';
+export { defaultMemoryTuning, tuneMemory, type MemoryTuning } from './memory.js';
 export type { ServerStore } from './store.js';
