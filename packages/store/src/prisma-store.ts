@@ -103,20 +103,21 @@ export interface PrismaStoreInfo {
 }
 
 /**
- * A json or jsonb parameter in Postgres's binary format, encoded into a Buffer at once: for jsonb
- * a version byte (1) then the JSON text, for json the text alone. As a text parameter, the driver
- * kept `JSON.stringify`'s string (V8 makes it as a tree of pieces) and flattened it only when it
- * wrote the Bind message, by then outside V8's young generation: at 1,000 commands a second that
- * was about 1 MB a second promoted to the old generation, a quarter of the server's promotion
- * (docs/performance.md, Session 13). Postgres and PGlite decode both formats the same way.
+ * A json or jsonb parameter as JSON text, flattened at once. `JSON.stringify` gives a long result
+ * as a tree of pieces (a cons string) that the driver flattens into a new string only when it
+ * writes the Bind message, after the query waited its turn; measuring its UTF-8 length here makes
+ * V8 flatten it now, so the driver copies nothing later (docs/performance.md, Session 13).
+ *
+ * Text, not a Buffer in Postgres's binary format (Sessions 13 to 15 sent that): at 1,000 commands
+ * a second most of these parameters outlived a scavenge, and a Buffer's memory lies outside V8's
+ * heap, where it is given back only by a full GC; V8 starts one whenever that external memory has
+ * grown 64 MB since the last, which these Buffers did in about 80 s (0.7 MB a second). As text
+ * they stay in the heap, whose limit is five times what the last full GC left (Session 16).
  */
-export function jsonParam(value: unknown, type: 'json' | 'jsonb'): Buffer {
+export function jsonParam(value: unknown): string {
   const text = JSON.stringify(value);
-  const head = type === 'jsonb' ? 1 : 0;
-  const out = Buffer.allocUnsafe(head + Buffer.byteLength(text));
-  if (head) out[0] = 1;
-  out.write(text, head);
-  return out;
+  Buffer.byteLength(text);
+  return text;
 }
 
 /** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
@@ -287,7 +288,7 @@ export class PrismaStore implements Store {
              )
              SELECT fray_append_log($1::jsonb, $2::jsonb) AS n`
           : 'SELECT fray_append_log($1::jsonb, $2::jsonb) AS n',
-        [jsonParam(rows, 'jsonb'), jsonParam(fences, 'jsonb')],
+        [jsonParam(rows), jsonParam(fences)],
       );
     });
   }
@@ -350,7 +351,7 @@ export class PrismaStore implements Store {
             AND s.version > (SELECT min(version) FROM snapshots WHERE encounter_id = $1)
             AND s.version < (SELECT version FROM snapshots WHERE encounter_id = $1 AND version <> $2
                               ORDER BY version DESC OFFSET ${KEPT_OTHERS - 1} LIMIT 1)`,
-        [encounterId, version, jsonParam(state ?? null, 'json'), new Date(), summary?.status ?? null, summary?.round ?? null],
+        [encounterId, version, jsonParam(state ?? null), new Date(), summary?.status ?? null, summary?.round ?? null],
       );
     });
   }

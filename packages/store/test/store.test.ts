@@ -152,11 +152,11 @@ describe(`store on ${backend}`, () => {
       expect(second).toMatchObject({ command: null, events: [{ a: { b: [] } }] });
     });
 
-    it('sends the batch as binary jsonb (version byte 1, then the JSON text; json: the text alone) and reads back a large, non-ASCII entry unchanged', async () => {
-      const param = jsonParam({ text: 'é⚔️', n: [1] }, 'jsonb');
-      expect(param[0]).toBe(1);
-      expect(param.subarray(1).toString('utf8')).toBe(JSON.stringify({ text: 'é⚔️', n: [1] }));
-      expect(jsonParam({ text: 'é⚔️', n: [1] }, 'json').toString('utf8')).toBe(JSON.stringify({ text: 'é⚔️', n: [1] }));
+    it('sends the batch as JSON text (no Buffer: its memory outside the heap would set off full GCs) and reads back a large, non-ASCII entry unchanged', async () => {
+      const param = jsonParam({ text: 'é⚔️', n: [1] });
+      expect(typeof param).toBe('string');
+      expect(param).toBe(JSON.stringify({ text: 'é⚔️', n: [1] }));
+      expect(jsonParam(null)).toBe('null');
       const enc = await seedEncounter(store);
       const lease = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
       const command = { type: 'say', text: 'ß⚔️'.repeat(40_000) };
