@@ -30,7 +30,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
 import type { InprocResult } from './inproc.js';
-import { damonMonitors } from '@fray/server/memory';
+import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
@@ -304,7 +304,7 @@ const yes = (b: boolean | undefined) => (b === undefined ? '–' : b ? 'met' : '
 function damonNote(): string {
   const on = damonMonitors();
   if (on.length === 0) return '';
-  return `; the kernel's DAMON memory monitor was on (${on.map((d) => `${d.operations || 'kdamond'}, sampling every ${fmt(d.sampleMs)} ms`).join('; ')}): see "the rest of the machine's CPU"`;
+  return `; the kernel's DAMON memory monitor was on (${describeDamon(on)}): see "the rest of the machine's CPU"`;
 }
 
 function render(R: Results): string {

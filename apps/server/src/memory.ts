@@ -110,6 +110,11 @@ export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): Dam
   return out;
 }
 
+/** "paddr, sampling every 500 ms": what each monitor watches and how often, for a log line or a bench's header */
+export function describeDamon(monitors: readonly DamonMonitor[]): string {
+  return monitors.map((m) => `${m.operations || 'kdamond'}${Number.isFinite(m.sampleMs) ? `, sampling every ${m.sampleMs} ms` : ''}`).join('; ');
+}
+
 /** Up to this many cores a DAMON monitor's bursts (one core at a time) are worth a warning at start. */
 export const DAMON_WARN_MAX_CORES = 4;
 
@@ -121,6 +126,5 @@ export const DAMON_WARN_MAX_CORES = 4;
  */
 export function damonWarning(monitors: readonly DamonMonitor[], cores: number): string | null {
   if (monitors.length === 0 || cores > DAMON_WARN_MAX_CORES) return null;
-  const what = monitors.map((m) => `${m.operations || 'kdamond'}${Number.isFinite(m.sampleMs) ? `, sampling every ${m.sampleMs} ms` : ''}`).join('; ');
-  return `the kernel's DAMON memory monitor is on (${what}): on ${cores} cores its kdamond thread takes one of them for tens of ms at every sample, and commands wait meanwhile (docs/performance.md, Session 16)`;
+  return `the kernel's DAMON memory monitor is on (${describeDamon(monitors)}): on ${cores} cores its kdamond thread takes one of them for tens of ms at every sample, and commands wait meanwhile (docs/performance.md, Session 16)`;
 }
