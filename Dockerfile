@@ -21,4 +21,4 @@ USER node
 # node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting;
 # one V8 background thread, so that a full GC leaves the event loop its core on a small host (raise
 # it to cores - 1, at most 4, on a bigger one: apps/server/src/memory.ts, docs/performance.md)
-CMD ["node", "--v8-pool-size=1", "apps/server/dist/main.js"]
+CMD ["node", "--v8-pool-size=1", "--no-memory-reducer", "apps/server/dist/main.js"]

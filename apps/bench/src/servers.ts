@@ -41,11 +41,11 @@ export function freePort(): Promise<number> {
 
 /**
  * The node flags of every server in the comparison (Fray's, boardgame.io's, the floor's): one V8
- * background thread, as Fray's launchers start it (`npm start`, the Dockerfile; see
- * apps/server/src/memory.ts). Not Fray's own setting: any Node server can be started so, and the
- * peers get it too.
+ * background thread and no memory reducer, as Fray's launchers start it (`npm start`, the
+ * Dockerfile; see apps/server/src/memory.ts). Not Fray's own settings: any Node server can be
+ * started so, and the peers get them too.
  */
-export const SERVER_NODE_ARGS = ['--v8-pool-size=1'];
+export const SERVER_NODE_ARGS = ['--v8-pool-size=1', '--no-memory-reducer'];
 
 function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
   const startedAt = Date.now();

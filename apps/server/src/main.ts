@@ -3,7 +3,7 @@ import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
-import { advisedV8PoolSize, damonMonitors, damonWarning, tuneMemory, v8PoolSize } from './memory.js';
+import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -64,11 +64,15 @@ async function main(): Promise<void> {
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
   const { url } = await server.listen(config.port, config.host);
   const v8Pool = v8PoolSize();
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer: memoryReducerOn() }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
   const cores = availableParallelism();
   const advised = advisedV8PoolSize(cores);
   if (v8Pool > advised) {
     logger.warn({ v8PoolSize: v8Pool, cores, advised }, `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`);
+  }
+
+  if (memoryReducerOn()) {
+    logger.warn({ memoryReducer: true }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/performance.md, Session 17)");
   }
 
   const damon = damonMonitors();

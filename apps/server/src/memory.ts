@@ -67,6 +67,29 @@ export function advisedV8PoolSize(cores: number = availableParallelism()): numbe
   return Math.max(1, Math.min(NODE_DEFAULT_V8_POOL, cores - 1));
 }
 
+/**
+ * Whether V8's memory reducer runs in this process: on unless node was started with
+ * `--no-memory-reducer` (the last of `--memory-reducer` / `--no-memory-reducer` wins, as with V8;
+ * Node refuses the flag in NODE_OPTIONS, and V8 reads it only at start: the launchers pass it).
+ *
+ * Why it is off for the server (docs/performance.md, "Session 17"): the memory reducer is meant
+ * for a process that goes quiet, but its watchdog also starts a full GC 100 s after the last one
+ * whatever the load, flagged to reduce memory: ArrayBuffers are then swept in the final pause
+ * instead of beside the event loop (64 of a 90.6 ms pause at 1,000 encounters, where the full GCs
+ * the heap's limit starts paused 7–14 ms), and the young generation is shrunk to its minimum, so
+ * scavenges come more often until it has grown back. Under steady load the server ran one 104–108 s
+ * after each full GC. Without it the full GCs come when the heap reaches its limit
+ * (FRAY_HEAP_GROWTH_PERCENT); an idle server keeps its heap until then instead of giving it back.
+ */
+export function memoryReducerOn(execArgv: readonly string[] = process.execArgv): boolean {
+  let on = true;
+  for (const arg of execArgv) {
+    if (/^--no[-_]memory[-_]reducer$/.test(arg)) on = false;
+    else if (/^--memory[-_]reducer$/.test(arg)) on = true;
+  }
+  return on;
+}
+
 /** A DAMON monitor of the kernel that is on: its sampling interval and the address space it watches. */
 export interface DamonMonitor {
   id: string;

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, defaultMemoryTuning } from '../src/index.js';
-import { advisedV8PoolSize, damonMonitors, damonWarning, v8PoolSize } from '../src/memory.js';
+import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, v8PoolSize } from '../src/memory.js';
 
 /**
  * The server's memory tuning (src/memory.ts): fewer full GCs at many live encounters. It is
@@ -69,15 +69,41 @@ describe('memory tuning', () => {
     expect(v8PoolSize(['--v8-pool-size'], undefined)).toBe(4); // no value: not a pool size
   });
 
+  it('reads whether V8’s memory reducer runs: on unless node was started with --no-memory-reducer (the last of the two flags wins)', () => {
+    expect(memoryReducerOn([])).toBe(true);
+    expect(memoryReducerOn(['--v8-pool-size=1', '--no-memory-reducer'])).toBe(false);
+    expect(memoryReducerOn(['--no_memory_reducer'])).toBe(false);
+    expect(memoryReducerOn(['--no-memory-reducer', '--memory-reducer'])).toBe(true);
+    expect(memoryReducerOn(['--memory-reducer', '--no-memory-reducer'])).toBe(false);
+    expect(memoryReducerOn(['--no-memory-reducer-for-small-heaps'])).toBe(true); // another flag
+  });
+
+  it('with --no-memory-reducer V8 starts no memory-reducing GC once the process goes quiet (without it, about 8 s after the last full GC)', async () => {
+    // the premise of the launchers' flag: V8 reads it at start (a flag set later changes nothing)
+    const script = 'const keep = Array.from({ length: 200000 }, (_, k) => ({ k })); gc(); setTimeout(() => console.log(keep.length), 10000);';
+    const run = (flags: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [...flags, '--expose-gc', '--trace-gc-verbose', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+      });
+    const [plain, off] = await Promise.all([run([]), run(['--no-memory-reducer'])]);
+    expect(plain).toMatch(/Memory reducer: started GC #1/);
+    expect(off).not.toMatch(/Memory reducer/);
+    expect(off).toMatch(/^200000$/m);
+  }, 60_000);
+
   it('advises one core for the event loop and the rest, at most 4, for V8’s threads', () => {
     expect([1, 2, 3, 4, 8, 64].map((cores) => advisedV8PoolSize(cores))).toEqual([1, 1, 2, 3, 4, 4]);
   });
 
-  it('the launchers start node with one V8 background thread (npm start, the Dockerfile), and V8 then marks on one', () => {
+  it('the launchers start node with one V8 background thread and no memory reducer (npm start, the Dockerfile), and V8 then marks on one', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const start = (JSON.parse(readFileSync(`${root}apps/server/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-    expect(start).toMatch(/^node --v8-pool-size=1 /);
-    expect(readFileSync(`${root}Dockerfile`, 'utf8')).toMatch(/^CMD \["node", "--v8-pool-size=1", "apps\/server\/dist\/main\.js"\]$/m);
+    expect(start).toMatch(/^node --v8-pool-size=1 --no-memory-reducer /);
+    expect(readFileSync(`${root}Dockerfile`, 'utf8')).toMatch(/^CMD \["node", "--v8-pool-size=1", "--no-memory-reducer", "apps\/server\/dist\/main\.js"\]$/m);
     // the premise: V8 runs its concurrent marking on the pool's threads (task numbers from 1)
     const script = 'const keep = []; for (let i = 0; i < 2e6; i++) keep.push({ i, a: [i] }); let junk; for (let r = 0; r < 30; r++) { junk = []; for (let i = 0; i < 2e5; i++) junk.push({ r, i }); } console.log(keep.length + junk.length);';
     const r = spawnSync(process.execPath, ['--v8-pool-size=1', '--trace-concurrent-marking', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
