@@ -20,5 +20,7 @@ EXPOSE 3000
 USER node
 # node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting;
 # one V8 background thread, so that a full GC leaves the event loop its core on a small host (raise
-# it to cores - 1, at most 4, on a bigger one: apps/server/src/memory.ts, docs/performance.md)
+# it to cores - 1, at most 4, on a bigger one: apps/server/src/memory.ts, docs/performance.md); no
+# memory reducer, whose watchdog otherwise starts a slow memory-reducing full GC about every 100 s
+# under load (docs/performance.md, Session 17)
 CMD ["node", "--v8-pool-size=1", "--no-memory-reducer", "apps/server/dist/main.js"]

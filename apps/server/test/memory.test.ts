@@ -80,7 +80,7 @@ describe('memory tuning', () => {
 
   it('with --no-memory-reducer V8 starts no memory-reducing GC once the process goes quiet (without it, about 8 s after the last full GC)', async () => {
     // the premise of the launchers' flag: V8 reads it at start (a flag set later changes nothing)
-    const script = 'const keep = Array.from({ length: 200000 }, (_, k) => ({ k })); gc(); setTimeout(() => console.log(keep.length), 10000);';
+    const script = 'const keep = Array.from({ length: 200000 }, (_, k) => ({ k })); gc(); setTimeout(() => console.log(keep.length), 14000);';
     const run = (flags: string[]) =>
       new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, [...flags, '--expose-gc', '--trace-gc-verbose', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
