@@ -64,15 +64,16 @@ async function main(): Promise<void> {
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
   const { url } = await server.listen(config.port, config.host);
   const v8Pool = v8PoolSize();
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer: memoryReducerOn() }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  const memoryReducer = memoryReducerOn();
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
   const cores = availableParallelism();
   const advised = advisedV8PoolSize(cores);
   if (v8Pool > advised) {
     logger.warn({ v8PoolSize: v8Pool, cores, advised }, `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`);
   }
 
-  if (memoryReducerOn()) {
-    logger.warn({ memoryReducer: true }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/performance.md, Session 17)");
+  if (memoryReducer) {
+    logger.warn({ memoryReducer }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/performance.md, Session 17)");
   }
 
   const damon = damonMonitors();
