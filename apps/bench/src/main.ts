@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
 import type { InprocResult } from './inproc.js';
 import { damonMonitors, describeDamon } from '@fray/server/memory';
-import { checkpointNow, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
+import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
@@ -420,8 +420,9 @@ function render(R: Results): string {
 
   const header = ['part', 'figure', 'Fray', 'boardgame.io', 'socket.io floor', 'Fray ÷ bgio', 'Fray ÷ floor', 'target', ''];
   const cpu = cpus();
+  const generation = cpuGeneration();
   const lines = [
-    `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores${damonNote()}.`,
+    `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}${generation ? ` (${generation})` : ''}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores${damonNote()}.`,
     '',
     markdownTable(header, rows),
   ];

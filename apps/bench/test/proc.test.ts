@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { checkpointNow, checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
+import { checkpointNow, checkpointsBegun, cpuGeneration, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -160,5 +160,17 @@ describe("the rest of the machine's CPU in a phase", () => {
     expect(o.largest[1]!.percent).toBeCloseTo(20);
     expect(o.percent).toBeCloseTo(70);
     expect(describeOtherCpu(o)).toBe('70 % of a core (kdamond 50 %, kworker 20 %)');
+  });
+});
+
+describe("the CPU's generation in the run's header", () => {
+  const processor = (family: string, model: string) =>
+    `processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: AMD EPYC\nstepping\t: 1\n`;
+  it('reads the first processor\'s "cpu family" and "model" (not "model name")', () => {
+    expect(cpuGeneration(`${processor('25', '17')}\n${processor('23', '49')}`)).toBe('family 25 model 17');
+  });
+  it('is empty when /proc/cpuinfo has no such lines (another architecture)', () => {
+    expect(cpuGeneration('processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n')).toBe('');
+    expect(cpuGeneration('')).toBe('');
   });
 });
