@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
-import { checkpointsBegun, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
+import { checkpointsBegun, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface Phase {
@@ -84,6 +84,13 @@ export interface PhaseResult {
    * rest is V8's helper threads (parallel scavenges, concurrent marking, the optimizing compiler)
    */
   serverMainThreadCpuUsPerCommand: number;
+  /**
+   * the part of serverCpuUsPerCommand the kernel spent for the servers (system time: the socket
+   * writes and reads, epoll, and the loopback delivery run in the writer's system calls); the
+   * socket.io floor's CPU is about half of it, so this tells machines whose system calls cost
+   * more (docs/performance.md, Session 18)
+   */
+  serverSystemCpuUsPerCommand: number;
   serverCpuPercent: number;
   /** CPU of the local Postgres processes per accepted command (µs; NaN with a remote database or none) */
   databaseCpuUsPerCommand: number;
@@ -505,12 +512,15 @@ async function metricsOf(url: string): Promise<Metrics | null> {
 /** Fray's database, read for its checkpoint count (set once the generator has connected) */
 let database: pg.Client | null = null;
 
-async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[]; table: CpuTable; machine: number; ours: number }> {
+async function sample(cfg: LoadConfig): Promise<{ cpu: number; systemCpu: number; mainCpu: number; db: number; rss: number; heap: number; batches: number; entries: number; loop: { p50: number; p99: number; max: number } | null; gc: GcCounts[] | null; checkpoints: number | null; waits: number[]; table: CpuTable; machine: number; ours: number }> {
   let cpu = 0;
+  let systemCpu = 0;
   let mainCpu = 0;
   let rss = 0;
   for (const pid of cfg.pids) {
-    cpu += cpuSeconds(pid);
+    const split = cpuSplitSeconds(pid);
+    cpu += split.user + split.system;
+    systemCpu += split.system;
     mainCpu += mainThreadCpuSeconds(pid);
     rss += rssBytes(pid);
   }
@@ -544,7 +554,7 @@ async function sample(cfg: LoadConfig): Promise<{ cpu: number; mainCpu: number; 
   const pgAll = postgresCpuSeconds();
   const self = process.cpuUsage();
   const ours = cpu + (self.user + self.system) / 1e6 + cpuSeconds(process.ppid) + (Number.isFinite(pgAll) ? pgAll : 0);
-  return { cpu, mainCpu, db: cfg.target === 'fray' ? pgAll : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits, table: cpuTable(), machine: machineBusySeconds(), ours };
+  return { cpu, systemCpu, mainCpu, db: cfg.target === 'fray' ? pgAll : NaN, rss, heap, batches, entries, loop, gc, checkpoints, waits, table: cpuTable(), machine: machineBusySeconds(), ours };
 }
 
 /** The garbage collections between two samples, summed over the processes. */
@@ -661,6 +671,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     serverCpuSeconds: cpu,
     serverCpuUsPerCommand: (cpu * 1e6) / Math.max(1, accepted),
     serverMainThreadCpuUsPerCommand: ((after.mainCpu - before.mainCpu) * 1e6) / Math.max(1, accepted),
+    serverSystemCpuUsPerCommand: ((after.systemCpu - before.systemCpu) * 1e6) / Math.max(1, accepted),
     serverCpuPercent: (cpu / seconds) * 100,
     databaseCpuUsPerCommand: ((after.db - before.db) * 1e6) / Math.max(1, accepted),
     loadgenCpuPercent: ((lg.user + lg.system) / 1e6 / seconds) * 100,
@@ -754,7 +765,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %; the rest of the machine ${describeOtherCpu(r.otherCpu)}`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)}, system ${r.serverSystemCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %; the rest of the machine ${describeOtherCpu(r.otherCpu)}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

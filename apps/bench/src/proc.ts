@@ -4,14 +4,20 @@ import pg from 'pg';
 
 export const CLK_TCK = 100;
 
-/** user + system CPU seconds of a process (from /proc/<pid>/stat) */
-export function cpuSeconds(pid: number): number {
+/** user and system CPU seconds of a process (from /proc/<pid>/stat); NaN for both when it is gone */
+export function cpuSplitSeconds(pid: number): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    return { user: Number(fields[11]) / CLK_TCK, system: Number(fields[12]) / CLK_TCK };
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
+}
+
+/** user + system CPU seconds of a process (from /proc/<pid>/stat) */
+export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuSplitSeconds(pid);
+  return user + system;
 }
 
 /**

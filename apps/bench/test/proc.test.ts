@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { checkpointNow, checkpointsBegun, cpuGeneration, cpuSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
+import { checkpointNow, checkpointsBegun, cpuGeneration, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -172,5 +172,36 @@ describe("the CPU's generation in the run's header", () => {
   it('is empty when /proc/cpuinfo has no such lines (another architecture)', () => {
     expect(cpuGeneration('processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n')).toBe('');
     expect(cpuGeneration('')).toBe('');
+  });
+});
+
+describe("a process's system time apart from its user time", () => {
+  /** A node child that, for `ms`, either spins in JavaScript or makes system calls (small writes to /dev/null); read before it exits. */
+  function worker(kind: 'user' | 'system', ms: number): Promise<{ user: number; system: number; all: number }> {
+    const body =
+      kind === 'user'
+        ? `const t = Date.now(); while (Date.now() - t < ${ms}) {}`
+        : `const fs = require('node:fs'); const fd = fs.openSync('/dev/null', 'w'); const b = Buffer.alloc(1); const t = Date.now(); while (Date.now() - t < ${ms}) { for (let i = 0; i < 1000; i++) fs.writeSync(fd, b); }`;
+    const child = spawn(process.execPath, ['-e', `${body}; process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    return new Promise((resolve, reject) => {
+      child.stdout.once('data', () => {
+        const r = { ...cpuSplitSeconds(child.pid!), all: cpuSeconds(child.pid!) };
+        child.kill();
+        resolve(r);
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the child exited (${code}) before it was read`)));
+    });
+  }
+
+  it('counts a spin in JavaScript as user time and system calls as system time; the two add up to cpuSeconds', async () => {
+    const spin = await worker('user', 400);
+    expect(spin.user).toBeGreaterThanOrEqual(0.3);
+    expect(spin.system).toBeLessThan(spin.user / 4);
+    const calls = await worker('system', 400);
+    // a write(2) to /dev/null is mostly the system call's own entry and exit: the kernel's time
+    expect(calls.system).toBeGreaterThanOrEqual(0.05); // 0.18 of 0.44 s here; a fast VM's kernel may take less
+    expect(calls.user + calls.system).toBeCloseTo(calls.all, 5);
+    expect(cpuSplitSeconds(2 ** 22 + 12345)).toEqual({ user: NaN, system: NaN });
   });
 });
