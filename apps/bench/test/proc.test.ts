@@ -42,24 +42,33 @@ describe('run-queue wait of a main thread', () => {
   });
 });
 
+/**
+ * Run `code` in a node child that then prints "done" and waits; `read` it (by its pid) at that
+ * moment, before it exits, then kill it.
+ */
+function readChild<T>(code: string, read: (pid: number) => T): Promise<T> {
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', () => {
+      const r = read(child.pid!);
+      child.kill();
+      resolve(r);
+    });
+    child.once('error', reject);
+    child.once('exit', (status) => reject(new Error(`the child exited (${status}) before it was read`)));
+  });
+}
+const DONE = `process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`;
+
 describe("a process's main-thread CPU apart from its other threads", () => {
-  /** A node child that spins for `ms` on its main thread, or in a worker thread while the main one waits; read before it exits. */
+  /** A node child that spins for `ms` on its main thread, or in a worker thread while the main one waits. */
   function spinner(where: 'main' | 'worker', ms: number): Promise<{ all: number; main: number }> {
     const spin = `const t = Date.now(); while (Date.now() - t < ${ms}) {}`;
     const code =
       where === 'main'
-        ? `${spin}; process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`
-        : `const { Worker } = require('node:worker_threads'); const w = new Worker(${JSON.stringify(spin)}, { eval: true }); w.on('exit', () => { process.stdout.write('done\\n'); setTimeout(() => {}, 5000); });`;
-    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-    return new Promise((resolve, reject) => {
-      child.stdout.once('data', () => {
-        const r = { all: cpuSeconds(child.pid!), main: mainThreadCpuSeconds(child.pid!) };
-        child.kill();
-        resolve(r);
-      });
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the spinner exited (${code}) before it was read`)));
-    });
+        ? `${spin}; ${DONE}`
+        : `const { Worker } = require('node:worker_threads'); const w = new Worker(${JSON.stringify(spin)}, { eval: true }); w.on('exit', () => { ${DONE} });`;
+    return readChild(code, (pid) => ({ all: cpuSeconds(pid), main: mainThreadCpuSeconds(pid) }));
   }
 
   it('counts work on the event loop as main-thread CPU, and work on another thread only in the process total', async () => {
@@ -176,22 +185,13 @@ describe("the CPU's generation in the run's header", () => {
 });
 
 describe("a process's system time apart from its user time", () => {
-  /** A node child that, for `ms`, either spins in JavaScript or makes system calls (small writes to /dev/null); read before it exits. */
+  /** A node child that, for `ms`, either spins in JavaScript or makes system calls (small writes to /dev/null). */
   function worker(kind: 'user' | 'system', ms: number): Promise<{ user: number; system: number; all: number }> {
     const body =
       kind === 'user'
         ? `const t = Date.now(); while (Date.now() - t < ${ms}) {}`
         : `const fs = require('node:fs'); const fd = fs.openSync('/dev/null', 'w'); const b = Buffer.alloc(1); const t = Date.now(); while (Date.now() - t < ${ms}) { for (let i = 0; i < 1000; i++) fs.writeSync(fd, b); }`;
-    const child = spawn(process.execPath, ['-e', `${body}; process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    return new Promise((resolve, reject) => {
-      child.stdout.once('data', () => {
-        const r = { ...cpuSplitSeconds(child.pid!), all: cpuSeconds(child.pid!) };
-        child.kill();
-        resolve(r);
-      });
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the child exited (${code}) before it was read`)));
-    });
+    return readChild(`${body}; ${DONE}`, (pid) => ({ ...cpuSplitSeconds(pid), all: cpuSeconds(pid) }));
   }
 
   it('counts a spin in JavaScript as user time and system calls as system time; the two add up to cpuSeconds', async () => {
