@@ -4,14 +4,19 @@ import pg from 'pg';
 
 export const CLK_TCK = 100;
 
-/** user and system CPU seconds of a process (from /proc/<pid>/stat); NaN for both when it is gone */
-export function cpuSplitSeconds(pid: number): { user: number; system: number } {
+/** user and system CPU seconds from a /proc stat file (a process's or a thread's); NaN for both when it is gone */
+function statTimes(path: string): { user: number; system: number } {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
     return { user: Number(fields[11]) / CLK_TCK, system: Number(fields[12]) / CLK_TCK };
   } catch {
     return { user: NaN, system: NaN };
   }
+}
+
+/** user and system CPU seconds of a process (from /proc/<pid>/stat); NaN for both when it is gone */
+export function cpuSplitSeconds(pid: number): { user: number; system: number } {
+  return statTimes(`/proc/${pid}/stat`);
 }
 
 /** user + system CPU seconds of a process (from /proc/<pid>/stat) */
@@ -26,12 +31,8 @@ export function cpuSeconds(pid: number): number {
  * the thread pool)
  */
 export function mainThreadCpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return NaN;
-  }
+  const { user, system } = statTimes(`/proc/${pid}/task/${pid}/stat`);
+  return user + system;
 }
 
 /**
