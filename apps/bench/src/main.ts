@@ -2,12 +2,14 @@
  * `npm run bench` (root): every benchmark of issue 8 in one bounded run, one table, and the
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
- *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile   parts (default: all but curve and profile,
- *                        about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server profile)
+ *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split   parts (default: all but curve, profile
+ *                        and split, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server
+ *                        profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux perf, perf.ts)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
  *   BENCH_PROFILE_DIR    keep the profile part's .cpuprofile in this directory
+ *   BENCH_PERF_HZ        samples a second of the split part's `perf record` (default 999)
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
  * For digging into a figure (docs/performance.md, "Session 4"):
@@ -32,12 +34,13 @@ import type { LoadConfig, LoadResult, Phase, PhaseResult } from './loadgen.js';
 import type { InprocResult } from './inproc.js';
 import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
+import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
 
-const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile'] as const;
-const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile');
+const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split'] as const;
+const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split');
 const parts = selectParts(process.env.BENCH_ONLY, ALL, DEFAULT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const here = new URL('.', import.meta.url).pathname;
@@ -54,6 +57,8 @@ const S = QUICK
   : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
+/** samples a second of the split part's perf (BENCH_PERF_HZ) */
+const PERF_HZ = Number(process.env.BENCH_PERF_HZ ?? 999);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
 /**
  * The generator is the instrument, not the system under test: its old generation may grow to five
@@ -125,6 +130,12 @@ function runInproc(kind: 'idle' | 'resume', databaseUrl: string): InprocResult {
 }
 
 // ---------------------------------------------------------------- runs
+/** one server's on-CPU split over a 200 × 4 phase (perf.ts) */
+interface SplitRun {
+  phase: PhaseResult;
+  split: PerfSplit;
+}
+
 interface Results {
   engine?: EngineRow[];
   fray?: LoadResult;
@@ -136,6 +147,7 @@ interface Results {
   idle?: InprocResult;
   resume?: InprocResult;
   profile?: ProfileSummary & { phase?: PhaseResult };
+  split?: { fray: SplitRun; floor: SplitRun };
   errors: string[];
 }
 
@@ -273,6 +285,36 @@ async function main(): Promise<void> {
       R.profile.phase = ph;
     } finally {
       if (!keep) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  await attempt('split', async () => {
+    if (!perfAvailable()) throw new Error('Linux perf is not installed (Debian: apt-get install linux-perf)');
+    // the JIT's frames named in /tmp/perf-<pid>.map; perf.ts removes the map with the recording
+    const perfMap = ['--perf-basic-prof-only-functions'];
+    const dir = mkdtempSync(join(tmpdir(), 'fray-bench-perf-'));
+    const window = (ph: PhaseResult) => ({ from: monotonicOf(ph.startedAt), to: monotonicOf(ph.endedAt) });
+    try {
+      const fray = await withFray(
+        async (sv, db) => {
+          const rec = recordPerf(sv[0]!.pid, join(dir, 'fray.data'), PERF_HZ);
+          const r = await frayLoad(sv, db, S.E, S.P, [{ name: 'clean', seconds: S.phase }]);
+          const phase = r.phases[0]!;
+          return { phase, split: await rec.stop(window(phase)) };
+        },
+        { nodeArgs: perfMap },
+      );
+      const payload = Number.isFinite(fray.phase.bytesPerUpdate) ? Math.round(fray.phase.bytesPerUpdate) : 600;
+      const fl = await startFloor(payload, perfMap);
+      try {
+        const rec = recordPerf(fl.pid, join(dir, 'floor.data'), PERF_HZ);
+        const r = await runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }], payloadBytes: payload });
+        const phase = r.phases[0]!;
+        R.split = { fray, floor: { phase, split: await rec.stop(window(phase)) } };
+      } finally {
+        await fl.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
   for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));
@@ -434,8 +476,43 @@ function render(R: Results): string {
     lines.push(markdownTable(['area', 'self %'], R.profile.areas.map((a) => [a.name, fmt(a.percent, 1)])));
     lines.push('', markdownTable(['function (file)', 'self %'], R.profile.functions.map((f) => [f.name, fmt(f.percent, 1)])));
   }
+  if (R.split) lines.push('', ...renderSplit(R.split));
   if (R.errors.length) lines.push('', `Failed parts: ${R.errors.join('; ')}`);
   return lines.join('\n');
+}
+
+const TRANSPORT_AREAS = new Set(['socket.io', 'socket.io-parser', 'socket.io-adapter', 'engine.io', 'engine.io-parser', 'ws', 'debug', 'Node internals (net, streams, timers…)']);
+/** subtotals under the split's table: the transport's JavaScript, and Fray's own work with the libraries it calls */
+const SPLIT_GROUPS: Array<[string, (area: string) => boolean]> = [
+  ["the transport's JavaScript (socket.io, engine.io, ws, their parser and adapter, Node's streams)", (a) => TRANSPORT_AREAS.has(a)],
+  ["Fray's own packages and what they call (@fray/*, zod, pg, pino…)", (a) => a.startsWith('@fray/') || ['zod', 'pg', 'pg-pool', 'pg-protocol', 'pg-types', 'pino', 'mutative', 'pure-rand', '@prisma/client', 'fastify'].includes(a)],
+];
+
+/** Fray's and the floor's CPU a command by area, side by side (the split part). */
+function renderSplit(s: { fray: SplitRun; floor: SplitRun }): string[] {
+  const us = (r: SplitRun, area: string) => (r.split.areas.find((a) => a.name === area)?.share ?? 0) * r.phase.serverCpuUsPerCommand;
+  const names = [...new Set([...s.fray.split.areas, ...s.floor.split.areas].map((a) => a.name))];
+  names.sort((a, b) => us(s.fray, b) - us(s.fray, a) || us(s.floor, b) - us(s.floor, a));
+  const cell = (r: SplitRun, area: string) => {
+    const share = r.split.areas.find((a) => a.name === area)?.share ?? 0;
+    return share ? `${fmt(us(r, area), 1)} (${fmt(share * 100, 1)} %)` : '–';
+  };
+  const head = (r: SplitRun) => `${fmt(r.phase.acceptedPerSec)} commands/s, ${fmt(r.phase.serverCpuUsPerCommand)} µs a command, ${fmt(r.split.samples)} samples`;
+  return [
+    `On-CPU split (Linux perf at 999 Hz over every thread of the server, e2e ${S.E}×${S.P} no think, the load phase only; the sampling itself costs the servers some CPU): Fray ${head(s.fray)}; the socket.io floor ${head(s.floor)}. µs a command by area (share of the samples); an area is the kernel, the garbage collector, V8's compiler, or the package of the nearest JavaScript frame (builtins such as JSON.stringify count to their caller's).`,
+    '',
+    markdownTable(
+      ['area', 'Fray µs a command', 'floor µs a command', 'Fray − floor µs'],
+      [
+        ...names.map((n) => [n, cell(s.fray, n), cell(s.floor, n), fmt(us(s.fray, n) - us(s.floor, n), 1)]),
+        ...SPLIT_GROUPS.map(([name, of]) => {
+          const sum = (r: SplitRun) => names.filter(of).reduce((t, n) => t + us(r, n), 0);
+          return [name, fmt(sum(s.fray), 1), fmt(sum(s.floor), 1), fmt(sum(s.fray) - sum(s.floor), 1)];
+        }),
+        ['all', fmt(s.fray.phase.serverCpuUsPerCommand, 1), fmt(s.floor.phase.serverCpuUsPerCommand, 1), fmt(s.fray.phase.serverCpuUsPerCommand - s.floor.phase.serverCpuUsPerCommand, 1)],
+      ],
+    ),
+  ];
 }
 
 function writeDoc(marker: string, report: string): void {

@@ -47,11 +47,11 @@ export function freePort(): Promise<number> {
  */
 export const SERVER_NODE_ARGS = ['--v8-pool-size=1', '--no-memory-reducer'];
 
-function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string): Promise<Running> {
+function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string, nodeArgs: string[] = []): Promise<Running> {
   const startedAt = Date.now();
   // BENCH_PEER_NODE_ARGS: extra node flags for boardgame.io's and the floor's servers (e.g. --cpu-prof)
   const extra = (process.env.BENCH_PEER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...extra, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...extra, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
@@ -144,6 +144,6 @@ export function startBgio(): Promise<Running> {
   return start('boardgame.io', [`${here}bgio-server.js`], { NODE_ENV: 'production' }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
 }
 
-export function startFloor(payloadBytes: number): Promise<Running> {
-  return start('socket.io floor', [`${here}floor-server.js`], { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
+export function startFloor(payloadBytes: number, nodeArgs: string[] = []): Promise<Running> {
+  return start('socket.io floor', [`${here}floor-server.js`], { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`, nodeArgs);
 }
