@@ -57,9 +57,9 @@ const S = QUICK
   : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
 /** samples a second of the split part's perf (BENCH_PERF_HZ) */
 const PERF_HZ = Number(process.env.BENCH_PERF_HZ ?? 999);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
 /**
  * The generator is the instrument, not the system under test: its old generation may grow to five
  * times what is live before a major GC (V8's own factor is about 1.3 at its heap size), so that
@@ -499,7 +499,7 @@ function renderSplit(s: { fray: SplitRun; floor: SplitRun }): string[] {
   };
   const head = (r: SplitRun) => `${fmt(r.phase.acceptedPerSec)} commands/s, ${fmt(r.phase.serverCpuUsPerCommand)} µs a command, ${fmt(r.split.samples)} samples`;
   return [
-    `On-CPU split (Linux perf at 999 Hz over every thread of the server, e2e ${S.E}×${S.P} no think, the load phase only; the sampling itself costs the servers some CPU): Fray ${head(s.fray)}; the socket.io floor ${head(s.floor)}. µs a command by area (share of the samples); an area is the kernel, the garbage collector, V8's compiler, or the package of the nearest JavaScript frame (builtins such as JSON.stringify count to their caller's).`,
+    `On-CPU split (Linux perf at ${PERF_HZ} Hz over every thread of the server, e2e ${S.E}×${S.P} no think, the load phase only; the sampling itself costs the servers some CPU): Fray ${head(s.fray)}; the socket.io floor ${head(s.floor)}. µs a command by area (share of the samples); an area is the kernel, the garbage collector, V8's compiler, or the package of the nearest JavaScript frame (builtins such as JSON.stringify count to their caller's).`,
     '',
     markdownTable(
       ['area', 'Fray µs a command', 'floor µs a command', 'Fray − floor µs'],
