@@ -93,9 +93,10 @@ describe('perf frames', () => {
         await new Promise((r) => setTimeout(r, 1500));
         const to = monotonicOf(Date.now());
         const split = await rec.stop({ from, to }).finally(() => child.kill());
-        // 999 Hz over 1.5 s of one busy thread
-        expect(split.samples).toBeGreaterThan(500);
-        expect(split.samples).toBeLessThan(2500);
+        // 999 Hz over 1.5 s of one busy thread: about 1,500 on an idle core, fewer when other tests share
+        // the cores (perf counts only the time on a CPU), never more
+        expect(split.samples).toBeGreaterThan(100);
+        expect(split.samples).toBeLessThan(1700);
         expect(split.areas[0]).toMatchObject({ name: '@fray/spinner' });
         expect(split.areas[0]!.share).toBeGreaterThan(0.8);
       } finally {
