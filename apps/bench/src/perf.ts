@@ -47,12 +47,11 @@ export function jsFrame(sym: string): { name: string; url: string } | null {
   const m = /^(?:JS|LazyCompile|Function|Script):[*~^+-]?(.*)$/.exec(sym);
   if (!m) return null;
   const body = m[1]!;
+  const withoutPosition = (url: string) => url.replace(/:\d+(:\d+)?$/, '');
   const sp = body.lastIndexOf(' ');
-  const name = sp < 0 ? body : body.slice(0, sp);
-  const url = sp < 0 ? '' : body.slice(sp + 1).replace(/:\d+:\d+$/, '').replace(/:\d+$/, '');
-  // a frame with only a URL (an anonymous function) or only a name (a builtin without a script)
-  if (sp < 0 && /^(file:|node:|\/)/.test(body)) return { name: '', url: body.replace(/:\d+:\d+$/, '') };
-  return { name, url };
+  // one word: a script's URL (an anonymous function) or a name (a builtin without a script)
+  if (sp < 0) return /^(file:|node:|\/)/.test(body) ? { name: '', url: withoutPosition(body) } : { name: body, url: '' };
+  return { name: body.slice(0, sp), url: withoutPosition(body.slice(sp + 1)) };
 }
 
 /** The area of one sample, its frames leaf first. */
