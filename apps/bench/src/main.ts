@@ -185,6 +185,19 @@ async function withFray<T>(fn: (servers: Running[], databaseUrl: string) => Prom
   }
 }
 
+/** the floor's message size: Fray's average patch frame in `phase` (600 bytes without one) */
+const floorPayload = (phase: PhaseResult | undefined): number => (phase && Number.isFinite(phase.bytesPerUpdate) ? Math.round(phase.bytesPerUpdate) : 600);
+
+/** the socket.io floor for the time of `fn`, stopped after it */
+async function withFloor<T>(payload: number, nodeArgs: string[], fn: (floor: Running) => Promise<T>): Promise<T> {
+  const fl = await startFloor(payload, nodeArgs);
+  try {
+    return await fn(fl);
+  } finally {
+    await fl.stop();
+  }
+}
+
 const frayLoad = (servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> =>
   runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
 
@@ -231,14 +244,8 @@ async function main(): Promise<void> {
     } finally {
       await bg.stop();
     }
-    const clean = R.fray?.phases.find((p) => p.name === 'clean');
-    const payload = clean && Number.isFinite(clean.bytesPerUpdate) ? Math.round(clean.bytesPerUpdate) : 600;
-    const fl = await startFloor(payload);
-    try {
-      R.floor = await runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think], payloadBytes: payload });
-    } finally {
-      await fl.stop();
-    }
+    const payload = floorPayload(R.fray?.phases.find((p) => p.name === 'clean'));
+    R.floor = await withFloor(payload, [], (fl) => runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think], payloadBytes: payload }));
   });
   await attempt('rate', async () => {
     R.rate = await withFray(
@@ -303,16 +310,14 @@ async function main(): Promise<void> {
         },
         { nodeArgs: perfMap },
       );
-      const payload = Number.isFinite(fray.phase.bytesPerUpdate) ? Math.round(fray.phase.bytesPerUpdate) : 600;
-      const fl = await startFloor(payload, perfMap);
-      try {
+      const payload = floorPayload(fray.phase);
+      const floor = await withFloor(payload, perfMap, async (fl) => {
         const rec = recordPerf(fl.pid, join(dir, 'floor.data'), PERF_HZ);
         const r = await runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }], payloadBytes: payload });
         const phase = r.phases[0]!;
-        R.split = { fray, floor: { phase, split: await rec.stop(window(phase)) } };
-      } finally {
-        await fl.stop();
-      }
+        return { phase, split: await rec.stop(window(phase)) };
+      });
+      R.split = { fray, floor };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
