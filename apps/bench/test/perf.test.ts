@@ -96,7 +96,7 @@ describe('perf frames', () => {
         });
         const data = join(dir, 'spin.data');
         const rec = recordPerf(spinner.pid!, data);
-        // perf writes its file's header once it has attached
+        // perf creates its data file as it starts (a perf that fails to start is reported by stop), then has 300 ms to attach
         for (let waited = 0; !existsSync(data) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
         await new Promise((r) => setTimeout(r, 300));
         const from = monotonicOf(Date.now());
