@@ -198,6 +198,13 @@ async function withFloor<T>(payload: number, nodeArgs: string[], fn: (floor: Run
   }
 }
 
+/** `load` (one phase) with `pid` recorded by perf meanwhile; the split of that phase's window */
+async function underPerf(pid: number, file: string, load: () => Promise<LoadResult>): Promise<SplitRun> {
+  const rec = recordPerf(pid, file, PERF_HZ);
+  const phase = (await load()).phases[0]!;
+  return { phase, split: await rec.stop({ from: monotonicOf(phase.startedAt), to: monotonicOf(phase.endedAt) }) };
+}
+
 const frayLoad = (servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> =>
   runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
 
@@ -299,24 +306,15 @@ async function main(): Promise<void> {
     // the JIT's frames named in /tmp/perf-<pid>.map; perf.ts removes the map with the recording
     const perfMap = ['--perf-basic-prof-only-functions'];
     const dir = mkdtempSync(join(tmpdir(), 'fray-bench-perf-'));
-    const window = (ph: PhaseResult) => ({ from: monotonicOf(ph.startedAt), to: monotonicOf(ph.endedAt) });
     try {
       const fray = await withFray(
-        async (sv, db) => {
-          const rec = recordPerf(sv[0]!.pid, join(dir, 'fray.data'), PERF_HZ);
-          const r = await frayLoad(sv, db, S.E, S.P, [{ name: 'clean', seconds: S.phase }]);
-          const phase = r.phases[0]!;
-          return { phase, split: await rec.stop(window(phase)) };
-        },
+        (sv, db) => underPerf(sv[0]!.pid, join(dir, 'fray.data'), () => frayLoad(sv, db, S.E, S.P, [{ name: 'clean', seconds: S.phase }])),
         { nodeArgs: perfMap },
       );
       const payload = floorPayload(fray.phase);
-      const floor = await withFloor(payload, perfMap, async (fl) => {
-        const rec = recordPerf(fl.pid, join(dir, 'floor.data'), PERF_HZ);
-        const r = await runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }], payloadBytes: payload });
-        const phase = r.phases[0]!;
-        return { phase, split: await rec.stop(window(phase)) };
-      });
+      const floor = await withFloor(payload, perfMap, (fl) =>
+        underPerf(fl.pid, join(dir, 'floor.data'), () => runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }], payloadBytes: payload })),
+      );
       R.split = { fray, floor };
     } finally {
       rmSync(dir, { recursive: true, force: true });
