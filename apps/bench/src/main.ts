@@ -53,8 +53,8 @@ const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started)
 
 // sizes and durations (bounded: the default run is about 6-7 minutes on 2 cores)
 const S = QUICK
-  ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 600 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 2000 };
+  ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 5000 }
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 10_000 };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
@@ -205,8 +205,17 @@ async function underPerf(pid: number, file: string, load: () => Promise<LoadResu
   return { phase, split: await rec.stop({ from: monotonicOf(phase.startedAt), to: monotonicOf(phase.endedAt) }) };
 }
 
-const frayLoad = (servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> =>
-  runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
+/**
+ * A Fray load run. Each encounter plays its ruleset's precomputed script (S.script commands, built
+ * in well under a second); an encounter that reaches its end stops sending, which would leave
+ * the phases after it with less load and wrong figures, so a run where that happened fails.
+ */
+async function frayLoad(servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> {
+  const r = await runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
+  const short = r.phases.filter((p) => p.scriptExhausted > 0);
+  if (short.length > 0) throw new Error(`the scripted fights ran out (${S.script} commands each) in ${short.map((p) => `"${p.name}" (${p.scriptExhausted} encounters)`).join(', ')}: the figures would be wrong; raise the script length in apps/bench/src/main.ts`);
+  return r;
+}
 
 async function main(): Promise<void> {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (npm run build, or the root npm run bench does it)`);
