@@ -37,7 +37,7 @@ import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, fre
 import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
-import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, selectParts } from './stats.js';
+import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, scriptShortfall, selectParts } from './stats.js';
 
 const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split'] as const;
 const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split');
@@ -212,8 +212,8 @@ async function underPerf(pid: number, file: string, load: () => Promise<LoadResu
  */
 async function frayLoad(servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> {
   const r = await runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
-  const short = r.phases.filter((p) => p.scriptExhausted > 0);
-  if (short.length > 0) throw new Error(`the scripted fights ran out (${S.script} commands each) in ${short.map((p) => `"${p.name}" (${p.scriptExhausted} encounters)`).join(', ')}: the figures would be wrong; raise the script length in apps/bench/src/main.ts`);
+  const short = scriptShortfall(r.phases, S.script);
+  if (short) throw new Error(short);
   return r;
 }
 

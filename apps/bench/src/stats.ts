@@ -74,3 +74,14 @@ export function selectParts(only: string | undefined, all: readonly string[], de
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown part(s) ${unknown.join(', ')}; known: ${all.join(', ')}`);
   return new Set(want);
 }
+
+/**
+ * Why a load run's figures cannot stand when some encounters reached the end of their scripted
+ * fight during a phase (they stop sending, so that phase and every later one run short of load),
+ * or null when none did.
+ */
+export function scriptShortfall(phases: ReadonlyArray<{ name: string; scriptExhausted: number }>, scriptLength: number): string | null {
+  const short = phases.filter((p) => p.scriptExhausted > 0);
+  if (short.length === 0) return null;
+  return `the scripted fights ran out (${scriptLength} commands each) in ${short.map((p) => `"${p.name}" (${p.scriptExhausted} encounters)`).join(', ')}: the figures would be wrong; raise the script length in apps/bench/src/main.ts`;
+}

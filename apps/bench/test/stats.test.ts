@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { areaOf, summarizeProfile } from '../src/profile.js';
-import { fmt, fmtRatio, markdownTable, percentile, ratio, replaceBetween, selectParts, summarize } from '../src/stats.js';
+import { fmt, fmtRatio, markdownTable, percentile, ratio, replaceBetween, scriptShortfall, selectParts, summarize } from '../src/stats.js';
 
 describe('percentiles', () => {
   it('nearest rank: p50 of 1..100 is 50, p99 is 99, p100 is the max', () => {
@@ -77,5 +77,17 @@ describe('profile summary', () => {
       { name: 'socket.io', percent: 25 },
     ]);
     expect(s.functions[0]!.name).toBe('apply (engine/dist/apply.js:10)');
+  });
+});
+
+describe('scripted fights that ran out', () => {
+  it('a run is good when no encounter reached the end of its script', () => {
+    expect(scriptShortfall([{ name: 'clean', scriptExhausted: 0 }, { name: 'think 100 ms', scriptExhausted: 0 }], 10_000)).toBeNull();
+  });
+  it('names every phase in which encounters ran out, and how many', () => {
+    const why = scriptShortfall([{ name: 'clean', scriptExhausted: 0 }, { name: 'clean (3)', scriptExhausted: 12 }, { name: 'think 100 ms', scriptExhausted: 200 }], 2000);
+    expect(why).toContain('2000 commands each');
+    expect(why).toContain('"clean (3)" (12 encounters), "think 100 ms" (200 encounters)');
+    expect(why).not.toContain('"clean" (');
   });
 });
