@@ -210,7 +210,9 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       const handedOver = runtime.liveCount;
       await runtime.shutdown();
       logger.info({ encounters: handedOver, ms: Date.now() - t0 }, 'encounters handed over (leases released)');
-      io.disconnectSockets(true);
+      // this process's sockets only: with the Redis adapter io.disconnectSockets() reaches every
+      // process's, and a rolling restart of one would drop the clients of all
+      io.local.disconnectSockets(true);
       // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
       await app.close();
       await new Promise<void>((resolve) => {

@@ -257,7 +257,7 @@ describe('failover: the owner dies, its lease expires, the other process takes t
 
     // A dies: no more sockets, no listener, no database (so no lease renewal) — as after kill -9
     const dead = a;
-    dead.server.io.disconnectSockets(true);
+    dead.server.io.local.disconnectSockets(true); // its own sockets (io.disconnectSockets would reach B's too, through Redis)
     dead.server.app.server.close();
     dead.server.app.server.closeAllConnections();
     aStore.kill();
@@ -360,5 +360,38 @@ describe('planned shutdown: the owner hands its encounters over without waiting 
     const log = await store.readLog(encounterId, 0, 1000);
     for (const [id, version] of acked) expect(log.find((e) => e.commandId === id)?.seq).toBe(version);
     expect(log.length).toBe(b.server.runtime.peek(encounterId)!.version);
+  });
+
+  it("a process that shuts down disconnects its own sockets only: the other process's clients stay connected", async () => {
+    const runtime = { reactionSeconds: 0 };
+    const st = (await testStore()) as ServerStore & TestStore;
+    const stPeer = (await st.openPeer()) as unknown as ServerStore;
+    const c = await startAdvertised({ store: stPeer, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    const d = await startAdvertised({ store: st, redisUrl: REDIS_URL, redisPrefix: prefix, runtime });
+    try {
+      await until(() => c.server.context.redis.status() === 'up' && d.server.context.redis.status() === 'up', 5000, 'redis up');
+      // a table on D, its GM connected to D
+      const { gmToken, encounterId } = await setupEncounter(d);
+      const gm = await FrayClient.connectAndJoin(d.url, gmToken, encounterId, { ackTimeoutMs: 5000 });
+      clients.push(gm.client);
+      expect(gm.url).toBe(d.url);
+      const drops: string[] = [];
+      gm.client.socket.on('disconnect', (reason) => drops.push(reason));
+      const id = gm.client.socket.id;
+
+      // C stops (a rolling restart): with the Redis adapter, socket.io's io.disconnectSockets()
+      // would reach every process's sockets; C must let go of its own alone
+      await c.close();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(drops).toEqual([]);
+      expect(gm.client.socket.id).toBe(id);
+      expect(d.server.io.of('/').sockets.has(id!)).toBe(true);
+      expect((await gm.mirror.command({ type: 'combat.start' })).ok).toBe(true);
+    } finally {
+      await d.close();
+      await c.close().catch(() => {});
+      await stPeer.close();
+      await st.close();
+    }
   });
 });
