@@ -35,6 +35,7 @@ import type { InprocResult } from './inproc.js';
 import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
+import { SCRIPT_COMMANDS } from './fights.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, scriptShortfall, selectParts } from './stats.js';
@@ -54,7 +55,7 @@ const log = (...a: unknown[]) => console.error(`[bench ${((Date.now() - started)
 // sizes and durations (bounded: the default run is about 6-7 minutes on 2 cores)
 const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [] as Array<[number, number]>, curvePhase: 5, script: 5000 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: 10_000 };
+  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: [[50, 4], [2000, 5]] as Array<[number, number]>, curvePhase: 10, script: SCRIPT_COMMANDS };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
