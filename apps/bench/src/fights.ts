@@ -180,6 +180,7 @@ export const fights: Record<string, Fight> = { legends: legendsFight, 'ocv-phase
  * plays in one run (about 2,300 an encounter), as an encounter that reaches the end stops sending.
  */
 export const SCRIPT_COMMANDS = 10_000;
+
 export const rulesets: Record<string, Ruleset> = { legends: registry.legends!, 'ocv-phases': registry['ocv-phases']! };
 
 /** One scripted command: who sends it (-1: the GM, k: player client k) and what. */
