@@ -72,6 +72,11 @@ export interface PhaseResult {
   latencyRedirected: Summary | null;
   refused: Record<string, number>;
   rateLimitedRetries: number;
+  /**
+   * accepted commands the server first refused with RATE_LIMITED (more than its 30 messages a
+   * second a socket): the generator waited 100 ms and sent them again, and their latency holds it
+   */
+  heldBack: number;
   undelivered: number;
   bad: { sent: number; typed: number; untyped: Record<string, number>; ackMsP50: Record<string, number> } | null;
   frames: number;
@@ -238,14 +243,14 @@ interface FrayShared {
   counters: Counters;
 }
 
-async function frayCommand(socket: Socket, encounterId: string, commandId: string, command: Cmd): Promise<{ ok: boolean; version?: number; error?: { code: string } }> {
+async function frayCommand(socket: Socket, encounterId: string, commandId: string, command: Cmd): Promise<{ ok: boolean; version?: number; error?: { code: string }; heldBack: boolean }> {
   for (let attempt = 0; ; attempt++) {
     const ack = await emitAck<{ ok: boolean; version?: number; error?: { code: string } }>(socket, 'command', { encounterId, commandId, command });
     if (!ack.ok && ack.error?.code === 'RATE_LIMITED' && attempt < 100) {
       await sleep(100);
       continue;
     }
-    return ack;
+    return { ...ack, heldBack: attempt > 0 };
   }
 }
 
@@ -356,6 +361,8 @@ interface Outcome {
   redirected?: boolean;
   exhausted?: boolean;
   undelivered?: boolean;
+  /** sent again after a RATE_LIMITED refusal */
+  heldBack?: boolean;
 }
 
 let seqCounter = 0;
@@ -428,7 +435,7 @@ async function frayStep(cfg: LoadConfig, enc: Enc, scripts: Map<string, Script>)
   enc.idx += 1;
   const now = performance.now();
   if (TIMELINE) TIMELINE.push([Date.now() - (now - t0), tAck - t0, now - t0]);
-  return { ok: true, latency: now - t0, redirected: sender.redirected, undelivered: !got };
+  return { ok: true, latency: now - t0, redirected: sender.redirected, undelivered: !got, heldBack: ack.heldBack };
 }
 
 /** one bad command: malformed or unauthorized; returns its error code (null: accepted!) */
@@ -584,6 +591,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
   let undelivered = 0;
   let exhausted = 0;
   let rateLimited = 0;
+  let heldBack = 0;
   const bad = phase.bad ? { sent: 0, typed: 0, untyped: {} as Record<string, number>, ackMsP50: {} as Record<string, number> } : null;
   const badMs = new Map<string, number[]>();
   counters.frames = 0;
@@ -623,6 +631,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
       }
       if (out.ok) {
         accepted += 1;
+        if (out.heldBack) heldBack += 1;
         if (out.undelivered) undelivered += 1;
         else {
           lat.push(out.latency!);
@@ -663,6 +672,7 @@ async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: 
     latencyRedirected: latRedirected.length ? summarize(latRedirected) : null,
     refused,
     rateLimitedRetries: rateLimited,
+    heldBack,
     undelivered,
     bad,
     frames: counters.frames,
@@ -765,7 +775,7 @@ async function main(): Promise<void> {
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
     const r = await runPhase(cfg, encs, ph, step, counters, fullState);
-    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)}, system ${r.serverSystemCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %; the rest of the machine ${describeOtherCpu(r.otherCpu)}${r.scriptExhausted ? `; ${r.scriptExhausted} encounters ran out of script` : ''}`);
+    log(`${cfg.target} ${ph.name}: ${r.acceptedPerSec.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} ms, server CPU ${r.serverCpuUsPerCommand.toFixed(0)} µs/cmd (main thread ${r.serverMainThreadCpuUsPerCommand.toFixed(0)}, system ${r.serverSystemCpuUsPerCommand.toFixed(0)})${Number.isFinite(r.databaseCpuUsPerCommand) ? `, Postgres ${r.databaseCpuUsPerCommand.toFixed(0)} µs/cmd` : ''}; loop delay p99/max ms: server ${r.serverLoopDelayMs ? `${r.serverLoopDelayMs.p99}/${r.serverLoopDelayMs.max}` : '-'}, generator ${r.loadgenLoopDelayMs.p99}/${r.loadgenLoopDelayMs.max}${r.serverGc ? `; server GCs in the phase: ${r.serverGc.fullGcs} full, ${r.serverGc.scavenges} scavenges` : ''}${r.checkpoints !== null ? `; Postgres checkpoints: ${r.checkpoints}` : ''}; waiting for a core: server ${r.runQueueWaitPercent.server.toFixed(0)} %, generator ${r.runQueueWaitPercent.generator.toFixed(0)} %; the rest of the machine ${describeOtherCpu(r.otherCpu)}${r.scriptExhausted ? `; ${r.scriptExhausted} encounters ran out of script` : ''}${r.heldBack ? `; ${r.heldBack} commands held back by the rate limit` : ''}`);
     phases.push(r);
   }
   let check: LoadResult['check'] = null;

@@ -353,6 +353,8 @@ async function main(): Promise<void> {
 const ms = (x: number | undefined) => fmt(x, x !== undefined && x < 10 ? 2 : 1);
 const KB = (x: number) => `${fmt(x / 1024, 1)} KB`;
 const phaseOf = (r: LoadResult | undefined, name: string): PhaseResult | undefined => r?.phases.find((p) => p.name === name);
+/** the note on a phase's latency when some of its commands waited out the server's rate limit */
+const heldBack = (p: PhaseResult): string => (p.heldBack > 0 ? ` (${fmt(p.heldBack)} commands held back by the rate limit, 100 ms each)` : '');
 const yes = (b: boolean | undefined) => (b === undefined ? '–' : b ? 'met' : '**missed**');
 
 /** The kernel's DAMON monitor, where it runs: its kdamond thread takes a core in bursts at every sample (Session 16). */
@@ -380,7 +382,7 @@ function render(R: Results): string {
   if (fc || bc || lc) {
     const part = `e2e ${S.E}×${S.P}, no think`;
     row(part, 'accepted commands/s', fmt(fc?.acceptedPerSec), fmt(bc?.acceptedPerSec), fmt(lc?.acceptedPerSec), fmtRatio(ratio(fc?.acceptedPerSec, bc?.acceptedPerSec)), fmtRatio(ratio(fc?.acceptedPerSec, lc?.acceptedPerSec)), '≥ 2× boardgame.io', yes(fc && bc ? fc.acceptedPerSec >= 2 * bc.acceptedPerSec : undefined));
-    const lat = (p?: PhaseResult) => (p ? `${ms(p.latency.p50)} / ${ms(p.latency.p95)} / ${ms(p.latency.p99)}` : '–');
+    const lat = (p?: PhaseResult) => (p ? `${ms(p.latency.p50)} / ${ms(p.latency.p95)} / ${ms(p.latency.p99)}${heldBack(p)}` : '–');
     row(part, 'latency send → every client, p50 / p95 / p99 ms', lat(fc), lat(bc), lat(lc), fmtRatio(ratio(fc?.latency.p99, bc?.latency.p99)), fmtRatio(ratio(fc?.latency.p99, lc?.latency.p99)), 'p99 < boardgame.io', yes(fc && bc ? fc.latency.p99 < bc.latency.p99 : undefined));
     row(part, 'server CPU µs per command', fmt(fc?.serverCpuUsPerCommand), fmt(bc?.serverCpuUsPerCommand), fmt(lc?.serverCpuUsPerCommand), fmtRatio(ratio(fc?.serverCpuUsPerCommand, bc?.serverCpuUsPerCommand)), fmtRatio(ratio(fc?.serverCpuUsPerCommand, lc?.serverCpuUsPerCommand)), '≤ 2× floor', yes(fc && lc ? fc.serverCpuUsPerCommand <= 2 * lc.serverCpuUsPerCommand : undefined));
     // the rest is V8's helper threads: GC and the optimizing compiler (docs/performance.md, Session 15)
@@ -466,14 +468,18 @@ function render(R: Results): string {
       row(`resume ${x.ruleset}`, 'the same with no snapshot (all 10,000 replayed), ms', ms(x.noSnapshotMs));
     }
   }
-  for (const c of R.curve) {
-    for (const p of c.phases) row(`curve ${c.E}×${c.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}; ${fmt(p.commitsPerSec)} (${fmt(p.entriesPerCommit, 1)})`);
-  }
-  if (R.rate && !QUICK) {
-    for (const p of R.rate.phases.slice(1)) row(`curve ${R.rate.E}×${R.rate.P}, ${p.name === 'clean' ? 'no think' : p.name}`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}; ${fmt(p.commitsPerSec)} (${fmt(p.entriesPerCommit, 1)})`);
-  }
-  if (fc && !QUICK) row(`curve ${S.E}×${S.P}, no think`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(fc.acceptedPerSec)}; ${ms(fc.latency.p50)} / ${ms(fc.latency.p99)}; ${fmt(fc.serverCpuPercent)} % (${fmt(fc.loadgenCpuPercent)} %); ${fmt(fc.serverCpuUsPerCommand)}; ${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)})`);
-  if (ft && !QUICK) row(`curve ${S.E}×${S.P}, think 100 ms`, 'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)', `${fmt(ft.acceptedPerSec)}; ${ms(ft.latency.p50)} / ${ms(ft.latency.p99)}; ${fmt(ft.serverCpuPercent)} % (${fmt(ft.loadgenCpuPercent)} %); ${fmt(ft.serverCpuUsPerCommand)}; ${fmt(ft.commitsPerSec)} (${fmt(ft.entriesPerCommit, 1)})`);
+  // one row per curve point; a point whose commands met the server's rate limit (30 messages a
+  // second a socket, flood protection) says how many: their latency holds the generator's back-off
+  const curveRow = (E: number, P: number, p: PhaseResult, name = p.name === 'clean' ? 'no think' : p.name) =>
+    row(
+      `curve ${E}×${P}, ${name}`,
+      'commands/s; p50 / p99 ms; server CPU % (generator %); µs/cmd; commits/s (entries each)',
+      `${fmt(p.acceptedPerSec)}; ${ms(p.latency.p50)} / ${ms(p.latency.p99)}; ${fmt(p.serverCpuPercent)} % (${fmt(p.loadgenCpuPercent)} %); ${fmt(p.serverCpuUsPerCommand)}; ${fmt(p.commitsPerSec)} (${fmt(p.entriesPerCommit, 1)})${heldBack(p)}`,
+    );
+  for (const c of R.curve) for (const p of c.phases) curveRow(c.E, c.P, p);
+  if (R.rate && !QUICK) for (const p of R.rate.phases.slice(1)) curveRow(R.rate.E, R.rate.P, p);
+  if (fc && !QUICK) curveRow(S.E, S.P, fc, 'no think');
+  if (ft && !QUICK) curveRow(S.E, S.P, ft, 'think 100 ms');
 
   const header = ['part', 'figure', 'Fray', 'boardgame.io', 'socket.io floor', 'Fray ÷ bgio', 'Fray ÷ floor', 'target', ''];
   const cpu = cpus();
