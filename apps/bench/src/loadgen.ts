@@ -21,7 +21,7 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
-import { buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
+import { SCRIPT_COMMANDS, buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
 import { checkpointsBegun, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -303,7 +303,7 @@ async function setupFray(cfg: LoadConfig, i: number, gmToken: string, shared: Fr
     const state = replayLog(ruleset, { id, name, seed, options: fight.options }, entries.map((e) => e.command));
     const index = new Map(tokens.filter((t) => t.playerId).map((t) => [t.playerId!, t.role]));
     const t0 = performance.now();
-    const script = buildScript(ruleset, state, (p) => index.get(p) ?? -1, cfg.scriptLength ?? 2000);
+    const script = buildScript(ruleset, state, (p) => index.get(p) ?? -1, cfg.scriptLength ?? SCRIPT_COMMANDS);
     log(`${ruleset}: script of ${script.steps.length} commands in ${(performance.now() - t0).toFixed(0)} ms (from version ${state.version})`);
     shared.scripts.set(ruleset, script);
   }
