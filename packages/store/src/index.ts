@@ -13,3 +13,4 @@ export { restoreFromFile } from './restore.js';
 export type { RestoreTarget, RestoreSummary } from './restore.js';
 export { BackupError, BACKUP_FORMAT_VERSION, frayVersion, readBackup } from './backup-file.js';
 export type { BackupErrorCode, BackupHeader } from './backup-file.js';
+export { allEncounters } from './census.js';

@@ -1,43 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BackupError, backupToFile, openStore, readBackup, restoreFromFile } from '../src/index.js';
-import type { RestoreTarget, Store } from '../src/index.js';
-import { openTestStore } from '../src/testing.js';
+import { BackupError, backupToFile, readBackup, restoreFromFile } from '../src/index.js';
+import { freshRestoreTarget as freshTarget, openTestStore } from '../src/testing.js';
 import type { TestStore } from '../src/testing.js';
 import { backend, entry, seedEncounter, uid } from './helpers.js';
-
-/** A database no Fray has started on: a new PGlite directory, or a new Postgres schema. */
-async function freshTarget(): Promise<{ target: RestoreTarget; open(): Promise<Store>; dispose(): Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const schema = `fray_restore_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const run = async (sql: string) => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        await c.query(sql);
-      } finally {
-        await c.end();
-      }
-    };
-    await run(`CREATE SCHEMA "${schema}"`);
-    return {
-      target: { databaseUrl: url, schema },
-      open: () => openStore({ databaseUrl: url, schema, poolSize: 2 }),
-      dispose: () => run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`),
-    };
-  }
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fray-restore-'));
-  return {
-    target: { dataDir },
-    open: () => openStore({ dataDir }),
-    dispose: () => rm(dataDir, { recursive: true, force: true }),
-  };
-}
 
 const encounterIds = async (file: string): Promise<string[]> =>
   (await rowLines(file)).filter((l) => l.startsWith('["encounters"')).map((l) => (JSON.parse(l) as [string, { id: string }])[1].id);
