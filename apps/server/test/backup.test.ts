@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EncounterMirror } from '@fray/client';
-import { backupToFile, restoreFromFile } from '@fray/store';
+import { readdir } from 'node:fs/promises';
+import { backupToFile, readBackup, restoreFromFile } from '@fray/store';
+import { scheduleBackups } from '../src/data/scheduled-backups.js';
 import { freshRestoreTarget } from '@fray/store/testing';
 import { rulesets } from '@fray/runtime/testing';
 import { resumeAll, stateHash } from '../src/data/verify.js';
-import { connect, startServer } from './helpers.js';
+import { connect, startServer, testStore, until } from './helpers.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'fray-server-backup-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -107,4 +109,24 @@ describe('backups that restore', () => {
       for (const t of targets) await t.dispose();
     }
   }, 300_000);
+
+  it('FRAY_BACKUP_DIR: the running server writes its own backups on a schedule and keeps the newest', async () => {
+    const store = await testStore();
+    await store.createAccount({ id: 'gm-sched', tokenHash: 'h-sched' });
+    const out = path.join(dir, 'scheduled');
+    const logged: string[] = [];
+    const log = { info: (_o: object, m: string) => void logged.push(m), error: (o: object, m: string) => void logged.push(`${m} ${JSON.stringify(o)}`) };
+    const stop = scheduleBackups(store, { dir: out, hours: 0.5 / 3600, keep: 2 }, log);
+    try {
+      await until(() => logged.filter((m) => m === 'backup written').length >= 4, 60_000, 'four scheduled backups');
+    } finally {
+      stop();
+    }
+    expect(logged.filter((m) => m.startsWith('backup failed'))).toEqual([]);
+    const files = (await readdir(out)).sort();
+    expect(files.length).toBeLessThanOrEqual(3); // the newest two, and one being written at stop
+    const { rows } = await readBackup(path.join(out, files[0]!));
+    expect(rows.accounts).toBe(1);
+    await store.close();
+  }, 120_000);
 });

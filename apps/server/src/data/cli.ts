@@ -25,9 +25,9 @@ export function userPath(p: string, env: NodeJS.ProcessEnv = process.env): strin
   return path.resolve(env.INIT_CWD ?? process.cwd(), p);
 }
 
-/** `dir/fray-backup-2026-11-27T07-05-00Z.jsonl.gz`, or `file` itself when it is not a directory. */
+/** `dir/fray-backup-2026-11-27T07-05-00.123Z.jsonl.gz`, or `file` itself when it is not a directory. */
 export function backupPath(arg: string | undefined, now = new Date()): string {
-  const name = `fray-backup-${now.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')}.jsonl.gz`;
+  const name = `fray-backup-${now.toISOString().replaceAll(':', '-')}.jsonl.gz`;
   if (!arg) return userPath(name);
   const p = userPath(arg);
   return existsSync(p) && statSync(p).isDirectory() ? path.join(p, name) : p;
