@@ -86,5 +86,5 @@ export const display: RulesetDisplay = {
     'action-points.turn': "{combatantId}'s turn.",
     'action-points.weapon-fired': '{combatantId} fires {weaponId}.',
   },
-  quiet: [],
+  quiet: ['action-points.ap-spent', 'action-points.resolved'],
 };
