@@ -4,6 +4,7 @@ import type { Options } from './options.js';
 import { budgetGate, err, freeGate, reactionGate, slotFor, threatenersOf, turnGate, cond } from './rules.js';
 import { attackProvokers, quickGate, rangeGate, type AttackKind } from './resolve.js';
 import { powerTargetGate, variableRuling, speedRank } from './actions.js';
+import { combinablePowers, combineGate } from './powers.js';
 import { isIncapacitated, posOf, type C } from './space.js';
 import type { Slot, State } from './state.js';
 
@@ -141,6 +142,10 @@ export function legalActions(state: State, id: string): ActionOption[] {
         const ally = next ? (s.combatants[next] as C) : undefined;
         if (!ally || ally.side !== c.side) blocked = err('ILLEGAL_ACTION', 'assist-delay', '"must delay to the same point in the initiative order": delay to act just before the ally.');
         params = [{ name: 'allyId', kind: 'combatant', options: ally ? [ally.id] : [] }, { name: 'skill', kind: 'text' }];
+      } else if (def.id === 'assist-combine') {
+        const allies = others.filter((x) => x.side === c.side && combinablePowers(c, x).length > 0);
+        if (!allies.length) blocked = c.stats.powers.length ? err('ILLEGAL_ACTION', 'assist-combine', 'No ally has a power with the same effect as one of yours.') : combineGate(c, c);
+        params = [{ name: 'allyId', kind: 'combatant', options: names(allies) }, { name: 'powerId', kind: 'text', optional: true }, ...(def.params ?? []).filter((p) => p.name !== 'allyId')];
       } else if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') {
         if (def.command === 'assess' || def.command === 'influence') provokes = oaProvokes;
       } else if (def.id === 'escape' || def.id === 'retrieve' || def.id === 'gambit') {
