@@ -70,7 +70,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
       if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
       // an open move action of this mode continues without a new slot
       if (continuing && blocked?.code === 'BUDGET_EXHAUSTED') blocked = null;
-      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
+      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? (def.id === 'talk' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : err('ILLEGAL_ACTION', 'destiny-unconscious', 'Unable to take free actions: only the Recover spend (a 6 needed).')) : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
       else if (t === 'reaction') {
         if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
           if (!w || !w.allowed.includes(def.command) || w.responses[id] !== 'pending') blocked = err('ILLEGAL_ACTION', def.id, 'Only when triggered: "you react in response to something else happening".');

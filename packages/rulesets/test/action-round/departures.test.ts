@@ -18,6 +18,9 @@ describe('SPEND DESTINY while unable to take free actions', () => {
       expect(e.message).toContain('Recover');
     }
     expect(data(s, 'hero').destiny).toBe(3);
+    const offered = legal(s, 'hero');
+    expect(offered.find((o) => o.action === 'spend-inspiration')?.blocked?.rule).toBe('action-round.destiny-unconscious');
+    expect(offered.find((o) => o.action === 'spend-recover')?.allowed).toBe(true);
     // the Recover attempt itself is open to them: a 5 is wasted, a 6 recovers
     s = act(force(s, 5), 'spend', 'hero', { use: 'recover' }).state;
     expect(data(s, 'hero').destiny).toBe(2);
