@@ -101,7 +101,19 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
   },
   legalActions(state, id) {
     const mine = state.clock.current === id && !state.rs.acted.includes(id);
-    return [{ command: 'attack', label: 'Attack', allowed: mine, template: { combatantId: id }, params: [{ name: 'targetId', kind: 'combatant' }] }];
+    // like the real rulesets: the targets listed, and who else could strike back (a parry is the only reaction here)
+    const targets = Object.keys(state.combatants).filter((x) => x !== id);
+    const enemies = targets.filter((x) => state.combatants[x]!.side !== state.combatants[id]?.side);
+    return [
+      {
+        command: 'attack',
+        label: 'Attack',
+        allowed: mine,
+        template: { combatantId: id },
+        params: [{ name: 'targetId', kind: 'combatant', options: targets }],
+        provokes: enemies.length > 0 ? { from: enemies, reason: 'the target may parry' } : null,
+      },
+    ];
   },
 };
 
