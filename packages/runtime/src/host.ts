@@ -1,8 +1,9 @@
-import { apply, legalActions, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
+import { legalFor, refusalAsIfUnseenAbsent, refusalFor } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
@@ -320,7 +321,7 @@ export class EncounterHost {
     if (viewer.role === 'player' && c.controller !== viewer.playerId) {
       return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
     }
-    return { ok: true, version: this.state.version, actions: legalActions(this.ruleset, this.state, combatantId) };
+    return { ok: true, version: this.state.version, actions: legalFor(this.ruleset, this.state, this.channel(viewer).projection, viewer, combatantId) };
   }
 
   /**
@@ -501,6 +502,8 @@ export class EncounterHost {
       });
     }
     const command: Record<string, unknown> = { ...input.command, by: input.by };
+    const unseen = input.by.role === 'player' ? refusalAsIfUnseenAbsent(this.ruleset, this.state, command, input.by) : null;
+    if (unseen) return this.refuse(input.commandId, { ok: false, error: refusalFor(unseen, this.state, input.by, command) });
     let result;
     try {
       result = apply(this.ruleset, this.state, command);
@@ -509,7 +512,8 @@ export class EncounterHost {
       return { ok: false, error: { code: 'INTERNAL', message: 'The rules engine failed on this command.' } };
     }
     if (!result.ok) {
-      return this.refuse(input.commandId, { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } });
+      const error = refusalFor({ code: result.error.code, message: result.error.message, rule: result.error.rule }, this.state, input.by, command);
+      return this.refuse(input.commandId, { ok: false, error });
     }
     const next = result.state;
     const prev = this.state;

@@ -97,7 +97,12 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
   },
   projectState(rs, viewer, state) {
     const pid = viewer.role === 'player' ? viewer.playerId : null;
-    return { acted: rs.acted.filter((id) => !state.combatants[id]?.hidden || (pid !== null && state.combatants[id]?.controller === pid)) };
+    // only combatants the viewer sees: not a hidden one, nor one removed (it may have been hidden)
+    const seen = (id: string) => {
+      const c = state.combatants[id];
+      return c !== undefined && (!c.hidden || (pid !== null && c.controller === pid));
+    };
+    return rs.acted.every(seen) ? rs : { acted: rs.acted.filter(seen) };
   },
   legalActions(state, id) {
     const mine = state.clock.current === id && !state.rs.acted.includes(id);
