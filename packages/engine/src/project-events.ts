@@ -1,6 +1,6 @@
 import type { Combatant, Effect, EncounterState, EngineEvent, ReactionWindow, Ruleset, Viewer } from './types.js';
 import { cacheSet, projectEffectFor, projectState, projectTrigger } from './projection.js';
-import { unseenBy, unseenIn } from './unseen.js';
+import { redactText, unseenBy, unseenIn, type Unseen } from './unseen.js';
 
 /**
  * What a viewer may see of events (the state's counterpart is `projection.ts`): the GM sees all;
@@ -80,6 +80,8 @@ export function projectEvents(
   const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
   const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
   const unseen = unseenOf(stateAfter.combatants, view ? view.combatants : null, seen);
+  let unseenList: Unseen[] | null = null;
+  const unseenNow = () => (unseenList ??= view ? unseenIn(stateAfter.combatants, view.combatants) : unseenBy(stateAfter, viewer));
   const out: EngineEvent[] = [];
   for (const e of events) {
     let p = projectEvent(e, viewer, stateAfter);
@@ -120,9 +122,12 @@ export function projectEvents(
           resume: null,
           eligible: w.eligible.filter(seen),
           responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => seen(id))),
-          trigger: projectTrigger(w.trigger, seen, view ? unseenIn(stateAfter.combatants, view.combatants) : unseenBy(stateAfter, viewer)),
+          trigger: projectTrigger(w.trigger, seen, unseenNow()),
         },
       };
+    } else if (p.type === 'dice.rolled' && typeof p.purpose === 'string') {
+      const purpose = redactText(p.purpose, unseenNow());
+      if (purpose !== p.purpose) p = { ...p, purpose };
     } else if (p.type === 'effect.applied' && p.effect) {
       p = { ...p, effect: projectEffectFor(p.effect as Effect, seen) };
     }

@@ -1,4 +1,4 @@
-import type { Combatant, Effect, EncounterState, ReactionWindow, Ruleset, Viewer } from './types.js';
+import type { Combatant, Effect, EncounterState, ReactionWindow, RollRecord, Ruleset, Viewer } from './types.js';
 import { redactText, unseenIn, type Unseen } from './unseen.js';
 
 /**
@@ -155,7 +155,7 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
     combatants,
     clock: all ? state.clock : projectClock(state.clock, combatants, seen),
     effects: projectEffects(state.effects, combatants, seen),
-    rolls: keepIf(state.rolls, (r) => !r.gmOnly && seen(r.combatantId)),
+    rolls: projectRolls(state.rolls, combatants, seen, all ? EMPTY : unseenIn(state.combatants, combatants)),
     rng: EMPTY,
     forcedRolls: EMPTY,
     reaction: reaction ? projectReaction(reaction, seen, all ? EMPTY : unseenIn(state.combatants, combatants)) : null,
@@ -259,6 +259,28 @@ function projectEffect(e: Effect, visible: object, seen: (id: string | null) => 
   if (views) remember(views, 2, visible, out);
   else cacheSet(effectViews, e, [visible, out]);
   return out;
+}
+
+/** The rolls a viewer sees (not secret, by a combatant it sees or by none), their purposes naming no unseen combatant. */
+const rollViews = new WeakMap<RollRecord, unknown[]>();
+function projectRolls(rolls: RollRecord[], visible: object, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): RollRecord[] {
+  const kept = keepIf(rolls, (r) => !r.gmOnly && seen(r.combatantId));
+  if (unseen.length === 0) return kept;
+  let out: RollRecord[] | null = null;
+  for (let i = 0; i < kept.length; i++) {
+    const r = kept[i]!;
+    let v = r;
+    const purpose = redactText(r.purpose, unseen);
+    if (purpose !== r.purpose) {
+      const views = rollViews.get(r);
+      v = viewIn<RollRecord>(views, visible) ?? { ...r, purpose };
+      if (!views) cacheSet(rollViews, r, [visible, v]);
+      else if (!views.includes(v)) remember(views, 2, visible, v);
+    }
+    if (v !== r && !out) out = kept.slice(0, i);
+    if (out) out.push(v);
+  }
+  return out ?? kept;
 }
 
 /** An effect as a viewer who sees its target sees it (`seen`: the combatants it sees). */
