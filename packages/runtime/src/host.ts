@@ -3,6 +3,7 @@ import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, 
 import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
+import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf, senderOfLogged } from './senders.js';
 import { legalFor, refusalAsIfUnseenAbsent, refusalFor } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
@@ -25,7 +26,7 @@ type Later = { later: Promise<StoredResult> };
  * What the idempotency cache keeps: an accepted command's version (a number: nothing on the heap
  * for the 256 ids each encounter remembers; its events are in the log), or the refusal.
  */
-type Remembered = number | { ok: false; error: WireError };
+type Remembered = number | { ok: false; error: WireError; sender: string };
 
 /**
  * The recent log that `sync` replays: kept states (`checkpoints`, oldest first, each a version of
@@ -418,11 +419,13 @@ export class EncounterHost {
    * The first ack of a command id already in the log (remembered again), null when the log has
    * none, or UNAVAILABLE when the log cannot be read (never a guess: a retry must get the first ack).
    */
-  private async firstAck(commandId: string): Promise<StoredResult | null> {
+  private async firstAck(commandId: string, sender: string): Promise<StoredResult | null> {
     try {
       const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
       if (!e) return null;
       this.remember(commandId, e.seq);
+      // the id is the sender's who used it first: another sender's command with it is not applied
+      if (senderOfLogged(e.command) !== sender) return commandIdTaken(commandId);
       return { ok: true, version: e.seq, events: e.events as EngineEvent[] };
     } catch (err) {
       this.logger.warn({ err: String(err), commandId }, 'could not read the log for an earlier command with this id');
@@ -439,18 +442,21 @@ export class EncounterHost {
    * would otherwise hold up the whole table by one read each). Until the read is back, the same
    * command id gets the same answer (`lookups`), as if the queue had waited.
    */
-  private refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
+  private refuse(input: SubmitInput, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
+    const { commandId } = input;
+    const sender = senderOf(input.by);
     if (this.acksComplete || this.neverAccepted(commandId)) {
-      this.remember(commandId, r);
+      this.remember(commandId, { ...r, sender });
       return r;
     }
-    const later = this.firstAck(commandId).then((first) => {
-      this.lookups.delete(commandId);
+    const key = `${sender} ${commandId}`;
+    const later = this.firstAck(commandId, sender).then((first) => {
+      this.lookups.delete(key);
       if (first) return first;
-      this.remember(commandId, r);
+      this.remember(commandId, { ...r, sender });
       return r;
     });
-    this.lookups.set(commandId, later);
+    this.lookups.set(key, later);
     return { later };
   }
 
@@ -487,23 +493,26 @@ export class EncounterHost {
   }
 
   private async process(input: SubmitInput): Promise<StoredResult | Later> {
-    const looking = this.lookups.get(input.commandId);
+    const sender = senderOf(input.by);
+    if (sender !== 'system' && input.commandId.startsWith(SYSTEM_ID_PREFIX)) return commandIdTaken(input.commandId);
+    const looking = this.lookups.get(`${sender} ${input.commandId}`);
     if (looking) return { later: looking };
     const seen = this.acks.get(input.commandId);
-    if (seen !== undefined && typeof seen !== 'number') return seen;
-    // a retry of an accepted command: its events come from the log (read outside the queue)
-    if (seen !== undefined) return { later: this.firstAck(input.commandId).then((first) => first ?? { ok: true, version: seen, events: [] }) };
+    // a refusal is remembered for its sender; another sender's command with that id is judged afresh
+    if (seen !== undefined && typeof seen !== 'number' && seen.sender === sender) return { ok: false, error: seen.error };
+    // a retry of an accepted command: its events come from the log (read outside the queue); another sender's: COMMAND_ID_TAKEN
+    if (typeof seen === 'number') return { later: this.firstAck(input.commandId, sender).then((first) => first ?? { ok: true, version: seen, events: [] }) };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
-      return this.refuse(input.commandId, {
+      return this.refuse(input, {
         ok: false,
         error: { code: 'STALE_VERSION', message: `Expected version ${input.expectedVersion}, but the encounter is at ${this.state.version}.` },
       });
     }
     const command: Record<string, unknown> = { ...input.command, by: input.by };
     const unseen = input.by.role === 'player' ? refusalAsIfUnseenAbsent(this.ruleset, this.state, command, input.by) : null;
-    if (unseen) return this.refuse(input.commandId, { ok: false, error: refusalFor(unseen, this.state, input.by, command) });
+    if (unseen) return this.refuse(input, { ok: false, error: refusalFor(unseen, this.state, input.by, command) });
     let result;
     try {
       result = apply(this.ruleset, this.state, command);
@@ -513,7 +522,7 @@ export class EncounterHost {
     }
     if (!result.ok) {
       const error = refusalFor({ code: result.error.code, message: result.error.message, rule: result.error.rule }, this.state, input.by, command);
-      return this.refuse(input.commandId, { ok: false, error });
+      return this.refuse(input, { ok: false, error });
     }
     const next = result.state;
     const prev = this.state;
@@ -533,7 +542,7 @@ export class EncounterHost {
     } catch (e) {
       // The command id is in the log already (a retry from beyond the memory): the first ack.
       if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
-        return (await this.firstAck(input.commandId)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+        return (await this.firstAck(input.commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
       }
       // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
       // process must reload the encounter from the database before serving it again.
