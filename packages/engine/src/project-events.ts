@@ -129,7 +129,7 @@ export function projectEvents(
       const purpose = redactText(p.purpose, unseenNow());
       if (purpose !== p.purpose) p = { ...p, purpose };
     } else if (p.type === 'effect.applied' && p.effect) {
-      p = { ...p, effect: projectEffectFor(p.effect as Effect, seen) };
+      p = { ...p, effect: projectEffectFor(p.effect as Effect, seen, unseenNow()) };
     }
     if (unseen.length > 0) {
       const text = JSON.stringify(p);

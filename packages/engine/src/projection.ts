@@ -1,5 +1,5 @@
 import type { Combatant, Effect, EncounterState, ReactionWindow, RollRecord, Ruleset, Viewer } from './types.js';
-import { redactText, unseenIn, type Unseen } from './unseen.js';
+import { redactText, scrubUnseen, unseenIn, type Unseen } from './unseen.js';
 
 /**
  * What a viewer may see of the state. The GM sees everything; players and spectators never see
@@ -150,15 +150,17 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
   const all = combatants === state.combatants;
   const seen = all ? (id: string | null) => id === null || state.combatants[id] !== undefined : (id: string | null) => id === null || combatants[id] !== undefined;
   const reaction = state.reaction;
+  let unseen: readonly Unseen[] | null = null;
+  const unseenNow = () => (unseen ??= all ? EMPTY : unseenIn(state.combatants, combatants));
   const out: EncounterState<RS> = {
     ...state,
     combatants,
     clock: all ? state.clock : projectClock(state.clock, combatants, seen),
-    effects: projectEffects(state.effects, combatants, seen),
-    rolls: projectRolls(state.rolls, combatants, seen, all ? EMPTY : unseenIn(state.combatants, combatants)),
+    effects: projectEffects(state.effects, combatants, seen, unseenNow),
+    rolls: projectRolls(state.rolls, combatants, seen, unseenNow()),
     rng: EMPTY,
     forcedRolls: EMPTY,
-    reaction: reaction ? projectReaction(reaction, seen, all ? EMPTY : unseenIn(state.combatants, combatants)) : null,
+    reaction: reaction ? projectReaction(reaction, seen, unseenNow()) : null,
     rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants) : state.rs,
   };
   return out;
@@ -240,24 +242,37 @@ function projectClock(clock: EncounterState['clock'], visible: object, seen: (id
  * same list when nothing is narrowed; the same effect view for the same effect and combatants view.
  */
 const effectViews = new WeakMap<Effect, unknown[]>();
-function projectEffects(effects: Effect[], visible: object, seen: (id: string | null) => boolean): Effect[] {
+function projectEffects(effects: Effect[], visible: object, seen: (id: string | null) => boolean, unseen: () => readonly Unseen[]): Effect[] {
   let out: Effect[] | null = null;
   for (let i = 0; i < effects.length; i++) {
     const e = effects[i]!;
-    const v = e.gmOnly || !seen(e.targetId) ? null : projectEffect(e, visible, seen);
+    const v = e.gmOnly || !seen(e.targetId) ? null : projectEffect(e, visible, seen, unseen);
     if (v !== e && !out) out = effects.slice(0, i);
     if (out && v) out.push(v);
   }
   return out ?? effects;
 }
-function projectEffect(e: Effect, visible: object, seen: (id: string | null) => boolean): Effect {
-  if (seen(e.sourceId) && seen(e.startedAt.current)) return e;
+function projectEffect(e: Effect, visible: object, seen: (id: string | null) => boolean, unseen: () => readonly Unseen[]): Effect {
+  if (seen(e.sourceId) && seen(e.startedAt.current) && (e.data === undefined || unseen().length === 0)) return e;
   const views = effectViews.get(e);
   const hit = viewIn<Effect>(views, visible);
   if (hit) return hit;
-  const out: Effect = { ...e, sourceId: seen(e.sourceId) ? e.sourceId : null, startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null } };
+  const out = projectEffectFor(e, seen, unseen());
+  if (out === e) return e;
   if (views) remember(views, 2, visible, out);
   else cacheSet(effectViews, e, [visible, out]);
+  return out;
+}
+
+/**
+ * An effect as a viewer who sees its target sees it (`seen`: the combatants it sees): no unseen
+ * source, no unseen `startedAt.current`, and its `data` without unseen ids or names.
+ */
+export function projectEffectFor(e: Effect, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): Effect {
+  const data = e.data === undefined ? undefined : scrubUnseen(e.data, unseen);
+  if (seen(e.sourceId) && seen(e.startedAt.current) && data === e.data) return e;
+  const out: Effect = { ...e, sourceId: seen(e.sourceId) ? e.sourceId : null, startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null } };
+  if (data !== undefined) out.data = data;
   return out;
 }
 
@@ -281,12 +296,6 @@ function projectRolls(rolls: RollRecord[], visible: object, seen: (id: string | 
     if (out) out.push(v);
   }
   return out ?? kept;
-}
-
-/** An effect as a viewer who sees its target sees it (`seen`: the combatants it sees). */
-export function projectEffectFor(e: Effect, seen: (id: string | null) => boolean): Effect {
-  if (seen(e.sourceId) && seen(e.startedAt.current)) return e;
-  return { ...e, sourceId: seen(e.sourceId) ? e.sourceId : null, startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null } };
 }
 
 const reactionViews = new WeakMap<ReactionWindow, unknown[]>();

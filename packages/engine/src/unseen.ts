@@ -52,6 +52,35 @@ export function redactText(text: string, unseen: readonly Unseen[]): string {
   return out;
 }
 
+/**
+ * A JSON value (an effect's `data`, say) without unseen combatants: a string that is an unseen id
+ * becomes null, one that names an unseen combatant is redacted (`redactText`). The value itself
+ * when nothing changes.
+ */
+export function scrubUnseen<T>(value: T, unseen: readonly Unseen[]): T {
+  if (unseen.length === 0) return value;
+  const ids = new Set(unseen.map((u) => u.id));
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return ids.has(v) ? null : redactText(v, unseen);
+    if (Array.isArray(v)) {
+      const out = v.map(walk);
+      return out.every((x, i) => x === v[i]) ? v : out;
+    }
+    if (v && typeof v === 'object') {
+      let changed = false;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const y = walk(x);
+        if (y !== x) changed = true;
+        out[k] = y;
+      }
+      return changed ? out : v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** Whether the text names (as whole words) an unseen combatant. */
 export function namesUnseen(text: string, unseen: readonly Unseen[]): boolean {
   return unseen.length > 0 && redactText(text, unseen) !== text;

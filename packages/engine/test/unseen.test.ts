@@ -32,11 +32,11 @@ function table(): EncounterState {
 describe('what players and spectators see of hidden combatants', () => {
   it('"an effect applied while the hidden combatant\'s turn is current" shows no id of it: not as startedAt.current, not as its source', () => {
     const s = table();
-    const r = run(s, { type: 'effect.apply', targetId: 'hero', sourceId: 'shade', name: 'Chill' });
+    const r = run(s, { type: 'effect.apply', targetId: 'hero', sourceId: 'shade', name: 'Chill', data: { from: 'shade', note: 'Shade laughs', n: 2 } });
     for (const viewer of [spectator, p1]) {
       const view = projectState(mini as never, r.state as never, viewer);
       expect(view.effects).toHaveLength(1);
-      expect(view.effects[0]).toMatchObject({ name: 'Chill', sourceId: null, startedAt: { current: null } });
+      expect(view.effects[0]).toMatchObject({ name: 'Chill', sourceId: null, startedAt: { current: null }, data: { from: null, note: 'someone laughs', n: 2 } });
       const events = projectEvents(r.events, viewer, r.state as never, view);
       expect(events.map((e) => e.type)).toContain('effect.applied');
       expect(JSON.stringify([view, events])).not.toContain('shade');

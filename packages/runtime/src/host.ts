@@ -4,7 +4,7 @@ import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
 import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf, senderOfLogged } from './senders.js';
-import { legalFor, refusalAsIfUnseenAbsent, refusalFor } from './unseen.js';
+import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
@@ -98,6 +98,8 @@ export class EncounterHost {
   archived = false;
   closed = false;
   turnTimerSeconds: number | null;
+  /** combatants removed while hidden (see `withHiddenGone`): saved with the snapshots */
+  private readonly hiddenGone: HiddenGone;
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly channels = new Map<string, Channel>();
@@ -125,7 +127,7 @@ export class EncounterHost {
     state: EncounterState,
     public lease: LeaseLike,
     readonly logger: Logger,
-    opts: { snapshotVersion: number; turnTimerSeconds: number | null; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
+    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
   ) {
     this.state = state;
     this.recent = { checkpoints: [state], commands: [] };
@@ -133,6 +135,7 @@ export class EncounterHost {
     const every = Math.max(1, runtime.options.snapshotEvery);
     this.nextSnapshotAt = opts.snapshotVersion + every - (fnv1a(state.id) % every);
     this.turnTimerSeconds = opts.turnTimerSeconds;
+    this.hiddenGone = opts.hiddenGone ?? {};
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
     this.acksComplete = opts.recentCommands.length >= state.version;
@@ -170,10 +173,20 @@ export class EncounterHost {
     const key = viewKeyOf(this.state, viewer);
     let projection = this.views.byKey.get(key);
     if (!projection) {
-      projection = projectState(this.ruleset, this.state, viewerOfKey(key, viewer));
+      projection = this.project_(this.state, viewerOfKey(key, viewer));
       this.views.byKey.set(key, projection);
     }
     return { key, projection };
+  }
+
+  /** A state as a viewer sees it (the GM: whole; others: see `withHiddenGone`). */
+  private project_(state: EncounterState, viewer: Viewer): EncounterState {
+    return viewer.role === 'gm' ? state : projectState(this.ruleset, this.seenFrom(state), viewer);
+  }
+
+  /** The state players' views are projected from: with the combatants removed while hidden (`withHiddenGone`). */
+  private seenFrom(state: EncounterState): EncounterState {
+    return withHiddenGone(state, this.hiddenGone);
   }
 
   private channel(viewer: Viewer): Channel {
@@ -253,20 +266,20 @@ export class EncounterHost {
       if (!r) return this.replayFailed(since, state.version);
       state = r.state;
     }
-    let projection = projectState(this.ruleset, state, viewAs(state, ch.viewer));
+    let projection = this.project_(state, viewAs(state, ch.viewer));
     const deadlines = this.deadlinesFor(ch);
     const out: PatchMessage[] = [];
     while (state.version < this.state.version) {
       const r = step();
       if (!r) return this.replayFailed(since, state.version);
       const viewer = viewAs(r.state, ch.viewer);
-      const after = projectState(this.ruleset, r.state, viewer);
+      const after = this.project_(r.state, viewer);
       out.push({
         encounterId: this.id,
         from: state.version,
         to: r.state.version,
         ops: diff(projection, after) as PatchOp[],
-        events: projectEventsFor(r.events, viewer, r.state, after),
+        events: projectEventsFor(r.events, viewer, this.seenFrom(r.state), after),
         deadlines,
       });
       state = r.state;
@@ -332,8 +345,10 @@ export class EncounterHost {
   projectLog(entries: ReadonlyArray<{ seq: number; commandId: string; command: unknown; events: unknown[]; createdAt?: Date }>, viewer: Viewer): WireLogEntry[] {
     const at = (e: { createdAt?: Date }) => (e.createdAt ? e.createdAt.toISOString() : null);
     if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: at(e) }));
+    // the state with the combatants removed while hidden: old entries may name them
+    const state = this.seenFrom(this.state);
     const projection = this.channel(viewer).projection;
-    const unseen = unseenMarkers(this.state, projection);
+    const unseen = unseenMarkers(state, projection);
     return entries.map((e) => {
       const by = (e.command as { by?: { role?: string; playerId?: string } } | null)?.by;
       const text = JSON.stringify(e.command);
@@ -343,7 +358,7 @@ export class EncounterHost {
         seq: e.seq,
         commandId: mine ? e.commandId : '',
         ...(mine ? { command: e.command } : {}),
-        events: projectEventsFor(e.events as EngineEvent[], viewer, this.state, projection),
+        events: projectEventsFor(e.events as EngineEvent[], viewer, state, projection),
         at: at(e),
       };
     });
@@ -399,7 +414,7 @@ export class EncounterHost {
 
   private project(r: StoredResult, viewer: Viewer): CommandAck {
     if (!r.ok) return r;
-    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.state, viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
+    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.seenFrom(this.state), viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
   }
 
   private remember(commandId: string, r: Remembered): void {
@@ -556,6 +571,7 @@ export class EncounterHost {
           : { code: 'UNAVAILABLE', message: 'The database refused the write; the command was not applied.' },
       };
     }
+    noteHiddenRemovals(this.hiddenGone, prev, result.events);
     this.state = next;
     this.record(command, next);
     const stored: StoredResult = { ok: true, version: next.version, events: result.events };
@@ -603,7 +619,7 @@ export class EncounterHost {
             from,
             to,
             ops,
-            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.state, projection),
+            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.seenFrom(this.state), projection),
             deadlines: this.deadlinesFor(ch),
           },
         };
@@ -629,7 +645,7 @@ export class EncounterHost {
       await this.runtime.store.saveSnapshot(
         this.id,
         version,
-        { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds } },
+        { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone } },
         { status: state.status, round: state.clock.round },
       );
       if (version > this.snapshotVersion) this.snapshotVersion = version;
@@ -649,7 +665,7 @@ export class EncounterHost {
       await this.runtime.store.saveSnapshot(this.id, this.state.version, {
         fraySnapshot: 1,
         state: this.state,
-        runtime: { turnTimerSeconds: this.turnTimerSeconds },
+        runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone },
       });
       this.snapshotVersion = this.state.version;
     });

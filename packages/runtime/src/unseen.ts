@@ -61,3 +61,43 @@ export function legalFor(ruleset: Ruleset, state: EncounterState, projection: En
   const actions = legalActions(ruleset, state, combatantId);
   return viewer.role === 'gm' ? actions : projectActions(actions, unseenIn(state.combatants, projection.combatants));
 }
+
+/**
+ * Combatants removed while hidden (id → name). The state forgets them, but the log keeps events
+ * that name them; a player reading the log must not meet them there. Kept by the host, saved with
+ * its snapshots (`runtime.hiddenGone`) and found again in the log tail on load.
+ */
+export type HiddenGone = Record<string, string>;
+
+/** Adds to `gone` the combatants a command's events removed while they were hidden (`before`: the state before the command). */
+export function noteHiddenRemovals(gone: HiddenGone, before: EncounterState, events: readonly unknown[]): void {
+  for (const e of events as Array<{ type?: unknown; combatantId?: unknown }>) {
+    if (e.type !== 'combatant.removed' || typeof e.combatantId !== 'string') continue;
+    const c = before.combatants[e.combatantId];
+    if (c?.hidden) gone[c.id] = c.name;
+  }
+}
+
+/**
+ * The state with the combatants removed while hidden back in it, hidden and controlled by nobody:
+ * what players and spectators are shown is projected from it, so that what still names them (an
+ * effect's data, a roll made for one after it left, an old log entry) is narrowed as it was while
+ * they were there. The state itself when there is none; the same combatants map for the same map
+ * (the projection caches and the diff rely on shared parts).
+ */
+const ghosted = new WeakMap<object, { n: number; map: Record<string, unknown> }>();
+export function withHiddenGone(state: EncounterState, gone: HiddenGone): EncounterState {
+  let n = 0;
+  for (const id in gone) if (state.combatants[id] === undefined) n += 1;
+  if (n === 0) return state;
+  const size = Object.keys(gone).length;
+  const hit = ghosted.get(state.combatants);
+  if (hit && hit.n === size) return { ...state, combatants: hit.map as EncounterState['combatants'] };
+  const combatants: Record<string, unknown> = { ...state.combatants };
+  for (const id in gone) {
+    if (state.combatants[id] !== undefined) continue;
+    combatants[id] = { id, name: gone[id]!, side: '', controller: null, hidden: true, secretStats: [], stats: {}, position: null, items: [], data: {} };
+  }
+  ghosted.set(state.combatants, { n: size, map: combatants });
+  return { ...state, combatants: combatants as EncounterState['combatants'] };
+}
