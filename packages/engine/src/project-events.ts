@@ -1,6 +1,6 @@
 import type { Combatant, Effect, EncounterState, EngineEvent, ReactionWindow, Ruleset, Viewer } from './types.js';
 import { cacheSet, projectEffectFor, projectState, projectTrigger } from './projection.js';
-import { redactText, unseenBy, unseenIn, type Unseen } from './unseen.js';
+import { redactText, scrubUnseen, unseenBy, unseenIn, type Unseen } from './unseen.js';
 
 /**
  * What a viewer may see of events (the state's counterpart is `projection.ts`): the GM sees all;
@@ -134,6 +134,8 @@ export function projectEvents(
     if (unseen.length > 0) {
       const text = JSON.stringify(p);
       if (unseen.some((u) => text.includes(u))) continue;
+      // what still names one inside a longer text ("act:<id>:…", "<name> moved")
+      p = scrubUnseen(p, unseenNow());
     }
     out.push(p);
   }

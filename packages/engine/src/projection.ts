@@ -117,14 +117,39 @@ function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectat
   if (hit) return hit;
   // `narrows` said the viewer loses something: a combatant left out or one stripped of its secrets
   const out: Record<string, Combatant> = {};
+  const unseen: Unseen[] = [];
+  for (const id in all) {
+    const c = all[id]!;
+    if (c.hidden && (playerId === null || c.controller !== playerId)) unseen.push({ id, name: c.name });
+  }
+  const unseenKey = unseen.map((u) => u.id).join(',');
   for (const id in all) {
     const c = all[id]!;
     const own = playerId !== null && c.controller === playerId;
     if (c.hidden && !own) continue;
-    out[id] = own || c.secretStats.length === 0 ? c : withoutSecrets(c);
+    out[id] = withoutUnseen(own || c.secretStats.length === 0 ? c : withoutSecrets(c), unseen, unseenKey);
   }
   if (views) views.push(key, out);
   else cacheSet(combatantViews, all, [key, out]);
+  return out;
+}
+
+/**
+ * A visible combatant whose `data` or `items` name a combatant the viewer cannot see (a ruleset's
+ * bookkeeping such as "act:<id>:…"), without those names (`scrubUnseen`); the combatant itself
+ * when they name none. The same view for the same combatant and unseen set.
+ */
+const scrubbed = new WeakMap<Combatant, unknown[]>();
+function withoutUnseen(c: Combatant, unseen: readonly Unseen[], unseenKey: string): Combatant {
+  if (unseen.length === 0) return c;
+  const views = scrubbed.get(c);
+  const hit = viewIn<Combatant>(views, unseenKey);
+  if (hit) return hit;
+  const data = scrubUnseen(c.data, unseen);
+  const items = scrubUnseen(c.items, unseen);
+  const out = data === c.data && items === c.items ? c : { ...c, data, items };
+  if (views) remember(views, 2, unseenKey, out);
+  else cacheSet(scrubbed, c, [unseenKey, out]);
   return out;
 }
 
@@ -161,7 +186,7 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
     rng: EMPTY,
     forcedRolls: EMPTY,
     reaction: reaction ? projectReaction(reaction, seen, unseenNow()) : null,
-    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants) : state.rs,
+    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants, unseenNow()) : all ? state.rs : scrubUnseen(state.rs, unseenNow()),
   };
   return out;
 }
@@ -196,15 +221,16 @@ const PUBLIC: Viewer = Object.freeze({ role: 'spectator' }) as Viewer;
  * viewer (a ruleset's `projectState` reads the state only for its combatants' visibility).
  */
 const rsViews = new WeakMap<object, unknown[]>();
-function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object): RS {
+function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object, unseen: readonly Unseen[]): RS {
   const rs = state.rs;
-  if (typeof rs !== 'object' || rs === null) return ruleset.projectState!(rs, viewer, state);
+  if (typeof rs !== 'object' || rs === null) return scrubUnseen(ruleset.projectState!(rs, viewer, state), unseen);
   const key = viewer.role === 'player' ? `player:${viewer.playerId}` : viewer.role;
   // [visible, key, view, …]: one ruleset state may be seen with several combatants views (states
   // that changed only their combatants, viewers who see different combatants)
   const views = rsViews.get(rs);
   if (views) for (let i = 0; i < views.length; i += 3) if (views[i] === visible && views[i + 1] === key) return views[i + 2] as RS;
-  const out = ruleset.projectState!(rs, viewer, state);
+  // what the ruleset's projection still names of an unseen combatant, as a last guard (`scrubUnseen`)
+  const out = scrubUnseen(ruleset.projectState!(rs, viewer, state), unseen);
   if (out === rs) return out; // nothing narrowed: nothing to keep
   if (views) remember(views, 3, visible, key, out);
   else cacheSet(rsViews, rs, [visible, key, out]);
