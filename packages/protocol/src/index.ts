@@ -34,6 +34,7 @@ export const serverErrorCodes = [
   'RATE_LIMITED',
   'NOT_JOINED',
   'STALE_VERSION',
+  'COMMAND_ID_TAKEN',
   'CONFLICT',
   'ENCOUNTER_BUSY',
   'ENCOUNTER_ARCHIVED',
@@ -341,6 +342,7 @@ export function httpStatusFor(code: string): number {
       return 404;
     case 'CONFLICT':
     case 'STALE_VERSION':
+    case 'COMMAND_ID_TAKEN':
     case 'ENCOUNTER_BUSY':
     case 'ENCOUNTER_ARCHIVED':
     case 'NOT_OWNER':
