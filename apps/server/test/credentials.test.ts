@@ -111,7 +111,7 @@ describe('another device in one step', () => {
     expect(made.status).toBe(201);
     const code = made.body.code as string;
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
-    expect(made.body.url).toBe(`${s.url}/device#${code}`);
+    expect(made.body.url).toBe(`${s.url}/gm/device#${code}`);
     const minutes = (Date.parse(made.body.expiresAt as string) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(4);
     expect(minutes).toBeLessThanOrEqual(5);

@@ -14,7 +14,7 @@ export function DeviceSignIn({ code: fromLink }: { code: string }) {
     setError(null);
     try {
       signedIn(await api<{ accountId: string; sessionId: string; csrfToken: string }>('POST', '/sessions/device', { code: code.trim() }));
-      history.replaceState(null, '', '/device');
+      history.replaceState(null, '', '/gm/device');
       navigate('/gm', true);
     } catch (e) {
       setError(e);

@@ -140,7 +140,7 @@ export function GmList() {
           Your encounters
         </h1>
         <div className="row">
-          <a className="button" href="/account" onClick={(e) => (e.preventDefault(), navigate('/account'))}>
+          <a className="button" href="/gm/account" onClick={(e) => (e.preventDefault(), navigate('/gm/account'))}>
             Account
           </a>
           <button type="button" onClick={() => void signOut().finally(() => navigate('/'))}>

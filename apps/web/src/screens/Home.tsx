@@ -78,7 +78,7 @@ export function Home() {
             <Link className="button primary" to="/gm">
               Your encounters
             </Link>
-            <Link className="button" to="/account">
+            <Link className="button" to="/gm/account">
               Account settings
             </Link>
             <button type="button" onClick={() => void run(signOut)}>
@@ -112,7 +112,7 @@ export function Home() {
               </button>
             </form>
             <p className="small">
-              Signed in on another device? <Link to="/device">Use a sign-in code</Link>.
+              Signed in on another device? <Link to="/gm/device">Use a sign-in code</Link>.
             </p>
           </Section>
           <Section title="New game master">

@@ -63,7 +63,7 @@ describe('accounts in the browser', () => {
   it('"register one or more passkeys on an account, sign in with one, remove one" (Chromium\'s virtual authenticator)', async () => {
     const { page, errors } = await open(PHONE);
     const name = await signUp(page, base);
-    await page.goto(`${base}/account`);
+    await page.goto(`${base}/gm/account`);
     await page.getByRole('heading', { name: 'Passkeys' }).waitFor();
     const first = await authenticator(page);
     await page.getByLabel('Passkey name').fill('Laptop');
@@ -90,7 +90,7 @@ describe('accounts in the browser', () => {
     expect(me).toMatchObject({ signInName: name, passkeys: 2 });
 
     // remove the phone's passkey: signing in with it is refused, the laptop's remains
-    await page.goto(`${base}/account`);
+    await page.goto(`${base}/gm/account`);
     await page.getByTestId('passkey-row').filter({ hasText: 'Phone' }).getByRole('button', { name: 'Remove' }).click();
     await page.getByTestId('passkey-row').filter({ hasText: 'Phone' }).waitFor({ state: 'detached' });
     expect(await page.getByTestId('passkey-row').count()).toBe(1);
@@ -104,7 +104,7 @@ describe('accounts in the browser', () => {
   it('account settings at desktop size: a device code with its QR code signs a second browser in once; sessions listed and ended', async () => {
     const { page, errors } = await open(DESKTOP);
     await signUp(page, base);
-    await page.goto(`${base}/account`);
+    await page.goto(`${base}/gm/account`);
     await page.getByRole('button', { name: 'Show a sign-in code' }).click();
     await page.getByTestId('device-code').getByRole('img', { name: /QR code to sign in/ }).waitFor();
     const code = await page.getByLabel('Sign-in code').innerText();
@@ -117,13 +117,13 @@ describe('accounts in the browser', () => {
 
     // the QR code's link, opened on a phone
     const phone = await open(PHONE);
-    await phone.page.goto(`${base}/device#${code}`);
+    await phone.page.goto(`${base}/gm/device#${code}`);
     await shot(phone.page, 'accounts-device-phone');
     await phone.page.getByRole('button', { name: 'Sign in' }).click();
     await phone.page.getByRole('heading', { name: 'Your encounters' }).waitFor();
     // used once: a replay is refused
     const again = await open(PHONE);
-    await again.page.goto(`${base}/device#${code}`);
+    await again.page.goto(`${base}/gm/device#${code}`);
     await again.page.getByRole('button', { name: 'Sign in' }).click();
     await again.page.getByRole('alert').filter({ hasText: 'DEVICE_CODE_USED' }).waitFor();
 

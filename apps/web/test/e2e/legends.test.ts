@@ -335,10 +335,10 @@ describe('legends in the browser', () => {
     const phoneGm = await open(PHONE);
     // the GM's phone signs in with a one-time code shown on the laptop (account settings)
     const gmConsole = gm.url();
-    await gm.goto(srv.url + '/account');
+    await gm.goto(srv.url + '/gm/account');
     await gm.getByRole('button', { name: 'Show a sign-in code' }).click();
     const code = await gm.getByLabel('Sign-in code').innerText();
-    await phoneGm.goto(srv.url + '/device');
+    await phoneGm.goto(srv.url + '/gm/device');
     await phoneGm.getByLabel('Code').fill(code);
     await phoneGm.getByRole('button', { name: 'Sign in' }).click();
     await phoneGm.getByRole('heading', { name: 'Your encounters' }).waitFor();
