@@ -185,6 +185,29 @@ describe('several server processes', () => {
   });
 });
 
+describe('passkeys: bad input', () => {
+  it('"malformed WebAuthn responses": each a typed error, no passkey or session made, a challenge good once', async () => {
+    const gm = new Agent(s.url);
+    await gm.signUp(uniqueName('webauthn'), PASSWORD);
+    const reg = await gm.req('POST', '/account/passkeys/options', {});
+    expect(reg.status).toBe(200);
+    expect((reg.body.options as { rp: { id: string } }).rp.id).toBe('127.0.0.1');
+    const garbage = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'bm90IGpzb24', attestationObject: 'AAAA' } };
+    const bad = await gm.req('POST', '/account/passkeys', { challengeId: reg.body.challengeId, response: garbage });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error?.code).toBe('WEBAUTHN_INVALID');
+    expect((await gm.req('GET', '/account/passkeys')).body.passkeys).toEqual([]);
+    expect((await gm.req('POST', '/account/passkeys', { challengeId: reg.body.challengeId, response: garbage })).body.error?.code).toBe('WEBAUTHN_CHALLENGE_INVALID');
+    expect((await gm.req('POST', '/account/passkeys', { challengeId: 'ch_x', response: { id: 'A' } })).body.error?.code).toBe('INVALID_REQUEST');
+    const browser = new Agent(s.url);
+    const auth = await browser.req('POST', '/sessions/passkey/options', {});
+    const unknown = await browser.req('POST', '/sessions/passkey', { challengeId: auth.body.challengeId, response: { ...garbage, response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' } } });
+    expect(unknown.body.error?.code).toBe('PASSKEY_UNKNOWN');
+    expect((await browser.req('POST', '/sessions/passkey', { challengeId: auth.body.challengeId, response: garbage })).body.error?.code).toBe('WEBAUTHN_CHALLENGE_INVALID');
+    expect(browser.session()).toBeUndefined();
+  });
+});
+
 describe('logs', () => {
   it('"no password, token or cookie value in any log line" (pino output captured over every flow above)', async () => {
     const secrets: string[] = [PASSWORD];
