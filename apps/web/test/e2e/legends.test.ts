@@ -339,7 +339,7 @@ describe('legends in the browser', () => {
     await gm.getByRole('button', { name: 'Show a sign-in code' }).click();
     const code = await gm.getByLabel('Sign-in code').innerText();
     await phoneGm.goto(srv.url + '/gm/device');
-    await phoneGm.getByLabel('Code').fill(code);
+    await phoneGm.getByRole('textbox', { name: 'Code' }).fill(code);
     await phoneGm.getByRole('button', { name: 'Sign in' }).click();
     await phoneGm.getByRole('heading', { name: 'Your encounters' }).waitFor();
     await phoneGm.goto(gmConsole);
