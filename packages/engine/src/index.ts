@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './display.js';
 export * from './errors.js';
 export * from './dice.js';
 export * from './rng.js';

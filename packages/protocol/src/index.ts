@@ -214,6 +214,8 @@ export const rulesetInfoSchema = z.object({
   position: z.object({ schema: z.unknown() }),
   commands: z.array(z.string()),
   catalogue: z.array(z.unknown()),
+  /** how the ruleset is shown: vitals, stat labels and groups, internal fields, event sentences (engine's RulesetDisplay) */
+  display: z.unknown(),
 });
 export type RulesetInfo = z.infer<typeof rulesetInfoSchema>;
 

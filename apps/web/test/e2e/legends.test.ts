@@ -271,7 +271,7 @@ describe('legends in the browser', () => {
     const gmAfter = await liveState(gm);
     await waitForVersion(p1, gmAfter.version);
     await p1.getByRole('article', { name: 'Aria' }).getByText('stunned').waitFor();
-    await p1.getByTestId('event-log').getByText(/falling rocks/).waitFor();
+    await p1.getByTestId('story-log').getByText(/falling rocks/).waitFor();
     // exactly the state of a client that never left: a fresh page on the same invite
     const fresh = await open();
     await fresh.goto(links.p1);
@@ -304,7 +304,7 @@ describe('legends in the browser', () => {
     await fx.getByRole('button', { name: 'Apply' }).click();
     await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
     await settle([p1, p2, spec], gm);
-    await gm.getByTestId('event-log').getByText(/ambush check/).waitFor();
+    await gm.getByTestId('story-log').getByText(/ambush check/).waitFor();
     await expect(gm.locator('body').textContent()).resolves.toContain('Lurker');
 
     for (const page of [spec, p1]) {
@@ -362,8 +362,8 @@ describe('legends in the browser', () => {
     await gm.getByText(/overridden to 12\./).waitFor();
     await settle([p1, p2, spec], gm);
     for (const page of [gm, p1, spec]) {
-      await page.getByTestId('event-log').getByText(/GM overrides roll .*→ 12 \(the ledge gives way\)/).waitFor();
-      await page.getByTestId('event-log').getByTestId('roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
+      await page.getByTestId('story-log').getByText(/The GM changes a roll from \d+ to 12 \(the ledge gives way\)/).waitFor();
+      await page.getByTestId('story-log').getByTestId('story-roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
     }
     const timer = gm.getByRole('form', { name: 'Turn timer' });
     await timer.getByLabel('Turn timer (s)').fill('120');

@@ -1,3 +1,5 @@
+import { display } from './display.js';
+import { adjustVital } from './vitals.js';
 import { z } from 'zod';
 import { keepIf, withParts, commandSchema, draftWriter, hasExactKeys, sameShallow, idSchema, type ActionOption, type CatalogueEntry, type EngineEvent, type ParamSpec, type Ruleset, type Viewer, type Writer } from '@fray/engine';
 import { ACTIONS, ACTION_IDS, REACTIONS, actionDef, type ActionDef } from './catalogue.js';
@@ -656,6 +658,8 @@ function invariants(state: S): string[] {
 const id = idSchema;
 
 export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
+  display,
+  adjustVital: adjustVital as never,
   id: RULESET_ID,
   name: 'Action Points and Dynamic Combat',
   summary:
