@@ -10,7 +10,7 @@ import { displayOf } from '../lib/display.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import { inviteLink, navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
-import { loadAccount } from '../lib/storage.js';
+import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
 import type { EncounterState, InviteInfo, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
@@ -395,8 +395,8 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 
 /** The GM's console for one encounter. */
 export function Console({ encounterId }: { encounterId: string }) {
-  const account = loadAccount();
-  const token = account?.token ?? null;
+  const gm = useGmSession();
+  const token = gm.status === 'in' ? SESSION_COOKIE : null;
   const { live, snap } = useLive(token, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
   const [send, outcome, clear] = useCommand(live);
@@ -407,11 +407,11 @@ export function Console({ encounterId }: { encounterId: string }) {
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
-  if (!token) {
+  if (token === null) {
     return (
       <main>
         <p>
-          Sign in first. <a href="/">Home</a>
+          {gm.status === 'loading' ? 'Checking your sign-in…' : 'Sign in first.'} <a href="/">Home</a>
         </p>
       </main>
     );
