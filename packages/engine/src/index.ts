@@ -21,3 +21,4 @@ export {
   type CreateEncounterInput,
 } from './engine.js';
 export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { mapLayoutSchema, mapOf, onMap, cellColRow, type MapLayout, type SpaceKind } from './map.js';

@@ -3,6 +3,7 @@ import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, 
 import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
+import { reachOf, type ReachAnswer, type ReachRequest } from './reach.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
@@ -321,6 +322,22 @@ export class EncounterHost {
       return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
     }
     return { ok: true, version: this.state.version, actions: legalActions(this.ruleset, this.state, combatantId) };
+  }
+
+  /** Where a combatant can go with a movement option (see reach.ts): GM, or the player who commands it. */
+  reach(viewer: Viewer, req: ReachRequest): ReachAnswer {
+    const gate = this.legalGate(viewer, req.combatantId);
+    if (gate) return { ok: false, error: gate };
+    return reachOf(this.ruleset, this.state, viewer, new Set(Object.keys(this.channel(viewer).projection.combatants)), req);
+  }
+
+  private legalGate(viewer: Viewer, combatantId: string): WireError | null {
+    const c = this.state.combatants[combatantId];
+    const visible = this.channel(viewer).projection.combatants[combatantId];
+    if (!c || !visible) return { code: 'UNKNOWN_COMBATANT', message: `No combatant "${combatantId}".` };
+    if (viewer.role === 'spectator') return { code: 'FORBIDDEN', message: 'Spectators only watch.' };
+    if (viewer.role === 'player' && c.controller !== viewer.playerId) return { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` };
+    return null;
   }
 
   /**

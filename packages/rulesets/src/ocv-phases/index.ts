@@ -28,6 +28,7 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as never,
   statDocs,
   positionSchema,
+  space: { kind: 'hexes' },
   initialState: () => initialRs(),
   initCombatant: (stats) => initData(stats),
   commands,
