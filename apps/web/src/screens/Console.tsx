@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, EventLog, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
@@ -391,6 +392,8 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 }
 
 /** The GM's console for one encounter. */
+const everyone = (): boolean => true;
+
 export function Console({ encounterId }: { encounterId: string }) {
   const account = loadAccount();
   const token = account?.token ?? null;
@@ -401,6 +404,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [actor, setActor] = useState<string>('');
   const [revealError, setRevealError] = useState<unknown>(null);
   const state = snap?.state ?? null;
+  const map = useMapPanel({ live, state, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === state?.ruleset), isMine: noOne, canCommand: everyone, gm: true, title: 'Battle map (GM view: hidden combatants shown)' });
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
@@ -439,6 +443,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const current = state.clock.current;
   const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
   return (
+    <MapContext.Provider value={map.api}>
     <main className="console">
       <header className="topbar">
         <h1>
@@ -453,6 +458,7 @@ export function Console({ encounterId }: { encounterId: string }) {
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
+          {map.element}
           <Section title="Turn order" id="turns">
             <TurnOrder state={state} />
             <div className="row" data-testid="turn-controls">
@@ -571,5 +577,6 @@ export function Console({ encounterId }: { encounterId: string }) {
         </div>
       </div>
     </main>
+    </MapContext.Provider>
   );
 }

@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
+import { loadRulesets } from '../lib/rulesets.js';
+import { useAsync } from '../lib/useAsync.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, EventLog, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { nameOf } from '../lib/describe.js';
 import type { WireError } from '../lib/types.js';
@@ -16,6 +19,9 @@ function fatalText(e: WireError): string {
 export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
   const { live, snap } = useLive(token || null, encounterId);
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const rulesets = useAsync(() => loadRulesets(), []);
+  const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
+  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === snap?.state?.ruleset), isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
   if (!token) {
     return (
       <main className="narrow-page">
@@ -56,6 +62,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
   return (
+    <MapContext.Provider value={map.api}>
     <main className={`play${spectator ? ' spectate' : ''}`}>
       <header className="topbar">
         <h1>
@@ -100,6 +107,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
           Waiting for reactions: {w.trigger.description}
         </p>
       ) : null}
+      {map.element}
       {!spectator ? (
         <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
           {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
@@ -161,5 +169,6 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         <EventLog state={state} log={snap.log} />
       </Section>
     </main>
+    </MapContext.Provider>
   );
 }
