@@ -139,6 +139,7 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
     return { x: p.x, y: p.y };
   };
   const tokens = Object.values(state.combatants).filter((c) => isCell(c.position));
+  const unplaced = Object.values(state.combatants).filter((c) => !isCell(c.position));
   const tokenR = kind === 'squares' ? 14 : 13;
   const prov = marks.chosen?.provokes;
   const provCell = prov ? (prov.at === 0 ? from : (path[prov.at - 1] ?? null)) : null;
@@ -159,6 +160,7 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
           if (d) {
             const p = toMap(e.clientX, e.clientY);
             if (p && (d.moved || Math.abs(e.clientX - d.startX) + Math.abs(e.clientY - d.startY) > 6)) {
+              if (!d.moved) pz.svg.current?.setPointerCapture(e.pointerId);
               d.moved = true;
               setDrag({ id: d.id, x: p.x, y: p.y });
             }
@@ -168,6 +170,8 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
         }}
         onPointerUp={(e) => {
           const d = dragRef.current;
+          // a press without travel is a tap: the token's click handler runs next
+          if (d && !d.moved) return;
           dragRef.current = null;
           if (d?.moved && onDrop) {
             const p = toMap(e.clientX, e.clientY);
@@ -246,18 +250,29 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
                     ? (e) => {
                         e.stopPropagation();
                         dragRef.current = { id: c.id, startX: e.clientX, startY: e.clientY, moved: false };
-                        pz.svg.current?.setPointerCapture(e.pointerId);
                       }
                     : undefined
                 }
                 onClick={() => {
-                  if (!dragRef.current?.moved) onToken(c.id);
+                  const d = dragRef.current;
+                  dragRef.current = null;
+                  if (!d?.moved) onToken(c.id);
                 }}
               />
             );
           })}
         </g>
       </svg>
+      {unplaced.length ? (
+        <p className="map-unplaced">
+          Not on the map:{' '}
+          {unplaced.map((c) => (
+            <button key={c.id} type="button" data-token={c.id} aria-pressed={selected === c.id} className={selected === c.id ? 'selected' : ''} onClick={() => onToken(c.id)}>
+              {c.name}
+            </button>
+          ))}
+        </p>
+      ) : null}
       <div className="map-zoom" role="group" aria-label="Zoom">
         <button type="button" onClick={pz.zoomIn} aria-label="Zoom in">
           +

@@ -167,6 +167,12 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
     }
     setSelected(selected === id ? null : id);
     setNote(null);
+    // the GM places a token that is not on the map yet with the next tap
+    const c = state?.combatants[id];
+    if (gm && selected !== id && c && space?.kind !== 'zones' && !isCell(c.position)) {
+      setPlacing(true);
+      setNote({ kind: 'info', text: `Tap a ${space?.kind === 'hexes' ? 'hex' : 'square'} to place ${c.name}.` });
+    }
   };
 
   const onCell = async (to: unknown) => {

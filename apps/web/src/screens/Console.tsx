@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { CommandForm } from '../components/CommandForm.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, EventLog, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
@@ -563,6 +564,11 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Dice" id="dice">
             <Rolls state={state} send={send} />
           </Section>
+          {ruleset?.commandInfo ? (
+            <Section title="GM tools and rulings (every command)" id="gm-commands">
+              <CommandForm ruleset={ruleset} state={state} send={send} />
+            </Section>
+          ) : null}
           {ruleset?.commands && ruleset.commands.length > 0 ? (
             <Section title="Any command (GM rulings)" id="raw">
               <details>
