@@ -38,7 +38,7 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
     position: { schema: jsonSchema(r.positionSchema) },
     commands: Object.keys(commandsOf(r)).sort(),
     commandInfo: Object.fromEntries(Object.entries(commandsOf(r)).map(([type, spec]) => [type, { actor: spec.actor, reaction: spec.reaction === true, schema: fieldsSchema(spec.schema) }])),
-    space: r.space ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}) } : null,
+    space: r.space ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}), ...(r.space.terrain ? { terrain: r.space.terrain } : {}) } : null,
     catalogue: r.catalogue,
   };
 }

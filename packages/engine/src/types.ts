@@ -251,7 +251,13 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
    * grid (axial {q, r}, pointy-top) or zones (the ruleset's own). A grid ruleset gets the `map.set`
    * command (size and walls).
    */
-  space?: { kind: 'squares' | 'hexes' | 'zones'; /** where the zones are in the state, e.g. `rs.zones` */ zones?: string };
+  space?: {
+    kind: 'squares' | 'hexes' | 'zones';
+    /** where the zones are in the state, e.g. `rs.zones` */
+    zones?: string;
+    /** where the ruleset keeps terrain layers in the state: an object of layer name → cell keys ("q,r" / "x,y"), e.g. `rs.map` */
+    terrain?: string;
+  };
   initialState(options: O): RS;
   initCombatant(stats: Stats, options: O): Data;
   commands: Record<string, CommandSpec<RS, O>>;

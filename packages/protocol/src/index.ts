@@ -200,7 +200,7 @@ export const rulesetInfoSchema = z.object({
   /** per command type: who may send it and its fields as JSON Schema (without `type` and `by`), for forms */
   commandInfo: z.record(z.string(), z.object({ actor: z.enum(['gm', 'combatant', 'any']), reaction: z.boolean(), schema: z.unknown() })),
   /** the battle map's space: squares, hexes or zones (and where the zones are in the state) */
-  space: z.object({ kind: z.enum(['squares', 'hexes', 'zones']), zones: z.string().optional() }).nullable(),
+  space: z.object({ kind: z.enum(['squares', 'hexes', 'zones']), zones: z.string().optional(), terrain: z.string().optional() }).nullable(),
   catalogue: z.array(z.unknown()),
 });
 export type RulesetInfo = z.infer<typeof rulesetInfoSchema>;

@@ -71,9 +71,8 @@ function knownState(state: EncounterState, visible: ReadonlySet<string>): Encoun
 function neighbours(kind: 'squares' | 'hexes', p: Cell): Cell[] {
   if (kind === 'hexes') return hexNeighbors(p as { q: number; r: number });
   const { x, y } = p as { x: number; y: number };
-  const out: Cell[] = [];
-  for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (dx || dy) out.push({ x: x + dx, y: y + dy });
-  return out;
+  // straight steps first, so that of two equally short paths the straighter one is found first
+  return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].map(([dx, dy]) => ({ x: x + dx!, y: y + dy! }));
 }
 
 interface Trial {

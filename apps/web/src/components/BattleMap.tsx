@@ -17,7 +17,7 @@ export interface MapMarks {
 
 export interface BattleMapProps {
   state: EncounterState;
-  space: { kind: 'squares' | 'hexes' | 'zones'; zones?: string };
+  space: { kind: 'squares' | 'hexes' | 'zones'; zones?: string; terrain?: string };
   isMine: (id: string) => boolean;
   selected: string | null;
   /** the token a reaction window is about (drawn pulsing) */
@@ -79,13 +79,13 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
       {acting ? <circle cx={cx} cy={cy} r={r + 5} className="token-acting" /> : null}
       {selected ? <circle cx={cx} cy={cy} r={r + 3} className="token-selected" /> : null}
       <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />
+      {mine ? <circle cx={cx} cy={cy} r={r - 3} className="token-mine" /> : null}
       <text x={cx} y={cy + 4} className="token-initials">
         {initials(c.name)}
       </text>
       <text x={cx} y={cy + r + 11} className="token-name">
-        {acting ? '▶ ' : ''}
-        {c.name.length > 12 ? `${c.name.slice(0, 11)}…` : c.name}
-        {mine ? ' (you)' : ''}
+        {acting ? '▶' : ''}
+        {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
       </text>
       {conds.slice(0, 3).map((k, i) => (
         <g key={k + i}>
@@ -102,6 +102,14 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
       ) : null}
     </g>
   );
+}
+
+/** The ruleset's terrain layers (`space.terrain`): layer name → the keys of its cells. */
+function terrainOf(state: EncounterState, path: string | undefined): Array<[string, Set<string>]> {
+  if (!path) return [];
+  const at = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), state);
+  if (!at || typeof at !== 'object') return [];
+  return Object.entries(at as Record<string, unknown>).filter(([, v]) => Array.isArray(v) && v.length > 0).map(([name, v]) => [name, new Set((v as unknown[]).map(String))]);
 }
 
 /** Which cell a point in map units falls in. */
@@ -126,6 +134,7 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
   const pad = 24;
   const pz = usePanZoom({ x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad });
   const walls = new Set((mapOf(state)?.walls ?? []).map(cellKey));
+  const terrain = terrainOf(state, props.space.terrain);
   const reach = new Map<string, ReachTarget>((marks.reach?.reachable ?? []).filter((t) => isCell(t.to)).map((t) => [cellKey(t.to as Cell), t]));
   const path = marks.chosen?.path?.filter(isCell) ?? [];
   const from = isCell(marks.reach?.from) ? (marks.reach!.from as Cell) : null;
@@ -188,17 +197,18 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
             const k = cellKey(cell);
             const { cx, cy } = centre(kind, cell);
             const t = reach.get(k);
-            const cls = `cell${walls.has(k) ? ' wall' : ''}${t ? (t.provokes ? ' reach provoke' : ' reach') : ''}${marks.chosen && isCell(marks.chosen.to) && cellKey(marks.chosen.to) === k ? ' chosen' : ''}${marks.refusedAt && cellKey(marks.refusedAt) === k ? ' refused' : ''}`;
+            const layers = terrain.filter(([, keys]) => keys.has(k)).map(([name]) => name);
+            const cls = `cell${walls.has(k) ? ' wall' : ''}${layers.map((n) => ` terrain-${n}`).join('')}${t ? (t.provokes ? ' reach provoke' : ' reach') : ''}${marks.chosen && isCell(marks.chosen.to) && cellKey(marks.chosen.to) === k ? ' chosen' : ''}${marks.refusedAt && cellKey(marks.refusedAt) === k ? ' refused' : ''}`;
             const tap = () => {
               if (!pz.moved()) onCell(cell);
             };
             return kind === 'squares' ? (
               <rect key={k} data-cell={k} x={cx - SQUARE / 2} y={cy - SQUARE / 2} width={SQUARE} height={SQUARE} className={cls} onClick={tap}>
-                <title>{cellName(kind, cell) + (walls.has(k) ? ' (wall)' : '') + (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '')}</title>
+                <title>{cellName(kind, cell) + (walls.has(k) ? ' (wall)' : '') + (layers.length ? ` (${layers.join(', ')})` : '') + (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '')}</title>
               </rect>
             ) : (
               <polygon key={k} data-cell={k} points={hexPoints(cx, cy)} className={cls} onClick={tap}>
-                <title>{cellName(kind, cell) + (walls.has(k) ? ' (wall)' : '') + (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '')}</title>
+                <title>{cellName(kind, cell) + (walls.has(k) ? ' (wall)' : '') + (layers.length ? ` (${layers.join(', ')})` : '') + (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '')}</title>
               </polygon>
             );
           })}

@@ -78,7 +78,6 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   // A stale map re-syncs: when the state moves on, ask again where the mover can go.
   useEffect(() => {
     if (move?.answer && move.answer.version !== version) void loadReach(move, chosen);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version]);
 
   // The movement options of the selected token, when this viewer commands it.
@@ -95,7 +94,6 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
     return () => {
       on = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [live, selected, version, state?.status, space]);
 
   const api = useMemo<MapApi>(

@@ -60,7 +60,7 @@ export interface RulesetInfo {
   position?: { schema: unknown };
   commands?: string[];
   commandInfo?: Record<string, { actor: 'gm' | 'combatant' | 'any'; reaction: boolean; schema: unknown }>;
-  space?: { kind: 'squares' | 'hexes' | 'zones'; zones?: string } | null;
+  space?: { kind: 'squares' | 'hexes' | 'zones'; zones?: string; terrain?: string } | null;
   catalogue?: unknown[];
 }
 

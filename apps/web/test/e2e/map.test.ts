@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
@@ -54,9 +54,11 @@ describe('a fight on the battle map, by taps and clicks', () => {
   }
 
   /** A screenshot kept in docs/screens/ (and apps/web/artifacts/). */
-  async function keep(page: Page, name: string): Promise<void> {
-    const path = await shot(page, name);
-    copyFileSync(path, join(SCREENS, `${name}.png`));
+  async function keep(page: Page, name: string, at = '[data-testid="map-panel"]'): Promise<void> {
+    await shot(page, name);
+    // the screen as the person sees it, the map (or `at`) in view
+    await page.locator(at).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: join(SCREENS, `${name}.png`) });
   }
 
   /** Until `pred` holds in the GM's state. */
