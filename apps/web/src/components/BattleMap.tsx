@@ -56,50 +56,55 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
   const conds = conditionsOf(state, c.id);
   const colour = sideColour(c.side);
   return (
-    <g
-      className={`token${selected ? ' selected' : ''}${highlight ? ' moving' : ''}${c.hidden ? ' hidden-token' : ''}`}
-      role="button"
-      tabIndex={0}
-      aria-label={tokenWords(state, c, mine)}
-      aria-pressed={selected}
-      data-token={c.id}
-      onPointerDown={onPointerDown}
-      onClick={(e) => {
-        e.stopPropagation();
-        onClick();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
+    <g>
+      <g
+        className={`token${selected ? ' selected' : ''}${highlight ? ' moving' : ''}${c.hidden ? ' hidden-token' : ''}`}
+        role="button"
+        tabIndex={0}
+        aria-label={tokenWords(state, c, mine)}
+        aria-pressed={selected}
+        data-token={c.id}
+        onPointerDown={onPointerDown}
+        onClick={(e) => {
+          e.stopPropagation();
           onClick();
-        }
-      }}
-    >
-      <title>{tokenWords(state, c, mine)}</title>
-      {acting ? <circle cx={cx} cy={cy} r={r + 5} className="token-acting" /> : null}
-      {selected ? <circle cx={cx} cy={cy} r={r + 3} className="token-selected" /> : null}
-      <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />
-      {mine ? <circle cx={cx} cy={cy} r={r - 3} className="token-mine" /> : null}
-      <text x={cx} y={cy + 4} className="token-initials">
-        {initials(c.name)}
-      </text>
-      <text x={cx} y={cy + r + 11} className="token-name">
-        {acting ? '▶' : ''}
-        {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
-      </text>
-      {conds.slice(0, 3).map((k, i) => (
-        <g key={k + i}>
-          <rect x={cx + r - 6} y={cy - r - 4 + i * 11} width={Math.max(14, k.length * 4.6)} height={10} rx={3} className="token-badge" />
-          <text x={cx + r - 3} y={cy - r + 4 + i * 11} className="token-badge-text">
-            {k.length > 9 ? `${k.slice(0, 8)}…` : k}
-          </text>
-        </g>
-      ))}
-      {c.hidden ? (
-        <text x={cx} y={cy - r - 3} className="token-hidden">
-          hidden
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            onClick();
+          }
+        }}
+      >
+        <title>{tokenWords(state, c, mine)}</title>
+        {acting ? <circle cx={cx} cy={cy} r={r + 5} className="token-acting" /> : null}
+        {selected ? <circle cx={cx} cy={cy} r={r + 3} className="token-selected" /> : null}
+        <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />
+        {mine ? <circle cx={cx} cy={cy} r={r - 3} className="token-mine" /> : null}
+      </g>
+      {/* the token's words are in its label; what is drawn is for the eyes */}
+      <g aria-hidden="true" className="token-text">
+        <text x={cx} y={cy + 4} className="token-initials">
+          {initials(c.name)}
         </text>
-      ) : null}
+        <text x={cx} y={cy + r + 11} className="token-name">
+          {acting ? '▶' : ''}
+          {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
+        </text>
+        {conds.slice(0, 3).map((k, i) => (
+          <g key={k + i}>
+            <rect x={cx + r - 6} y={cy - r - 4 + i * 11} width={Math.max(14, k.length * 4.6)} height={10} rx={3} className="token-badge" />
+            <text x={cx + r - 3} y={cy - r + 4 + i * 11} className="token-badge-text">
+              {k.length > 9 ? `${k.slice(0, 8)}…` : k}
+            </text>
+          </g>
+        ))}
+        {c.hidden ? (
+          <text x={cx} y={cy - r - 3} className="token-hidden">
+            hidden
+          </text>
+        ) : null}
+      </g>
     </g>
   );
 }

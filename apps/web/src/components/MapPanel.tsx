@@ -55,12 +55,17 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   const picker = useRef<{ ids: string[]; onPick: (id: string) => void } | null>(null);
   const versionRef = useRef(version);
   versionRef.current = version;
+  /** bumped when a move starts, ends or is sent: a reach answer for an older one is dropped */
+  const gen = useRef(0);
+  const sending = useRef(false);
 
   const loadReach = useCallback(
     async (m: Move, keep?: ReachTarget | null) => {
       const o = m.option;
       if (!live) return;
+      const mine = gen.current;
       const a = await live.reach({ combatantId: m.combatantId, command: o.command, ...(o.action ? { action: o.action } : {}), ...(o.template ? { template: o.template } : {}), params: m.params });
+      if (mine !== gen.current) return;
       if (!a.ok) {
         setMove(null);
         setNote({ kind: 'error', text: a.error.message, rule: (a.error as WireError).rule });
@@ -77,7 +82,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
 
   // A stale map re-syncs: when the state moves on, ask again where the mover can go.
   useEffect(() => {
-    if (move?.answer && move.answer.version !== version) void loadReach(move, chosen);
+    if (move?.answer && move.answer.version !== version && !sending.current) void loadReach(move, chosen);
   }, [version]);
 
   // The movement options of the selected token, when this viewer commands it.
@@ -99,6 +104,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   const api = useMemo<MapApi>(
     () => ({
       startMove(combatantId, option, params) {
+        gen.current += 1;
         setSelected(combatantId);
         setChosen(null);
         setRefusedAt(null);
@@ -120,6 +126,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   );
 
   const cancel = () => {
+    gen.current += 1;
     setMove(null);
     setChosen(null);
     setRefusedAt(null);
@@ -137,7 +144,10 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
     const o = move.option;
     const value = a.paramKind === 'path' ? t.path : t.to;
     setBusy(true);
+    sending.current = true;
+    gen.current += 1;
     const r = await live.send({ ...move.params, ...(o.template ?? {}), [a.param]: value, type: o.command }, undefined, a.version);
+    sending.current = false;
     setBusy(false);
     if (r.ok) {
       setMove(null);

@@ -44,9 +44,10 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
         data-token={c.id}
         className={`zone-token${props.selected === c.id ? ' selected' : ''}${props.highlight === c.id ? ' moving' : ''}${c.hidden ? ' hidden-token' : ''}`}
         aria-pressed={props.selected === c.id}
-        aria-label={tokenWords(state, c, mine)}
+        title={tokenWords(state, c, mine)}
         onClick={() => props.onToken(c.id)}
       >
+        {acting ? <span className="sr-only">acting now: </span> : null}
         <span className="dot" style={{ background: sideColour(c.side) }} aria-hidden="true" />
         {acting ? '▶ ' : ''}
         {c.name}

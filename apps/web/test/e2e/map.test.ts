@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { DESKTOP, launch, newPage, shot, type Chrome } from './browser.js';
+import { axe, DESKTOP, launch, newPage, shot, type Chrome } from './browser.js';
 import { createEncounter, inviteLink, signUp } from './gm-flow.js';
 import { liveState, settle } from './helpers.js';
 import { addByForm, idOf, map, noteMatches, placeByTap } from './map-flow.js';
@@ -38,6 +38,11 @@ describe('a fight on the battle map, by taps and clicks', () => {
   const pages: Page[] = [];
   /** On a failure, what every page showed (apps/web/artifacts/fail-N.png). */
   async function failShots(): Promise<void> {
+    const log = await pages[0]
+      ?.evaluate(() => window.__frayLive?.getSnapshot().log.map((e) => `${e.seq} ${String(JSON.stringify(e.command ?? null)).slice(0, 160)} → ${e.events.map((x) => (x as { type: string }).type).join(',')}`))
+      .catch(() => []);
+    console.error(`GM log:\n${(log ?? []).join('\n')}`);
+    for (const p of pages) console.error(`${p.url()}: ${await p.locator('[data-testid="map-note"]').first().textContent({ timeout: 500 }).catch(() => '-')}`);
     for (const [i, p] of pages.entries()) await p.screenshot({ path: join(resolve(import.meta.dirname, '../../artifacts'), `fail-${i}.png`), fullPage: true }).catch(() => undefined);
   }
   async function open(viewport = DESKTOP): Promise<Page> {
@@ -165,7 +170,13 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await fx.getByRole('button', { name: 'Apply' }).click();
     await gmSees(gm, 's.effects.some((e) => e.targetId === a)', orc);
     await settle([p1, p2, watcher], gm);
-    await watcher.locator(`[data-token="${orc}"] .token-badge`).first().waitFor();
+    await watcher.locator(`[data-token="${orc}"] + .token-text .token-badge`).first().waitFor();
+    // the map passes axe-core's WCAG 2 A/AA checks on every screen
+    const report: string[] = [];
+    for (const [name, page] of [['GM', gm], ['player (phone)', p1], ['player', p2], ['spectator', watcher]] as const) {
+      for (const v of await axe(page)) report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+    expect(report).toEqual([]);
     await keep(gm, 'gm-console-map-desktop');
     await keep(p2, 'player-map-desktop');
     await keep(watcher, 'spectator-map-desktop');
