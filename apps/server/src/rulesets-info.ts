@@ -40,5 +40,6 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
     commandInfo: Object.fromEntries(Object.entries(commandsOf(r)).map(([type, spec]) => [type, { actor: spec.actor, reaction: spec.reaction === true, schema: fieldsSchema(spec.schema) }])),
     space: r.space ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}), ...(r.space.terrain ? { terrain: r.space.terrain } : {}) } : null,
     catalogue: r.catalogue,
+    display: r.display ?? { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} },
   };
 }

@@ -8,7 +8,7 @@
  * hidden combatant never blocks, threatens or is named in the answer of a viewer who cannot see it.
  * Only acceptance and the reaction a step opens are reported, never other events (no roll leaks).
  */
-import { apply, hexLine, hexNeighbors, legalActions, squareLine, type ActionOption, type Actor, type EncounterState, type EngineError, type ParamSpec, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, withoutCombatants, hexLine, hexNeighbors, legalActions, squareLine, type ActionOption, type Actor, type EncounterState, type EngineError, type ParamSpec, type Ruleset, type Viewer } from '@fray/engine';
 
 export interface ReachRequest {
   combatantId: string;
@@ -55,17 +55,10 @@ function sameTemplate(a: Record<string, unknown> | undefined, b: Record<string, 
   return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 }
 
-/** The state as far as this viewer knows it: without the combatants it does not see. */
+/** The state as far as this viewer knows it: without the combatants it does not see (the engine's `withoutCombatants`). */
 function knownState(state: EncounterState, visible: ReadonlySet<string>): EncounterState {
-  if (Object.keys(state.combatants).every((id) => visible.has(id))) return state;
-  const combatants = Object.fromEntries(Object.entries(state.combatants).filter(([id]) => visible.has(id)));
-  const seen = (id: string | null) => id === null || visible.has(id);
-  return {
-    ...state,
-    combatants,
-    effects: state.effects.filter((e) => seen(e.targetId) && seen(e.sourceId)),
-    clock: { ...state.clock, order: state.clock.order.filter((id) => visible.has(id)) },
-  };
+  const unseen = Object.keys(state.combatants).filter((id) => !visible.has(id));
+  return unseen.length === 0 ? state : withoutCombatants(state, unseen);
 }
 
 function neighbours(kind: 'squares' | 'hexes', p: Cell): Cell[] {

@@ -62,6 +62,8 @@ export interface RulesetInfo {
   commandInfo?: Record<string, { actor: 'gm' | 'combatant' | 'any'; reaction: boolean; schema: unknown }>;
   space?: { kind: 'squares' | 'hexes' | 'zones'; zones?: string; terrain?: string } | null;
   catalogue?: unknown[];
+  /** how the ruleset is shown (engine RulesetDisplay) */
+  display?: unknown;
 }
 
 export interface EncounterSummary {
