@@ -14,6 +14,7 @@ import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
+import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
 import { registerPasskeys } from './passkey-http.js';
 import { PasswordGate } from './passwords.js';
@@ -206,6 +207,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
+  registerTransfer(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);
 
