@@ -1,5 +1,4 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import QRCode from 'qrcode';
 import { describeError } from '../lib/api.js';
 import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../lib/describe.js';
 import { emptyDisplay, groupedStats, shownData, type RulesetDisplay } from '../lib/display.js';
@@ -337,7 +336,10 @@ export function QrCode({ text, label }: { text: string; label: string }) {
   const [svg, setSvg] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((s) => live && setSvg(s), () => live && setSvg(null));
+    // loaded when a QR code is first shown: the GM's, never in a player's first load
+    import('qrcode')
+      .then((q) => q.default.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((s) => live && setSvg(s), () => live && setSvg(null));
     return () => {
       live = false;
     };
