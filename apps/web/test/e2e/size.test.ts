@@ -72,7 +72,7 @@ describe("a player's first load", () => {
     const t0 = Date.now();
     const timeline: string[] = [];
     page.on('requestfinished', (r) => timeline.push(`${Date.now() - t0} ms ${r.resourceType()} ${r.url().replace(/^https?:\/\/[^/]+/, '').slice(0, 60)}`));
-    page.on('websocket', (ws) => timeline.push(`${Date.now() - t0} ms websocket opened`));
+    page.on('websocket', () => timeline.push(`${Date.now() - t0} ms websocket opened`));
     await page.goto(link, { waitUntil: 'commit', timeout: 30_000 });
     // meaningful: the encounter itself (the clock line and the turn order), not a loading message
     await page.getByTestId('turn-order').waitFor({ timeout: 30_000 });
