@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { StoryLog } from '../components/Log.js';
+import { DuplicateButton, QuickNpcs } from '../components/QuickNpcs.js';
 import { AdjustVital } from '../components/Vitals.js';
 import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
@@ -519,6 +520,7 @@ export function Console({ encounterId }: { encounterId: string }) {
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit
                       </button>
+                      <DuplicateButton c={c} state={state} encounterId={encounterId} token={token} onError={setRevealError} />
                       {c.hidden ? (
                         <button
                           type="button"
@@ -547,7 +549,12 @@ export function Console({ encounterId }: { encounterId: string }) {
             </div>
           </Section>
           <Section title="Add a combatant" id="add">
-            {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+            {ruleset ? <QuickNpcs ruleset={ruleset} display={display} state={state} encounterId={encounterId} token={token} /> : null}
+            {/* folded away once combat starts (the GM opens it when needed) */}
+            <details className="sub" open={state.status === 'setup'} key={state.status}>
+              <summary>The full form: name, side and every stat</summary>
+              {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+            </details>
           </Section>
         </div>
         <div className="col">
