@@ -454,7 +454,7 @@ export function Console({ encounterId }: { encounterId: string }) {
         </h1>
         <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
       </header>
-      <OfflineBanner status={snap.status} />
+      <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
