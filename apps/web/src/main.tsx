@@ -9,6 +9,8 @@ import { navigate, useRoute } from './lib/router.js';
 // is the player view only (docs/web.md, "Size").
 const Console = lazy(() => import('./screens/Console.js').then((m) => ({ default: m.Console })));
 const GmList = lazy(() => import('./screens/GmList.js').then((m) => ({ default: m.GmList })));
+const AccountSettings = lazy(() => import('./screens/AccountSettings.js').then((m) => ({ default: m.AccountSettings })));
+const DeviceSignIn = lazy(() => import('./screens/DeviceSignIn.js').then((m) => ({ default: m.DeviceSignIn })));
 
 function Loading() {
   return (
@@ -52,6 +54,18 @@ function App() {
       return (
         <Suspense fallback={<Loading />}>
           <GmList />
+        </Suspense>
+      );
+    case 'account':
+      return (
+        <Suspense fallback={<Loading />}>
+          <AccountSettings />
+        </Suspense>
+      );
+    case 'device':
+      return (
+        <Suspense fallback={<Loading />}>
+          <DeviceSignIn code={route.code} />
         </Suspense>
       );
     case 'console':

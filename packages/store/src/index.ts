@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './accounts-types.js';
 export { openStore, defaultDataDir, redactUrl } from './open.js';
 export type { OpenStoreOptions, StoreLogger } from './open.js';
 export { PrismaStore, SNAPSHOTS_KEPT } from './prisma-store.js';
@@ -7,3 +8,10 @@ export type { MigrateResult } from './migrate.js';
 export { startEmbedded } from './embedded.js';
 export type { EmbeddedPostgres } from './embedded.js';
 export { isUnavailable } from './errors.js';
+export { backupToFile, dumpDatabase, NOT_BACKED_UP } from './backup.js';
+export type { BackupSummary } from './backup.js';
+export { restoreFromFile } from './restore.js';
+export type { RestoreTarget, RestoreSummary } from './restore.js';
+export { BackupError, BACKUP_FORMAT_VERSION, frayVersion, readBackup } from './backup-file.js';
+export type { BackupErrorCode, BackupHeader } from './backup-file.js';
+export { allEncounters } from './census.js';

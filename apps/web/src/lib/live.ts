@@ -1,4 +1,5 @@
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
+import type { ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
 import type { ActionOption, Deadlines, EncounterState, LogEntry, PatchMessage, ViewerRole, WireError } from './types.js';
 
 /**
@@ -51,7 +52,7 @@ export function commandLabel(c: Record<string, unknown>): string {
 
 export type CommandResult = { ok: true; version: number; events: unknown[] } | { ok: false; error: WireError };
 
-const FATAL = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
+const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
 const noDeadlines: Deadlines = { reaction: null, turn: null };
 
 let counter = 0;
@@ -233,7 +234,7 @@ export class Live {
    * Send a command (without `by`: the server sets it from the token). One commandId for all
    * its attempts: a retry after a timeout or a dropped connection is applied once.
    */
-  async send(command: Record<string, unknown>, commandId = newCommandId()): Promise<CommandResult> {
+  async send(command: Record<string, unknown>, commandId = newCommandId(), expectedVersion?: number): Promise<CommandResult> {
     const m = this.mirror;
     if (!m) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected to the encounter yet.' } };
     const { label, ...cmd } = command;
@@ -244,7 +245,7 @@ export class Live {
     this.set({});
     let result: CommandResult;
     try {
-      result = await this.attempt(m, cmd, commandId);
+      result = await this.attempt(m, cmd, commandId, expectedVersion);
     } finally {
       this.inFlight -= 1;
       this.pending = this.pending.filter((p) => p !== entry);
@@ -256,10 +257,10 @@ export class Live {
   }
 
   /** Send until answered: the same commandId each time, so the server applies it once. */
-  private async attempt(m: EncounterMirror, command: Record<string, unknown>, commandId: string): Promise<CommandResult> {
+  private async attempt(m: EncounterMirror, command: Record<string, unknown>, commandId: string, expectedVersion?: number): Promise<CommandResult> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await m.command(command as never, { commandId });
+        const ack = await m.command(command as never, expectedVersion === undefined ? { commandId } : { commandId, expectedVersion });
         // sent right after a reconnect, before the re-join: join again, send again
         if (!ack.ok && ack.error.code === 'NOT_JOINED' && attempt < 3) {
           await m.sync().catch(() => undefined);
@@ -298,6 +299,21 @@ export class Live {
     return ack.actions as ActionOption[];
   }
 
+  /** Where a combatant can go with a movement option (`reach`, read-only): the server's answer. */
+  async reach(req: Omit<ReachRequestMessage, 'encounterId'>): Promise<ReachAnswer> {
+    if (!this.client) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected yet.' } };
+    try {
+      return await this.client.reach({ ...req, encounterId: this.opts.encounterId });
+    } catch (e) {
+      return { ok: false, error: { code: 'TIMEOUT', message: e instanceof Error ? e.message : String(e) } };
+    }
+  }
+
+  /** Bring the mirror up to the server's version now (a stale map). */
+  async resyncNow(): Promise<void> {
+    await this.mirror?.sync().catch(() => undefined);
+  }
+
   /** GM: a turn ends by itself after this many seconds (null: no timer). */
   async setTurnTimer(seconds: number | null): Promise<CommandResult> {
     if (!this.client) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected.' } };
@@ -324,3 +340,5 @@ export class Live {
     this.listeners.clear();
   }
 }
+
+export type { ReachAnswer };

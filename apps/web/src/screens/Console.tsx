@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { CommandForm } from '../components/CommandForm.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { Invites } from '../components/Invites.js';
 import { StoryLog } from '../components/Log.js';
@@ -12,7 +14,7 @@ import { displayOf } from '../lib/display.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
-import { loadAccount } from '../lib/storage.js';
+import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
 import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
@@ -316,9 +318,11 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 }
 
 /** The GM's console for one encounter. */
+const everyone = (): boolean => true;
+
 export function Console({ encounterId }: { encounterId: string }) {
-  const account = loadAccount();
-  const token = account?.token ?? null;
+  const gm = useGmSession();
+  const token = gm.status === 'in' ? SESSION_COOKIE : null;
   const { live, snap } = useLive(token, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
   const [send, outcome, clear] = useCommand(live);
@@ -326,14 +330,15 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [actor, setActor] = useState<string>('');
   const [revealError, setRevealError] = useState<unknown>(null);
   const state = snap?.state ?? null;
+  const map = useMapPanel({ live, state, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === state?.ruleset), isMine: noOne, canCommand: everyone, gm: true, title: 'Battle map (GM view: hidden combatants shown)' });
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
-  if (!token) {
+  if (token === null) {
     return (
       <main>
         <p>
-          Sign in first. <a href="/">Home</a>
+          {gm.status === 'loading' ? 'Checking your sign-in…' : 'Sign in first.'} <a href="/">Home</a>
         </p>
       </main>
     );
@@ -365,6 +370,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const current = state.clock.current;
   const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
   return (
+    <MapContext.Provider value={map.api}>
     <main className="console">
       <header className="topbar">
         <h1>
@@ -379,6 +385,7 @@ export function Console({ encounterId }: { encounterId: string }) {
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
+          {map.element}
           <Section title="Turn order" id="turns">
             <TurnOrder state={state} display={display} numbers={() => true} />
             <div className="row" data-testid="turn-controls">
@@ -490,6 +497,11 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Dice" id="dice">
             <Rolls state={state} send={send} />
           </Section>
+          {ruleset?.commandInfo ? (
+            <Section title="GM tools and rulings (every command)" id="gm-commands">
+              <CommandForm ruleset={ruleset} state={state} send={send} />
+            </Section>
+          ) : null}
           {ruleset?.commands && ruleset.commands.length > 0 ? (
             <Section title="Any command (GM rulings)" id="raw">
               <details>
@@ -504,5 +516,6 @@ export function Console({ encounterId }: { encounterId: string }) {
         </div>
       </div>
     </main>
+    </MapContext.Provider>
   );
 }

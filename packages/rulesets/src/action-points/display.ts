@@ -29,7 +29,7 @@ export const display: RulesetDisplay = {
   },
   internal: [
     'tiebreak', 'tieRoll', 'apBudget', 'apSpentThisRound', 'apThisPhase', 'delayUntil', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound',
-    'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound',
+    'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nockedAt',
   ],
   dataLabels: {
     aware: 'Aware', initiative: 'Initiative', ap: 'AP left', stopped: 'Stopped', freeThisPhase: 'Free actions this phase', nocked: 'Arrow nocked', unloaded: 'Unloaded',
