@@ -108,7 +108,7 @@ export function Invites({ encounterId, token, state }: { encounterId: string; to
                 <p className="muted">The link was shown in another browser or tab (only its fingerprint is kept).</p>
               )}
               <div className="row">
-                <button type="button" onClick={() => void reissue(inv.id)} aria-label={`Show the ${who} link again (a new link; the old one stops working)`}>
+                <button type="button" onClick={() => void reissue(inv.id)} aria-label={`${link ? 'New link' : 'Show link again'}: ${who} (a new link; the old one stops working)`}>
                   {link ? 'New link' : 'Show link again'}
                 </button>
                 <button type="button" className="danger" onClick={() => window.confirm(`Revoke the invite (${who})? A page open on it is disconnected.`) && void revoke(inv.id)} aria-label={`Revoke the ${who} invite`}>

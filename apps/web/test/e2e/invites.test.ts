@@ -47,7 +47,7 @@ describe('invites that survive', () => {
     const second = await asGm(token, enc.id);
     const item = second.getByTestId('invite-player').first();
     await item.getByText('The link was shown in another browser').waitFor();
-    await item.getByRole('button', { name: /Show the Player: Aria link again/ }).click();
+    await item.getByRole('button', { name: /^Show link again: Player: Aria/ }).click();
     const newLink = await second.getByTestId('invite-player').getByTestId('invite-link').inputValue();
     expect(newLink).not.toBe(oldLink);
     await second.getByTestId('invite-player').getByRole('button', { name: 'QR code' }).or(second.getByTestId('invite-player').getByText('QR code')).first().click();
