@@ -60,8 +60,8 @@ async function main(): Promise<void> {
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
   });
-  // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
-  await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
+  // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)
+  await server.app.register(webPlugin);
   const { url } = await server.listen(config.port, config.host);
   const v8Pool = v8PoolSize();
   const memoryReducer = memoryReducerOn();

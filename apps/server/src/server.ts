@@ -143,7 +143,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     serveClient: false,
     parser: jsonParser,
   });
-  const redis = opts.redisUrl ? attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
+  const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 
   const ctx: ServerContext = {
     store: opts.store,
