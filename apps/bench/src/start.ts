@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, rssBytes, sleep } from './proc.js';
-import { freePort, repoRoot, SERVER_NODE_ARGS, serverMain } from './servers.js';
+import { BENCH_METRICS_TOKEN, freePort, repoRoot, SERVER_NODE_ARGS, serverMain } from './servers.js';
 
 export interface StartRun {
   database: 'embedded' | 'postgres';
@@ -24,9 +24,6 @@ export interface StartRun {
   /** the same summed over every process the command left running (npm's own processes too), bytes */
   treeRss: number;
 }
-
-/** the metrics token the bench gives the servers it starts (the figures it reads are behind it) */
-export const BENCH_METRICS_TOKEN = 'fray-bench-metrics';
 
 /** every process under `pid` (its children, theirs…), from /proc */
 export function descendants(pid: number): number[] {

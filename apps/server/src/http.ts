@@ -19,6 +19,7 @@ import {
 import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
 import { hashToken, newToken, principalKey } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
+import { noteOutcome } from './request-log.js';
 import { ownerUrlOf, type ServerContext } from './server.js';
 
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
@@ -73,20 +74,20 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     } else {
       const w = toWireError(err);
       if (w.internal) {
-        req.log.error({ err }, 'request failed');
+        noteOutcome(req, { code: w.wire.code, reason: err instanceof Error ? err.message : String(err), err });
         return reply.status(500).send({ error: w.wire });
       }
       status = err instanceof ApiError ? err.status : statusOf(w.wire.code);
       code = w.wire.code;
       message = w.wire.message;
     }
-    req.log.warn({ code, status, reason: message }, 'request refused');
+    noteOutcome(req, { code, reason: message });
     // NOT_OWNER carries the owner's URL (several processes, docs/scaling.md)
     if (err instanceof NotOwnerError) return reply.status(status).send({ error: err.toWire() });
     return reply.status(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((req, reply) => {
-    req.log.warn({ code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` }, 'request refused');
+    noteOutcome(req, { code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` });
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -14,6 +15,7 @@ import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { registerMetrics } from './metrics.js';
 import { RefusalCounter } from './refusals.js';
+import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
@@ -38,6 +40,8 @@ export interface ServerOptions {
    * process takes, so another process can send a client here (NOT_OWNER).
    */
   publicUrl?: string | undefined;
+  /** FRAY_METRICS_TOKEN: the bearer token of GET /metrics and /metrics/json; unset, they are off */
+  metricsToken?: string | undefined;
 }
 
 export interface ServerContext {
@@ -86,12 +90,12 @@ export function ownerUrlOf(ownerId: string): string | null {
   return at >= 0 ? ownerId.slice(at + 1) : null;
 }
 
+/** JSON lines, or (`pretty`: a terminal) pino-pretty's coloured lines, written on this thread. */
 export function makeLogger(level = 'info', pretty = false): PinoLogger {
-  return pino({
-    level,
-    base: { service: 'fray' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } } } : {}),
-  });
+  const options = { level, base: { service: 'fray' } };
+  if (!pretty) return pino(options);
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => NodeJS.WritableStream;
+  return pino(options, pinoPretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }
 
 /** Build the HTTP API and the socket.io server on one port (not listening yet). */
@@ -119,6 +123,8 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
+    // one line per request instead, when it is answered (request-log.ts)
+    disableRequestLogging: true,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -173,8 +179,9 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     err.data = { code: 'UNAVAILABLE' };
     next(err);
   });
+  registerRequestLog(app);
   registerHttp(app, ctx);
-  registerMetrics(app, ctx);
+  registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 
   let closed = false;
