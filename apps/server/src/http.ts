@@ -16,7 +16,7 @@ import {
   type CommandAck,
   type EncounterSummary,
 } from '@fray/protocol';
-import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
+import { RuntimeError, unknownRulesetMessage, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
 import { hashToken, newToken, principalKey } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { noteOutcome } from './request-log.js';
@@ -208,7 +208,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
 
   r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
     const accountId = await gm(req);
-    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', `Unknown ruleset "${req.body.ruleset}".`);
+    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', unknownRulesetMessage(req.body.ruleset, ctx.rulesetInfos.map((r) => r.id)));
     try {
       const rec = await runtime.create({ accountId, name: req.body.name, ruleset: req.body.ruleset, options: req.body.options, seed: req.body.seed });
       req.log.info({ encounterId: rec.id }, 'encounter created');
