@@ -1,9 +1,29 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { z } from 'zod';
 import { ApiError } from './errors.js';
+import { errorsOf } from './openapi.js';
 import { prometheusRegistry } from './prometheus.js';
 import type { ServerContext } from './server.js';
+
+const counts = z.record(z.string(), z.number());
+/** GET /metrics/json's body */
+const metricsJson = z
+  .object({
+    pid: z.number(),
+    uptimeSeconds: z.number(),
+    memory: counts.describe("process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers (bytes)"),
+    cpu: z.object({ user: z.number(), system: z.number() }).describe('process.cpuUsage() since the start, µs'),
+    liveEncounters: z.number(),
+    sockets: z.number().describe('viewers joined to an encounter'),
+    runtime: counts.describe('commands, loads, unloads since the start'),
+    logWriter: counts.describe('the group-commit log writer: batches (commits), entries, writeMs, maxWriteMs…'),
+    refusals: counts.describe('refused socket messages and commands since the start, by error code'),
+    eventLoopDelayMs: z.object({ p50: z.number(), p99: z.number(), max: z.number(), windowSeconds: z.number() }).nullable().describe('the last completed 10-second window; null before the first'),
+    gc: counts.describe('garbage collections since the start: counts, total and longest pauses (ms)'),
+  })
+  .describe("This process's figures");
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -75,11 +95,12 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext, token:
     current.disable();
     gcObserver.disconnect();
   });
-  app.get('/metrics', { onRequest: guard, schema: { summary: 'Prometheus text format: process, Node and Fray figures (Authorization: Bearer <FRAY_METRICS_TOKEN>)' } }, async (_req, reply) => {
+  const prometheusText = { description: 'The Prometheus text format (version 0.0.4)', content: { 'text/plain': { schema: z.string() } } };
+  app.get('/metrics', { onRequest: guard, schema: { summary: 'Prometheus text format: process, Node and Fray figures (Authorization: Bearer <FRAY_METRICS_TOKEN>)', security: [{ bearer: [] }], response: { 200: prometheusText, ...errorsOf.guarded } } }, async (_req, reply) => {
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });
-  app.get('/metrics/json', { onRequest: guard, schema: { summary: 'Process figures as JSON: memory, CPU, live encounters, command and group-commit counters (no encounter data)' } }, async () => {
+  app.get('/metrics/json', { onRequest: guard, schema: { summary: 'Process figures as JSON: memory, CPU, live encounters, command and group-commit counters (no encounter data)', security: [{ bearer: [] }], response: { 200: metricsJson, ...errorsOf.guarded } } }, async () => {
     const w = ctx.runtime.writer.stats;
     return {
       pid: process.pid,

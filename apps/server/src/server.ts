@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
@@ -14,6 +12,7 @@ import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { registerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { RefusalCounter } from './refusals.js';
 import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
@@ -130,14 +129,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Fray', description: 'Authoritative real-time combat server for tabletop RPGs. Live play is over socket.io: see docs/protocol.md.', version: '0.1.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerOpenApi(app);
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
   if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
