@@ -30,7 +30,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // the shared schemas (`.meta({ id })`, e.g. Error) into components.schemas, where the $refs point
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // the UI's pages and files, like the web app's, log nothing unless they fail
+  await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
 }
 
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });

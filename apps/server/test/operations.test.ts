@@ -89,7 +89,7 @@ describe('logs: "one line per request, no line per static file"', () => {
   it('one info line per API request (method, URL, status, ms), none for the pages and files of the web app', async () => {
     const before = lines.length;
     expect((await server.app.inject({ url: '/rulesets' })).statusCode).toBe(200);
-    for (const url of ['/', '/gm', '/play/abc', '/assets/app-abc.js']) expect((await server.app.inject({ url })).statusCode, url).toBe(200);
+    for (const url of ['/', '/gm', '/play/abc', '/assets/app-abc.js', '/docs/static/swagger-ui.css']) expect((await server.app.inject({ url })).statusCode, url).toBe(200);
     const fresh = lines.slice(before);
     expect(fresh).toHaveLength(1);
     expect(fresh[0]).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/rulesets', status: 200 });
