@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshDatabase, rssBytes, sleep } from './proc.js';
+import { CLK_TCK, freshDatabase, rssBytes, sleep } from './proc.js';
 import { BENCH_METRICS_TOKEN, freePort, repoRoot, SERVER_NODE_ARGS, serverMain } from './servers.js';
 
 export interface StartRun {
@@ -19,6 +19,11 @@ export interface StartRun {
   when: 'fresh' | 'again';
   /** ms from the spawn to the first 200 from the readiness endpoint */
   readyMs: number;
+  /**
+   * CPU seconds the command's processes used until then (npm, turbo's check, the server): on a
+   * machine shared with others the wall time waits for cores, this does not
+   */
+  readyCpuSeconds: number;
   /** the server process's resident set after `idleSeconds` with no client, bytes */
   serverRss: number;
   /** the same summed over every process the command left running (npm's own processes too), bytes */
@@ -48,6 +53,16 @@ export function descendants(pid: number): number[] {
   };
   walk(pid);
   return out;
+}
+
+/** user + system CPU seconds of a process and of its children that have exited (and were waited for) */
+function cpuWithChildren(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK;
+  } catch {
+    return 0;
+  }
 }
 
 /** the Fray server among a command's processes: the node process running apps/server's main */
@@ -110,6 +125,7 @@ async function once(o: { database: StartRun['database']; how: StartRun['how']; w
     const readyMs = await waitReady(`http://127.0.0.1:${port}`, child, t0, o.readyPath).catch((e: unknown) => {
       throw new Error(`${o.how} on ${o.database}: ${String(e)}: ${err}`);
     });
+    const readyCpuSeconds = [child.pid!, ...descendants(child.pid!)].reduce((a, pid) => a + cpuWithChildren(pid), 0);
     await sleep(o.idleSeconds * 1000);
     const server = serverPid(child.pid!);
     const tree = [child.pid!, ...descendants(child.pid!)];
@@ -118,6 +134,7 @@ async function once(o: { database: StartRun['database']; how: StartRun['how']; w
       how: o.how,
       when: o.when,
       readyMs,
+      readyCpuSeconds,
       serverRss: server ? rssBytes(server) : NaN,
       treeRss: tree.map(rssBytes).filter(Number.isFinite).reduce((a, b) => a + b, 0),
     };
@@ -145,7 +162,7 @@ export async function runStart(o: { baseDb: string; idleSeconds: number; readyPa
       try {
         for (const when of ['fresh', 'again'] as const) {
           const r = await once({ database, how, when, env, idleSeconds: o.idleSeconds, readyPath });
-          o.log(`start: ${how} on ${database} (${when}): ready in ${r.readyMs.toFixed(0)} ms, server RSS ${(r.serverRss / 2 ** 20).toFixed(0)} MB (every process ${(r.treeRss / 2 ** 20).toFixed(0)} MB)`);
+          o.log(`start: ${how} on ${database} (${when}): ready in ${r.readyMs.toFixed(0)} ms (${r.readyCpuSeconds.toFixed(2)} CPU s), server RSS ${(r.serverRss / 2 ** 20).toFixed(0)} MB (every process ${(r.treeRss / 2 ** 20).toFixed(0)} MB)`);
           runs.push(r);
         }
       } finally {
@@ -165,7 +182,7 @@ export function startRows(runs: StartRun[], idleSeconds: number): string[][] {
     const part = `start ${r.how}, ${r.database}, ${r.when === 'fresh' ? 'fresh database' : 'nothing changed'}`;
     const again = r.when === 'again';
     const rssTarget = r.database === 'embedded' ? 350 * 2 ** 20 : 150 * 2 ** 20;
-    rows.push([part, 'ms from the command to ready', r.readyMs.toFixed(0), again ? '≤ 2,000 ms' : '', again ? (r.readyMs <= 2000 ? 'met' : '**missed**') : '']);
+    rows.push([part, 'ms from the command to ready (CPU seconds used meanwhile)', `${r.readyMs.toFixed(0)} (${r.readyCpuSeconds.toFixed(2)})`, again ? '≤ 2,000 ms' : '', again ? (r.readyMs <= 2000 ? 'met' : '**missed**') : '']);
     rows.push([part, `RSS after ${idleSeconds} s idle: the server (every process of the command)`, `${MB(r.serverRss)} (${MB(r.treeRss)})`, again ? `≤ ${MB(rssTarget)}` : '', again ? (r.serverRss <= rssTarget ? 'met' : '**missed**') : '']);
   }
   return rows;
