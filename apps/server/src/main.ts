@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
+    secureCookies: config.secureCookies,
     metricsToken: config.metricsToken,
   });
   // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
 import { errorsOf } from './openapi.js';
@@ -55,7 +55,7 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext, token:
   // so the resolution is taken off; reset every window
   const WINDOW_MS = 10_000;
   const RESOLUTION_MS = 10;
-  const current: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  const current: ELDHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   current.enable();
   let last: { p50: number; p99: number; max: number; windowSeconds: number } | null = null;
   const rotate = setInterval(() => {

@@ -22,16 +22,54 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: "A GM account's token (POST /accounts), or, for /metrics, FRAY_METRICS_TOKEN" },
+          bearer: { type: 'http', scheme: 'bearer', description: "A GM account's token or API token, or, for /metrics, FRAY_METRICS_TOKEN" },
+          session: { type: 'apiKey', in: 'cookie', name: 'fray_session', description: 'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token' },
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: withDescribedResponses,
     // the shared schemas (`.meta({ id })`, e.g. Error) into components.schemas, where the $refs point
     transformObject: jsonSchemaTransformObject,
   });
   // the UI's pages and files, like the web app's, log nothing unless they fail
   await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+}
+
+/** What each error status means, for a route that lists the status without saying so. */
+const STATUS_WORDS: Record<number, string> = {
+  400: 'INVALID_JSON: the body is not valid JSON.',
+  401: 'UNAUTHORIZED: no token or session, or an unknown, expired or revoked one.',
+  403: 'FORBIDDEN: not allowed for this account, token or invite (the message says why).',
+  404: 'NOT_FOUND: the thing named in the path does not exist (the message names it).',
+  409: 'CONFLICT: the state does not allow it now (the message says why).',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit.',
+  415: 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
+  422: 'INVALID_REQUEST: the input does not fit the schema (the message names the field), or a rule refused it.',
+  429: 'RATE_LIMITED: too many requests; wait (Retry-After when given) and retry.',
+  500: 'INTERNAL: an unexpected failure (logged with its stack); nothing was changed.',
+  503: 'UNAVAILABLE: the database is unavailable or this process is shutting down; retry shortly.',
+};
+
+type Transformed = { schema: { summary?: string; hide?: boolean; response?: Record<string, Record<string, unknown>> }; url: string };
+const errorRef = { $ref: '#/components/schemas/Error' };
+
+/**
+ * fastify-type-provider-zod's transform, then every response described: a success without its own
+ * description gets the route's summary, an error its status's meaning; and every route lists what
+ * any route can answer (429 from the rate limit, 500), with the Error body.
+ */
+function withDescribedResponses(input: Parameters<typeof jsonSchemaTransform>[0]): ReturnType<typeof jsonSchemaTransform> {
+  const out = jsonSchemaTransform(input) as unknown as Transformed;
+  if (out.schema?.hide || !out.schema) return out as never;
+  const response = (out.schema.response ??= {});
+  for (const [status, r] of Object.entries(response)) {
+    if (r.description) continue;
+    r.description = Number(status) >= 400 ? (STATUS_WORDS[Number(status)] ?? 'An error.') : (out.schema.summary ?? 'Success.');
+  }
+  for (const status of [429, 500]) {
+    response[status] ??= { description: STATUS_WORDS[status]!, content: { 'application/json': { schema: errorRef } } };
+  }
+  return out as never;
 }
 
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });

@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
 import type { RulesetInfo } from '@fray/protocol';
 import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
+import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
+import { registerPasskeys } from './passkey-http.js';
+import { PasswordGate } from './passwords.js';
 import { RefusalCounter } from './refusals.js';
 import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
@@ -21,6 +25,7 @@ import { attachRedis, noRedis, type RedisLink } from './redis.js';
 import { deliverPatch, registerSockets } from './sockets.js';
 import { engineFlush, jsonParser, wsFragments } from './transport.js';
 import type { ServerStore } from './store.js';
+import { cookiePolicy, type CookiePolicy } from './web-session.js';
 
 export interface ServerOptions {
   store: ServerStore;
@@ -41,6 +46,11 @@ export interface ServerOptions {
   publicUrl?: string | undefined;
   /** FRAY_METRICS_TOKEN: the bearer token of GET /metrics and /metrics/json; unset, they are off */
   metricsToken?: string | undefined;
+  /**
+   * Mark the session cookie Secure (and name it `__Host-fray_session`): Fray is served over https.
+   * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
+   */
+  secureCookies?: boolean | undefined;
 }
 
 export interface ServerContext {
@@ -60,6 +70,14 @@ export interface ServerContext {
   /** set when a graceful stop begins: /health answers 503, new sockets and messages get UNAVAILABLE */
   stopping: boolean;
   disconnectInvite(inviteId: string): void;
+  /** the session cookie's name and attributes */
+  cookies: CookiePolicy;
+  /** the URL clients reach Fray at (WebAuthn's origin; else the request's own) */
+  publicUrl: string | undefined;
+  /** password checks and the sign-in backoff; null on a store that keeps no accounts */
+  passwords: PasswordGate | null;
+  /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
+  disconnectRoom(room: string): void;
 }
 
 export interface FrayServer {
@@ -130,6 +148,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   app.setSerializerCompiler(serializerCompiler);
 
   await registerOpenApi(app);
+  await app.register(cookie);
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
   if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
@@ -161,6 +180,12 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
+    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true)),
+    publicUrl: opts.publicUrl,
+    passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
+    disconnectRoom(room) {
+      io.in(room).disconnectSockets(true);
+    },
   };
   ctxRef.ctx = ctx;
   // during a graceful stop, new connections are refused (the client goes elsewhere); registered
@@ -173,6 +198,8 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   });
   registerRequestLog(app);
   registerHttp(app, ctx);
+  registerAccounts(app, ctx);
+  registerPasskeys(app, ctx);
   registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 

@@ -45,7 +45,7 @@ describe('GET /docs/json', () => {
   it("lists the API only: none of the web app's pages or files", () => {
     const paths = Object.keys(doc.paths);
     expect(paths).toEqual(expect.arrayContaining(['/rulesets', '/accounts', '/encounters', '/encounters/{id}', '/metrics']));
-    for (const p of paths) expect(p, p).toMatch(/^\/(health|rulesets|accounts|encounters|metrics)/);
+    for (const p of paths) expect(p, p).toMatch(/^\/(health|rulesets|accounts?|sessions?|encounters|metrics)(\/|$)/);
   });
 
   it('describes every response of every operation, and every error with the Error body', () => {
