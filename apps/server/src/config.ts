@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
 
@@ -16,6 +17,9 @@ const envSchema = z.object({
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
+  FRAY_BACKUP_DIR: z.string().min(1).optional(),
+  FRAY_BACKUP_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  FRAY_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
 });
 
 export interface Limits {
@@ -61,6 +65,8 @@ export interface Config {
   memory: MemoryTuning;
   /** the bearer token of GET /metrics and /metrics/json; unset: they answer 403 */
   metricsToken: string | undefined;
+  /** FRAY_BACKUP_DIR: the server backs its database up on a schedule (docs/hosting.md) */
+  backups: { dir: string; hours: number; keep: number } | undefined;
 }
 
 /** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, LOG_FORMAT, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_METRICS_TOKEN, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
@@ -80,5 +86,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, stdoutIsTerm
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
     metricsToken: e.FRAY_METRICS_TOKEN,
+    backups: e.FRAY_BACKUP_DIR ? { dir: path.resolve(e.FRAY_BACKUP_DIR), hours: e.FRAY_BACKUP_HOURS, keep: e.FRAY_BACKUP_KEEP } : undefined,
   };
 }

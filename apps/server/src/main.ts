@@ -3,6 +3,7 @@ import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
 import { configFromEnv } from './config.js';
+import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
@@ -87,6 +88,10 @@ async function main(): Promise<void> {
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
+  if (config.backups && process.env.FRAY_STORE !== 'memory') {
+    scheduleBackups(store, config.backups, logger);
+    logger.info(config.backups, 'backups scheduled (FRAY_BACKUP_DIR)');
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -139,10 +139,20 @@ export async function allApplied(pool: pg.Pool, list: EngineModule.MigrationList
  */
 export async function applyMigrations(
   poolConfig: pg.PoolConfig,
-  opts: { schema?: string; prismaDir?: string; log?: (line: string) => void } = {},
+  opts: {
+    schema?: string;
+    prismaDir?: string;
+    log?: (line: string) => void;
+    /** apply only these (by name): a restore brings the schema to its backup's level first */
+    only?: readonly string[];
+  } = {},
 ): Promise<MigrateResult> {
   const prismaDir = opts.prismaDir ?? defaultPrismaDir();
   const migrationsList = await readMigrations(path.join(prismaDir, 'migrations'));
+  if (opts.only) {
+    const only = new Set(opts.only);
+    migrationsList.migrationDirectories = migrationsList.migrationDirectories.filter((m) => only.has(m.path));
+  }
   const pool = new pg.Pool({ ...poolConfig, max: 1 });
   pool.on('error', () => {});
   // nothing to do (the usual start): the schema engine, a large WebAssembly module, is not loaded

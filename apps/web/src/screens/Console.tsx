@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { CommandForm } from '../components/CommandForm.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { StoryLog } from '../components/Log.js';
 import { AdjustVital } from '../components/Vitals.js';
@@ -394,6 +396,8 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 }
 
 /** The GM's console for one encounter. */
+const everyone = (): boolean => true;
+
 export function Console({ encounterId }: { encounterId: string }) {
   const gm = useGmSession();
   const token = gm.status === 'in' ? SESSION_COOKIE : null;
@@ -404,6 +408,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [actor, setActor] = useState<string>('');
   const [revealError, setRevealError] = useState<unknown>(null);
   const state = snap?.state ?? null;
+  const map = useMapPanel({ live, state, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === state?.ruleset), isMine: noOne, canCommand: everyone, gm: true, title: 'Battle map (GM view: hidden combatants shown)' });
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
@@ -443,6 +448,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const current = state.clock.current;
   const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
   return (
+    <MapContext.Provider value={map.api}>
     <main className="console">
       <header className="topbar">
         <h1>
@@ -457,6 +463,7 @@ export function Console({ encounterId }: { encounterId: string }) {
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
+          {map.element}
           <Section title="Turn order" id="turns">
             <TurnOrder state={state} display={display} numbers={() => true} />
             <div className="row" data-testid="turn-controls">
@@ -562,6 +569,11 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Dice" id="dice">
             <Rolls state={state} send={send} />
           </Section>
+          {ruleset?.commandInfo ? (
+            <Section title="GM tools and rulings (every command)" id="gm-commands">
+              <CommandForm ruleset={ruleset} state={state} send={send} />
+            </Section>
+          ) : null}
           {ruleset?.commands && ruleset.commands.length > 0 ? (
             <Section title="Any command (GM rulings)" id="raw">
               <details>
@@ -576,5 +588,6 @@ export function Console({ encounterId }: { encounterId: string }) {
         </div>
       </div>
     </main>
+    </MapContext.Provider>
   );
 }
