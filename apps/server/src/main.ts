@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
+    cookieDomain: config.cookieDomain,
     metricsToken: config.metricsToken,
   });
   // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)
