@@ -45,6 +45,12 @@ async function verified<T>(what: string, fn: () => Promise<T>): Promise<T> {
 }
 
 export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void {
+  registerPasskeySettings(app, ctx);
+  registerPasskeySignIn(app, ctx);
+}
+
+/** Register, list and remove the signed-in account's passkeys. */
+function registerPasskeySettings(app: FastifyInstance, ctx: ServerContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const account = (req: FastifyRequest) => authenticateGm(ctx, req, { account: true });
 
@@ -114,6 +120,11 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     req.log.info({ passkeyId: req.params.id }, 'passkey removed');
     return { id: req.params.id, removed: true };
   });
+}
+
+/** Sign in with a passkey: options, then the answer. */
+function registerPasskeySignIn(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/sessions/passkey/options', { schema: { summary: 'Options to sign in with a passkey (pass to startAuthentication)', response: { 200: webauthnOptionsReply, ...errors } } }, async (req) => {
     const accounts = accountsOf(ctx);
