@@ -17,6 +17,8 @@ export interface Running {
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const serverMain = `${repoRoot}apps/server/dist/main.js`;
+/** the metrics token the bench gives the Fray servers it starts (GET /metrics/json is behind it) */
+export const BENCH_METRICS_TOKEN = 'fray-bench-metrics-token';
 
 /** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
@@ -100,7 +102,7 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
       HOST: '127.0.0.1',
       DATABASE_URL: o.databaseUrl,
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info',
-      FRAY_WEB_BUILD: '0',
+      FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN,
       BENCH_LOAD: '',
       ...(o.redisUrl ? { REDIS_URL: o.redisUrl, FRAY_REDIS_PREFIX: o.redisPrefix ?? 'fray-bench' } : {}),
       ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),

@@ -62,10 +62,15 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
     cookieDomain: config.cookieDomain,
+    metricsToken: config.metricsToken,
   });
-  // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
-  await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
-  const { url } = await server.listen(config.port, config.host);
+  // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)
+  await server.app.register(webPlugin);
+  const { url } = await server.listen(config.port, config.host).catch(async (e: unknown) => {
+    await server.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw listenError(e, config.port, config.host);
+  });
   const v8Pool = v8PoolSize();
   const memoryReducer = memoryReducerOn();
   logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
@@ -106,7 +111,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Why the server could not listen, in words a newcomer can act on (a port in use names PORT). */
+function listenError(e: unknown, port: number, host: string): Error {
+  const code = (e as { code?: string }).code;
+  if (code === 'EADDRINUSE') return new StartError(`Port ${port} is already in use on ${host}: another Fray or another program listens on it. Stop it, or start Fray on another port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm start.`);
+  if (code === 'EACCES') return new StartError(`Port ${port} needs privileges this process does not have (ports below 1024 do). Set PORT to 1024 or above, e.g. PORT=3000.`);
+  if (code === 'EADDRNOTAVAIL') return new StartError(`HOST ${host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all of them.`);
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** A start-up failure whose message says it all (printed without a stack trace). */
+class StartError extends Error {}
+
 main().catch((e: unknown) => {
-  console.error(e);
+  if (e instanceof StartError) console.error(`Fray did not start: ${e.message}`);
+  else console.error(e);
   process.exit(1);
 });

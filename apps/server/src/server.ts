@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
@@ -16,9 +15,11 @@ import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { registerPasskeys } from './passkey-http.js';
 import { PasswordGate } from './passwords.js';
 import { RefusalCounter } from './refusals.js';
+import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
@@ -44,6 +45,8 @@ export interface ServerOptions {
    * process takes, so another process can send a client here (NOT_OWNER).
    */
   publicUrl?: string | undefined;
+  /** FRAY_METRICS_TOKEN: the bearer token of GET /metrics and /metrics/json; unset, they are off */
+  metricsToken?: string | undefined;
   /**
    * Mark the session cookie Secure (and name it `__Host-fray_session`): Fray is served over https.
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
@@ -108,12 +111,12 @@ export function ownerUrlOf(ownerId: string): string | null {
   return at >= 0 ? ownerId.slice(at + 1) : null;
 }
 
+/** JSON lines, or (`pretty`: a terminal) pino-pretty's coloured lines, written on this thread. */
 export function makeLogger(level = 'info', pretty = false): PinoLogger {
-  return pino({
-    level,
-    base: { service: 'fray' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } } } : {}),
-  });
+  const options = { level, base: { service: 'fray' } };
+  if (!pretty) return pino(options);
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => NodeJS.WritableStream;
+  return pino(options, pinoPretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }
 
 /** Build the HTTP API and the socket.io server on one port (not listening yet). */
@@ -141,24 +144,14 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
+    // one line per request instead, when it is answered (request-log.ts)
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Fray', description: 'Authoritative real-time combat server for tabletop RPGs. Live play is over socket.io: see docs/protocol.md.', version: '0.1.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          session: { type: 'apiKey', in: 'cookie', name: 'fray_session', description: 'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerOpenApi(app);
   await app.register(cookie);
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
@@ -171,7 +164,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     serveClient: false,
     parser: jsonParser,
   });
-  const redis = opts.redisUrl ? attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
+  const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 
   const ctx: ServerContext = {
     store: opts.store,
@@ -206,11 +199,12 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     err.data = { code: 'UNAVAILABLE' };
     next(err);
   });
+  registerRequestLog(app);
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
   registerTransfer(app, ctx);
-  registerMetrics(app, ctx);
+  registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 
   let closed = false;
