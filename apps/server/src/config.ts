@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSTANCE_ID_PATTERN } from './instance.js';
 import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
 
 const envSchema = z.object({
@@ -11,6 +12,11 @@ const envSchema = z.object({
   REDIS_URL: z.string().min(1).optional(),
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
   FRAY_PUBLIC_URL: z.string().url().optional(),
+  FRAY_INSTANCE_ID: z
+    .string()
+    .regex(INSTANCE_ID_PATTERN, 'FRAY_INSTANCE_ID: 1 to 100 letters, digits, ".", "_", ":" or "-", starting with a letter or digit')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
 });
@@ -52,11 +58,13 @@ export interface Config {
   redisPrefix: string;
   /** the URL clients reach this process at, advertised with its leases */
   publicUrl: string | undefined;
+  /** FRAY_INSTANCE_ID: this process's stable identity (its leases' owner); unset: a default (instance.ts) */
+  instanceId: string | undefined;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_INSTANCE_ID, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -69,6 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
+    instanceId: e.FRAY_INSTANCE_ID,
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
   };
 }
