@@ -202,8 +202,9 @@ export class FrayClient {
     const socket: FraySocket = io(url, {
       auth: { token: this.token },
       transports: ['websocket'],
+      // a restarted process is tried at least about every second (socket.io adds up to 50 % jitter)
       reconnectionDelay: 200,
-      reconnectionDelayMax: 2000,
+      reconnectionDelayMax: 1000,
       ...this.opts.socket,
     });
     const current = () => socket === this.socket;
