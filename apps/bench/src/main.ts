@@ -2,9 +2,10 @@
  * `npm run bench` (root): every benchmark of issue 8 in one bounded run, one table, and the
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
- *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split   parts (default: all but curve, profile
- *                        and split, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server
- *                        profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux perf, perf.ts)
+ *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split,restart   parts (default: all but curve,
+ *                        profile, split and restart, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000
+ *                        and the server profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux perf,
+ *                        perf.ts; `BENCH_ONLY=restart`: kill -9 and SIGTERM restarts under 1,000 × 5, restart.ts, about 3 minutes)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
@@ -36,12 +37,13 @@ import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
 import { SCRIPT_COMMANDS } from './fights.js';
+import { restartSection, runRestart, type RestartResult } from './restart.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, scriptShortfall, selectParts } from './stats.js';
 
-const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split'] as const;
-const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split');
+const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split', 'restart'] as const;
+const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'restart');
 const parts = selectParts(process.env.BENCH_ONLY, ALL, DEFAULT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const here = new URL('.', import.meta.url).pathname;
@@ -330,7 +332,18 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  let restart: RestartResult | undefined;
+  await attempt('restart', async () => {
+    restart = await runRestart({ baseDb, E: QUICK ? 200 : 1000, P: 5, log });
+  });
   for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));
+  if (restart) {
+    const section = restartSection(restart, `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpuGeneration()}`);
+    console.log(section);
+    if (process.env.BENCH_NO_DOC !== '1' && !QUICK) writeDoc('bench-restart', section);
+    parts.delete('restart');
+    if (parts.size === 0) return;
+  }
 
   const report = render(R);
   console.log(report);

@@ -291,7 +291,7 @@ export class FrayClient {
   /**
    * Move to another server process: a new socket at `url`, then every mirror re-`sync`ed there
    * (it catches up from its version). `NOT_OWNER` is followed; a process that refuses or cannot
-   * be reached sends the client back to `entryUrl`, with a growing pause (up to 2 s), until it
+   * be reached sends the client back to `entryUrl`, with a growing pause (up to 1 s), until it
    * succeeds or the client is closed. Concurrent calls share one move.
    */
   moveTo(url: string): Promise<void> {
@@ -302,7 +302,8 @@ export class FrayClient {
   private async move(first: string): Promise<void> {
     let target = first;
     for (let attempt = 0; !this.closedByUser; attempt++) {
-      if (attempt > 0) await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+      // at most a second apart: a process restarting at the same address is found within a second of listening
+      if (attempt > 0) await sleep(Math.min(1000, 100 * 2 ** Math.min(attempt, 5)));
       if (this.closedByUser) break;
       const old = this.socket;
       this.url = target;
