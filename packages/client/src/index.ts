@@ -227,6 +227,20 @@ export class FrayClient {
       // lease lost, database error: join again (NOT_OWNER sends us on; a down database is retried)
       else void this.rejoin(encounterId).catch(() => {});
     });
+    // a refusal by the server's middleware ends socket.io's own reconnection: UNAVAILABLE (the
+    // database did not answer the token lookup, the process is stopping) is tried again shortly;
+    // UNAUTHORIZED (a revoked token) is handed to whoever waits for the connection
+    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
+      if (!current() || socket.active || this.closedByUser) return;
+      if (err.data?.code === 'UNAUTHORIZED') {
+        for (const w of this.waiters) w.reject(new FrayError({ code: 'UNAUTHORIZED', message: err.message }));
+        this.waiters.clear();
+        return;
+      }
+      setTimeout(() => {
+        if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
+      }, 500 + Math.floor(Math.random() * 500));
+    });
     socket.io.on('reconnect', () => {
       if (!current()) return;
       for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
