@@ -17,13 +17,13 @@ export type Readiness = {
 };
 
 /** The database answers a round trip within `timeoutMs`: up; an error or no answer in time: down. */
-async function checkDatabase(ctx: ServerContext, timeoutMs: number): Promise<{ status: PartStatus; error?: string }> {
+async function checkDatabase(ping: () => Promise<void>, timeoutMs: number): Promise<{ status: PartStatus; error?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([ctx.store.ping(), timeout]);
+    await Promise.race([ping(), timeout]);
     return { status: 'up' };
   } catch (e) {
     return { status: 'down', error: e instanceof Error ? e.message : String(e) };
@@ -36,8 +36,8 @@ async function checkDatabase(ctx: ServerContext, timeoutMs: number): Promise<{ s
  * Readiness: this process can serve play. The database answers (within the timeout), Redis is
  * connected when it is configured (REDIS_URL), and no graceful stop has begun.
  */
-export async function readiness(ctx: ServerContext, timeoutMs: number): Promise<Readiness> {
-  const db = await checkDatabase(ctx, timeoutMs);
+export async function readiness(ctx: ServerContext, timeoutMs: number, ping: () => Promise<void> = () => ctx.store.ping()): Promise<Readiness> {
+  const db = await checkDatabase(ping, timeoutMs);
   const redis = ctx.redis.status();
   const down: Readiness['down'] = [];
   if (db.status === 'down') down.push('database');
@@ -75,14 +75,14 @@ const readyReply = z.object({
  * when the database answers within the timeout and Redis (when configured) is connected; 503
  * naming the parts that are down, or `stopping` during a graceful stop.
  */
-export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: { readyTimeoutMs: number; instanceId: string }): void {
+export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: { readyTimeoutMs: number; instanceId: string; ping: () => Promise<void> }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/health/live', { schema: { summary: 'Liveness: the process answers (200 even while it stops)', response: { 200: liveReply } } }, async () => ({ status: 'ok' as const }));
 
   const ready = async (_req: unknown, reply: { status(code: number): unknown }) => {
     const { runtime, store } = ctx;
     const w = runtime.writer.stats;
-    const state = await readiness(ctx, opts.readyTimeoutMs);
+    const state = await readiness(ctx, opts.readyTimeoutMs, opts.ping);
     if (state.status !== 'ok') reply.status(503);
     return {
       ...state,

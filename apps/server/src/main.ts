@@ -61,7 +61,7 @@ async function claimInstanceId(config: Config, store: ServerStore, logger: Logge
   let lose: (e: Error) => void = () => {};
   const lost = new Promise<Error>((resolve) => (lose = resolve));
   try {
-    const claim = kind === 'memory' ? { instanceId: resolved.id, release: async () => {} } : await claimInstance(store, resolved.id, { logger, onLost: lose });
+    const claim = kind === 'memory' ? { instanceId: resolved.id, ping: () => store.ping(), release: async () => {} } : await claimInstance(store, resolved.id, { logger, onLost: lose });
     return { ...resolved, claim, lost };
   } catch (e) {
     if (e instanceof InstanceInUseError) {
@@ -86,6 +86,8 @@ async function main(): Promise<void> {
   const instance = await claimInstanceId(config, store, logger);
   const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env),
     instanceId: instance.id,
+    // readiness on the instance lock's own connection (Postgres): it does not queue behind the pool
+    ping: () => instance.claim.ping(),
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,

@@ -47,6 +47,8 @@ export interface ServerOptions {
   instanceId?: string | undefined;
   /** how long /health/ready waits for the database (default 1,000 ms) */
   readyTimeoutMs?: number;
+  /** the database round trip of /health/ready (default: the store's ping; main.ts: the instance claim's connection) */
+  ping?: () => Promise<void>;
 }
 
 export interface ServerContext {
@@ -184,7 +186,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     err.data = { code: 'UNAVAILABLE' };
     next(err);
   });
-  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, instanceId: runtime.options.ownerId.split('@')[0]! });
+  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
   registerHttp(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);

@@ -29,6 +29,12 @@ export class InstanceInUseError extends Error {
 
 export interface InstanceClaim {
   readonly instanceId: string;
+  /**
+   * One round trip on the claim's own connection (Postgres): readiness that does not queue behind
+   * the pool's work (a restart's thundering herd of token lookups and encounter loads kept a ping
+   * through the pool waiting for seconds). Without a connection of its own: the store's ping.
+   */
+  ping(): Promise<void>;
   /** let the id go (a graceful stop); a killed process lets it go with its connection */
   release(): Promise<void>;
 }
@@ -89,7 +95,7 @@ async function tryLock(url: string, schema: string | undefined, instanceId: stri
  */
 export async function claimInstance(store: Store, instanceId: string, opts: ClaimOptions = {}): Promise<InstanceClaim> {
   if (!(store instanceof PrismaStore) || store.kind !== 'postgres' || !store.info.url) {
-    return { instanceId, release: async () => {} };
+    return { instanceId, ping: () => store.ping(), release: async () => {} };
   }
   const { url, schema } = store.info;
   const deadline = Date.now() + (opts.waitMs ?? 3_000);
@@ -107,6 +113,7 @@ export async function claimInstance(store: Store, instanceId: string, opts: Clai
   const watch = (c: pg.Client) => {
     c.on('error', (e) => opts.logger?.warn({ err: e.message }, 'instance lock connection error'));
     c.once('end', () => {
+      if (client === c) client = undefined;
       if (released) return;
       opts.logger?.warn({ instanceId }, 'instance lock connection lost; taking the instance id again when the database answers');
       void retake();
@@ -135,6 +142,10 @@ export async function claimInstance(store: Store, instanceId: string, opts: Clai
   watch(client);
   return {
     instanceId,
+    async ping() {
+      if (!client || released) throw new Error('the instance lock connection is down');
+      await client.query('SELECT 1');
+    },
     async release() {
       released = true;
       await client?.end().catch(() => {});
