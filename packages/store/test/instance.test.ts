@@ -42,6 +42,7 @@ describe.runIf(backend === 'postgres')('instance ids on Postgres', () => {
   it('the holder\'s connection ending (its process killed) frees the id at once', async () => {
     const id = `inst-${randomUUID()}`;
     const first = await claimInstance(store, id);
+    await first.ping(); // readiness's round trip, on the claim's own connection
     // the server ends the holder's session, as it does when a killed process's socket closes
     const admin = new pg.Client({ connectionString: (store as unknown as PrismaStore).info.url });
     await admin.connect();
@@ -56,6 +57,8 @@ describe.runIf(backend === 'postgres')('instance ids on Postgres', () => {
       await admin.end();
     }
     const second = await claimInstance(peer, id, { waitMs: 3_000 });
+    // the first one's connection is gone: its readiness says so (it is taking the id back meanwhile, and will not get it)
+    await expect(first.ping()).rejects.toThrow();
     await second.release();
     await first.release();
   });
