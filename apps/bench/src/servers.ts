@@ -129,7 +129,10 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
     } catch {
       // not listening yet
     }
-    if (Date.now() - t0 > 60_000) throw new Error(`fray server did not start: ${err}`);
+    if (Date.now() - t0 > 60_000) {
+      child.kill('SIGKILL'); // not left running after the part fails
+      throw new Error(`fray server did not start (not ready within 60 s): ${err}`);
+    }
     // 50 ms: the restart part measures from the moment the process is ready
     await new Promise((r) => setTimeout(r, 50));
   }
