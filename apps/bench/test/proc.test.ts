@@ -43,6 +43,14 @@ describe('run-queue wait of a main thread', () => {
 });
 
 /**
+ * JavaScript for a child that spins until it has used `ms` of CPU (not of wall time): on a loaded
+ * machine a wall-time spin gets only part of a core, and what it used would depend on the load.
+ */
+function cpuSpin(ms: number): string {
+  return `{ const c0 = process.cpuUsage(); for (let u = c0; u.user + u.system < ${ms * 1000}; u = process.cpuUsage(c0)) { for (let i = 0; i < 1e4; i++); } }`;
+}
+
+/**
  * Run `code` in a node child that then prints "done" and waits; `read` it (by its pid) at that
  * moment, before it exits, then kill it.
  */
@@ -63,7 +71,7 @@ const DONE = `process.stdout.write('done\\n'); setTimeout(() => {}, 5000);`;
 describe("a process's main-thread CPU apart from its other threads", () => {
   /** A node child that spins for `ms` on its main thread, or in a worker thread while the main one waits. */
   function spinner(where: 'main' | 'worker', ms: number): Promise<{ all: number; main: number }> {
-    const spin = `const t = Date.now(); while (Date.now() - t < ${ms}) {}`;
+    const spin = cpuSpin(ms);
     const code =
       where === 'main'
         ? `${spin}; ${DONE}`
@@ -85,7 +93,7 @@ describe("a process's main-thread CPU apart from its other threads", () => {
 describe("the rest of the machine's CPU in a phase", () => {
   /** A child that spins for `ms`, then says so and waits to be killed (so it is alive at both readings). */
   function spin(ms: number, title: string): Promise<{ pid: number; kill: () => void }> {
-    const code = `process.title = ${JSON.stringify(title)}; const t = Date.now(); while (Date.now() - t < ${ms}) {} process.stdout.write('done\\n'); setTimeout(() => {}, 10000);`;
+    const code = `process.title = ${JSON.stringify(title)}; ${cpuSpin(ms)} process.stdout.write('done\\n'); setTimeout(() => {}, 10000);`;
     const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
     return new Promise((resolve, reject) => {
       child.stdout.once('data', () => resolve({ pid: child.pid!, kill: () => child.kill() }));
@@ -132,7 +140,7 @@ describe("the rest of the machine's CPU in a phase", () => {
     const m0 = machineBusySeconds();
     const self0 = process.cpuUsage();
     // a child born and gone between the two readings: no table holds it
-    const code = 'const t = Date.now(); while (Date.now() - t < 600) {}';
+    const code = cpuSpin(600);
     await new Promise<void>((resolve, reject) => {
       const c = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
       c.once('exit', () => resolve());
@@ -189,8 +197,8 @@ describe("a process's system time apart from its user time", () => {
   function worker(kind: 'user' | 'system', ms: number): Promise<{ user: number; system: number; all: number }> {
     const body =
       kind === 'user'
-        ? `const t = Date.now(); while (Date.now() - t < ${ms}) {}`
-        : `const fs = require('node:fs'); const fd = fs.openSync('/dev/null', 'w'); const b = Buffer.alloc(1); const t = Date.now(); while (Date.now() - t < ${ms}) { for (let i = 0; i < 1000; i++) fs.writeSync(fd, b); }`;
+        ? cpuSpin(ms)
+        : `const fs = require('node:fs'); const fd = fs.openSync('/dev/null', 'w'); const b = Buffer.alloc(1); const c0 = process.cpuUsage(); for (let u = c0; u.user + u.system < ${ms * 1000}; u = process.cpuUsage(c0)) { for (let i = 0; i < 1000; i++) fs.writeSync(fd, b); }`;
     // the child's other threads (V8's compiler, GC helpers) may still tick after it says done: the
     // total is taken between two equal readings of the split, so that the three agree in time
     const read = (pid: number) => {

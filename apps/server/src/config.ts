@@ -17,6 +17,7 @@ const envSchema = z.object({
     .regex(INSTANCE_ID_PATTERN, 'FRAY_INSTANCE_ID: 1 to 100 letters, digits, ".", "_", ":" or "-", starting with a letter or digit')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
 });
@@ -60,11 +61,13 @@ export interface Config {
   publicUrl: string | undefined;
   /** FRAY_INSTANCE_ID: this process's stable identity (its leases' owner); unset: a default (instance.ts) */
   instanceId: string | undefined;
+  /** Secure session cookies: FRAY_SECURE_COOKIES=1/0, else when FRAY_PUBLIC_URL is https */
+  secureCookies: boolean;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_INSTANCE_ID, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_INSTANCE_ID, FRAY_SECURE_COOKIES, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -78,6 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
     instanceId: e.FRAY_INSTANCE_ID,
+    secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
   };
 }

@@ -4,8 +4,6 @@ import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fasti
 import { z } from 'zod';
 import {
   addCombatantBody,
-  createAccountBody,
-  createAccountReply,
   createEncounterBody,
   createInviteBody,
   createInviteReply,
@@ -17,9 +15,11 @@ import {
   type EncounterSummary,
 } from '@fray/protocol';
 import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
-import { hashToken, newToken, principalKey } from './auth.js';
+import { hashToken, newToken } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
+import { authenticateGm, limiterKey, SessionEndedError } from './gm-auth.js';
 import { ownerUrlOf, type ServerContext } from './server.js';
+import { clearSessionCookie } from './web-session.js';
 
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const bearer = [{ bearer: [] }];
@@ -81,8 +81,11 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
       message = w.wire.message;
     }
     req.log.warn({ code, status, reason: message }, 'request refused');
+    if (err instanceof SessionEndedError) clearSessionCookie(reply, ctx.cookies);
+    if (err instanceof ApiError && err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
     // NOT_OWNER carries the owner's URL (several processes, docs/scaling.md)
     if (err instanceof NotOwnerError) return reply.status(status).send({ error: err.toWire() });
+    if (err instanceof ApiError && err.retryAfter !== undefined) return reply.status(status).send({ error: err.toWire() });
     return reply.status(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((req, reply) => {
@@ -93,26 +96,12 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
   // Per account (or per address without a token) rate limit.
   app.addHook('onRequest', async (req) => {
     if (req.url.startsWith('/docs')) return;
-    const token = tokenOf(req);
-    const key = token ? `t:${hashToken(token).slice(0, 16)}` : `ip:${req.ip}`;
-    if (!ctx.httpLimiter.take(key)) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
+    if (!ctx.httpLimiter.take(limiterKey(req, ctx))) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
   });
 
-  function tokenOf(req: FastifyRequest): string | null {
-    const h = req.headers.authorization;
-    if (!h) return null;
-    const m = /^Bearer\s+(\S+)$/i.exec(h);
-    return m ? m[1]! : null;
-  }
-
+  /** The GM's account id: a bearer token (account or API token) or the session cookie with its CSRF token. */
   async function gm(req: FastifyRequest): Promise<string> {
-    const token = tokenOf(req);
-    if (!token) throw new ApiError('UNAUTHORIZED', 'A GM account token is required (Authorization: Bearer <token>).');
-    const p = await auth.resolve(token);
-    if (!p) throw new ApiError('UNAUTHORIZED', 'Unknown or revoked token.');
-    if (p.kind !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM may do this; an invite token cannot.');
-    req.log = req.log.child({ principal: principalKey(p) });
-    return p.accountId;
+    return (await authenticateGm(ctx, req)).accountId;
   }
 
   async function owned(req: FastifyRequest, encounterId: string): Promise<EncounterRecordLike> {
@@ -163,14 +152,6 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
   r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue' } }, async () => ({
     rulesets: ctx.rulesetInfos,
   }));
-
-  r.post('/accounts', { schema: { summary: 'Create a GM account; the token is shown once and stored only hashed', body: createAccountBody.nullish(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
-    const token = newToken('gm');
-    const accountId = shortId('acc');
-    await store.createAccount({ id: accountId, tokenHash: hashToken(token), name: req.body?.name ?? null });
-    req.log.info({ accountId }, 'account created');
-    return reply.status(201).send({ accountId, token });
-  });
 
   r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
     const accountId = await gm(req);

@@ -8,7 +8,7 @@ export interface MemoryTuning {
    * in percent (400: five times the live heap). 0 keeps V8's own factor (about 1.1 to 4).
    */
   heapGrowthPercent: number;
-  /** Node's shared 8 KB pool for small Buffers (false: every Buffer has its own memory). */
+  /** Node's shared pool for small Buffers (8 KB slabs up to Node 22, 64 KB from Node 24) (false: every Buffer has its own memory). */
   bufferPool: boolean;
 }
 
@@ -23,7 +23,7 @@ export const defaultMemoryTuning: MemoryTuning = { heapGrowthPercent: 400, buffe
  * - V8's growth factor: the old generation may grow to about 2.7 times what the last full GC left
  *   alive. At 400 % it may grow to five times (a live heap of 200 MB: a full GC near 1 GB
  *   instead of near 550 MB; memory traded for fewer pauses);
- * - the memory behind Node's 8 KB Buffer pool slabs. Small Buffers (socket frame headers, the
+ * - the memory behind Node's Buffer pool slabs (8 KB; 64 KB from Node 24). Small Buffers (socket frame headers, the
  *   Postgres driver's messages) are cut from shared slabs. Nothing held the slabs 300 ms later,
  *   yet their memory stayed counted, growing by about 2.6 MB a second, until a full GC freed it.
  *   V8 starts one for "external memory pressure" every 64 MB of it, whatever the growth factor

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
 import type { ServerContext } from './server.js';
 
 /**
@@ -12,7 +12,7 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext): void 
   // so the resolution is taken off; reset every window
   const WINDOW_MS = 10_000;
   const RESOLUTION_MS = 10;
-  const current: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  const current: ELDHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   current.enable();
   let last: { p50: number; p99: number; max: number; windowSeconds: number } | null = null;
   const rotate = setInterval(() => {

@@ -27,5 +27,6 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
     position: { schema: jsonSchema(r.positionSchema) },
     commands: Object.keys(commandsOf(r)).sort(),
     catalogue: r.catalogue,
+    display: r.display ?? { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -9,11 +10,14 @@ import { Server, type Socket } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
 import type { RulesetInfo } from '@fray/protocol';
 import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
+import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerMetrics } from './metrics.js';
+import { registerPasskeys } from './passkey-http.js';
+import { PasswordGate } from './passwords.js';
 import { RefusalCounter } from './refusals.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
@@ -21,6 +25,7 @@ import { attachRedis, noRedis, type RedisLink } from './redis.js';
 import { deliverPatch, registerSockets } from './sockets.js';
 import { engineFlush, jsonParser, wsFragments } from './transport.js';
 import type { ServerStore } from './store.js';
+import { cookiePolicy, type CookiePolicy } from './web-session.js';
 
 export interface ServerOptions {
   store: ServerStore;
@@ -49,6 +54,11 @@ export interface ServerOptions {
   readyTimeoutMs?: number;
   /** the database round trip of /health/ready (default: the store's ping; main.ts: the instance claim's connection) */
   ping?: () => Promise<void>;
+  /**
+   * Mark the session cookie Secure (and name it `__Host-fray_session`): Fray is served over https.
+   * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
+   */
+  secureCookies?: boolean | undefined;
 }
 
 export interface ServerContext {
@@ -68,6 +78,14 @@ export interface ServerContext {
   /** set when a graceful stop begins: /health/ready answers 503, new sockets and messages get UNAVAILABLE */
   stopping: boolean;
   disconnectInvite(inviteId: string): void;
+  /** the session cookie's name and attributes */
+  cookies: CookiePolicy;
+  /** the URL clients reach Fray at (WebAuthn's origin; else the request's own) */
+  publicUrl: string | undefined;
+  /** password checks and the sign-in backoff; null on a store that keeps no accounts */
+  passwords: PasswordGate | null;
+  /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
+  disconnectRoom(room: string): void;
 }
 
 export interface FrayServer {
@@ -140,11 +158,17 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Fray', description: 'Authoritative real-time combat server for tabletop RPGs. Live play is over socket.io: see docs/protocol.md.', version: '0.1.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: 'fray_session', description: 'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(cookie);
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
   if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
@@ -176,6 +200,12 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
+    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true)),
+    publicUrl: opts.publicUrl,
+    passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
+    disconnectRoom(room) {
+      io.in(room).disconnectSockets(true);
+    },
   };
   ctxRef.ctx = ctx;
   // during a graceful stop, new connections are refused (the client goes elsewhere); registered
@@ -188,6 +218,8 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   });
   registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
   registerHttp(app, ctx);
+  registerAccounts(app, ctx);
+  registerPasskeys(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);
 

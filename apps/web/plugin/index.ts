@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -82,6 +84,14 @@ const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
     return;
   }
   const index = readFileSync(join(root, 'index.html'), 'utf8');
+  // brotli or gzip as the browser accepts (the app's JavaScript is about a third of its size
+  // gzipped); brotli at quality 5: close to 11's size at a fraction of the CPU per response
+  await app.register(fastifyCompress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   await app.register(fastifyStatic, {
     root,
     prefix: '/',

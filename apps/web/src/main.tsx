@@ -1,6 +1,8 @@
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { AccountSettings } from './screens/AccountSettings.js';
 import { Console } from './screens/Console.js';
+import { DeviceSignIn } from './screens/DeviceSignIn.js';
 import { GmList } from './screens/GmList.js';
 import { Home } from './screens/Home.js';
 import { PlayerView } from './screens/PlayerView.js';
@@ -40,6 +42,10 @@ function App() {
       return <Home />;
     case 'gm':
       return <GmList />;
+    case 'account':
+      return <AccountSettings />;
+    case 'device':
+      return <DeviceSignIn code={route.code} />;
     case 'console':
       return <Console key={route.encounterId} encounterId={route.encounterId} />;
     case 'play':

@@ -89,6 +89,24 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes: { stats } });
       },
     },
+    'combatant.adjust': {
+      ...gmTool,
+      schema: commandSchema('combatant.adjust', {
+        combatantId: idSchema,
+        vital: z.string().min(1).max(64),
+        amount: z.number().int().min(-100000).max(100000).refine((n) => n !== 0, 'amount must not be 0'),
+        reason: z.string().max(200).optional(),
+      }),
+      handle(ctx, cmd) {
+        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const vital = ruleset.display?.vitals.find((v) => v.key === cmd.vital);
+        if (!vital || !vital.adjustable || !ruleset.adjustVital) {
+          const known = (ruleset.display?.vitals ?? []).filter((v) => v.adjustable).map((v) => v.key);
+          return ctx.fail('INVALID_COMMAND', `${ruleset.id}.vitals`, `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`);
+        }
+        ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount as number);
+      },
+    },
     'combatant.place': {
       ...gmTool,
       schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),

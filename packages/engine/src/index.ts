@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './display.js';
 export * from './errors.js';
 export * from './dice.js';
 export * from './rng.js';
@@ -20,4 +21,6 @@ export {
   jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
-export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { projectState, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { projectEvent, projectEvents, unseenMarkers } from './project-events.js';
+export { unseenBy, unseenIn, redactText, namesUnseen, projectActions, unseenNamedBy, withoutCombatants, UNSEEN_WORD, type Unseen } from './unseen.js';

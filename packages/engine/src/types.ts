@@ -3,6 +3,7 @@ import type { EngineError, ErrorCode } from './errors.js';
 import type { RollOutcome } from './dice.js';
 import type { RngState } from './rng.js';
 import type { Writer } from './cow.js';
+import type { RulesetDisplay } from './display.js';
 
 /** Who issued a command. `system` is the runtime (deadlines, timers); it has GM powers. */
 export type Actor = { role: 'gm' } | { role: 'player'; playerId: string } | { role: 'system' };
@@ -293,6 +294,14 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   projectState?(rs: RS, viewer: Viewer, state: EncounterState<RS, Stats, Data>): RS;
   /** invariants checked by property tests; returns the broken ones */
   invariants?(state: EncounterState<RS, Stats, Data>): string[];
+  /** how the ruleset is shown (vitals, stat labels, internal fields, event sentences) */
+  display?: RulesetDisplay;
+  /**
+   * The GM's `combatant.adjust`: `amount` > 0 harms, < 0 heals one of the `adjustable` vitals of
+   * `display`, through the ruleset's own events so that its consequences (conditions, a spoiled
+   * action) follow as they would after an attack.
+   */
+  adjustVital?(ctx: Ctx<RS, O>, combatantId: string, vital: string, amount: number): void;
 }
 
 export type ApplyResult<RS = unknown> =

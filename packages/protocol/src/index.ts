@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export * from './accounts.js';
+
 /**
  * Every message that crosses the wire, as zod schemas: the HTTP bodies and replies, and the
  * socket.io events. The server validates everything it receives with these; the typed client
@@ -34,12 +36,27 @@ export const serverErrorCodes = [
   'RATE_LIMITED',
   'NOT_JOINED',
   'STALE_VERSION',
+  'COMMAND_ID_TAKEN',
   'CONFLICT',
   'ENCOUNTER_BUSY',
   'ENCOUNTER_ARCHIVED',
   'NOT_OWNER',
   'UNAVAILABLE',
   'INTERNAL',
+  'WRONG_CREDENTIALS',
+  'SESSION_EXPIRED',
+  'CSRF_FAILED',
+  'NAME_TAKEN',
+  'INVALID_NAME',
+  'NAME_REQUIRED',
+  'WEAK_PASSWORD',
+  'LAST_SIGN_IN_METHOD',
+  'WEBAUTHN_INVALID',
+  'WEBAUTHN_CHALLENGE_INVALID',
+  'PASSKEY_UNKNOWN',
+  'DEVICE_CODE_INVALID',
+  'DEVICE_CODE_USED',
+  'DEVICE_CODE_EXPIRED',
 ] as const;
 export type ServerErrorCode = (typeof serverErrorCodes)[number];
 
@@ -49,6 +66,8 @@ export const errorSchema = z.object({
   rule: z.string().optional(),
   /** NOT_OWNER: the URL of the server process that runs the encounter (several processes) */
   ownerUrl: z.string().optional(),
+  /** RATE_LIMITED by the sign-in backoff: seconds before trying again (also the Retry-After header) */
+  retryAfter: z.number().optional(),
 });
 export type WireError = z.infer<typeof errorSchema>;
 
@@ -91,8 +110,6 @@ export type Deadlines = z.infer<typeof deadlinesSchema>;
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-export const createAccountBody = z.object({ name: z.string().min(1).max(120).optional() }).strict();
-export const createAccountReply = z.object({ accountId: z.string(), token: z.string() });
 
 export const createEncounterBody = z
   .object({
@@ -198,6 +215,8 @@ export const rulesetInfoSchema = z.object({
   position: z.object({ schema: z.unknown() }),
   commands: z.array(z.string()),
   catalogue: z.array(z.unknown()),
+  /** how the ruleset is shown: vitals, stat labels and groups, internal fields, event sentences (engine's RulesetDisplay) */
+  display: z.unknown(),
 });
 export type RulesetInfo = z.infer<typeof rulesetInfoSchema>;
 
@@ -330,18 +349,28 @@ export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
 export function httpStatusFor(code: string): number {
   switch (code) {
     case 'UNAUTHORIZED':
+    case 'WRONG_CREDENTIALS':
+    case 'SESSION_EXPIRED':
+    case 'PASSKEY_UNKNOWN':
+    case 'DEVICE_CODE_INVALID':
+    case 'DEVICE_CODE_USED':
+    case 'DEVICE_CODE_EXPIRED':
       return 401;
     case 'FORBIDDEN':
     case 'NOT_AUTHORIZED':
+    case 'CSRF_FAILED':
       return 403;
     case 'NOT_FOUND':
     case 'UNKNOWN_COMBATANT':
       return 404;
     case 'CONFLICT':
     case 'STALE_VERSION':
+    case 'COMMAND_ID_TAKEN':
     case 'ENCOUNTER_BUSY':
     case 'ENCOUNTER_ARCHIVED':
     case 'NOT_OWNER':
+    case 'NAME_TAKEN':
+    case 'LAST_SIGN_IN_METHOD':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;

@@ -1,3 +1,4 @@
+import { noteHiddenRemovals, type HiddenGone } from './unseen.js';
 import { randomInt, randomUUID } from 'node:crypto';
 import { apply, createEncounter, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
@@ -79,7 +80,7 @@ export interface RuntimeInit {
 interface SnapshotWrapper {
   fraySnapshot: 1;
   state: EncounterState;
-  runtime?: { turnTimerSeconds?: number | null };
+  runtime?: { turnTimerSeconds?: number | null; hiddenGone?: HiddenGone };
 }
 
 function isWrapper(x: unknown): x is SnapshotWrapper {
@@ -193,10 +194,11 @@ export class Runtime {
     if (!lease) throw new RuntimeError('ENCOUNTER_BUSY', 'Another server process runs this encounter.');
     const log = this.logger.child({ encounterId });
     try {
-      const { state, snapshotVersion, turnTimerSeconds, recent } = await this.replay(encounterId, record, ruleset, log);
+      const { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone } = await this.replay(encounterId, record, ruleset, log);
       const host = new EncounterHost(this, ruleset, record.accountId, state, lease, log, {
         snapshotVersion,
         turnTimerSeconds,
+        hiddenGone,
         archived: record.status === 'archived',
         recentCommands: recent,
       });
@@ -219,11 +221,13 @@ export class Runtime {
     const snap = await this.store.latestSnapshot(encounterId);
     let state: EncounterState;
     let turnTimerSeconds: number | null = null;
+    const hiddenGone: HiddenGone = {};
     // a store may hand the state back with its keys reordered (Postgres jsonb sorted them before
     // snapshots were stored as json): the engine's own order again, for its fast copies
     if (snap && isWrapper(snap.state)) {
       state = inEngineOrder(snap.state.state);
       turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
+      Object.assign(hiddenGone, snap.state.runtime?.hiddenGone);
     } else if (snap) {
       state = inEngineOrder(snap.state as EncounterState);
     } else {
@@ -245,6 +249,7 @@ export class Runtime {
           continue;
         }
         if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
+        noteHiddenRemovals(hiddenGone, state, e.events);
         const r = apply(ruleset, state, e.command);
         if (r.ok && r.state.version === e.seq) state = r.state;
         else {
@@ -256,7 +261,7 @@ export class Runtime {
       }
       if (entries.length < 500) break;
     }
-    return { state, snapshotVersion, turnTimerSeconds, recent };
+    return { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone };
   }
 
   /**

@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './accounts-types.js';
 export { openStore, defaultDataDir, redactUrl } from './open.js';
 export type { OpenStoreOptions, StoreLogger } from './open.js';
 export { PrismaStore, SNAPSHOTS_KEPT } from './prisma-store.js';

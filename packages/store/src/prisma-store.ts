@@ -1,5 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import { PrismaAccounts } from './accounts.js';
+import type { AccountsStore } from './accounts-types.js';
 import { mapError } from './errors.js';
 import type {
   AccountRecord,
@@ -124,6 +126,7 @@ export function jsonParam(value: unknown): string {
 export class PrismaStore implements Store {
   readonly kind: 'postgres' | 'embedded';
   readonly description: string;
+  readonly accounts: AccountsStore;
   private closed?: Promise<void>;
 
   constructor(
@@ -133,6 +136,7 @@ export class PrismaStore implements Store {
   ) {
     this.kind = info.kind;
     this.description = info.description;
+    this.accounts = new PrismaAccounts(prisma);
   }
 
   private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {

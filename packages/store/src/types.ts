@@ -7,6 +7,8 @@
  * database refuses an append whose token is not the encounter's current owner token.
  */
 
+import type { AccountsStore } from './accounts-types.js';
+
 export interface AccountRecord {
   id: string;
   name: string | null;
@@ -136,6 +138,8 @@ export interface Store {
   readonly kind: 'postgres' | 'embedded';
   /** a human description for /health (no secrets) */
   readonly description: string;
+  /** sign-in names, passwords, sessions, API tokens, passkeys, device codes (absent: a store that keeps none) */
+  readonly accounts?: AccountsStore;
 
   createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord>;
   findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null>;

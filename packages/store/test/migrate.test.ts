@@ -65,7 +65,7 @@ describe(`migrations on ${backend}`, () => {
     const tables = await prisma.$queryRawUnsafe<{ t: string }[]>(
       "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1",
     );
-    expect(tables.map((r) => r.t)).toEqual(['_prisma_migrations', 'accounts', 'command_log', 'encounters', 'invites', 'leases', 'snapshots']);
+    expect(tables.map((r) => r.t)).toEqual(['_prisma_migrations', 'accounts', 'api_tokens', 'auth_backoff', 'command_log', 'device_codes', 'encounters', 'invites', 'leases', 'passkeys', 'sessions', 'snapshots', 'webauthn_challenges']);
     const fn = await prisma.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM pg_proc WHERE proname = 'fray_append_log'");
     expect(Number(fn[0]!.n)).toBeGreaterThan(0);
   });

@@ -2,7 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import QRCode from 'qrcode';
 import { describeError } from '../lib/api.js';
 import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../lib/describe.js';
+import { emptyDisplay, groupedStats, shownData, type RulesetDisplay } from '../lib/display.js';
 import type { ConnStatus } from '../lib/live.js';
+import { Vitals } from './Vitals.js';
 import type { Combatant, EncounterState, EngineEvent, LogEntry, WireError } from '../lib/types.js';
 
 export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
@@ -79,7 +81,11 @@ export function Section({ title, children, id, actions }: { title: string; child
   );
 }
 
-export function TurnOrder({ state, mine }: { state: EncounterState; mine?: (id: string) => boolean }) {
+/**
+ * The turn order with each combatant's vitals at a glance. `numbers(id)`: whether this viewer sees
+ * that combatant's vitals as numbers (the GM: all; a player: their own).
+ */
+export function TurnOrder({ state, mine, display = emptyDisplay, numbers }: { state: EncounterState; mine?: (id: string) => boolean; display?: RulesetDisplay; numbers?: (id: string) => boolean }) {
   const { clock } = state;
   return (
     <div className="turn-order" data-testid="turn-order">
@@ -96,10 +102,14 @@ export function TurnOrder({ state, mine }: { state: EncounterState; mine?: (id: 
             const acting = clock.current === id;
             return (
               <li key={id} className={acting ? 'acting' : undefined} aria-current={acting ? 'step' : undefined}>
-                {acting ? <span className="marker">▶ acting: </span> : null}
-                {nameOf(state, id)}
-                {mine?.(id) ? <span className="tag">you</span> : null}
-                {state.combatants[id]?.hidden ? <span className="tag tag-secret">hidden</span> : null}
+                <span className="who">
+                  {acting ? <span className="marker">▶ acting: </span> : null}
+                  {nameOf(state, id)}
+                  {mine?.(id) ? <span className="tag">you</span> : null}
+                  {state.combatants[id]?.hidden ? <span className="tag tag-secret">hidden</span> : null}
+                  {conditionTags(state, id)}
+                </span>
+                {state.combatants[id] ? <Vitals display={display} state={state} c={state.combatants[id]} numbers={numbers?.(id) ?? false} compact /> : null}
               </li>
             );
           })}
@@ -107,6 +117,15 @@ export function TurnOrder({ state, mine }: { state: EncounterState; mine?: (id: 
       )}
     </div>
   );
+}
+
+function conditionTags(state: EncounterState, id: string): ReactNode {
+  const conds = state.effects.filter((e) => e.targetId === id && e.condition);
+  return conds.map((e) => (
+    <span key={e.id} className="tag tag-cond">
+      {e.condition}
+    </span>
+  ));
 }
 
 function show(v: unknown): string {
@@ -145,6 +164,48 @@ export function StatList({ values, secret = [], flat = false }: { values: Record
   );
 }
 
+/** Stats in the ruleset's groups and words. */
+export function GroupedStats({ display, values, secret = [] }: { display: RulesetDisplay; values: Record<string, unknown>; secret?: string[] }) {
+  const groups = groupedStats(display, Object.fromEntries(Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0))));
+  if (groups.length === 0) return <p className="muted">—</p>;
+  return (
+    <>
+      {groups.map((g) => (
+        <div key={g.label} className="stat-group">
+          <h5>{g.label}</h5>
+          <dl className="stats">
+            {g.entries.map((e) => (
+              <div key={e.key}>
+                <dt>
+                  {e.label}
+                  {secret.includes(e.key) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
+                </dt>
+                <dd>{show(e.value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** The ruleset's per-turn state worth showing (internal fields never), in its words. */
+export function TurnState({ display, data }: { display: RulesetDisplay; data: Record<string, unknown> }) {
+  const entries = shownData(display, flatten(data));
+  if (entries.length === 0) return <p className="muted">—</p>;
+  return (
+    <dl className="stats" data-testid="turn-state">
+      {entries.map((e) => (
+        <div key={e.key}>
+          <dt>{e.label}</dt>
+          <dd>{show(e.value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export function EffectList({ state, combatantId }: { state: EncounterState; combatantId: string }) {
   const effects = state.effects.filter((e) => e.targetId === combatantId);
   if (effects.length === 0) return <p className="muted">No conditions.</p>;
@@ -161,7 +222,26 @@ export function EffectList({ state, combatantId }: { state: EncounterState; comb
   );
 }
 
-export function CombatantCard({ state, c, children, mine, openStats = false, openData = false }: { state: EncounterState; c: Combatant; children?: ReactNode; mine?: boolean; openStats?: boolean; openData?: boolean }) {
+export function CombatantCard({
+  state,
+  c,
+  children,
+  mine,
+  openStats = false,
+  openData = false,
+  display = emptyDisplay,
+  numbers = true,
+}: {
+  state: EncounterState;
+  c: Combatant;
+  children?: ReactNode;
+  mine?: boolean;
+  openStats?: boolean;
+  openData?: boolean;
+  display?: RulesetDisplay;
+  /** the viewer sees the vitals as numbers (the GM, the controller) */
+  numbers?: boolean;
+}) {
   const acting = state.clock.current === c.id;
   return (
     <article className={`card${acting ? ' acting' : ''}`} aria-label={c.name} data-testid={`combatant-${c.id}`}>
@@ -173,16 +253,17 @@ export function CombatantCard({ state, c, children, mine, openStats = false, ope
         </h3>
         <span className="muted">side: {c.side}</span>
       </header>
+      <Vitals display={display} state={state} c={c} numbers={numbers} />
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
       {children}
       <details className="sub" open={openStats}>
         <summary>Stats</summary>
-        <StatList values={c.stats as Record<string, unknown>} secret={c.secretStats} flat />
+        <GroupedStats display={display} values={c.stats as Record<string, unknown>} secret={c.secretStats} />
       </details>
       <details className="sub" open={openData}>
-        <summary>This turn / round: budget and state</summary>
-        <StatList values={c.data as Record<string, unknown>} flat />
+        <summary>This turn / round</summary>
+        <TurnState display={display} data={c.data as Record<string, unknown>} />
       </details>
     </article>
   );

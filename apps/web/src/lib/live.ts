@@ -29,7 +29,7 @@ export interface LiveSnapshot {
 
 export type CommandResult = { ok: true; version: number; events: unknown[] } | { ok: false; error: WireError };
 
-const FATAL = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
+const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
 const noDeadlines: Deadlines = { reaction: null, turn: null };
 
 let counter = 0;

@@ -60,6 +60,8 @@ export interface RulesetInfo {
   position?: { schema: unknown };
   commands?: string[];
   catalogue?: unknown[];
+  /** how the ruleset is shown (engine RulesetDisplay) */
+  display?: unknown;
 }
 
 export interface EncounterSummary {

@@ -10,11 +10,11 @@ declare global {
 
 const idle = (): (() => void) => () => {};
 
-/** One live connection for the component's lifetime. */
+/** One live connection for the component's lifetime; `token` '' signs in with the session cookie, null waits. */
 export function useLive(token: string | null, encounterId: string): { live: Live | null; snap: LiveSnapshot | null } {
   const [live, setLive] = useState<Live | null>(null);
   useEffect(() => {
-    if (!token) return;
+    if (token === null) return;
     const l = new Live({ token, encounterId });
     setLive(l);
     window.__frayLive = l;

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
-import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, EventLog, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
+import { StoryLog } from '../components/Log.js';
+import { AdjustVital } from '../components/Vitals.js';
+import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
 import { formatDuration, nameOf } from '../lib/describe.js';
+import { displayOf } from '../lib/display.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import { inviteLink, navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
-import { loadAccount } from '../lib/storage.js';
+import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
 import type { EncounterState, InviteInfo, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
@@ -392,8 +395,8 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 
 /** The GM's console for one encounter. */
 export function Console({ encounterId }: { encounterId: string }) {
-  const account = loadAccount();
-  const token = account?.token ?? null;
+  const gm = useGmSession();
+  const token = gm.status === 'in' ? SESSION_COOKIE : null;
   const { live, snap } = useLive(token, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
   const [send, outcome, clear] = useCommand(live);
@@ -404,11 +407,11 @@ export function Console({ encounterId }: { encounterId: string }) {
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
-  if (!token) {
+  if (token === null) {
     return (
       <main>
         <p>
-          Sign in first. <a href="/">Home</a>
+          {gm.status === 'loading' ? 'Checking your sign-in…' : 'Sign in first.'} <a href="/">Home</a>
         </p>
       </main>
     );
@@ -434,6 +437,7 @@ export function Console({ encounterId }: { encounterId: string }) {
     );
   }
   const ruleset: RulesetInfo | undefined = rulesets.data?.find((r) => r.id === state.ruleset);
+  const display = displayOf(rulesets.data, state.ruleset);
   const combatants = Object.values(state.combatants);
   const sides = [...new Set(combatants.map((c) => c.side))];
   const current = state.clock.current;
@@ -454,7 +458,7 @@ export function Console({ encounterId }: { encounterId: string }) {
       <div className="columns">
         <div className="col">
           <Section title="Turn order" id="turns">
-            <TurnOrder state={state} />
+            <TurnOrder state={state} display={display} numbers={() => true} />
             <div className="row" data-testid="turn-controls">
               {state.status === 'setup' ? (
                 <button type="button" className="primary" onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}>
@@ -509,7 +513,8 @@ export function Console({ encounterId }: { encounterId: string }) {
                 editing === c.id && ruleset ? (
                   <CombatantForm key={c.id} ruleset={ruleset} encounterId={encounterId} token={token} existing={c} sides={sides} onDone={() => setEditing(null)} />
                 ) : (
-                  <CombatantCard key={c.id} state={state} c={c}>
+                  <CombatantCard key={c.id} state={state} c={c} display={display}>
+                    <AdjustVital display={display} c={c} send={send} />
                     <div className="row">
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit
@@ -565,8 +570,8 @@ export function Console({ encounterId }: { encounterId: string }) {
               </details>
             </Section>
           ) : null}
-          <Section title="Event log (everything, GM view)" id="log">
-            <EventLog state={state} log={snap.log} />
+          <Section title="Log" id="log">
+            <StoryLog state={state} log={snap.log} display={display} reader={{ role: 'gm', mine: () => true }} />
           </Section>
         </div>
       </div>

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
-import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, EventLog, OfflineBanner, Section, TurnOrder } from '../components/common.js';
+import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
+import { StoryLog } from '../components/Log.js';
+import { Vitals } from '../components/Vitals.js';
 import { nameOf } from '../lib/describe.js';
+import { displayOf } from '../lib/display.js';
+import { loadRulesets } from '../lib/rulesets.js';
+import { useAsync } from '../lib/useAsync.js';
 import type { WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
 
@@ -16,6 +21,7 @@ function fatalText(e: WireError): string {
 export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
   const { live, snap } = useLive(token || null, encounterId);
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const rulesets = useAsync(() => loadRulesets(), []);
   if (!token) {
     return (
       <main className="narrow-page">
@@ -49,6 +55,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   }
   const playerId = snap.playerId;
   const isMine = (id: string) => !spectator && playerId !== null && state.combatants[id]?.controller === playerId;
+  const display = displayOf(rulesets.data, state.ruleset);
   const mine = Object.values(state.combatants).filter((c) => isMine(c.id));
   const others = Object.values(state.combatants).filter((c) => !isMine(c.id));
   const current = state.clock.current;
@@ -104,7 +111,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
           {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
           {mine.map((c) => (
-            <CombatantCard key={c.id} state={state} c={c} mine openStats openData>
+            <CombatantCard key={c.id} state={state} c={c} mine openData display={display}>
               {state.status === 'active' && !(w && myReactors.includes(c.id)) ? (
                 <>
                   <h4>Actions</h4>
@@ -129,7 +136,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </Section>
       ) : null}
       <Section title="Turn order" id="turns">
-        <TurnOrder state={state} mine={isMine} />
+        <TurnOrder state={state} mine={isMine} display={display} numbers={isMine} />
       </Section>
       <Section title={spectator ? 'Combatants' : 'Others'} id="others">
         {others.length === 0 ? <p className="muted">None visible.</p> : null}
@@ -141,24 +148,18 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
                 <strong>{c.name}</strong> <span className="muted">({c.side})</span>
                 {current === c.id ? <span className="tag tag-acting">acting</span> : null}
                 {fx.length > 0 ? <span> — {fx.map((e) => e.condition ?? e.name).join(', ')}</span> : null}
+                <Vitals display={display} state={state} c={c} numbers={false} />
                 <details>
                   <summary>Stats</summary>
-                  <dl className="stats">
-                    {Object.entries(c.stats as Record<string, unknown>).filter(([, v]) => !(Array.isArray(v) && v.length === 0)).map(([k, v]) => (
-                      <div key={k}>
-                        <dt>{k}</dt>
-                        <dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
-                      </div>
-                    ))}
-                  </dl>
+                  <GroupedStats display={display} values={c.stats as Record<string, unknown>} />
                 </details>
               </li>
             );
           })}
         </ul>
       </Section>
-      <Section title="Event log" id="log">
-        <EventLog state={state} log={snap.log} />
+      <Section title="What happened" id="log">
+        <StoryLog state={state} log={snap.log} display={display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
       </Section>
     </main>
   );

@@ -271,7 +271,7 @@ describe('legends in the browser', () => {
     const gmAfter = await liveState(gm);
     await waitForVersion(p1, gmAfter.version);
     await p1.getByRole('article', { name: 'Aria' }).getByText('stunned').waitFor();
-    await p1.getByTestId('event-log').getByText(/falling rocks/).waitFor();
+    await p1.getByTestId('story-log').getByText(/falling rocks/).waitFor();
     // exactly the state of a client that never left: a fresh page on the same invite
     const fresh = await open();
     await fresh.goto(links.p1);
@@ -304,7 +304,7 @@ describe('legends in the browser', () => {
     await fx.getByRole('button', { name: 'Apply' }).click();
     await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
     await settle([p1, p2, spec], gm);
-    await gm.getByTestId('event-log').getByText(/ambush check/).waitFor();
+    await gm.getByTestId('story-log').getByText(/ambush check/).waitFor();
     await expect(gm.locator('body').textContent()).resolves.toContain('Lurker');
 
     for (const page of [spec, p1]) {
@@ -333,10 +333,19 @@ describe('legends in the browser', () => {
     await shot(wide, 'spectator-desktop');
     await shot(gm, 'gm-console-desktop');
     const phoneGm = await open(PHONE);
-    await phoneGm.goto(srv.url + '/');
-    await phoneGm.evaluate((t) => localStorage.setItem('fray.account', t), await gm.evaluate(() => localStorage.getItem('fray.account') ?? ''));
-    await phoneGm.goto(gm.url());
+    // the GM's phone signs in with a one-time code shown on the laptop (account settings)
+    const gmConsole = gm.url();
+    await gm.goto(srv.url + '/gm/account');
+    await gm.getByRole('button', { name: 'Show a sign-in code' }).click();
+    const code = await gm.getByLabel('Sign-in code').innerText();
+    await phoneGm.goto(srv.url + '/gm/device');
+    await phoneGm.getByRole('textbox', { name: 'Code' }).fill(code);
+    await phoneGm.getByRole('button', { name: 'Sign in' }).click();
+    await phoneGm.getByRole('heading', { name: 'Your encounters' }).waitFor();
+    await phoneGm.goto(gmConsole);
     await phoneGm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await gm.goto(gmConsole);
+    await gm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     await shot(phoneGm, 'gm-console-phone');
     await phoneGm.goto(srv.url + '/gm');
     await phoneGm.getByTestId('encounter-row').first().waitFor();
@@ -353,8 +362,8 @@ describe('legends in the browser', () => {
     await gm.getByText(/overridden to 12\./).waitFor();
     await settle([p1, p2, spec], gm);
     for (const page of [gm, p1, spec]) {
-      await page.getByTestId('event-log').getByText(/GM overrides roll .*→ 12 \(the ledge gives way\)/).waitFor();
-      await page.getByTestId('event-log').getByTestId('roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
+      await page.getByTestId('story-log').getByText(/The GM changes a roll from \d+ to 12 \(the ledge gives way\)/).waitFor();
+      await page.getByTestId('story-log').getByTestId('story-roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
     }
     const timer = gm.getByRole('form', { name: 'Turn timer' });
     await timer.getByLabel('Turn timer (s)').fill('120');

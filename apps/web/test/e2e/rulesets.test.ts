@@ -174,7 +174,7 @@ describe('one round of each other ruleset in the browser', () => {
         await prompt.waitFor();
         await gm.getByTestId('reaction-window').getByRole('button', { name: 'Resolve / skip the reaction window' }).click();
         await prompt.waitFor({ state: 'detached' });
-        await gm.getByTestId('event-log').getByText(/passes \(GM resolved\)/).first().waitFor();
+        await gm.getByTestId('story-log').getByText(/does not react\./).first().waitFor();
       }
       await shot(player, `player-${info.id}-phone`);
       await shot(gm, `gm-console-${info.id}-desktop`);

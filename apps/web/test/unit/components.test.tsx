@@ -18,7 +18,7 @@ describe('components (rendered to HTML)', () => {
     const html = renderToStaticMarkup(<TurnOrder state={state} mine={(id) => id === 'a'} />);
     expect(html).toContain('Round 3');
     expect(html).toContain('Phase: <strong data-testid="phase">action</strong>');
-    expect(html).toMatch(/<li class="acting" aria-current="step"><span class="marker">▶ acting: <\/span>Borin/);
+    expect(html).toMatch(/<li class="acting" aria-current="step"><span class="who"><span class="marker">▶ acting: <\/span>Borin/);
     expect(html).toMatch(/Aria<span class="tag">you<\/span>/);
     expect(html).toContain('hidden');
   });

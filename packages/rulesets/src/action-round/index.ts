@@ -1,3 +1,5 @@
+import { display } from './display.js';
+import { adjustVital } from './vitals.js';
 import { z } from 'zod';
 import type { ArCtx } from './checks.js';
 import { keepIf, keepKeys, withParts, type Ruleset } from '@fray/engine';
@@ -56,6 +58,8 @@ export function invariants(s: State): string[] {
 }
 
 export const actionRound: Ruleset<RS, Options, Stats, Data> = {
+  display,
+  adjustVital: adjustVital as never,
   id: 'action-round',
   name: 'The Action Round',
   summary:

@@ -4,6 +4,7 @@ import type { Options } from './options.js';
 import { budgetGate, err, freeGate, reactionGate, slotFor, threatenersOf, turnGate, cond } from './rules.js';
 import { attackProvokers, quickGate, rangeGate, type AttackKind } from './resolve.js';
 import { powerTargetGate, variableRuling, speedRank } from './actions.js';
+import { combinablePowers, combineGate } from './powers.js';
 import { isIncapacitated, posOf, type C } from './space.js';
 import type { Slot, State } from './state.js';
 
@@ -69,7 +70,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
       if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
       // an open move action of this mode continues without a new slot
       if (continuing && blocked?.code === 'BUDGET_EXHAUSTED') blocked = null;
-      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
+      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? (def.id === 'talk' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : err('ILLEGAL_ACTION', 'destiny-unconscious', 'Unable to take free actions: only the Recover spend (a 6 needed).')) : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
       else if (t === 'reaction') {
         if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
           if (!w || !w.allowed.includes(def.command) || w.responses[id] !== 'pending') blocked = err('ILLEGAL_ACTION', def.id, 'Only when triggered: "you react in response to something else happening".');
@@ -141,6 +142,10 @@ export function legalActions(state: State, id: string): ActionOption[] {
         const ally = next ? (s.combatants[next] as C) : undefined;
         if (!ally || ally.side !== c.side) blocked = err('ILLEGAL_ACTION', 'assist-delay', '"must delay to the same point in the initiative order": delay to act just before the ally.');
         params = [{ name: 'allyId', kind: 'combatant', options: ally ? [ally.id] : [] }, { name: 'skill', kind: 'text' }];
+      } else if (def.id === 'assist-combine') {
+        const allies = others.filter((x) => x.side === c.side && combinablePowers(c, x).length > 0);
+        if (!allies.length) blocked = c.stats.powers.length ? err('ILLEGAL_ACTION', 'assist-combine', 'No ally has a power with the same effect as one of yours.') : combineGate(c, c);
+        params = [{ name: 'allyId', kind: 'combatant', options: names(allies) }, { name: 'powerId', kind: 'text', optional: true }, ...(def.params ?? []).filter((p) => p.name !== 'allyId')];
       } else if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') {
         if (def.command === 'assess' || def.command === 'influence') provokes = oaProvokes;
       } else if (def.id === 'escape' || def.id === 'retrieve' || def.id === 'gambit') {

@@ -1,3 +1,5 @@
+import { display } from './display.js';
+import { adjustVital } from './vitals.js';
 import { keepIf, keepKeys, mapValuesShared, withParts, type CatalogueEntry, type Ruleset } from '@fray/engine';
 import { BUILTIN } from './actions.js';
 import { checkOverflow, continueMovement, legendsCommands } from './commands.js';
@@ -44,6 +46,8 @@ const catalogue: CatalogueEntry[] = [
 ];
 
 export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
+  display,
+  adjustVital: adjustVital as never,
   id: 'legends',
   name: 'Legends',
   summary:

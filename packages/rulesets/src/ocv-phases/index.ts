@@ -1,3 +1,5 @@
+import { display } from './display.js';
+import { adjustVital } from './vitals.js';
 import { keepIf, keepKeys, withParts, type CatalogueEntry, type Ruleset } from '@fray/engine';
 import { onReactionClosed } from './actions.js';
 import { advance, endTurn, st, startCombat } from './clock.js';
@@ -19,6 +21,8 @@ const catalogue: CatalogueEntry[] = ROWS.map((r) => ({
 }));
 
 export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
+  display,
+  adjustVital: adjustVital as never,
   id: ID,
   name: 'OCV phases',
   summary:

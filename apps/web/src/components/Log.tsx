@@ -1,0 +1,60 @@
+import { useMemo, useState } from 'react';
+import type { RulesetDisplay } from '../lib/display.js';
+import { effectNames, rollText, story, type Reader } from '../lib/story.js';
+import type { EncounterState, LogEntry } from '../lib/types.js';
+import { EventLog } from './common.js';
+
+function overridden(state: EncounterState | null, rollId: string) {
+  const r = state?.rolls.find((x) => x.id === rollId && x.overridden);
+  return r ? <span className="tag">overridden → {r.total}</span> : null;
+}
+
+/**
+ * The log in the game's words, for one reader (docs/web.md, "The log"). The GM has the engine's
+ * log (every event, as the engine records it) one click away.
+ */
+export function StoryLog({ state, log, display, reader, limit = 200 }: { state: EncounterState | null; log: LogEntry[]; display: RulesetDisplay; reader: Reader; limit?: number }) {
+  const [engine, setEngine] = useState(false);
+  const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
+  const shown = entries.slice(-limit).reverse();
+  return (
+    <div>
+      {reader.role === 'gm' ? (
+        <div className="row log-switch">
+          <button type="button" aria-pressed={engine} onClick={() => setEngine(!engine)} data-testid="engine-log-toggle">
+            {engine ? 'Show the story' : 'Show the engine log'}
+          </button>
+        </div>
+      ) : null}
+      {engine ? (
+        <EventLog state={state} log={log} />
+      ) : (
+        <div className="log story" data-testid="story-log" role="log" aria-live="polite" aria-relevant="additions" tabIndex={0} aria-label="What happened, newest first">
+          {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
+          <ol>
+            {shown.map((entry) => (
+              <li key={entry.seq} className="entry">
+                {entry.lines.map((l, i) =>
+                  l.kind === 'roll' ? (
+                    <p key={i} className="roll" data-testid="story-roll">
+                      <span aria-hidden="true">⚄ </span>
+                      {rollText(l.roll, l.full)}
+                      {l.roll.secret ? <span className="tag tag-secret">secret roll</span> : null}
+                      {l.roll.forced ? <span className="tag tag-secret">forced by GM</span> : null}
+                      {overridden(state, l.roll.rollId)}
+                    </p>
+                  ) : (
+                    <p key={i} className={l.secret ? 'gm-only' : undefined}>
+                      {l.text}
+                      {l.secret ? <span className="tag tag-secret">GM only</span> : null}
+                    </p>
+                  ),
+                )}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </div>
+  );
+}

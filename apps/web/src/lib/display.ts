@@ -1,0 +1,157 @@
+import type { EventSentence, FieldRef, RulesetDisplay, VitalSpec } from '@fray/engine';
+import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './types.js';
+
+/**
+ * What a ruleset says about how it is shown (`GET /rulesets` → `display`), applied to a state:
+ * vitals, labelled and grouped stats, the state fields worth showing, and events as sentences.
+ * Nothing here knows a ruleset.
+ */
+
+export type { RulesetDisplay, VitalSpec };
+
+export const emptyDisplay: RulesetDisplay = { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} };
+
+export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string): RulesetDisplay {
+  const d = rulesets?.find((r) => r.id === id)?.display as RulesetDisplay | undefined;
+  return d ?? emptyDisplay;
+}
+
+function read(state: EncounterState, c: Combatant, ref: FieldRef | number | undefined): number | null {
+  if (typeof ref === 'number') return ref;
+  if (!ref) return null;
+  const from = ref.in === 'options' ? state.options : ref.in === 'stats' ? (c.stats as Record<string, unknown>) : (c.data as Record<string, unknown>);
+  const v = from?.[ref.key];
+  return typeof v === 'number' ? v : null;
+}
+
+/** One vital of one combatant as a viewer may see it. */
+export interface VitalView {
+  key: string;
+  label: string;
+  short: string;
+  current: number;
+  max: number | null;
+  /** what is left, 0..1 (null: no maximum known, no bar) */
+  left: number | null;
+  /** the most serious threshold reached, in the game's words */
+  status: string | null;
+  /** the viewer sees the numbers (GM, or the combatant's controller), or only the bar and status */
+  numbers: boolean;
+  /** e.g. "HP 7/12 (down)", or "HP: about half" without numbers */
+  text: string;
+}
+
+function statusOf(v: VitalSpec, current: number): string | null {
+  let out: string | null = null;
+  for (const t of v.thresholds ?? []) if (v.direction === 'down' ? current <= t.at : current >= t.at) out = t.label;
+  return out;
+}
+
+function roughly(left: number): string {
+  if (left >= 1) return 'unhurt';
+  if (left > 0.75) return 'lightly hurt';
+  if (left > 0.4) return 'about half';
+  if (left > 0) return 'badly hurt';
+  return 'spent';
+}
+
+/**
+ * The vitals of a combatant. `numbers`: whether this viewer sees them as numbers (the GM and the
+ * combatant's controller); others get a bar and a word. A maximum hidden as a secret stat gives no
+ * bar to those who cannot see it.
+ */
+export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Combatant, numbers: boolean): VitalView[] {
+  const out: VitalView[] = [];
+  for (const v of display.vitals) {
+    const current = read(state, c, v.current);
+    if (current === null) continue;
+    const max = read(state, c, v.max);
+    const left = max && max > 0 ? Math.max(0, Math.min(1, v.direction === 'down' ? current / max : (max - current) / max)) : null;
+    const status = statusOf(v, current);
+    const shownNumbers = numbers || max === null;
+    const text = shownNumbers
+      ? `${v.short} ${current}${max !== null ? `/${max}` : ''}${status ? ` (${status})` : ''}`
+      : `${v.short}: ${status ?? (left !== null ? roughly(left) : '?')}`;
+    out.push({ key: v.key, label: v.label, short: v.short, current, max, left, status, numbers: shownNumbers, text });
+  }
+  return out;
+}
+
+/** The state fields worth showing (internal ones dropped), flattened to `a.b` keys, with labels. */
+export function shownData(display: RulesetDisplay, entries: [string, unknown][]): Array<{ key: string; label: string; value: unknown }> {
+  const vitalKeys = new Set(display.vitals.filter((v) => v.current.in === 'data').map((v) => v.current.key));
+  const internal = (k: string) => display.internal.some((i) => i === k || k.startsWith(`${i}.`));
+  return entries
+    .filter(([k]) => !internal(k) && !vitalKeys.has(k))
+    .map(([k, v]) => ({ key: k, label: display.dataLabels[k] ?? k, value: v }));
+}
+
+/** Stats in the ruleset's groups, with labels; the rest under "Other". */
+export function groupedStats(display: RulesetDisplay, stats: Record<string, unknown>): Array<{ label: string; entries: Array<{ key: string; label: string; value: unknown }> }> {
+  const seen = new Set<string>();
+  const groups = display.statGroups.map((g) => ({
+    label: g.label,
+    entries: g.stats.filter((k) => k in stats).map((k) => (seen.add(k), { key: k, label: display.statLabels[k] ?? k, value: stats[k] })),
+  }));
+  const rest = Object.keys(stats).filter((k) => !seen.has(k));
+  if (rest.length) groups.push({ label: groups.length ? 'Other' : 'Stats', entries: rest.map((k) => ({ key: k, label: display.statLabels[k] ?? k, value: stats[k] })) });
+  return groups.filter((g) => g.entries.length > 0);
+}
+
+// ------------------------------------------------------------------------------------- sentences
+
+export interface Names {
+  state: EncounterState | null;
+  /** names of effects by id (effects that have ended are gone from the state) */
+  effects?: Map<string, { name: string; targetId: string | null }>;
+}
+
+function field(e: Record<string, unknown>, path: string): unknown {
+  let v: unknown = e;
+  for (const part of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
+}
+
+function itemName(state: EncounterState | null, id: string): string | null {
+  for (const c of Object.values(state?.combatants ?? {})) {
+    const it = c.items.find((i) => i.id === id);
+    if (it) return it.name;
+  }
+  return null;
+}
+
+/** A value in words: a combatant id is its name, an item id its name, a list joined. */
+export function word(names: Names, v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (Array.isArray(v)) return v.map((x) => word(names, x)).join(', ');
+  if (typeof v === 'string') {
+    const c = names.state?.combatants[v];
+    if (c) return c.name;
+    return itemName(names.state, v) ?? v.replace(/^[a-z]+(-[a-z]+)+$/, (s) => s.replace(/-/g, ' '));
+  }
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return typeof o.name === 'string' ? o.name : JSON.stringify(v);
+  }
+  return String(v);
+}
+
+function matches(e: Record<string, unknown>, when: Record<string, unknown> | undefined): boolean {
+  if (!when) return true;
+  return Object.entries(when).every(([k, want]) => {
+    const got = field(e, k);
+    if (want === true) return Boolean(got) && !(Array.isArray(got) && got.length === 0);
+    if (want === false) return !got;
+    return got === want;
+  });
+}
+
+/** The ruleset's sentence for an event, or null when it has none. */
+export function sentence(display: RulesetDisplay, names: Names, e: EngineEvent): string | null {
+  const s: EventSentence | undefined = display.events[e.type];
+  if (!s) return null;
+  const text = typeof s === 'string' ? s : s.find((x) => matches(e, x.when))?.text;
+  if (!text) return null;
+  return text.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, path: string) => word(names, field(e, path)));
+}

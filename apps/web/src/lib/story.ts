@@ -1,0 +1,107 @@
+import { formatDuration, formatFaces, nameOf, rollOf, type RollView } from './describe.js';
+import { sentence, type Names, type RulesetDisplay } from './display.js';
+import type { Effect, EngineEvent, LogEntry } from './types.js';
+
+/**
+ * The log as the table tells it: per command, one line per event that means something at the
+ * table (in the ruleset's words, see display.ts), and the rolls. Bookkeeping events stay in the
+ * GM's engine log.
+ */
+
+export type StoryLine = { kind: 'text'; text: string; secret: boolean } | { kind: 'roll'; roll: RollView; full: boolean };
+
+export interface StoryEntry {
+  seq: number;
+  lines: StoryLine[];
+}
+
+/** Who reads: the GM (every roll in full), a player (their own combatants' rolls in full), a spectator. */
+export interface Reader {
+  role: 'gm' | 'player' | 'spectator';
+  mine: (combatantId: string) => boolean;
+}
+
+/** Effects by id, from every `effect.applied` in the log: the ended ones are gone from the state. */
+export function effectNames(log: LogEntry[]): Map<string, { name: string; targetId: string | null }> {
+  const m = new Map<string, { name: string; targetId: string | null }>();
+  for (const entry of log) {
+    for (const e of entry.events as EngineEvent[]) {
+      if (e.type === 'effect.applied') {
+        const eff = e.effect as Effect;
+        m.set(eff.id, { name: eff.condition ?? eff.name, targetId: eff.targetId });
+      }
+    }
+  }
+  return m;
+}
+
+/** The engine's own events in the table's words; null for bookkeeping. */
+export function coreSentence(names: Names, e: EngineEvent): string | null {
+  const state = names.state;
+  switch (e.type) {
+    case 'combat.started':
+      return 'The fight begins.';
+    case 'combat.ended':
+      return `The fight is over${e.reason ? ` (${String(e.reason)})` : ''}.`;
+    case 'combatant.added': {
+      const c = e.combatant as { name?: string } | undefined;
+      return `${c?.name ?? nameOf(state, e.combatantId)} joins the fight.`;
+    }
+    case 'combatant.removed':
+      return `${nameOf(state, e.combatantId)} leaves the fight.`;
+    case 'combatant.updated': {
+      const ch = (e.changes ?? {}) as { hidden?: boolean; name?: string };
+      if (ch.hidden === false) return `${nameOf(state, e.combatantId)} appears.`;
+      if (ch.name) return `${ch.name} is now known by that name.`;
+      return null;
+    }
+    case 'effect.applied': {
+      const eff = e.effect as Effect;
+      const who = eff.targetId ? nameOf(state, eff.targetId) : 'The field';
+      return eff.condition ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).` : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
+    }
+    case 'effect.removed':
+    case 'effect.expired': {
+      const eff = names.effects?.get(String(e.effectId));
+      if (!eff) return null;
+      return `${eff.targetId ? nameOf(state, eff.targetId) : 'The field'} is no longer ${eff.name}${e.type === 'effect.expired' ? ' (it wore off)' : ''}.`;
+    }
+    case 'dice.overridden':
+      return `The GM changes a roll from ${String(e.previousTotal)} to ${String(e.total)}${e.reason ? ` (${String(e.reason)})` : ''}.`;
+    case 'reaction.opened': {
+      const w = e.window as { trigger?: { description?: string }; eligible?: string[] };
+      return `${w.trigger?.description ?? 'Something happens'}: ${(w.eligible ?? []).map((id) => nameOf(state, id)).join(', ') || 'no one'} may react.`;
+    }
+    case 'reaction.responded':
+      return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'does not react' : 'reacts'}.`;
+    default:
+      return null;
+  }
+}
+
+/** One entry per command, newest last; entries with nothing to tell are left out. */
+export function story(display: RulesetDisplay, names: Names, log: LogEntry[], reader: Reader): StoryEntry[] {
+  const quiet = new Set(display.quiet ?? []);
+  const out: StoryEntry[] = [];
+  for (const entry of log) {
+    const lines: StoryLine[] = [];
+    for (const e of entry.events as EngineEvent[]) {
+      if (e.type === 'dice.rolled') {
+        const roll = rollOf(names.state, e)!;
+        const own = typeof e.combatantId === 'string' && reader.mine(e.combatantId);
+        lines.push({ kind: 'roll', roll, full: reader.role === 'gm' || own });
+        continue;
+      }
+      if (quiet.has(e.type)) continue;
+      const text = sentence(display, names, e) ?? coreSentence(names, e);
+      if (text) lines.push({ kind: 'text', text, secret: e.gmOnly === true });
+    }
+    if (lines.length) out.push({ seq: entry.seq, lines });
+  }
+  return out;
+}
+
+/** A roll in words: formula, dice and total in full; else who rolled for what and the total. */
+export function rollText(r: RollView, full: boolean): string {
+  return full ? `${r.who}: ${r.purpose} — ${r.formula} [${formatFaces(r.faces)}] = ${r.total}` : `${r.who}: ${r.purpose} — ${r.total}`;
+}

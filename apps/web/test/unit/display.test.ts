@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { sentence, shownData, vitalsOf, type RulesetDisplay } from '../../src/lib/display.js';
+import { story } from '../../src/lib/story.js';
+import type { EncounterState, LogEntry } from '../../src/lib/types.js';
+
+const display: RulesetDisplay = {
+  vitals: [{ key: 'hp', label: 'Hit points', short: 'HP', current: { in: 'data', key: 'hp' }, max: { in: 'stats', key: 'hp' }, direction: 'down', thresholds: [{ at: 0, label: 'down' }], adjustable: true, doc: '' }],
+  statGroups: [],
+  statLabels: {},
+  internal: ['tieRoll', 'turn.seq'],
+  dataLabels: { ap: 'AP left' },
+  events: {
+    'x.attack': [
+      { when: { hit: true }, text: '{combatantId} hits {targetId}: {total} against AC {ac}, {damage} damage.' },
+      { text: '{combatantId} misses {targetId}: {total} against AC {ac}.' },
+    ],
+  },
+  quiet: ['x.queue'],
+};
+const state = {
+  options: {},
+  rolls: [],
+  combatants: {
+    a: { id: 'a', name: 'Aria', stats: { hp: 12 }, data: { hp: 3 }, items: [] },
+    b: { id: 'b', name: 'the Brute', stats: { hp: 20 }, data: { hp: 0 }, items: [] },
+  },
+} as unknown as EncounterState;
+
+describe('the ruleset’s words, applied', () => {
+  it('"a sentence for each of its events in the game\'s words": ids become names, the first matching variant wins', () => {
+    expect(sentence(display, { state }, { type: 'x.attack', combatantId: 'a', targetId: 'b', total: 14, ac: 12, hit: true, damage: 9 })).toBe('Aria hits the Brute: 14 against AC 12, 9 damage.');
+    expect(sentence(display, { state }, { type: 'x.attack', combatantId: 'a', targetId: 'b', total: 4, ac: 12, hit: false })).toBe('Aria misses the Brute: 4 against AC 12.');
+    expect(sentence(display, { state }, { type: 'x.unknown' })).toBeNull();
+  });
+
+  it('"bars, with numbers for the GM and for a player\'s own combatants": others get a bar and a word', () => {
+    const [gm] = vitalsOf(display, state, state.combatants.a!, true);
+    expect(gm).toMatchObject({ text: 'HP 3/12', left: 0.25 });
+    const [other] = vitalsOf(display, state, state.combatants.a!, false);
+    expect(other!.text).toBe('HP: badly hurt');
+    expect(vitalsOf(display, state, state.combatants.b!, true)[0]!.text).toBe('HP 0/20 (down)');
+    // a maximum the viewer may not see (a secret stat): no bar
+    const secret = { ...state.combatants.a!, stats: {} };
+    expect(vitalsOf(display, state, secret as never, false)[0]!.left).toBeNull();
+  });
+
+  it('internal state fields are never shown; the rest in words', () => {
+    const shown = shownData(display, [['tieRoll', 3], ['turn.seq', 'a'], ['ap', 2], ['hp', 3]]);
+    expect(shown).toEqual([{ key: 'ap', label: 'AP left', value: 2 }]);
+  });
+
+  it('the log per reader: bookkeeping left out, a player\'s own rolls in full, others\' as a total', () => {
+    const log: LogEntry[] = [
+      {
+        seq: 4,
+        events: [
+          { type: 'x.queue', queue: ['a'] },
+          { type: 'dice.rolled', rollId: 'r1', formula: '1d20+2', faces: [{ sides: 20, value: 12, kept: true }], total: 14, purpose: 'attack', combatantId: 'a' },
+          { type: 'x.attack', combatantId: 'a', targetId: 'b', total: 14, ac: 12, hit: true, damage: 9 },
+        ],
+      },
+      { seq: 5, events: [{ type: 'dice.rolled', rollId: 'r2', formula: '1d20', faces: [{ sides: 20, value: 5, kept: true }], total: 5, purpose: 'attack', combatantId: 'b' }] },
+    ];
+    const [first, second] = story(display, { state }, log, { role: 'player', mine: (id) => id === 'a' });
+    expect(first!.lines.map((l) => l.kind)).toEqual(['roll', 'text']);
+    expect(first!.lines[0]).toMatchObject({ kind: 'roll', full: true });
+    expect(second!.lines[0]).toMatchObject({ kind: 'roll', full: false });
+  });
+});

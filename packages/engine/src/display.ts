@@ -1,0 +1,66 @@
+/**
+ * How a ruleset is shown (served by `GET /rulesets` as plain data): its vitals, the labels and
+ * groups of its stats, which per-combatant state fields are internal, and a sentence for each of
+ * its events. Clients read this and stay ruleset-agnostic.
+ */
+
+/** Where a number lives: the combatant's `data.<key>` (runtime state) or `stats.<key>`, or the encounter's `options.<key>`. */
+export interface FieldRef {
+  in: 'data' | 'stats' | 'options';
+  key: string;
+}
+
+export interface VitalThreshold {
+  /** the vital's value at or past which (below for `down`, above for `up`) the label applies */
+  at: number;
+  /** what it means in the game's words, e.g. `disabled`, `incapacitated` */
+  label: string;
+}
+
+export interface VitalSpec {
+  /** the name commands use (`combatant.adjust`'s `vital`) */
+  key: string;
+  label: string;
+  /** short label for bars, e.g. `HP`, `STUN` */
+  short: string;
+  current: FieldRef;
+  /** the maximum, read from a field or fixed; none = no bar, the number alone */
+  max?: FieldRef | number;
+  /**
+   * `down`: harm lowers it (hit points, STUN); `up`: harm raises it (a damage track, fatigue).
+   * Bars always show what is left.
+   */
+  direction: 'down' | 'up';
+  /** ordered from the least to the most serious */
+  thresholds?: VitalThreshold[];
+  /** the GM may apply damage or healing to it (`combatant.adjust`) */
+  adjustable: boolean;
+  doc: string;
+}
+
+/**
+ * A sentence for an event: `{field}` is replaced by the event's field (a combatant id becomes its
+ * name, a list is joined with commas, `{field.sub}` reads inside an object). A list of variants
+ * picks the first whose `when` matches (every listed field equals the given value; `true` matches
+ * any truthy value, `false` any falsy one).
+ */
+export type EventSentence = string | Array<{ when?: Record<string, unknown>; text: string }>;
+
+export interface RulesetDisplay {
+  vitals: VitalSpec[];
+  /** stat groups, in the order shown; stats in no group are shown last under "Other" */
+  statGroups: Array<{ label: string; stats: string[] }>;
+  /** a readable label per stat key */
+  statLabels: Record<string, string>;
+  /**
+   * Keys of the per-combatant state (`data`) that are engine bookkeeping: never shown as stats.
+   * Every other key is shown with its label from `dataLabels`.
+   */
+  internal: string[];
+  /** readable labels of the state keys that are shown (budgets, pools) */
+  dataLabels: Record<string, string>;
+  /** a sentence per event type, the ruleset's own and the engine's when it says them better */
+  events: Record<string, EventSentence>;
+  /** event types that are bookkeeping: shown only in the GM's engine log */
+  quiet?: string[];
+}
