@@ -51,6 +51,8 @@ interface Seat {
 }
 
 const LEASE_SECONDS = 30;
+/** a client not served this long after the new process is ready counts as not served (the part goes on) */
+const SERVED_CAP_MS = 120_000;
 const CLIENT = { ackTimeoutMs: 10_000, retries: 40 };
 
 async function http(url: string, method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
@@ -163,8 +165,8 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       const exitMs = Date.now() - at;
       sv = await start();
       readyAt = Date.now();
-      await Promise.all(probes);
-      await stopPlay();
+      await Promise.race([Promise.all(probes), sleep(SERVED_CAP_MS)]);
+      await Promise.race([stopPlay(), sleep(30_000)]);
       const fromReady = summarize(servedAt.map((t) => Math.max(0, t - readyAt)));
       const fromSignal = summarize(servedAt.map((t) => t - at));
       outcomes.push({ signal, exitMs, readyMs: readyAt - at, fromReady, fromSignal, clients: seats.length, served: servedAt.length });
@@ -186,7 +188,7 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
     return { encounters: E, clientsPerEncounter: P, leaseSeconds: LEASE_SECONDS, outcomes, acked: acked.size, lost, refused };
   } finally {
     for (const s of seats) s.client.close();
-    await sv.stop().catch(() => {});
+    if (sv.child.exitCode === null) await sv.stop().catch(() => {});
     await db.drop().catch(() => {});
   }
 }
@@ -203,6 +205,6 @@ export function restartSection(r: RestartResult, when: string): string {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...r.outcomes.map(row),
     '',
-    `${fmt(r.acked)} commands acknowledged over the run, **${fmt(r.lost)} lost** (not in the log at the version their ack named). Refusals handed back to a client after its retries: ${refusals}.`,
+    `A client not served within ${SERVED_CAP_MS / 1000} s of readiness counts as not served. ${fmt(r.acked)} commands acknowledged over the run, **${fmt(r.lost)} lost** (not in the log at the version their ack named). Refusals handed back to a client after its retries: ${refusals}.`,
   ].join('\n');
 }
