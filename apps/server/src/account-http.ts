@@ -241,7 +241,7 @@ export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void
     await accountsOf(ctx).createDeviceCode({ codeHash: hashToken(code), accountId: a.accountId, expiresAt });
     req.log.info({}, 'device code created');
     const shown = `${code.slice(0, 4)}-${code.slice(4)}`;
-    return reply.status(201).send({ code: shown, expiresAt: expiresAt.toISOString(), url: `${expectedOrigin(req, ctx.publicUrl).origin}/gm/device#${shown}` });
+    return reply.status(201).send({ code: shown, expiresAt: expiresAt.toISOString(), url: `${expectedOrigin(req, ctx.cookies).origin}/gm/device#${shown}` });
   });
 
   r.post('/sessions/device', { schema: { summary: 'Sign in on this device with a one-time device code', body: deviceSessionBody, response: { 200: sessionReply, ...errors } } }, async (req, reply) => {

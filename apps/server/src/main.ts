@@ -6,6 +6,7 @@ import { claimInstance, InstanceInUseError } from '@fray/store';
 import type { Logger } from 'pino';
 import { configFromEnv, type Config } from './config.js';
 import { resolveInstanceId } from './instance.js';
+import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
+    cookieDomain: config.cookieDomain,
   });
   // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
@@ -114,6 +116,10 @@ async function main(): Promise<void> {
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
+  if (config.backups && process.env.FRAY_STORE !== 'memory') {
+    scheduleBackups(store, config.backups, logger);
+    logger.info(config.backups, 'backups scheduled (FRAY_BACKUP_DIR)');
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

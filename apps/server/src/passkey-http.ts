@@ -54,7 +54,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     const info = await accounts.getAccount(a.accountId);
     if (!info) throw new ApiError('NOT_FOUND', 'The account no longer exists.');
     const existing = await accounts.listPasskeys(a.accountId);
-    const { rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { rpID } = expectedOrigin(req, ctx.cookies);
     const label = info.handle ?? info.name ?? a.accountId;
     const options = await generateRegistrationOptions({
       rpName: 'Fray',
@@ -75,7 +75,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     const a = await account(req);
     const accounts = accountsOf(ctx);
     const c = await takeChallenge(ctx, req.body.challengeId, 'registration', a.accountId);
-    const { origin, rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('registration', () =>
       verifyRegistrationResponse({ response: req.body.response as unknown as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }),
     );
@@ -117,7 +117,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
 
   r.post('/sessions/passkey/options', { schema: { summary: 'Options to sign in with a passkey (pass to startAuthentication)', response: { 200: webauthnOptionsReply, ...errors } } }, async (req) => {
     const accounts = accountsOf(ctx);
-    const { rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { rpID } = expectedOrigin(req, ctx.cookies);
     const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
     const challengeId = newId('ch');
     await accounts.saveChallenge({ id: challengeId, kind: 'authentication', accountId: null, challenge: options.challenge, expiresAt: new Date(Date.now() + CHALLENGE_MS) });
@@ -135,7 +135,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
       await gate.failed(null, addressKey);
       throw new ApiError('PASSKEY_UNKNOWN', 'This passkey is not registered on this server (it may have been removed).');
     }
-    const { origin, rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('sign-in', () =>
       verifyAuthenticationResponse({
         response: req.body.response as unknown as AuthenticationResponseJSON,

@@ -15,6 +15,7 @@ import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
+import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
 import { registerPasskeys } from './passkey-http.js';
 import { PasswordGate } from './passwords.js';
@@ -59,6 +60,11 @@ export interface ServerOptions {
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
    */
   secureCookies?: boolean | undefined;
+  /**
+   * The session cookie's Domain (FRAY_COOKIE_DOMAIN), when the processes' own URLs are other host
+   * names under one domain (`fray-1.example.org`): the cookie then reaches every process.
+   */
+  cookieDomain?: string | undefined;
 }
 
 export interface ServerContext {
@@ -80,8 +86,6 @@ export interface ServerContext {
   disconnectInvite(inviteId: string): void;
   /** the session cookie's name and attributes */
   cookies: CookiePolicy;
-  /** the URL clients reach Fray at (WebAuthn's origin; else the request's own) */
-  publicUrl: string | undefined;
   /** password checks and the sign-in backoff; null on a store that keeps no accounts */
   passwords: PasswordGate | null;
   /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
@@ -200,8 +204,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
-    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true)),
-    publicUrl: opts.publicUrl,
+    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true), opts.cookieDomain),
     passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
     disconnectRoom(room) {
       io.in(room).disconnectSockets(true);
@@ -220,6 +223,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
+  registerTransfer(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);
 

@@ -15,6 +15,7 @@ import {
   type SyncRequest,
   type TimerRequest,
   type ActionsRequest,
+  type ReachRequestMessage,
   type WireError,
 } from '@fray/protocol';
 import type { EncounterHost, Sink } from '@fray/runtime';
@@ -242,6 +243,10 @@ class Connection {
         const { encounterId, combatantId } = req as ActionsRequest;
         const j = this.joinedOrThrow(encounterId);
         return j.host.legal(j.viewer, combatantId);
+      }
+      case 'reach': {
+        const { encounterId, ...rest } = req as ReachRequestMessage;
+        return this.joinedOrThrow(encounterId).host.reach(this.data.joined.get(encounterId)!.viewer, rest);
       }
       case 'log':
         return this.readLog(req as LogRequest);

@@ -2,6 +2,8 @@ import jsonpatch, { type Operation } from 'fast-json-patch';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type {
   ActionsAck,
+  ReachAck,
+  ReachRequestMessage,
   ClientCommand,
   ClientToServerEvents,
   CommandAck,
@@ -428,6 +430,11 @@ export class FrayClient {
 
   async sync(encounterId: string, since: number): Promise<SyncAck> {
     return (await this.request('sync', { encounterId, since })) as SyncAck;
+  }
+
+  /** Where a combatant can go with a movement option (`reach`): read-only, nothing changes. */
+  async reach(req: ReachRequestMessage): Promise<ReachAck> {
+    return (await this.request('reach', req)) as ReachAck;
   }
 
   async actions(encounterId: string, combatantId: string): Promise<ActionsAck> {

@@ -24,3 +24,4 @@ export {
 export { projectState, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
 export { projectEvent, projectEvents, unseenMarkers } from './project-events.js';
 export { unseenBy, unseenIn, redactText, namesUnseen, projectActions, unseenNamedBy, withoutCombatants, UNSEEN_WORD, type Unseen } from './unseen.js';
+export { mapLayoutSchema, mapOf, onMap, cellColRow, type MapLayout, type SpaceKind } from './map.js';

@@ -214,6 +214,10 @@ export const rulesetInfoSchema = z.object({
   stats: z.object({ schema: z.unknown(), docs: z.record(z.string(), z.string()) }),
   position: z.object({ schema: z.unknown() }),
   commands: z.array(z.string()),
+  /** per command type: who may send it and its fields as JSON Schema (without `type` and `by`), for forms */
+  commandInfo: z.record(z.string(), z.object({ actor: z.enum(['gm', 'combatant', 'any']), reaction: z.boolean(), schema: z.unknown() })),
+  /** the battle map's space: squares, hexes or zones (and where the zones are in the state) */
+  space: z.object({ kind: z.enum(['squares', 'hexes', 'zones']), zones: z.string().optional(), terrain: z.string().optional() }).nullable(),
   catalogue: z.array(z.unknown()),
   /** how the ruleset is shown: vitals, stat labels and groups, internal fields, event sentences (engine's RulesetDisplay) */
   display: z.unknown(),
@@ -241,6 +245,20 @@ export type SyncRequest = z.infer<typeof syncRequest>;
 
 export const actionsRequest = z.object({ encounterId: idSchema, combatantId: idSchema }).strict();
 export type ActionsRequest = z.infer<typeof actionsRequest>;
+
+/** Where a combatant can go with one of its movement options (see docs/protocol.md, `reach`). */
+export const reachRequest = z
+  .object({
+    encounterId: idSchema,
+    combatantId: idSchema,
+    command: z.string().min(1).max(64),
+    action: z.string().min(1).max(64).optional(),
+    template: z.record(z.string(), z.unknown()).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    to: z.unknown().optional(),
+  })
+  .strict();
+export type ReachRequestMessage = z.infer<typeof reachRequest>;
 
 export const logRequest = z.object({ encounterId: idSchema, afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict();
 export type LogRequest = z.infer<typeof logRequest>;
@@ -290,6 +308,21 @@ export type SyncAck =
   | Failure;
 
 export type ActionsAck = { ok: true; version: number; actions: unknown[] } | Failure;
+/** `reach`: the legal destinations of a movement option (cells with path, steps and provocation; or zones), the refused ones with the rule. */
+export type ReachAck =
+  | {
+      ok: true;
+      version: number;
+      space: 'squares' | 'hexes' | 'zones';
+      param: string;
+      paramKind: 'path' | 'position';
+      from: unknown;
+      maxSteps: number | null;
+      reachable: Array<{ to: unknown; path?: unknown[]; steps: number; label?: string; provokes?: { at: number; from: string[]; description: string } }>;
+      refused: Array<{ to: unknown; error: WireError }>;
+      explain?: { to: unknown; ok: boolean; error?: WireError; path?: unknown[] };
+    }
+  | Failure;
 export type LogAck = { ok: true; entries: WireLogEntry[] } | Failure;
 export type SimpleAck = { ok: true } | Failure;
 
@@ -301,6 +334,7 @@ export interface ClientToServerEvents {
   sync(req: SyncRequest, ack: (a: SyncAck) => void): void;
   actions(req: ActionsRequest, ack: (a: ActionsAck) => void): void;
   log(req: LogRequest, ack: (a: LogAck) => void): void;
+  reach(req: ReachRequestMessage, ack: (a: ReachAck) => void): void;
   timer(req: TimerRequest, ack: (a: SimpleAck) => void): void;
 }
 
@@ -332,7 +366,7 @@ export interface ServerToClientEvents {
   closed(msg: { encounterId: string; reason: ClosedReason | (string & {}) }): void;
 }
 
-export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer'] as const;
+export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'reach', 'log', 'timer'] as const;
 export type ClientEventName = (typeof clientEventNames)[number];
 
 export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
@@ -341,6 +375,7 @@ export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
   command: commandRequest,
   sync: syncRequest,
   actions: actionsRequest,
+  reach: reachRequest,
   log: logRequest,
   timer: timerRequest,
 };

@@ -3,6 +3,7 @@ import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, 
 import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
+import { reachOf, type ReachAnswer, type ReachRequest } from './reach.js';
 import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf, senderOfLogged } from './senders.js';
 import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
@@ -336,6 +337,22 @@ export class EncounterHost {
       return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
     }
     return { ok: true, version: this.state.version, actions: legalFor(this.ruleset, this.state, this.channel(viewer).projection, viewer, combatantId) };
+  }
+
+  /** Where a combatant can go with a movement option (see reach.ts): GM, or the player who commands it. */
+  reach(viewer: Viewer, req: ReachRequest): ReachAnswer {
+    const gate = this.legalGate(viewer, req.combatantId);
+    if (gate) return { ok: false, error: gate };
+    return reachOf(this.ruleset, this.state, viewer, new Set(Object.keys(this.channel(viewer).projection.combatants)), req);
+  }
+
+  private legalGate(viewer: Viewer, combatantId: string): WireError | null {
+    const c = this.state.combatants[combatantId];
+    const visible = this.channel(viewer).projection.combatants[combatantId];
+    if (!c || !visible) return { code: 'UNKNOWN_COMBATANT', message: `No combatant "${combatantId}".` };
+    if (viewer.role === 'spectator') return { code: 'FORBIDDEN', message: 'Spectators only watch.' };
+    if (viewer.role === 'player' && c.controller !== viewer.playerId) return { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` };
+    return null;
   }
 
   /**

@@ -121,12 +121,22 @@ function withAdapterCause(error: unknown, bound: { errorRegistry: { consumeError
  */
 export async function applyMigrations(
   poolConfig: pg.PoolConfig,
-  opts: { schema?: string; prismaDir?: string; log?: (line: string) => void } = {},
+  opts: {
+    schema?: string;
+    prismaDir?: string;
+    log?: (line: string) => void;
+    /** apply only these (by name): a restore brings the schema to its backup's level first */
+    only?: readonly string[];
+  } = {},
 ): Promise<MigrateResult> {
   const prismaDir = opts.prismaDir ?? defaultPrismaDir();
   const engineModule = await loadEngine();
   const schema = await readFile(path.join(prismaDir, 'schema.prisma'), 'utf8');
   const migrationsList = await readMigrations(path.join(prismaDir, 'migrations'));
+  if (opts.only) {
+    const only = new Set(opts.only);
+    migrationsList.migrationDirectories = migrationsList.migrationDirectories.filter((m) => only.has(m.path));
+  }
   const pool = new pg.Pool({ ...poolConfig, max: 1 });
   pool.on('error', () => {});
   const factory = new PrismaPg(pool, opts.schema ? { schema: opts.schema } : undefined);

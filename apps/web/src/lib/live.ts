@@ -1,4 +1,5 @@
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
+import type { ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
 import type { ActionOption, Deadlines, EncounterState, LogEntry, PatchMessage, ViewerRole, WireError } from './types.js';
 
 /**
@@ -192,14 +193,14 @@ export class Live {
    * Send a command (without `by`: the server sets it from the token). One commandId for all
    * its attempts: a retry after a timeout or a dropped connection is applied once.
    */
-  async send(command: Record<string, unknown>, commandId = newCommandId()): Promise<CommandResult> {
+  async send(command: Record<string, unknown>, commandId = newCommandId(), expectedVersion?: number): Promise<CommandResult> {
     const m = this.mirror;
     if (!m) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected to the encounter yet.' } };
     this.inFlight += 1;
     this.set({});
     try {
       for (let attempt = 0; ; attempt++) {
-        const ack = await m.command(command as never, { commandId });
+        const ack = await m.command(command as never, expectedVersion === undefined ? { commandId } : { commandId, expectedVersion });
         // sent right after a reconnect, before the re-join: join again, send again
         if (!ack.ok && ack.error.code === 'NOT_JOINED' && attempt < 3) {
           await m.sync().catch(() => undefined);
@@ -222,6 +223,21 @@ export class Live {
     const ack = await this.client.actions(this.opts.encounterId, combatantId);
     if (!ack.ok) throw new FrayError(ack.error);
     return ack.actions as ActionOption[];
+  }
+
+  /** Where a combatant can go with a movement option (`reach`, read-only): the server's answer. */
+  async reach(req: Omit<ReachRequestMessage, 'encounterId'>): Promise<ReachAnswer> {
+    if (!this.client) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected yet.' } };
+    try {
+      return await this.client.reach({ ...req, encounterId: this.opts.encounterId });
+    } catch (e) {
+      return { ok: false, error: { code: 'TIMEOUT', message: e instanceof Error ? e.message : String(e) } };
+    }
+  }
+
+  /** Bring the mirror up to the server's version now (a stale map). */
+  async resyncNow(): Promise<void> {
+    await this.mirror?.sync().catch(() => undefined);
   }
 
   /** GM: a turn ends by itself after this many seconds (null: no timer). */
@@ -250,3 +266,5 @@ export class Live {
     this.listeners.clear();
   }
 }
+
+export type { ReachAnswer };

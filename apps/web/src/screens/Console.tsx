@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { CommandForm } from '../components/CommandForm.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
 import { StoryLog } from '../components/Log.js';
 import { AdjustVital } from '../components/Vitals.js';
@@ -11,6 +13,7 @@ import type { CommandResult, Live } from '../lib/live.js';
 import { inviteLink, navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
+import { ExportButton, encounterFileName } from '../components/Transfer.js';
 import type { EncounterState, InviteInfo, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
@@ -394,6 +397,8 @@ export function ReactionPanel({ state, deadlineAt, children }: { state: Encounte
 }
 
 /** The GM's console for one encounter. */
+const everyone = (): boolean => true;
+
 export function Console({ encounterId }: { encounterId: string }) {
   const gm = useGmSession();
   const token = gm.status === 'in' ? SESSION_COOKIE : null;
@@ -404,6 +409,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [actor, setActor] = useState<string>('');
   const [revealError, setRevealError] = useState<unknown>(null);
   const state = snap?.state ?? null;
+  const map = useMapPanel({ live, state, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === state?.ruleset), isMine: noOne, canCommand: everyone, gm: true, title: 'Battle map (GM view: hidden combatants shown)' });
   useEffect(() => {
     if (state?.clock.current) setActor(state.clock.current);
   }, [state?.clock.current]);
@@ -443,6 +449,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   const current = state.clock.current;
   const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
   return (
+    <MapContext.Provider value={map.api}>
     <main className="console">
       <header className="topbar">
         <h1>
@@ -457,6 +464,7 @@ export function Console({ encounterId }: { encounterId: string }) {
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
+          {map.element}
           <Section title="Turn order" id="turns">
             <TurnOrder state={state} display={display} numbers={() => true} />
             <div className="row" data-testid="turn-controls">
@@ -554,6 +562,10 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Invite links" id="invites">
             <Invites encounterId={encounterId} token={token} state={state} />
           </Section>
+          <Section title="Move this encounter" id="export">
+            <p className="muted">A file of this encounter (its log, snapshots and options; no invite links) that any Fray server imports.</p>
+            <ExportButton path={`/encounters/${encodeURIComponent(encounterId)}/export`} name={encounterFileName(state.name)} token={token} label="Export encounter" />
+          </Section>
           {combatants.length > 0 ? (
             <Section title="Conditions and effects" id="effects">
               <EffectForm state={state} send={send} />
@@ -562,6 +574,11 @@ export function Console({ encounterId }: { encounterId: string }) {
           <Section title="Dice" id="dice">
             <Rolls state={state} send={send} />
           </Section>
+          {ruleset?.commandInfo ? (
+            <Section title="GM tools and rulings (every command)" id="gm-commands">
+              <CommandForm ruleset={ruleset} state={state} send={send} />
+            </Section>
+          ) : null}
           {ruleset?.commands && ruleset.commands.length > 0 ? (
             <Section title="Any command (GM rulings)" id="raw">
               <details>
@@ -576,5 +593,6 @@ export function Console({ encounterId }: { encounterId: string }) {
         </div>
       </div>
     </main>
+    </MapContext.Provider>
   );
 }

@@ -178,7 +178,7 @@ function paramSpecs(s: S, c: C, def: ActionDef): ParamSpec[] {
     out.push({ name: 'targetId', kind: 'combatant', options: Object.values(s.combatants).filter((o) => o.id !== c.id).map((o) => o.id), optional: def.id === 'aid-another' });
   }
   if (def.tags.includes('weapon') && c.stats.weapons.length) out.push({ name: 'weaponId', kind: 'item', options: c.stats.weapons.map((w) => w.id), optional: true });
-  if (def.tags.includes('path')) out.push({ name: 'path', kind: 'list', label: 'squares, in order' });
+  if (def.tags.includes('path')) out.push({ name: 'path', kind: 'path', label: 'squares, in order' });
   if (def.tags.includes('variable')) out.push({ name: 'ap', kind: 'number', min: def.minAp ?? 1, optional: true });
   if (def.tags.includes('spell')) out.push({ name: 'spellLevel', kind: 'number', min: 0, max: 9, optional: true }, { name: 'defensively', kind: 'boolean', optional: true });
   if (def.id === 'ready') out.push({ name: 'readied', kind: 'text' }, { name: 'trigger', kind: 'choice', options: ['attacked', 'casts', 'moves-adjacent', 'acts', 'custom'] });
@@ -648,6 +648,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as unknown as z.ZodType<Stats>,
   statDocs,
   positionSchema,
+  space: { kind: 'squares' },
   initialState: () => ({ round: 0, surprise: false, regularRound: 0, combatTurn: 0, phaseIdx: 0, cursor: null, intents: [], readyQueue: [], seq: 0 }),
   initCombatant: (stats) => ({
     hp: stats.hp,

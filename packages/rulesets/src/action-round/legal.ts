@@ -107,7 +107,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
         const targets = others.filter((x) => x.side !== c.side && posOf(x));
         if (cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'crawl', '"While prone, you can only move by crawling."');
         else if (!targets.length) blocked = err('UNKNOWN_TARGET', 'charge', 'No opponent on the grid.');
-        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'list', optional: true }];
+        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'path', optional: true }];
         provokes = movementProvokes;
       } else if (def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') {
         const prone = cond(s, id, 'prone');
@@ -115,9 +115,10 @@ export function legalActions(state: State, id: string): ActionOption[] {
         if (def.command === 'move' && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
           blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
         }
-        if (continuing) params = [{ name: 'path', kind: 'list', label: `up to ${c.data.move!.remaining} more squares of this move action` }];
+        if (continuing) params = [{ name: 'path', kind: 'path', max: c.data.move!.remaining, label: `up to ${c.data.move!.remaining} more squares of this move action` }];
         provokes = movementProvokes && (def.command === 'move' ? movementProvokes : { ...movementProvokes, reason: `leaving a threatened square unless moving ${def.command === 'advance' ? 'towards' : 'away from'} the nearest enemy` });
-        if (!blocked && def.command === 'move') params = [...(params ?? []), { name: 'maxSquares', kind: 'number', max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) }];
+        // the path's longest length at this speed (run, squeeze and crawl change it: the server's check has the last word)
+        if (!blocked && def.command === 'move' && !continuing) params = (params ?? []).map((p) => (p.kind === 'path' ? { ...p, max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) } : p));
       } else if (def.id === 'stand') {
         if (!cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'stand', 'Not prone.');
         provokes = oaProvokes;
