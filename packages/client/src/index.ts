@@ -100,7 +100,9 @@ export class EncounterMirror {
   receive(msg: PatchMessage): void {
     if (msg.to <= this.version) return; // already have it
     if (msg.from !== this.version) {
-      void this.sync();
+      // a failed sync (the process is stopping, the database is down) is retried by the rejoin
+      // that follows the disconnection; it must not be an unhandled rejection, which ends a Node process
+      void this.sync().catch(() => {});
       return;
     }
     this.state = jsonpatch.applyPatch(this.state, msg.ops as Operation[], false, true).newDocument;
