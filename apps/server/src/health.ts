@@ -104,9 +104,9 @@ export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: {
     schema: {
       summary,
       response: {
+        ...errorsOf.open,
         200: readyReply.describe('Ready: the database answers and Redis, when configured, is connected'),
         503: readyReply.describe('Not ready: `down` names the parts that do not answer, or `stopping` during a graceful stop'),
-        ...errorsOf.open,
       },
     },
   });
