@@ -61,10 +61,10 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 EXPOSE 3000
 USER node
-# healthy = GET /health answers 200 (503 while the process stops); node's fetch, as the slim image
+# healthy = GET /health/ready answers 200 (503 while the database or a configured Redis is down, or the process stops); node's fetch, as the slim image
 # has no curl
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node directly (not npm) so that SIGTERM reaches the server and it drains and flushes before exiting;
 # one V8 background thread, so that a full GC leaves the event loop its core on a small host (raise
 # it to cores - 1, at most 4, on a bigger one: apps/server/src/memory.ts, docs/performance.md); no

@@ -2,9 +2,11 @@
  * `npm run bench` (root): every benchmark of issue 8 in one bounded run, one table, and the
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
- *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split   parts (default: all but curve, profile
- *                        and split, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server
- *                        profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux perf, perf.ts)
+ *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split,start,restart   parts (default: all but curve,
+ *                        profile, split, start and restart, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and
+ *                        2,000 and the server profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux
+ *                        perf, perf.ts; `BENCH_ONLY=restart`: kill -9 and SIGTERM restarts under 1,000 × 5, restart.ts, about
+ *                        10 minutes, writes its own block)
  *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
  *                        writes its own block of docs/performance.md)
  *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
@@ -39,13 +41,14 @@ import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
 import { SCRIPT_COMMANDS } from './fights.js';
+import { restartSection, runRestart, type RestartResult } from './restart.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
 import { runStart, startRows, type StartRun } from './start.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, scriptShortfall, selectParts } from './stats.js';
 
-const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split', 'start'] as const;
-const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'start');
+const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split', 'start', 'restart'] as const;
+const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'start' && p !== 'restart');
 const parts = selectParts(process.env.BENCH_ONLY, ALL, DEFAULT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const here = new URL('.', import.meta.url).pathname;
@@ -340,7 +343,19 @@ async function main(): Promise<void> {
   await attempt('start', async () => {
     R.start = await runStart({ baseDb, idleSeconds: START_IDLE, log });
   });
+  let restart: RestartResult | undefined;
+  await attempt('restart', async () => {
+    // BENCH_RESTART_E: fewer encounters (the doc's figures are for 1,000)
+    restart = await runRestart({ baseDb, E: Number(process.env.BENCH_RESTART_E ?? (QUICK ? 200 : 1000)), P: 5, log });
+  });
   for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));
+  if (restart) {
+    const section = restartSection(restart, `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpuGeneration()}`);
+    console.log(section);
+    if (process.env.BENCH_NO_DOC !== '1' && !QUICK) writeDoc('bench-restart', section);
+    parts.delete('restart');
+    if (parts.size === 0) return;
+  }
 
   const report = render(R);
   console.log(report);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { INSTANCE_ID_PATTERN } from './instance.js';
 import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
 
 const envSchema = z.object({
@@ -14,6 +15,11 @@ const envSchema = z.object({
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
   FRAY_PUBLIC_URL: z.string().url().optional(),
   FRAY_METRICS_TOKEN: z.string().min(16, 'FRAY_METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)').optional(),
+  FRAY_INSTANCE_ID: z
+    .string()
+    .regex(INSTANCE_ID_PATTERN, 'FRAY_INSTANCE_ID: 1 to 100 letters, digits, ".", "_", ":" or "-", starting with a letter or digit')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
   FRAY_COOKIE_DOMAIN: z.string().min(1).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
@@ -60,6 +66,8 @@ export interface Config {
   redisPrefix: string;
   /** the URL clients reach this process at, advertised with its leases */
   publicUrl: string | undefined;
+  /** FRAY_INSTANCE_ID: this process's stable identity (its leases' owner); unset: a default (instance.ts) */
+  instanceId: string | undefined;
   /** Secure session cookies: FRAY_SECURE_COOKIES=1/0, else when FRAY_PUBLIC_URL is https */
   secureCookies: boolean;
   /** the session cookie's Domain (FRAY_COOKIE_DOMAIN), for processes on several host names */
@@ -72,7 +80,7 @@ export interface Config {
   backups: { dir: string; hours: number; keep: number } | undefined;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, LOG_FORMAT, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_COOKIE_DOMAIN, FRAY_METRICS_TOKEN, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, LOG_FORMAT, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_INSTANCE_ID, FRAY_SECURE_COOKIES, FRAY_COOKIE_DOMAIN, FRAY_METRICS_TOKEN, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
   const e = envSchema.parse(env);
   return {
@@ -86,6 +94,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, stdoutIsTerm
     redisUrl: e.REDIS_URL,
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
+    instanceId: e.FRAY_INSTANCE_ID,
     cookieDomain: e.FRAY_COOKIE_DOMAIN,
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },

@@ -153,39 +153,6 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return ack;
   }
 
-  const healthReply = z.object({
-    /** 'stopping' (with status 503) during a graceful stop, so a load balancer sends no one here */
-    status: z.enum(['ok', 'stopping']),
-    database: z.string(),
-    description: z.string(),
-    liveEncounters: z.number(),
-    ownerId: z.string(),
-    /** socket.io's Redis adapter: 'not configured' (single process), 'up' or 'down' */
-    redis: z.enum(['up', 'down', 'not configured']),
-    commands: z.number(),
-    logBatches: z.number(),
-    logEntries: z.number(),
-    logWriteMsAvg: z.number(),
-    logWriteMsMax: z.number(),
-  });
-  r.get('/health', { schema: { summary: 'Liveness (503 while stopping), which database is in use, and counters', response: { 200: healthReply.describe('Ready: the process serves'), 503: healthReply.describe('Stopping: a graceful stop is under way'), 429: E.open[429], 500: E.open[500] } } }, async (_req, reply) => {
-    const w = runtime.writer.stats;
-    if (ctx.stopping) void reply.status(503);
-    return {
-      status: ctx.stopping ? ('stopping' as const) : ('ok' as const),
-      database: store.kind,
-      description: store.description,
-      liveEncounters: runtime.liveCount,
-      ownerId: runtime.options.ownerId,
-      redis: ctx.redis.status(),
-      commands: runtime.metrics.commands,
-      logBatches: w.batches,
-      logEntries: w.entries,
-      logWriteMsAvg: w.batches ? Number((w.writeMs / w.batches).toFixed(2)) : 0,
-      logWriteMsMax: Number(w.maxWriteMs.toFixed(2)),
-    };
-  });
-
   r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue', response: { 200: z.object({ rulesets: z.array(rulesetInfoSchema.loose()) }).describe('Every ruleset this server runs'), ...E.open } } }, async () => ({
     rulesets: ctx.rulesetInfos,
   }));

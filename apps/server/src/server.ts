@@ -12,6 +12,7 @@ import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
 import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
+import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
@@ -48,6 +49,16 @@ export interface ServerOptions {
   /** FRAY_METRICS_TOKEN: the bearer token of GET /metrics and /metrics/json; unset, they are off */
   metricsToken?: string | undefined;
   /**
+   * This process's stable identity (FRAY_INSTANCE_ID, resolved in instance.ts): its lease owner
+   * id, so that the same instance restarted takes over its own leases at once. Unset: a new id
+   * per run (a crashed process's encounters wait for their leases to expire).
+   */
+  instanceId?: string | undefined;
+  /** how long /health/ready waits for the database (default 1,000 ms) */
+  readyTimeoutMs?: number;
+  /** the database round trip of /health/ready (default: the store's ping; main.ts: the instance claim's connection) */
+  ping?: () => Promise<void>;
+  /**
    * Mark the session cookie Secure (and name it `__Host-fray_session`): Fray is served over https.
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
    */
@@ -73,7 +84,7 @@ export interface ServerContext {
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;
   redis: RedisLink;
-  /** set when a graceful stop begins: /health answers 503, new sockets and messages get UNAVAILABLE */
+  /** set when a graceful stop begins: /health/ready answers 503, new sockets and messages get UNAVAILABLE */
   stopping: boolean;
   disconnectInvite(inviteId: string): void;
   /** the session cookie's name and attributes */
@@ -99,10 +110,12 @@ export function inviteRoom(inviteId: string): string {
   return `invite:${inviteId}`;
 }
 
-/** This process's lease owner id; with a public URL, `fray-<uuid>@<url>` (see ownerUrlOf). */
-export function ownerIdFor(publicUrl: string | undefined): string {
-  const id = `fray-${randomUUID()}`;
-  return publicUrl ? `${id}@${publicUrl}` : id;
+/**
+ * This process's lease owner id: its instance id (a new `fray-<uuid>` when none is given), with a
+ * public URL `<instance>@<url>` (see ownerUrlOf). The store compares instances by the part before `@`.
+ */
+export function ownerIdFor(publicUrl: string | undefined, instanceId: string = `fray-${randomUUID()}`): string {
+  return publicUrl ? `${instanceId}@${publicUrl}` : instanceId;
 }
 
 /** The advertised URL in a lease's owner id, or null when that process advertised none. */
@@ -128,7 +141,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     store: opts.store,
     rulesets: opts.rulesets,
     logger,
-    options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl) } : {}) },
+    options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl, opts.instanceId) } : {}) },
     deliver: (msg, sinks) => deliverPatch(ctxRef.ctx, msg, sinks),
     onDeadlines: (sink, msg) => ctxRef.ctx?.sinks.get(sink)?.socket.emit('deadlines', msg),
     onClosed: (encounterId, sink, reason) => {
@@ -200,6 +213,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     next(err);
   });
   registerRequestLog(app);
+  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
