@@ -2,11 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Viewer } from '@fray/engine';
 import type { ServerStore } from './store.js';
 
+/**
+ * Who a request or socket is. A GM comes in through an account token (`fray_gm_`, accounts made
+ * before passwords and `POST /accounts` without one), an API token (`fray_pat_`, made at
+ * /account/tokens) or a browser session (the cookie): `via` says which, `credentialId` names the
+ * API token or session, so ending it can disconnect its sockets (room `credentialRoom`).
+ */
 export type Principal =
-  | { kind: 'gm'; accountId: string }
+  | { kind: 'gm'; accountId: string; via: 'account-token' | 'api-token' | 'session'; credentialId?: string }
   | { kind: 'invite'; inviteId: string; encounterId: string; role: 'player' | 'spectator'; playerId: string | null };
 
-export function newToken(prefix: 'gm' | 'inv'): string {
+export function newToken(prefix: 'gm' | 'inv' | 'pat' | 'ses'): string {
   return `fray_${prefix}_${randomBytes(24).toString('base64url')}`;
 }
 
@@ -18,12 +24,26 @@ export function principalKey(p: Principal): string {
   return p.kind === 'gm' ? `account:${p.accountId}` : `invite:${p.inviteId}`;
 }
 
+/** The socket.io room of every socket signed in with one session or API token (for ending it on every process). */
+export function credentialRoom(kind: 'session' | 'api-token', id: string): string {
+  return `${kind}:${id}`;
+}
+
 export function viewerOf(p: Principal): Viewer {
   if (p.kind === 'gm') return { role: 'gm' };
   return p.role === 'player' && p.playerId ? { role: 'player', playerId: p.playerId } : { role: 'spectator' };
 }
 
-/** Resolves tokens (only their hashes are stored) to principals, with a short cache. */
+/** A session cookie's verdict: the principal, or why not (expired sessions are ended on sight). */
+export type SessionVerdict = { p: Extract<Principal, { kind: 'gm' }>; sessionId: string; expiresAt: Date } | { refused: 'unknown' | 'expired' };
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Resolves tokens and session cookies (only their hashes are stored) to principals. Account and
+ * invite tokens are cached a few seconds; API tokens and sessions never are, so ending one is
+ * refused at once on every process.
+ */
 export class Authenticator {
   private readonly cache = new Map<string, { p: Principal | null; at: number }>();
   constructor(
@@ -34,12 +54,13 @@ export class Authenticator {
   async resolve(token: unknown): Promise<Principal | null> {
     if (typeof token !== 'string' || token.length < 10 || token.length > 200) return null;
     const hash = hashToken(token);
+    if (token.startsWith('fray_pat_')) return this.apiToken(hash);
     const hit = this.cache.get(hash);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.p;
     let p: Principal | null = null;
     if (token.startsWith('fray_gm_')) {
       const a = await this.store.findAccountByTokenHash(hash);
-      if (a) p = { kind: 'gm', accountId: a.id };
+      if (a) p = { kind: 'gm', accountId: a.id, via: 'account-token' };
     } else if (token.startsWith('fray_inv_')) {
       const i = await this.store.findInviteByTokenHash(hash);
       if (i && !i.revoked && (!i.expiresAt || i.expiresAt.getTime() > Date.now())) {
@@ -49,6 +70,27 @@ export class Authenticator {
     this.cache.set(hash, { p, at: Date.now() });
     if (this.cache.size > 50_000) this.cache.clear();
     return p;
+  }
+
+  private async apiToken(hash: string): Promise<Principal | null> {
+    const t = await this.store.accounts?.findApiTokenByHash(hash);
+    if (!t) return null;
+    if (!t.lastUsedAt || Date.now() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) await this.store.accounts!.touchApiToken(t.id);
+    return { kind: 'gm', accountId: t.accountId, via: 'api-token', credentialId: t.id };
+  }
+
+  /** The browser session of a cookie value; an expired one is deleted and refused as `expired`. */
+  async session(cookie: string): Promise<SessionVerdict> {
+    const accounts = this.store.accounts;
+    if (!accounts || !cookie.startsWith('fray_ses_') || cookie.length > 200) return { refused: 'unknown' };
+    const s = await accounts.findSessionByTokenHash(hashToken(cookie));
+    if (!s) return { refused: 'unknown' };
+    if (s.expiresAt.getTime() <= Date.now()) {
+      await accounts.deleteSession(s.accountId, s.id);
+      return { refused: 'expired' };
+    }
+    if (Date.now() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) await accounts.touchSession(s.id);
+    return { p: { kind: 'gm', accountId: s.accountId, via: 'session', credentialId: s.id }, sessionId: s.id, expiresAt: s.expiresAt };
   }
 
   forgetAll(): void {

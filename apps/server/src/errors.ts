@@ -8,13 +8,20 @@ export class ApiError extends Error {
     message: string,
     status?: number,
     readonly rule?: string,
+    /** RATE_LIMITED: seconds before trying again (the body's `retryAfter` and the Retry-After header) */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = status ?? httpStatusFor(code);
   }
   toWire(): WireError {
-    return this.rule ? { code: this.code, message: this.message, rule: this.rule } : { code: this.code, message: this.message };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.rule ? { rule: this.rule } : {}),
+      ...(this.retryAfter !== undefined ? { retryAfter: this.retryAfter } : {}),
+    };
   }
 }
 

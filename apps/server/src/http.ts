@@ -4,24 +4,28 @@ import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fasti
 import { z } from 'zod';
 import {
   addCombatantBody,
-  createAccountBody,
-  createAccountReply,
   createEncounterBody,
   createInviteBody,
   createInviteReply,
-  errorBodySchema,
+  encounterDetailSchema,
+  encounterSummarySchema,
+  logEntrySchema,
+  rulesetInfoSchema,
   idReply,
   patchCombatantBody,
   updateEncounterBody,
   type CommandAck,
   type EncounterSummary,
 } from '@fray/protocol';
-import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
-import { hashToken, newToken, principalKey } from './auth.js';
+import { RuntimeError, unknownRulesetMessage, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
+import { hashToken, newToken } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
+import { authenticateGm, limiterKey, SessionEndedError } from './gm-auth.js';
+import { errorsOf as E } from './openapi.js';
+import { noteOutcome } from './request-log.js';
 import { ownerUrlOf, type ServerContext } from './server.js';
+import { clearSessionCookie } from './web-session.js';
 
-const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
 const combatantParams = z.object({ id: z.string().min(1).max(64), combatantId: z.string().min(1).max(64) });
@@ -73,46 +77,35 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     } else {
       const w = toWireError(err);
       if (w.internal) {
-        req.log.error({ err }, 'request failed');
+        noteOutcome(req, { code: w.wire.code, reason: err instanceof Error ? err.message : String(err), err });
         return reply.status(500).send({ error: w.wire });
       }
       status = err instanceof ApiError ? err.status : statusOf(w.wire.code);
       code = w.wire.code;
       message = w.wire.message;
     }
-    req.log.warn({ code, status, reason: message }, 'request refused');
+    noteOutcome(req, { code, reason: message });
+    if (err instanceof SessionEndedError) clearSessionCookie(reply, ctx.cookies);
+    if (err instanceof ApiError && err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
     // NOT_OWNER carries the owner's URL (several processes, docs/scaling.md)
     if (err instanceof NotOwnerError) return reply.status(status).send({ error: err.toWire() });
+    if (err instanceof ApiError && err.retryAfter !== undefined) return reply.status(status).send({ error: err.toWire() });
     return reply.status(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((req, reply) => {
-    req.log.warn({ code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` }, 'request refused');
+    noteOutcome(req, { code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` });
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
   });
 
   // Per account (or per address without a token) rate limit.
   app.addHook('onRequest', async (req) => {
     if (req.url.startsWith('/docs')) return;
-    const token = tokenOf(req);
-    const key = token ? `t:${hashToken(token).slice(0, 16)}` : `ip:${req.ip}`;
-    if (!ctx.httpLimiter.take(key)) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
+    if (!ctx.httpLimiter.take(limiterKey(req, ctx))) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
   });
 
-  function tokenOf(req: FastifyRequest): string | null {
-    const h = req.headers.authorization;
-    if (!h) return null;
-    const m = /^Bearer\s+(\S+)$/i.exec(h);
-    return m ? m[1]! : null;
-  }
-
+  /** The GM's account id: a bearer token (account or API token) or the session cookie with its CSRF token. */
   async function gm(req: FastifyRequest): Promise<string> {
-    const token = tokenOf(req);
-    if (!token) throw new ApiError('UNAUTHORIZED', 'A GM account token is required (Authorization: Bearer <token>).');
-    const p = await auth.resolve(token);
-    if (!p) throw new ApiError('UNAUTHORIZED', 'Unknown or revoked token.');
-    if (p.kind !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM may do this; an invite token cannot.');
-    req.log = req.log.child({ principal: principalKey(p) });
-    return p.accountId;
+    return (await authenticateGm(ctx, req)).accountId;
   }
 
   async function owned(req: FastifyRequest, encounterId: string): Promise<EncounterRecordLike> {
@@ -160,54 +153,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return ack;
   }
 
-  const healthReply = z.object({
-    /** 'stopping' (with status 503) during a graceful stop, so a load balancer sends no one here */
-    status: z.enum(['ok', 'stopping']),
-    database: z.string(),
-    description: z.string(),
-    liveEncounters: z.number(),
-    ownerId: z.string(),
-    /** socket.io's Redis adapter: 'not configured' (single process), 'up' or 'down' */
-    redis: z.enum(['up', 'down', 'not configured']),
-    commands: z.number(),
-    logBatches: z.number(),
-    logEntries: z.number(),
-    logWriteMsAvg: z.number(),
-    logWriteMsMax: z.number(),
-  });
-  r.get('/health', { schema: { summary: 'Liveness (503 while stopping), which database is in use, and counters', response: { 200: healthReply, 503: healthReply } } }, async (_req, reply) => {
-    const w = runtime.writer.stats;
-    if (ctx.stopping) void reply.status(503);
-    return {
-      status: ctx.stopping ? ('stopping' as const) : ('ok' as const),
-      database: store.kind,
-      description: store.description,
-      liveEncounters: runtime.liveCount,
-      ownerId: runtime.options.ownerId,
-      redis: ctx.redis.status(),
-      commands: runtime.metrics.commands,
-      logBatches: w.batches,
-      logEntries: w.entries,
-      logWriteMsAvg: w.batches ? Number((w.writeMs / w.batches).toFixed(2)) : 0,
-      logWriteMsMax: Number(w.maxWriteMs.toFixed(2)),
-    };
-  });
-
-  r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue' } }, async () => ({
+  r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue', response: { 200: z.object({ rulesets: z.array(rulesetInfoSchema.loose()) }).describe('Every ruleset this server runs'), ...E.open } } }, async () => ({
     rulesets: ctx.rulesetInfos,
   }));
 
-  r.post('/accounts', { schema: { summary: 'Create a GM account; the token is shown once and stored only hashed', body: createAccountBody.nullish(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
-    const token = newToken('gm');
-    const accountId = shortId('acc');
-    await store.createAccount({ id: accountId, tokenHash: hashToken(token), name: req.body?.name ?? null });
-    req.log.info({ accountId }, 'account created');
-    return reply.status(201).send({ accountId, token });
-  });
-
-  r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply.describe('The new encounter, at version 0'), ...E.gmCreate } } }, async (req, reply) => {
     const accountId = await gm(req);
-    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', `Unknown ruleset "${req.body.ruleset}".`);
+    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', unknownRulesetMessage(req.body.ruleset, ctx.rulesetInfos.map((r) => r.id)));
     try {
       const rec = await runtime.create({ accountId, name: req.body.name, ruleset: req.body.ruleset, options: req.body.options, seed: req.body.seed });
       req.log.info({ encounterId: rec.id }, 'encounter created');
@@ -218,13 +170,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     }
   });
 
-  r.get('/encounters', { schema: { summary: "The GM's saved encounters, newest activity first", security: bearer, querystring: z.object({ archived: z.enum(['true', 'false']).optional() }) } }, async (req) => {
+  r.get('/encounters', { schema: { summary: "The GM's saved encounters, newest activity first", security: bearer, querystring: z.object({ archived: z.enum(['true', 'false']).optional() }), response: { 200: z.object({ encounters: z.array(encounterSummarySchema) }).describe("The GM's encounters (archived ones with archived=true)"), ...E.gmRead } } }, async (req) => {
     const accountId = await gm(req);
     const list = await store.listEncounters(accountId, { includeArchived: req.query.archived === 'true' });
     return { encounters: list.map(summary) };
   });
 
-  r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams } }, async (req) => {
+  r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams, response: { 200: encounterDetailSchema.loose().describe('The encounter, its state as the GM sees it, its invites (without tokens)'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     // A read: the live host when this process runs the encounter, else the database (snapshot +
     // log, which holds every acknowledged command), on any process, without taking the lease.
@@ -244,7 +196,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     };
   });
 
-  r.patch('/encounters/:id', { schema: { summary: 'Rename, or set the turn timer (seconds, null = off)', security: bearer, params: encounterParams, body: updateEncounterBody } }, async (req) => {
+  r.patch('/encounters/:id', { schema: { summary: 'Rename, or set the turn timer (seconds, null = off)', security: bearer, params: encounterParams, body: updateEncounterBody, response: { 200: z.object({ id: z.string() }).describe('Changed'), ...E.gmChange } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     if (req.body.name) await store.updateEncounterSummary(rec.id, { name: req.body.name });
     if (req.body.turnTimerSeconds !== undefined) {
@@ -254,7 +206,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: rec.id };
   });
 
-  r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams } }, async (req) => {
+  r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams, response: { 200: z.object({ id: z.string(), status: z.literal('archived') }).describe('Archived'), ...E.gmAct } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     // the process that runs the encounter must stop taking its commands: archive it there
     const url = await ownerElsewhere(rec.id);
@@ -263,14 +215,14 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: rec.id, status: 'archived' };
   });
 
-  r.post('/encounters/:id/combatants', { schema: { summary: 'Add a combatant', security: bearer, params: encounterParams, body: addCombatantBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters/:id/combatants', { schema: { summary: 'Add a combatant', security: bearer, params: encounterParams, body: addCombatantBody, response: { 201: idReply.describe("The combatant's id and the encounter's new version"), ...E.gmChange } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
     const id = req.body.id ?? shortId('c');
     const ack = await gmCommand(req, rec.id, { type: 'combatant.add', combatant: { ...req.body, id } });
     return reply.status(201).send({ id, version: ack.version });
   });
 
-  r.patch('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Edit a combatant', security: bearer, params: combatantParams, body: patchCombatantBody, response: { 200: idReply, ...errors } } }, async (req) => {
+  r.patch('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Edit a combatant', security: bearer, params: combatantParams, body: patchCombatantBody, response: { 200: idReply.describe("The combatant's id and the encounter's new version"), ...E.gmChange } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const { position, ...changes } = req.body;
     let version = 0;
@@ -280,13 +232,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: req.params.combatantId, version };
   });
 
-  r.delete('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Remove a combatant', security: bearer, params: combatantParams, response: { 200: idReply, ...errors } } }, async (req) => {
+  r.delete('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Remove a combatant', security: bearer, params: combatantParams, response: { 200: idReply.describe("The removed combatant's id and the encounter's new version"), ...E.gmAct } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const ack = await gmCommand(req, rec.id, { type: 'combatant.remove', combatantId: req.params.combatantId });
     return { id: req.params.combatantId, version: ack.version };
   });
 
-  r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply.describe('The invite and its token (shown once)'), ...E.gmChange } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
     const host = await live(rec.id);
     const combatantIds = req.body.role === 'player' ? [...new Set(req.body.combatantIds)] : [];
@@ -300,7 +252,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId });
   });
 
-  r.delete('/encounters/:id/invites/:inviteId', { schema: { summary: 'Revoke an invite', security: bearer, params: inviteParams } }, async (req) => {
+  r.delete('/encounters/:id/invites/:inviteId', { schema: { summary: 'Revoke an invite', security: bearer, params: inviteParams, response: { 200: z.object({ id: z.string(), revoked: z.literal(true) }).describe("Revoked: the invite's sockets are disconnected"), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const invites = await store.listInvites(rec.id);
     if (!invites.some((i) => i.id === req.params.inviteId)) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
@@ -310,7 +262,23 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: req.params.inviteId, revoked: true };
   });
 
-  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams } }, async (req) => {
+  r.post('/encounters/:id/invites/:inviteId/reissue', { schema: { summary: 'Show an invite again: a new token for the same player and combatants; the old token stops working', security: bearer, params: inviteParams, response: { 201: createInviteReply.describe('The new invite and its token (shown once); the old token stops working'), ...E.gmAct } } }, async (req, reply) => {
+    const rec = await owned(req, req.params.id);
+    const old = (await store.listInvites(rec.id)).find((i) => i.id === req.params.inviteId);
+    if (!old) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
+    if (old.revoked) throw new ApiError('INVALID_REQUEST', `The invite "${old.id}" was revoked; make a new one.`, 409);
+    // tokens are stored only hashed: a new token is a new invite for the same player (the
+    // combatants stay bound to the same player id), and the old one is revoked
+    const token = newToken('inv');
+    const invite = await store.createInvite({ id: shortId('inv'), encounterId: rec.id, role: old.role, playerId: old.playerId, combatantIds: old.combatantIds, expiresAt: old.expiresAt, tokenHash: hashToken(token) });
+    await store.revokeInvite(old.id);
+    auth.forgetAll();
+    ctx.disconnectInvite(old.id);
+    req.log.info({ inviteId: invite.id, replaces: old.id }, 'invite reissued');
+    return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId: invite.playerId });
+  });
+
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const entries = [];
     let after = 0;

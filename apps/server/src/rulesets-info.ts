@@ -10,6 +10,17 @@ function jsonSchema(schema: z.ZodType): unknown {
   }
 }
 
+/** A command's fields as JSON Schema, without the envelope (`type`, `by`) the client never fills. */
+function fieldsSchema(schema: z.ZodType): unknown {
+  const js = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  if (js.properties) {
+    delete js.properties['type'];
+    delete js.properties['by'];
+  }
+  if (js.required) js.required = js.required.filter((k) => k !== 'type' && k !== 'by');
+  return js;
+}
+
 /** What a browser needs to build forms for a ruleset: options (defaults, docs), stats, actions. */
 export function rulesetInfo(r: Ruleset): RulesetInfo {
   let defaults: unknown = {};
@@ -26,6 +37,8 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
     stats: { schema: jsonSchema(r.statsSchema), docs: r.statDocs ?? {} },
     position: { schema: jsonSchema(r.positionSchema) },
     commands: Object.keys(commandsOf(r)).sort(),
+    commandInfo: Object.fromEntries(Object.entries(commandsOf(r)).map(([type, spec]) => [type, { actor: spec.actor, reaction: spec.reaction === true, schema: fieldsSchema(spec.schema) }])),
+    space: r.space ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}), ...(r.space.terrain ? { terrain: r.space.terrain } : {}) } : null,
     catalogue: r.catalogue,
     display: r.display ?? { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} },
   };

@@ -15,10 +15,12 @@ import {
   type SyncRequest,
   type TimerRequest,
   type ActionsRequest,
+  type ReachRequestMessage,
   type WireError,
 } from '@fray/protocol';
 import type { EncounterHost, Sink } from '@fray/runtime';
-import { principalKey, viewerOf, type Principal } from './auth.js';
+import { credentialRoom, principalKey, viewerOf, type Principal } from './auth.js';
+import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
 import { holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
@@ -64,17 +66,14 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: Server, ctx: ServerContext): void {
-  const { auth } = ctx;
-
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    auth
-      .resolve(token)
+    authenticateSocket(ctx, token, socket.handshake.headers)
       .then((p) => {
-        if (!p) {
-          ctx.logger.warn({ code: 'UNAUTHORIZED', reason: token ? 'unknown or revoked token' : 'no token', address: socket.handshake.address }, 'socket refused');
-          const err = new Error(token ? 'Unknown or revoked token.' : 'A token is required: connect with auth: { token }.') as Error & { data: unknown };
-          err.data = { code: 'UNAUTHORIZED' };
+        if ('refused' in p) {
+          ctx.logger.warn({ code: p.code, reason: p.reason, address: socket.handshake.address }, 'socket refused');
+          const err = new Error(p.message) as Error & { data: unknown };
+          err.data = { code: p.code };
           return next(err);
         }
         const data = socket.data as SocketData;
@@ -104,7 +103,10 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     trimHandshake(raw);
     const c = new Connection(socket, ctx);
     socket.data.conn = c;
-    if (socket.data.principal.kind === 'invite') void socket.join(inviteRoom(socket.data.principal.inviteId));
+    const p = socket.data.principal;
+    if (p.kind === 'invite') void socket.join(inviteRoom(p.inviteId));
+    // an ended session or revoked API token disconnects its sockets (on every process)
+    else if (p.credentialId && p.via !== 'account-token') void socket.join(credentialRoom(p.via === 'session' ? 'session' : 'api-token', p.credentialId));
     c.debug({}, 'socket connected');
     // the same listener functions for every socket (socket.io and Node's emitter call them with
     // the socket as `this`): no closures per connection (docs/journal/performance-2026-11.md, Session 13)
@@ -241,6 +243,10 @@ class Connection {
         const { encounterId, combatantId } = req as ActionsRequest;
         const j = this.joinedOrThrow(encounterId);
         return j.host.legal(j.viewer, combatantId);
+      }
+      case 'reach': {
+        const { encounterId, ...rest } = req as ReachRequestMessage;
+        return this.joinedOrThrow(encounterId).host.reach(this.data.joined.get(encounterId)!.viewer, rest);
       }
       case 'log':
         return this.readLog(req as LogRequest);

@@ -1,6 +1,7 @@
 import { create, current, isDraft, original } from 'mutative';
 import { z } from 'zod';
 import { coreCommands } from './core.js';
+import { checkMapAfter, mapCommands } from './map.js';
 import { draftWriter, Work, type Writer } from './cow.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
 import { RuleViolation, type EngineError, type ErrorCode } from './errors.js';
@@ -63,7 +64,7 @@ const commandCache = new WeakMap<Ruleset, Record<string, CommandSpec>>();
 export function commandsOf(ruleset: Ruleset): Record<string, CommandSpec> {
   let all = commandCache.get(ruleset);
   if (!all) {
-    all = { ...coreCommands(ruleset), ...(ruleset.commands as Record<string, CommandSpec>) };
+    all = { ...coreCommands(ruleset), ...mapCommands(ruleset), ...(ruleset.commands as Record<string, CommandSpec>) };
     commandCache.set(ruleset, all);
   }
   return all;
@@ -152,6 +153,7 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
         if (w.responses[who] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: who, response: 'reacted' });
       }
       closeWindowIfDone(ruleset, ctx as Ctx<RS>);
+      checkMapAfter(ruleset, state, ctx as Ctx<unknown>, cmd);
       draft.version += 1;
       return { ok: true, state: work.finish(), events };
     } catch (e) {
@@ -170,6 +172,7 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
         if (w.responses[who] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: who, response: 'reacted' });
       }
       closeWindowIfDone(ruleset, ctx as Ctx<RS>);
+      checkMapAfter(ruleset, state, ctx as Ctx<unknown>, cmd);
       draft.version += 1;
     });
     return { ok: true, state: next as EncounterState<RS>, events };
@@ -361,6 +364,9 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       return;
     case 'combat.started':
       s.status = 'active';
+      return;
+    case 'map.changed':
+      s.options = w.adopt({ ...s.options, map: e.map });
       return;
     case 'combat.ended':
       s.status = 'ended';

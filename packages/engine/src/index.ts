@@ -21,4 +21,7 @@ export {
   jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
-export { projectState, projectEvent, projectEvents, unseenMarkers, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { projectState, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { projectEvent, projectEvents, unseenMarkers } from './project-events.js';
+export { unseenBy, unseenIn, redactText, namesUnseen, projectActions, unseenNamedBy, withoutCombatants, UNSEEN_WORD, type Unseen } from './unseen.js';
+export { mapLayoutSchema, mapOf, onMap, cellColRow, type MapLayout, type SpaceKind } from './map.js';

@@ -1,4 +1,5 @@
-import type { Combatant, EncounterState, EngineEvent, ReactionWindow, Ruleset, Viewer } from './types.js';
+import type { Combatant, Effect, EncounterState, ReactionWindow, RollRecord, Ruleset, Viewer } from './types.js';
+import { redactText, scrubUnseen, unseenIn, type Unseen } from './unseen.js';
 
 /**
  * What a viewer may see of the state. The GM sees everything; players and spectators never see
@@ -79,7 +80,7 @@ export function withParts<T extends object>(base: T, parts: Partial<T>): T {
  */
 /** How many keys the projection caches have been given (each a `WeakMap` entry): for tests and diagnostics. */
 export const projectionCacheStats = { keys: 0 };
-function cacheSet<K extends object, V>(cache: WeakMap<K, V>, key: K, value: V): void {
+export function cacheSet<K extends object, V>(cache: WeakMap<K, V>, key: K, value: V): void {
   projectionCacheStats.keys += 1;
   cache.set(key, value);
 }
@@ -116,14 +117,39 @@ function combatantsFor(all: Record<string, Combatant>, role: 'player' | 'spectat
   if (hit) return hit;
   // `narrows` said the viewer loses something: a combatant left out or one stripped of its secrets
   const out: Record<string, Combatant> = {};
+  const unseen: Unseen[] = [];
+  for (const id in all) {
+    const c = all[id]!;
+    if (c.hidden && (playerId === null || c.controller !== playerId)) unseen.push({ id, name: c.name });
+  }
+  const unseenKey = unseen.map((u) => u.id).join(',');
   for (const id in all) {
     const c = all[id]!;
     const own = playerId !== null && c.controller === playerId;
     if (c.hidden && !own) continue;
-    out[id] = own || c.secretStats.length === 0 ? c : withoutSecrets(c);
+    out[id] = withoutUnseen(own || c.secretStats.length === 0 ? c : withoutSecrets(c), unseen, unseenKey);
   }
   if (views) views.push(key, out);
   else cacheSet(combatantViews, all, [key, out]);
+  return out;
+}
+
+/**
+ * A visible combatant whose `data` or `items` name a combatant the viewer cannot see (a ruleset's
+ * bookkeeping such as "act:<id>:…"), without those names (`scrubUnseen`); the combatant itself
+ * when they name none. The same view for the same combatant and unseen set.
+ */
+const scrubbed = new WeakMap<Combatant, unknown[]>();
+function withoutUnseen(c: Combatant, unseen: readonly Unseen[], unseenKey: string): Combatant {
+  if (unseen.length === 0) return c;
+  const views = scrubbed.get(c);
+  const hit = viewIn<Combatant>(views, unseenKey);
+  if (hit) return hit;
+  const data = scrubUnseen(c.data, unseen);
+  const items = scrubUnseen(c.items, unseen);
+  const out = data === c.data && items === c.items ? c : { ...c, data, items };
+  if (views) remember(views, 2, unseenKey, out);
+  else cacheSet(scrubbed, c, [unseenKey, out]);
   return out;
 }
 
@@ -149,16 +175,18 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
   const all = combatants === state.combatants;
   const seen = all ? (id: string | null) => id === null || state.combatants[id] !== undefined : (id: string | null) => id === null || combatants[id] !== undefined;
   const reaction = state.reaction;
+  let unseen: readonly Unseen[] | null = null;
+  const unseenNow = () => (unseen ??= all ? EMPTY : unseenIn(state.combatants, combatants));
   const out: EncounterState<RS> = {
     ...state,
     combatants,
     clock: all ? state.clock : projectClock(state.clock, combatants, seen),
-    effects: keepIf(state.effects, (e) => !e.gmOnly && seen(e.targetId)),
-    rolls: keepIf(state.rolls, (r) => !r.gmOnly && seen(r.combatantId)),
+    effects: projectEffects(state.effects, combatants, seen, unseenNow),
+    rolls: projectRolls(state.rolls, combatants, seen, unseenNow()),
     rng: EMPTY,
     forcedRolls: EMPTY,
-    reaction: reaction ? projectReaction(reaction, seen) : null,
-    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants) : state.rs,
+    reaction: reaction ? projectReaction(reaction, seen, unseenNow()) : null,
+    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants, unseenNow()) : all ? state.rs : scrubUnseen(state.rs, unseenNow()),
   };
   return out;
 }
@@ -193,15 +221,16 @@ const PUBLIC: Viewer = Object.freeze({ role: 'spectator' }) as Viewer;
  * viewer (a ruleset's `projectState` reads the state only for its combatants' visibility).
  */
 const rsViews = new WeakMap<object, unknown[]>();
-function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object): RS {
+function projectRs<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer, visible: object, unseen: readonly Unseen[]): RS {
   const rs = state.rs;
-  if (typeof rs !== 'object' || rs === null) return ruleset.projectState!(rs, viewer, state);
+  if (typeof rs !== 'object' || rs === null) return scrubUnseen(ruleset.projectState!(rs, viewer, state), unseen);
   const key = viewer.role === 'player' ? `player:${viewer.playerId}` : viewer.role;
   // [visible, key, view, …]: one ruleset state may be seen with several combatants views (states
   // that changed only their combatants, viewers who see different combatants)
   const views = rsViews.get(rs);
   if (views) for (let i = 0; i < views.length; i += 3) if (views[i] === visible && views[i + 1] === key) return views[i + 2] as RS;
-  const out = ruleset.projectState!(rs, viewer, state);
+  // what the ruleset's projection still names of an unseen combatant, as a last guard (`scrubUnseen`)
+  const out = scrubUnseen(ruleset.projectState!(rs, viewer, state), unseen);
   if (out === rs) return out; // nothing narrowed: nothing to keep
   if (views) remember(views, 3, visible, key, out);
   else cacheSet(rsViews, rs, [visible, key, out]);
@@ -233,15 +262,77 @@ function projectClock(clock: EncounterState['clock'], visible: object, seen: (id
   return out;
 }
 
+/**
+ * The effects a viewer sees (not GM-only, on a combatant it sees or on none), each without the
+ * unseen combatants it names: its source, and whose turn it began on (`startedAt.current`). The
+ * same list when nothing is narrowed; the same effect view for the same effect and combatants view.
+ */
+const effectViews = new WeakMap<Effect, unknown[]>();
+function projectEffects(effects: Effect[], visible: object, seen: (id: string | null) => boolean, unseen: () => readonly Unseen[]): Effect[] {
+  let out: Effect[] | null = null;
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i]!;
+    const v = e.gmOnly || !seen(e.targetId) ? null : projectEffect(e, visible, seen, unseen);
+    if (v !== e && !out) out = effects.slice(0, i);
+    if (out && v) out.push(v);
+  }
+  return out ?? effects;
+}
+function projectEffect(e: Effect, visible: object, seen: (id: string | null) => boolean, unseen: () => readonly Unseen[]): Effect {
+  if (seen(e.sourceId) && seen(e.startedAt.current) && (e.data === undefined || unseen().length === 0)) return e;
+  const views = effectViews.get(e);
+  const hit = viewIn<Effect>(views, visible);
+  if (hit) return hit;
+  const out = projectEffectFor(e, seen, unseen());
+  if (out === e) return e;
+  if (views) remember(views, 2, visible, out);
+  else cacheSet(effectViews, e, [visible, out]);
+  return out;
+}
+
+/**
+ * An effect as a viewer who sees its target sees it (`seen`: the combatants it sees): no unseen
+ * source, no unseen `startedAt.current`, and its `data` without unseen ids or names.
+ */
+export function projectEffectFor(e: Effect, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): Effect {
+  const data = e.data === undefined ? undefined : scrubUnseen(e.data, unseen);
+  if (seen(e.sourceId) && seen(e.startedAt.current) && data === e.data) return e;
+  const out: Effect = { ...e, sourceId: seen(e.sourceId) ? e.sourceId : null, startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null } };
+  if (data !== undefined) out.data = data;
+  return out;
+}
+
+/** The rolls a viewer sees (not secret, by a combatant it sees or by none), their purposes naming no unseen combatant. */
+const rollViews = new WeakMap<RollRecord, unknown[]>();
+function projectRolls(rolls: RollRecord[], visible: object, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): RollRecord[] {
+  const kept = keepIf(rolls, (r) => !r.gmOnly && seen(r.combatantId));
+  if (unseen.length === 0) return kept;
+  let out: RollRecord[] | null = null;
+  for (let i = 0; i < kept.length; i++) {
+    const r = kept[i]!;
+    let v = r;
+    const purpose = redactText(r.purpose, unseen);
+    if (purpose !== r.purpose) {
+      const views = rollViews.get(r);
+      v = viewIn<RollRecord>(views, visible) ?? { ...r, purpose };
+      if (!views) cacheSet(rollViews, r, [visible, v]);
+      else if (!views.includes(v)) remember(views, 2, visible, v);
+    }
+    if (v !== r && !out) out = kept.slice(0, i);
+    if (out) out.push(v);
+  }
+  return out ?? kept;
+}
+
 const reactionViews = new WeakMap<ReactionWindow, unknown[]>();
-function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean): ReactionWindow {
+function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): ReactionWindow {
   const eligible = keepIf(w.eligible, seen);
   const responseIds = Object.keys(w.responses);
   const responses = responseIds.every(seen) ? w.responses : Object.fromEntries(Object.entries(w.responses).filter(([id]) => seen(id)));
-  const trigger = seen(w.trigger.combatantId) ? w.trigger : { ...w.trigger, combatantId: null };
+  const trigger = projectTrigger(w.trigger, seen, unseen);
   if (w.resume === null && eligible === w.eligible && responses === w.responses && trigger === w.trigger) return w;
   // the same window seen the same way gives the same object
-  const key = `${eligible.join(',')}|${Object.keys(responses).join(',')}|${trigger === w.trigger ? 1 : 0}`;
+  const key = `${eligible.join(',')}|${Object.keys(responses).join(',')}|${trigger === w.trigger ? '=' : `${trigger.combatantId}|${trigger.description}`}`;
   const views = reactionViews.get(w);
   const hit = viewIn<ReactionWindow>(views, key);
   if (hit) return hit;
@@ -251,127 +342,9 @@ function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean
   return out;
 }
 
-/**
- * What a viewer may see of an event, or null. `stateAfter` is the state after the event's command
- * (a combatant hidden there hides the events about it).
- */
-export function projectEvent<RS>(event: EngineEvent, viewer: Viewer, stateAfter: EncounterState<RS>): EngineEvent | null {
-  if (viewer.role === 'gm') return event;
-  if (event.gmOnly) return null;
-  const playerId = viewer.role === 'player' ? viewer.playerId : null;
-  for (const key of ['combatantId', 'targetId', 'actorId'] as const) {
-    const id = event[key];
-    if (typeof id === 'string') {
-      const c = stateAfter.combatants[id];
-      if (c && c.hidden && c.controller !== playerId) return null;
-    }
-  }
-  if (event.type === 'dice.rolled') {
-    const { rngAfter: _r, forcedIndex: _f, forced: _x, ...rest } = event;
-    return rest;
-  }
-  if (event.type === 'reaction.opened') {
-    const w = event.window as Record<string, unknown>;
-    return { ...event, window: { ...w, resume: null } };
-  }
-  return event;
-}
-
-function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
-  if (!stats || typeof stats !== 'object' || secret.length === 0) return stats;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(stats as Record<string, unknown>)) if (!secret.includes(k)) out[k] = v;
-  return out;
-}
-
-/** JSON strings (ids and names) of the combatants a viewer cannot see in `projection`. */
-export function unseenMarkers(state: EncounterState, projection: EncounterState): string[] {
-  const out: string[] = [];
-  for (const c of Object.values(state.combatants)) if (projection.combatants[c.id] === undefined) out.push(JSON.stringify(c.id), JSON.stringify(c.name));
-  return out;
-}
-
-/** JSON strings (ids and names) of the combatants not seen, computed once per (combatants, view). */
-const unseenCache = new WeakMap<object, { all: object; unseen: string[] }>();
-function unseenOf(all: Record<string, Combatant>, visible: Record<string, Combatant> | null, seen: (id: unknown) => boolean): string[] {
-  if (visible === all) return [];
-  const hit = visible ? unseenCache.get(visible) : undefined;
-  if (hit && hit.all === all) return hit.unseen;
-  const unseen: string[] = [];
-  for (const c of Object.values(all)) if (!seen(c.id)) unseen.push(JSON.stringify(c.id), JSON.stringify(c.name));
-  if (visible) cacheSet(unseenCache, visible, { all, unseen });
-  return unseen;
-}
-
-/**
- * The events of one command as a viewer may see them: the engine's `projectEvent`, then what the
- * engine's event projection lets through whole is narrowed the way `projectState` narrows the
- * state: the secret stats of combatants the viewer does not control (`combatant.added`,
- * `combatant.updated`), combatants the viewer cannot see in the turn order (`clock.changed`) and
- * in a reaction window (`reaction.opened`). Last, as a guard, an event that still names a
- * combatant the viewer cannot see is dropped.
- */
-export function projectEvents(
-  events: readonly EngineEvent[],
-  viewer: Viewer,
-  stateAfter: EncounterState,
-  projection?: EncounterState,
-  ruleset?: Ruleset,
-): EngineEvent[] {
-  if (viewer.role === 'gm') return events as EngineEvent[];
-  const playerId = viewer.role === 'player' ? viewer.playerId : null;
-  const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
-  const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
-  const unseen = unseenOf(stateAfter.combatants, view ? view.combatants : null, seen);
-  const out: EngineEvent[] = [];
-  for (const e of events) {
-    let p = projectEvent(e, viewer, stateAfter);
-    if (!p) continue;
-    if (p.type === 'combatant.added') {
-      const c = p.combatant as Combatant | undefined;
-      if (c) {
-        // the combatant as it is now decides (an old event in the log may predate a secret)
-        const now = stateAfter.combatants[c.id];
-        const own = playerId !== null && (now ? now.controller : c.controller) === playerId;
-        const secret = [...c.secretStats, ...(now?.secretStats ?? [])];
-        if (!own && secret.length > 0) p = { ...p, combatant: { ...c, stats: stripSecrets(c.stats, secret) } };
-      }
-    } else if (p.type === 'combatant.updated') {
-      const changes = p.changes as Record<string, unknown> | undefined;
-      if (changes && 'stats' in changes) {
-        const c = stateAfter.combatants[p.combatantId as string];
-        if (!c) {
-          const { stats: _s, ...rest } = changes;
-          p = { ...p, changes: rest };
-        } else {
-          const own = playerId !== null && c.controller === playerId;
-          const secret = [...c.secretStats, ...((changes.secretStats as string[] | undefined) ?? [])];
-          if (!own && secret.length > 0) p = { ...p, changes: { ...changes, stats: stripSecrets(changes.stats, secret) } };
-        }
-      }
-    } else if (p.type === 'clock.changed') {
-      const q: EngineEvent = { ...p };
-      if (Array.isArray(q.order)) q.order = (q.order as string[]).filter(seen);
-      if ('current' in q && !seen(q.current)) q.current = null;
-      p = q;
-    } else if (p.type === 'reaction.opened') {
-      const w = p.window as ReactionWindow;
-      p = {
-        ...p,
-        window: {
-          ...w,
-          resume: null,
-          eligible: w.eligible.filter(seen),
-          responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => seen(id))),
-          trigger: { ...w.trigger, combatantId: seen(w.trigger.combatantId) ? w.trigger.combatantId : null },
-        },
-      };
-    }
-    if (unseen.length > 0) {
-      const text = JSON.stringify(p);
-      if (unseen.some((u) => text.includes(u))) continue;
-    }
-    out.push(p);
-  }
-  return out;
+/** A reaction window's trigger without an unseen combatant: not as its actor, not named in its description. */
+export function projectTrigger(t: ReactionWindow['trigger'], seen: (id: string | null) => boolean, unseen: readonly Unseen[]): ReactionWindow['trigger'] {
+  const description = redactText(t.description, unseen);
+  if (seen(t.combatantId) && description === t.description) return t;
+  return { ...t, combatantId: seen(t.combatantId) ? t.combatantId : null, description };
 }

@@ -193,12 +193,13 @@ export interface CommandSpec<RS = unknown, O = Record<string, unknown>> {
 export interface ParamSpec {
   name: string;
   label?: string;
-  kind: 'combatant' | 'position' | 'choice' | 'number' | 'text' | 'boolean' | 'item' | 'list';
+  kind: 'combatant' | 'position' | 'path' | 'choice' | 'number' | 'text' | 'boolean' | 'item' | 'list';
   options?: Array<string | number | { value: string | number; label: string }>;
   min?: number;
   max?: number;
   optional?: boolean;
 }
+// `path`: a list of positions, one step at a time from where the combatant stands (a client picks it on the map).
 
 export interface ActionOption {
   /** the command type to send */
@@ -246,6 +247,18 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   statsSchema: z.ZodType<Stats>;
   statDocs?: Record<string, string>;
   positionSchema: z.ZodType;
+  /**
+   * The space positions live in, for clients drawing the battle map: a square grid ({x, y}), a hex
+   * grid (axial {q, r}, pointy-top) or zones (the ruleset's own). A grid ruleset gets the `map.set`
+   * command (size and walls).
+   */
+  space?: {
+    kind: 'squares' | 'hexes' | 'zones';
+    /** where the zones are in the state, e.g. `rs.zones` */
+    zones?: string;
+    /** where the ruleset keeps terrain layers in the state: an object of layer name → cell keys ("q,r" / "x,y"), e.g. `rs.map` */
+    terrain?: string;
+  };
   initialState(options: O): RS;
   initCombatant(stats: Stats, options: O): Data;
   commands: Record<string, CommandSpec<RS, O>>;

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { apply, createEncounter, legalActions, rebuild, replay } from '../src/engine.js';
 import { parseFormula, rollFormula } from '../src/dice.js';
 import { Rng, seedRng } from '../src/rng.js';
-import { projectEvent, projectState } from '../src/projection.js';
+import { projectState } from '../src/projection.js';
+import { projectEvent } from '../src/project-events.js';
 import { mini } from './fixture.js';
 import type { Command, EncounterState, EngineEvent } from '../src/types.js';
 

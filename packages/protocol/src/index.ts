@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export * from './accounts.js';
+
 /**
  * Every message that crosses the wire, as zod schemas: the HTTP bodies and replies, and the
  * socket.io events. The server validates everything it receives with these; the typed client
@@ -34,12 +36,27 @@ export const serverErrorCodes = [
   'RATE_LIMITED',
   'NOT_JOINED',
   'STALE_VERSION',
+  'COMMAND_ID_TAKEN',
   'CONFLICT',
   'ENCOUNTER_BUSY',
   'ENCOUNTER_ARCHIVED',
   'NOT_OWNER',
   'UNAVAILABLE',
   'INTERNAL',
+  'WRONG_CREDENTIALS',
+  'SESSION_EXPIRED',
+  'CSRF_FAILED',
+  'NAME_TAKEN',
+  'INVALID_NAME',
+  'NAME_REQUIRED',
+  'WEAK_PASSWORD',
+  'LAST_SIGN_IN_METHOD',
+  'WEBAUTHN_INVALID',
+  'WEBAUTHN_CHALLENGE_INVALID',
+  'PASSKEY_UNKNOWN',
+  'DEVICE_CODE_INVALID',
+  'DEVICE_CODE_USED',
+  'DEVICE_CODE_EXPIRED',
 ] as const;
 export type ServerErrorCode = (typeof serverErrorCodes)[number];
 
@@ -49,6 +66,8 @@ export const errorSchema = z.object({
   rule: z.string().optional(),
   /** NOT_OWNER: the URL of the server process that runs the encounter (several processes) */
   ownerUrl: z.string().optional(),
+  /** RATE_LIMITED by the sign-in backoff: seconds before trying again (also the Retry-After header) */
+  retryAfter: z.number().optional(),
 });
 export type WireError = z.infer<typeof errorSchema>;
 
@@ -91,8 +110,6 @@ export type Deadlines = z.infer<typeof deadlinesSchema>;
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-export const createAccountBody = z.object({ name: z.string().min(1).max(120).optional() }).strict();
-export const createAccountReply = z.object({ accountId: z.string(), token: z.string() });
 
 export const createEncounterBody = z
   .object({
@@ -197,6 +214,10 @@ export const rulesetInfoSchema = z.object({
   stats: z.object({ schema: z.unknown(), docs: z.record(z.string(), z.string()) }),
   position: z.object({ schema: z.unknown() }),
   commands: z.array(z.string()),
+  /** per command type: who may send it and its fields as JSON Schema (without `type` and `by`), for forms */
+  commandInfo: z.record(z.string(), z.object({ actor: z.enum(['gm', 'combatant', 'any']), reaction: z.boolean(), schema: z.unknown() })),
+  /** the battle map's space: squares, hexes or zones (and where the zones are in the state) */
+  space: z.object({ kind: z.enum(['squares', 'hexes', 'zones']), zones: z.string().optional(), terrain: z.string().optional() }).nullable(),
   catalogue: z.array(z.unknown()),
   /** how the ruleset is shown: vitals, stat labels and groups, internal fields, event sentences (engine's RulesetDisplay) */
   display: z.unknown(),
@@ -224,6 +245,20 @@ export type SyncRequest = z.infer<typeof syncRequest>;
 
 export const actionsRequest = z.object({ encounterId: idSchema, combatantId: idSchema }).strict();
 export type ActionsRequest = z.infer<typeof actionsRequest>;
+
+/** Where a combatant can go with one of its movement options (see docs/protocol.md, `reach`). */
+export const reachRequest = z
+  .object({
+    encounterId: idSchema,
+    combatantId: idSchema,
+    command: z.string().min(1).max(64),
+    action: z.string().min(1).max(64).optional(),
+    template: z.record(z.string(), z.unknown()).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    to: z.unknown().optional(),
+  })
+  .strict();
+export type ReachRequestMessage = z.infer<typeof reachRequest>;
 
 export const logRequest = z.object({ encounterId: idSchema, afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict();
 export type LogRequest = z.infer<typeof logRequest>;
@@ -273,6 +308,21 @@ export type SyncAck =
   | Failure;
 
 export type ActionsAck = { ok: true; version: number; actions: unknown[] } | Failure;
+/** `reach`: the legal destinations of a movement option (cells with path, steps and provocation; or zones), the refused ones with the rule. */
+export type ReachAck =
+  | {
+      ok: true;
+      version: number;
+      space: 'squares' | 'hexes' | 'zones';
+      param: string;
+      paramKind: 'path' | 'position';
+      from: unknown;
+      maxSteps: number | null;
+      reachable: Array<{ to: unknown; path?: unknown[]; steps: number; label?: string; provokes?: { at: number; from: string[]; description: string } }>;
+      refused: Array<{ to: unknown; error: WireError }>;
+      explain?: { to: unknown; ok: boolean; error?: WireError; path?: unknown[] };
+    }
+  | Failure;
 export type LogAck = { ok: true; entries: WireLogEntry[] } | Failure;
 export type SimpleAck = { ok: true } | Failure;
 
@@ -284,6 +334,7 @@ export interface ClientToServerEvents {
   sync(req: SyncRequest, ack: (a: SyncAck) => void): void;
   actions(req: ActionsRequest, ack: (a: ActionsAck) => void): void;
   log(req: LogRequest, ack: (a: LogAck) => void): void;
+  reach(req: ReachRequestMessage, ack: (a: ReachAck) => void): void;
   timer(req: TimerRequest, ack: (a: SimpleAck) => void): void;
 }
 
@@ -315,7 +366,7 @@ export interface ServerToClientEvents {
   closed(msg: { encounterId: string; reason: ClosedReason | (string & {}) }): void;
 }
 
-export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer'] as const;
+export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'reach', 'log', 'timer'] as const;
 export type ClientEventName = (typeof clientEventNames)[number];
 
 export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
@@ -324,6 +375,7 @@ export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
   command: commandRequest,
   sync: syncRequest,
   actions: actionsRequest,
+  reach: reachRequest,
   log: logRequest,
   timer: timerRequest,
 };
@@ -332,18 +384,28 @@ export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
 export function httpStatusFor(code: string): number {
   switch (code) {
     case 'UNAUTHORIZED':
+    case 'WRONG_CREDENTIALS':
+    case 'SESSION_EXPIRED':
+    case 'PASSKEY_UNKNOWN':
+    case 'DEVICE_CODE_INVALID':
+    case 'DEVICE_CODE_USED':
+    case 'DEVICE_CODE_EXPIRED':
       return 401;
     case 'FORBIDDEN':
     case 'NOT_AUTHORIZED':
+    case 'CSRF_FAILED':
       return 403;
     case 'NOT_FOUND':
     case 'UNKNOWN_COMBATANT':
       return 404;
     case 'CONFLICT':
     case 'STALE_VERSION':
+    case 'COMMAND_ID_TAKEN':
     case 'ENCOUNTER_BUSY':
     case 'ENCOUNTER_ARCHIVED':
     case 'NOT_OWNER':
+    case 'NAME_TAKEN':
+    case 'LAST_SIGN_IN_METHOD':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;

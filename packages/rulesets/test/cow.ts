@@ -49,7 +49,7 @@ export function randomCommand(R: Ruleset, s: EncounterState, pick: (n: number) =
       if (list.length > 0) cmd[p.name] = p.kind === 'list' ? [list[pick(list.length)]] : list[pick(list.length)];
       else if (p.kind === 'number') cmd[p.name] = p.min ?? 1;
       else if (p.kind === 'boolean') cmd[p.name] = pick(2) === 0;
-      else if (p.kind === 'list') cmd[p.name] = [];
+      else if (p.kind === 'list' || p.kind === 'path') cmd[p.name] = [];
       else if (!p.optional) ok = false;
     }
     if (ok) return cmd;

@@ -1,8 +1,11 @@
-import { apply, legalActions, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, projectState, viewKeyOf, viewerOfKey, type Actor, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { IdFilter, fnv1a } from './id-filter.js';
 import { isStaleOwner, type LeaseLike, type Logger } from './store.js';
 import { diff } from './diff.js';
+import { reachOf, type ReachAnswer, type ReachRequest } from './reach.js';
+import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf, senderOfLogged } from './senders.js';
+import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
 
@@ -24,7 +27,7 @@ type Later = { later: Promise<StoredResult> };
  * What the idempotency cache keeps: an accepted command's version (a number: nothing on the heap
  * for the 256 ids each encounter remembers; its events are in the log), or the refusal.
  */
-type Remembered = number | { ok: false; error: WireError };
+type Remembered = number | { ok: false; error: WireError; sender: string };
 
 /**
  * The recent log that `sync` replays: kept states (`checkpoints`, oldest first, each a version of
@@ -96,6 +99,8 @@ export class EncounterHost {
   archived = false;
   closed = false;
   turnTimerSeconds: number | null;
+  /** combatants removed while hidden (see `withHiddenGone`): saved with the snapshots */
+  private readonly hiddenGone: HiddenGone;
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly channels = new Map<string, Channel>();
@@ -123,7 +128,7 @@ export class EncounterHost {
     state: EncounterState,
     public lease: LeaseLike,
     readonly logger: Logger,
-    opts: { snapshotVersion: number; turnTimerSeconds: number | null; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
+    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
   ) {
     this.state = state;
     this.recent = { checkpoints: [state], commands: [] };
@@ -131,6 +136,7 @@ export class EncounterHost {
     const every = Math.max(1, runtime.options.snapshotEvery);
     this.nextSnapshotAt = opts.snapshotVersion + every - (fnv1a(state.id) % every);
     this.turnTimerSeconds = opts.turnTimerSeconds;
+    this.hiddenGone = opts.hiddenGone ?? {};
     this.archived = opts.archived;
     this.lastActivity = runtime.now();
     this.acksComplete = opts.recentCommands.length >= state.version;
@@ -168,10 +174,20 @@ export class EncounterHost {
     const key = viewKeyOf(this.state, viewer);
     let projection = this.views.byKey.get(key);
     if (!projection) {
-      projection = projectState(this.ruleset, this.state, viewerOfKey(key, viewer));
+      projection = this.project_(this.state, viewerOfKey(key, viewer));
       this.views.byKey.set(key, projection);
     }
     return { key, projection };
+  }
+
+  /** A state as a viewer sees it (the GM: whole; others: see `withHiddenGone`). */
+  private project_(state: EncounterState, viewer: Viewer): EncounterState {
+    return viewer.role === 'gm' ? state : projectState(this.ruleset, this.seenFrom(state), viewer);
+  }
+
+  /** The state players' views are projected from: with the combatants removed while hidden (`withHiddenGone`). */
+  private seenFrom(state: EncounterState): EncounterState {
+    return withHiddenGone(state, this.hiddenGone);
   }
 
   private channel(viewer: Viewer): Channel {
@@ -251,20 +267,20 @@ export class EncounterHost {
       if (!r) return this.replayFailed(since, state.version);
       state = r.state;
     }
-    let projection = projectState(this.ruleset, state, viewAs(state, ch.viewer));
+    let projection = this.project_(state, viewAs(state, ch.viewer));
     const deadlines = this.deadlinesFor(ch);
     const out: PatchMessage[] = [];
     while (state.version < this.state.version) {
       const r = step();
       if (!r) return this.replayFailed(since, state.version);
       const viewer = viewAs(r.state, ch.viewer);
-      const after = projectState(this.ruleset, r.state, viewer);
+      const after = this.project_(r.state, viewer);
       out.push({
         encounterId: this.id,
         from: state.version,
         to: r.state.version,
         ops: diff(projection, after) as PatchOp[],
-        events: projectEventsFor(r.events, viewer, r.state, after),
+        events: projectEventsFor(r.events, viewer, this.seenFrom(r.state), after),
         deadlines,
       });
       state = r.state;
@@ -320,7 +336,23 @@ export class EncounterHost {
     if (viewer.role === 'player' && c.controller !== viewer.playerId) {
       return { ok: false, error: { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` } };
     }
-    return { ok: true, version: this.state.version, actions: legalActions(this.ruleset, this.state, combatantId) };
+    return { ok: true, version: this.state.version, actions: legalFor(this.ruleset, this.state, this.channel(viewer).projection, viewer, combatantId) };
+  }
+
+  /** Where a combatant can go with a movement option (see reach.ts): GM, or the player who commands it. */
+  reach(viewer: Viewer, req: ReachRequest): ReachAnswer {
+    const gate = this.legalGate(viewer, req.combatantId);
+    if (gate) return { ok: false, error: gate };
+    return reachOf(this.ruleset, this.state, viewer, new Set(Object.keys(this.channel(viewer).projection.combatants)), req);
+  }
+
+  private legalGate(viewer: Viewer, combatantId: string): WireError | null {
+    const c = this.state.combatants[combatantId];
+    const visible = this.channel(viewer).projection.combatants[combatantId];
+    if (!c || !visible) return { code: 'UNKNOWN_COMBATANT', message: `No combatant "${combatantId}".` };
+    if (viewer.role === 'spectator') return { code: 'FORBIDDEN', message: 'Spectators only watch.' };
+    if (viewer.role === 'player' && c.controller !== viewer.playerId) return { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` };
+    return null;
   }
 
   /**
@@ -330,8 +362,10 @@ export class EncounterHost {
   projectLog(entries: ReadonlyArray<{ seq: number; commandId: string; command: unknown; events: unknown[]; createdAt?: Date }>, viewer: Viewer): WireLogEntry[] {
     const at = (e: { createdAt?: Date }) => (e.createdAt ? e.createdAt.toISOString() : null);
     if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: at(e) }));
+    // the state with the combatants removed while hidden: old entries may name them
+    const state = this.seenFrom(this.state);
     const projection = this.channel(viewer).projection;
-    const unseen = unseenMarkers(this.state, projection);
+    const unseen = unseenMarkers(state, projection);
     return entries.map((e) => {
       const by = (e.command as { by?: { role?: string; playerId?: string } } | null)?.by;
       const text = JSON.stringify(e.command);
@@ -341,7 +375,7 @@ export class EncounterHost {
         seq: e.seq,
         commandId: mine ? e.commandId : '',
         ...(mine ? { command: e.command } : {}),
-        events: projectEventsFor(e.events as EngineEvent[], viewer, this.state, projection),
+        events: projectEventsFor(e.events as EngineEvent[], viewer, state, projection),
         at: at(e),
       };
     });
@@ -397,7 +431,7 @@ export class EncounterHost {
 
   private project(r: StoredResult, viewer: Viewer): CommandAck {
     if (!r.ok) return r;
-    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.state, viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
+    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.seenFrom(this.state), viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
   }
 
   private remember(commandId: string, r: Remembered): void {
@@ -417,11 +451,13 @@ export class EncounterHost {
    * The first ack of a command id already in the log (remembered again), null when the log has
    * none, or UNAVAILABLE when the log cannot be read (never a guess: a retry must get the first ack).
    */
-  private async firstAck(commandId: string): Promise<StoredResult | null> {
+  private async firstAck(commandId: string, sender: string): Promise<StoredResult | null> {
     try {
       const e = await this.runtime.store.findLogByCommandId(this.id, commandId);
       if (!e) return null;
       this.remember(commandId, e.seq);
+      // the id is the sender's who used it first: another sender's command with it is not applied
+      if (senderOfLogged(e.command) !== sender) return commandIdTaken(commandId);
       return { ok: true, version: e.seq, events: e.events as EngineEvent[] };
     } catch (err) {
       this.logger.warn({ err: String(err), commandId }, 'could not read the log for an earlier command with this id');
@@ -438,18 +474,21 @@ export class EncounterHost {
    * would otherwise hold up the whole table by one read each). Until the read is back, the same
    * command id gets the same answer (`lookups`), as if the queue had waited.
    */
-  private refuse(commandId: string, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
+  private refuse(input: SubmitInput, r: Extract<StoredResult, { ok: false }>): StoredResult | Later {
+    const { commandId } = input;
+    const sender = senderOf(input.by);
     if (this.acksComplete || this.neverAccepted(commandId)) {
-      this.remember(commandId, r);
+      this.remember(commandId, { ...r, sender });
       return r;
     }
-    const later = this.firstAck(commandId).then((first) => {
-      this.lookups.delete(commandId);
+    const key = `${sender} ${commandId}`;
+    const later = this.firstAck(commandId, sender).then((first) => {
+      this.lookups.delete(key);
       if (first) return first;
-      this.remember(commandId, r);
+      this.remember(commandId, { ...r, sender });
       return r;
     });
-    this.lookups.set(commandId, later);
+    this.lookups.set(key, later);
     return { later };
   }
 
@@ -486,21 +525,26 @@ export class EncounterHost {
   }
 
   private async process(input: SubmitInput): Promise<StoredResult | Later> {
-    const looking = this.lookups.get(input.commandId);
+    const sender = senderOf(input.by);
+    if (sender !== 'system' && input.commandId.startsWith(SYSTEM_ID_PREFIX)) return commandIdTaken(input.commandId);
+    const looking = this.lookups.get(`${sender} ${input.commandId}`);
     if (looking) return { later: looking };
     const seen = this.acks.get(input.commandId);
-    if (seen !== undefined && typeof seen !== 'number') return seen;
-    // a retry of an accepted command: its events come from the log (read outside the queue)
-    if (seen !== undefined) return { later: this.firstAck(input.commandId).then((first) => first ?? { ok: true, version: seen, events: [] }) };
+    // a refusal is remembered for its sender; another sender's command with that id is judged afresh
+    if (seen !== undefined && typeof seen !== 'number' && seen.sender === sender) return { ok: false, error: seen.error };
+    // a retry of an accepted command: its events come from the log (read outside the queue); another sender's: COMMAND_ID_TAKEN
+    if (typeof seen === 'number') return { later: this.firstAck(input.commandId, sender).then((first) => first ?? { ok: true, version: seen, events: [] }) };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
-      return this.refuse(input.commandId, {
+      return this.refuse(input, {
         ok: false,
         error: { code: 'STALE_VERSION', message: `Expected version ${input.expectedVersion}, but the encounter is at ${this.state.version}.` },
       });
     }
     const command: Record<string, unknown> = { ...input.command, by: input.by };
+    const unseen = input.by.role === 'player' ? refusalAsIfUnseenAbsent(this.ruleset, this.state, command, input.by) : null;
+    if (unseen) return this.refuse(input, { ok: false, error: refusalFor(unseen, this.state, input.by, command) });
     let result;
     try {
       result = apply(this.ruleset, this.state, command);
@@ -509,7 +553,8 @@ export class EncounterHost {
       return { ok: false, error: { code: 'INTERNAL', message: 'The rules engine failed on this command.' } };
     }
     if (!result.ok) {
-      return this.refuse(input.commandId, { ok: false, error: { code: result.error.code, message: result.error.message, rule: result.error.rule } });
+      const error = refusalFor({ code: result.error.code, message: result.error.message, rule: result.error.rule }, this.state, input.by, command);
+      return this.refuse(input, { ok: false, error });
     }
     const next = result.state;
     const prev = this.state;
@@ -529,7 +574,7 @@ export class EncounterHost {
     } catch (e) {
       // The command id is in the log already (a retry from beyond the memory): the first ack.
       if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
-        return (await this.firstAck(input.commandId)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+        return (await this.firstAck(input.commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
       }
       // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
       // process must reload the encounter from the database before serving it again.
@@ -543,6 +588,7 @@ export class EncounterHost {
           : { code: 'UNAVAILABLE', message: 'The database refused the write; the command was not applied.' },
       };
     }
+    noteHiddenRemovals(this.hiddenGone, prev, result.events);
     this.state = next;
     this.record(command, next);
     const stored: StoredResult = { ok: true, version: next.version, events: result.events };
@@ -590,7 +636,7 @@ export class EncounterHost {
             from,
             to,
             ops,
-            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.state, projection),
+            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.seenFrom(this.state), projection),
             deadlines: this.deadlinesFor(ch),
           },
         };
@@ -616,7 +662,7 @@ export class EncounterHost {
       await this.runtime.store.saveSnapshot(
         this.id,
         version,
-        { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds } },
+        { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone } },
         { status: state.status, round: state.clock.round },
       );
       if (version > this.snapshotVersion) this.snapshotVersion = version;
@@ -636,7 +682,7 @@ export class EncounterHost {
       await this.runtime.store.saveSnapshot(this.id, this.state.version, {
         fraySnapshot: 1,
         state: this.state,
-        runtime: { turnTimerSeconds: this.turnTimerSeconds },
+        runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone },
       });
       this.snapshotVersion = this.state.version;
     });

@@ -1,3 +1,4 @@
+import { noteHiddenRemovals, type HiddenGone } from './unseen.js';
 import { randomInt, randomUUID } from 'node:crypto';
 import { apply, createEncounter, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
@@ -79,7 +80,7 @@ export interface RuntimeInit {
 interface SnapshotWrapper {
   fraySnapshot: 1;
   state: EncounterState;
-  runtime?: { turnTimerSeconds?: number | null };
+  runtime?: { turnTimerSeconds?: number | null; hiddenGone?: HiddenGone };
 }
 
 function isWrapper(x: unknown): x is SnapshotWrapper {
@@ -143,7 +144,7 @@ export class Runtime {
   /** Create an encounter (state version 0) and save it. */
   async create(input: { id?: string; accountId: string; name: string; ruleset: string; options?: unknown; seed?: number }): Promise<EncounterRecordLike> {
     const ruleset = this.ruleset(input.ruleset);
-    if (!ruleset) throw new RuntimeError('INVALID_REQUEST', `Unknown ruleset "${input.ruleset}".`);
+    if (!ruleset) throw new RuntimeError('INVALID_REQUEST', unknownRulesetMessage(input.ruleset, Object.keys(this.rulesets)));
     const id = input.id ?? `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
     let state: EncounterState;
@@ -193,10 +194,11 @@ export class Runtime {
     if (!lease) throw new RuntimeError('ENCOUNTER_BUSY', 'Another server process runs this encounter.');
     const log = this.logger.child({ encounterId });
     try {
-      const { state, snapshotVersion, turnTimerSeconds, recent } = await this.replay(encounterId, record, ruleset, log);
+      const { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone } = await this.replay(encounterId, record, ruleset, log);
       const host = new EncounterHost(this, ruleset, record.accountId, state, lease, log, {
         snapshotVersion,
         turnTimerSeconds,
+        hiddenGone,
         archived: record.status === 'archived',
         recentCommands: recent,
       });
@@ -219,11 +221,13 @@ export class Runtime {
     const snap = await this.store.latestSnapshot(encounterId);
     let state: EncounterState;
     let turnTimerSeconds: number | null = null;
+    const hiddenGone: HiddenGone = {};
     // a store may hand the state back with its keys reordered (Postgres jsonb sorted them before
     // snapshots were stored as json): the engine's own order again, for its fast copies
     if (snap && isWrapper(snap.state)) {
       state = inEngineOrder(snap.state.state);
       turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
+      Object.assign(hiddenGone, snap.state.runtime?.hiddenGone);
     } else if (snap) {
       state = inEngineOrder(snap.state as EncounterState);
     } else {
@@ -245,6 +249,7 @@ export class Runtime {
           continue;
         }
         if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
+        noteHiddenRemovals(hiddenGone, state, e.events);
         const r = apply(ruleset, state, e.command);
         if (r.ok && r.state.version === e.seq) state = r.state;
         else {
@@ -256,7 +261,7 @@ export class Runtime {
       }
       if (entries.length < 500) break;
     }
-    return { state, snapshotVersion, turnTimerSeconds, recent };
+    return { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone };
   }
 
   /**
@@ -398,4 +403,9 @@ export class Runtime {
     await this.writer.drain();
     await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown', { notifyAfterRelease: true })));
   }
+}
+
+/** A refusal a newcomer can act on: the ruleset asked for, and the ones this server has. */
+export function unknownRulesetMessage(asked: string, known: string[]): string {
+  return `Unknown ruleset "${asked}". Known rulesets: ${known.join(', ')} (GET /rulesets describes each).`;
 }

@@ -97,11 +97,28 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
   },
   projectState(rs, viewer, state) {
     const pid = viewer.role === 'player' ? viewer.playerId : null;
-    return { acted: rs.acted.filter((id) => !state.combatants[id]?.hidden || (pid !== null && state.combatants[id]?.controller === pid)) };
+    // only combatants the viewer sees: not a hidden one, nor one removed (it may have been hidden)
+    const seen = (id: string) => {
+      const c = state.combatants[id];
+      return c !== undefined && (!c.hidden || (pid !== null && c.controller === pid));
+    };
+    return rs.acted.every(seen) ? rs : { acted: rs.acted.filter(seen) };
   },
   legalActions(state, id) {
     const mine = state.clock.current === id && !state.rs.acted.includes(id);
-    return [{ command: 'attack', label: 'Attack', allowed: mine, template: { combatantId: id }, params: [{ name: 'targetId', kind: 'combatant' }] }];
+    // like the real rulesets: the targets listed, and who else could strike back (a parry is the only reaction here)
+    const targets = Object.keys(state.combatants).filter((x) => x !== id);
+    const enemies = targets.filter((x) => state.combatants[x]!.side !== state.combatants[id]?.side);
+    return [
+      {
+        command: 'attack',
+        label: 'Attack',
+        allowed: mine,
+        template: { combatantId: id },
+        params: [{ name: 'targetId', kind: 'combatant', options: targets }],
+        provokes: enemies.length > 0 ? { from: enemies, reason: 'the target may parry' } : null,
+      },
+    ];
   },
 };
 

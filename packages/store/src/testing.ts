@@ -10,6 +10,7 @@ import { defaultPrismaDir, applyMigrations } from './migrate.js';
 import { openStore, poolConfig } from './open.js';
 import type { OpenStoreOptions } from './open.js';
 import type { PrismaStore } from './prisma-store.js';
+import type { RestoreTarget } from './restore.js';
 import type { Store } from './types.js';
 
 /**
@@ -213,4 +214,31 @@ export async function openTestStore(
       await prisma.$executeRawUnsafe(`TRUNCATE ${TABLES.map((t) => `"${t}"`).join(', ')} CASCADE`);
     },
   });
+}
+
+/**
+ * A database no Fray has started on, for restores: a new PGlite directory, or (with
+ * DATABASE_URL) a new Postgres schema. `open()` opens a store on it once something is in it.
+ */
+export async function freshRestoreTarget(): Promise<{ target: RestoreTarget; open(): Promise<Store>; dispose(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const schema = `${SCHEMA_PREFIX}${Date.now().toString(36)}_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+    await withClient(url, (c) => c.query(`CREATE SCHEMA "${schema}"`));
+    return {
+      target: { databaseUrl: url, schema },
+      open: () => openStore({ databaseUrl: url, schema, poolSize: 4 }),
+      dispose: () => withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => {}),
+    };
+  }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), STORE_DIR_PREFIX));
+  openDirs.add(dataDir);
+  return {
+    target: { dataDir },
+    open: () => openStore({ dataDir }),
+    dispose: async () => {
+      openDirs.delete(dataDir);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { applyMigrations, defaultPrismaDir } from '../src/index.js';
+import { allApplied, readMigrations } from '../src/migrate.js';
 import type { PrismaStore } from '../src/index.js';
 import { poolConfig } from '../src/open.js';
 import { openTestStore } from '../src/testing.js';
@@ -45,6 +47,22 @@ describe(`migrations on ${backend}`, () => {
     }
   });
 
+  it('a start with every migration applied sees so without the schema engine; a new or changed migration is not missed', async () => {
+    const { info } = store as unknown as PrismaStore;
+    const pool = new pg.Pool({ ...poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }) });
+    try {
+      const list = await readMigrations(path.join(defaultPrismaDir(), 'migrations'));
+      expect(await allApplied(pool, list, info.schema)).toBe(true);
+      const [first, ...rest] = list.migrationDirectories;
+      const changed = { ...first!, migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: '-- edited\n' } } };
+      expect(await allApplied(pool, { ...list, migrationDirectories: [changed, ...rest] }, info.schema)).toBe(false);
+      const added = { path: '29990101000000_new', migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'SELECT 1;' } } };
+      expect(await allApplied(pool, { ...list, migrationDirectories: [...list.migrationDirectories, added] }, info.schema)).toBe(false);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('applying the migrations again is a no-op', async () => {
     const { info, prisma } = store as unknown as PrismaStore;
     const before = await prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM _prisma_migrations');
@@ -65,7 +83,7 @@ describe(`migrations on ${backend}`, () => {
     const tables = await prisma.$queryRawUnsafe<{ t: string }[]>(
       "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1",
     );
-    expect(tables.map((r) => r.t)).toEqual(['_prisma_migrations', 'accounts', 'command_log', 'encounters', 'invites', 'leases', 'snapshots']);
+    expect(tables.map((r) => r.t)).toEqual(['_prisma_migrations', 'accounts', 'api_tokens', 'auth_backoff', 'command_log', 'device_codes', 'encounters', 'invites', 'leases', 'passkeys', 'sessions', 'snapshots', 'webauthn_challenges']);
     const fn = await prisma.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM pg_proc WHERE proname = 'fray_append_log'");
     expect(Number(fn[0]!.n)).toBeGreaterThan(0);
   });

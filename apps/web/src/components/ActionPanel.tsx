@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatCost } from '../lib/describe.js';
-import { labelOf } from '../lib/schema-form.js';
+import { labelOf } from '../lib/labels.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import type { ActionOption, EncounterState, ParamSpec, WireError } from '../lib/types.js';
 import { ErrorMessage } from './common.js';
+import { destinationParam, useMapApi } from './MapPanel.js';
 
 type ParamValue = string | boolean | string[];
 
@@ -31,7 +32,7 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   if (spec.kind === 'number') return Number(text);
   const numeric = spec.options?.some((o) => typeof (typeof o === 'object' ? o.value : o) === 'number');
   if (numeric && text !== '' && !Number.isNaN(Number(text))) return Number(text);
-  if (spec.kind === 'position' && !spec.options?.length) {
+  if ((spec.kind === 'position' || spec.kind === 'path') && !spec.options?.length) {
     try {
       return JSON.parse(text);
     } catch {
@@ -105,10 +106,40 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
   const [missing, setMissing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLFormElement>(null);
+  const mapApi = useMapApi();
+  const dest = mapApi ? destinationParam(option) : undefined;
+  const pickSpec = specs.find((p) => p.kind === 'combatant');
   useEffect(() => {
     ref.current?.scrollIntoView({ block: 'nearest' });
     ref.current?.querySelector<HTMLElement>('select, input, textarea')?.focus();
   }, []);
+  // A target can be tapped on the map while this form is open.
+  useEffect(() => {
+    if (!mapApi || !pickSpec) return;
+    const ids = optionList(pickSpec, state, actorId).map((o) => o.value);
+    return mapApi.pickCombatant(ids, (id) => setValues((v) => ({ ...v, [pickSpec.name]: id })));
+  }, [mapApi, pickSpec, state, actorId]);
+  /** The fields as the command takes them, or null (and a message) when one is missing or out of range. */
+  const collect = (skip?: string): Record<string, unknown> | null => {
+    const params: Record<string, unknown> = {};
+    for (const p of specs) {
+      if (p.name === skip) continue;
+      const v = values[p.name]!;
+      const empty = v === '' || (Array.isArray(v) && v.length === 0 && p.kind !== 'list');
+      if (empty) {
+        if (p.optional) continue;
+        setMissing(`Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.`);
+        return null;
+      }
+      const out = convert(p, v);
+      if (p.kind === 'number' && (Number.isNaN(out) || (p.min !== undefined && (out as number) < p.min) || (p.max !== undefined && (out as number) > p.max))) {
+        setMissing(`${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.`);
+        return null;
+      }
+      params[p.name] = out;
+    }
+    return params;
+  };
   return (
     <form
       ref={ref}
@@ -116,22 +147,15 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
       aria-label={`${option.label}: choose`}
       onSubmit={async (e) => {
         e.preventDefault();
-        const params: Record<string, unknown> = {};
-        for (const p of specs) {
-          const v = values[p.name]!;
-          const empty = v === '' || (Array.isArray(v) && v.length === 0 && p.kind !== 'list');
-          if (empty) {
-            if (p.optional) continue;
-            setMissing(`Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.`);
-            return;
-          }
-          const out = convert(p, v);
-          if (p.kind === 'number' && (Number.isNaN(out) || (p.min !== undefined && (out as number) < p.min) || (p.max !== undefined && (out as number) > p.max))) {
-            setMissing(`${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.`);
-            return;
-          }
-          params[p.name] = out;
+        if (dest && mapApi) {
+          const params = collect(dest.name);
+          if (!params) return;
+          mapApi.startMove(actorId, option, params);
+          onDone(null);
+          return;
         }
+        const params = collect();
+        if (!params) return;
         setBusy(true);
         const r = await live.send(commandFor(option, params));
         setBusy(false);
@@ -142,7 +166,8 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
         <strong>{option.label}</strong>
         {option.cost ? ` — costs ${formatCost(option.cost)}` : ''}
       </p>
-      {specs.map((p) => (
+      {pickSpec && mapApi ? <p className="muted">Tap a token on the map, or choose from the list.</p> : null}
+      {specs.filter((p) => p !== dest).map((p) => (
         <div className="field" key={p.name}>
           <ParamInput id={`${base}-${p.name}`} spec={p} value={values[p.name]!} onChange={(v) => setValues({ ...values, [p.name]: v })} state={state} actorId={actorId} />
         </div>
@@ -154,7 +179,7 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
       ) : null}
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Sending…' : `Do it: ${option.label}`}
+          {busy ? 'Sending…' : dest ? `Next: choose on the map` : `Do it: ${option.label}`}
         </button>
         <button type="button" onClick={() => onDone(null)}>
           Cancel
@@ -176,6 +201,7 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
   const [busy, setBusy] = useState(false);
   const [filter, setFilter] = useState('');
   const filterId = useId();
+  const mapApi = useMapApi();
   useEffect(() => {
     let live_ = true;
     live.actions(combatantId).then(
@@ -200,6 +226,11 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
   const shown = (a: ActionOption) => !needle || a.label.toLowerCase().includes(needle) || (a.kind ?? '').toLowerCase().includes(needle);
   const run = async (a: ActionOption, i: number) => {
     setResult(null);
+    const dest = mapApi ? destinationParam(a) : undefined;
+    if (mapApi && dest && (a.params ?? []).every((p) => p === dest || p.optional)) {
+      mapApi.startMove(combatantId, a, {});
+      return;
+    }
     if ((a.params ?? []).length > 0) {
       setOpen(i);
       return;

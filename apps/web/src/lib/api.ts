@@ -19,16 +19,34 @@ export function describeError(e: unknown): string {
   return String(e);
 }
 
+/**
+ * The session's CSRF token (docs/protocol.md): kept in this page's memory only, sent as
+ * `x-csrf-token` on every state-changing request the session cookie signs in. Set by sign-in and
+ * by `GET /session` (lib/session.ts).
+ */
+let csrfToken: string | null = null;
+export function setCsrfToken(t: string | null): void {
+  csrfToken = t;
+}
+
 export interface ApiOptions {
   token?: string | null;
   signal?: AbortSignal;
+}
+
+/** Called when the session cookie is refused (ended, expired): lib/session.ts marks the page signed out. */
+let onSignedOut: ((e: ApiError) => void) | null = null;
+export function onSessionRefused(fn: ((e: ApiError) => void) | null): void {
+  onSignedOut = fn;
 }
 
 export async function api<T>(method: string, path: string, body?: unknown, opts: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal });
+  else if (csrfToken && method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
+  // same-origin: the browser sends the httpOnly session cookie; the page never sees it
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal, credentials: 'same-origin' });
   const text = await res.text();
   let data: unknown = null;
   if (text) {
@@ -39,8 +57,10 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
     }
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; rule?: string } } | null)?.error;
-    throw new ApiError(err?.code ?? `HTTP_${res.status}`, err?.message ?? `The server answered ${res.status} ${res.statusText}.`, res.status, err?.rule);
+    const err = (data as { error?: { code?: string; message?: string; rule?: string; retryAfter?: number } } | null)?.error;
+    const e = new ApiError(err?.code ?? `HTTP_${res.status}`, err?.message ?? `The server answered ${res.status} ${res.statusText}.`, res.status, err?.rule);
+    if (!opts.token && (res.status === 401 || e.code === 'CSRF_FAILED')) onSignedOut?.(e);
+    throw e;
   }
   return data as T;
 }

@@ -25,6 +25,8 @@ export function navigate(to: string, replace = false): void {
 export type Route =
   | { name: 'home' }
   | { name: 'gm' }
+  | { name: 'account' }
+  | { name: 'device'; code: string }
   | { name: 'console'; encounterId: string }
   | { name: 'play'; encounterId: string; token: string }
   | { name: 'watch'; encounterId: string; token: string }
@@ -35,6 +37,8 @@ export function parseRoute(pathname: string, hash: string): Route {
   const token = hash.replace(/^#/, '');
   if (parts.length === 0) return { name: 'home' };
   if (parts[0] === 'gm' && parts.length === 1) return { name: 'gm' };
+  if (parts[0] === 'gm' && parts[1] === 'account' && parts.length === 2) return { name: 'account' };
+  if (parts[0] === 'gm' && parts[1] === 'device' && parts.length === 2) return { name: 'device', code: token };
   if (parts[0] === 'gm' && parts[1] === 'e' && parts[2]) return { name: 'console', encounterId: parts[2] };
   if (parts[0] === 'play' && parts[1]) return { name: 'play', encounterId: parts[1], token };
   if (parts[0] === 'watch' && parts[1]) return { name: 'watch', encounterId: parts[1], token };

@@ -1,4 +1,8 @@
-/** What the browser keeps: the GM's account token (localStorage), nothing else secret. */
+/**
+ * The account token older versions of the web app kept in localStorage. Only read, once, to trade
+ * it for a session cookie and delete it (lib/session.ts, the upgrade path): nothing secret is
+ * written to web storage any more.
+ */
 const KEY = 'fray.account';
 
 export interface Account {

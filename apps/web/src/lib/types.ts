@@ -59,6 +59,8 @@ export interface RulesetInfo {
   stats: { schema: unknown; docs: Record<string, string> };
   position?: { schema: unknown };
   commands?: string[];
+  commandInfo?: Record<string, { actor: 'gm' | 'combatant' | 'any'; reaction: boolean; schema: unknown }>;
+  space?: { kind: 'squares' | 'hexes' | 'zones'; zones?: string; terrain?: string } | null;
   catalogue?: unknown[];
   /** how the ruleset is shown (engine RulesetDisplay) */
   display?: unknown;

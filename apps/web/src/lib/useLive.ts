@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { takeEarly } from './early.js';
 import { Live, type LiveSnapshot } from './live.js';
 
 declare global {
@@ -10,12 +11,12 @@ declare global {
 
 const idle = (): (() => void) => () => {};
 
-/** One live connection for the component's lifetime. */
+/** One live connection for the component's lifetime; `token` '' signs in with the session cookie, null waits. */
 export function useLive(token: string | null, encounterId: string): { live: Live | null; snap: LiveSnapshot | null } {
   const [live, setLive] = useState<Live | null>(null);
   useEffect(() => {
-    if (!token) return;
-    const l = new Live({ token, encounterId });
+    if (token === null) return;
+    const l = (token ? takeEarly(token, encounterId) : null) ?? new Live({ token, encounterId });
     setLive(l);
     window.__frayLive = l;
     return () => {

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
-import { CopyButton, ErrorMessage, Section } from '../components/common.js';
+import { ErrorMessage, Section } from '../components/common.js';
 import { SchemaFields } from '../components/SchemaFields.js';
 import { api, ApiError } from '../lib/api.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
-import { loadAccount, saveAccount } from '../lib/storage.js';
+import { SESSION_COOKIE, signOut, useGmSession } from '../lib/session.js';
 import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
+import { ExportButton, ImportFile } from '../components/Transfer.js';
 import { useAsync } from '../lib/useAsync.js';
 
 function ago(iso: string): string {
@@ -109,18 +110,22 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
 
 /** The GM's saved encounters (newest first), each resumable, and a form to create one. */
 export function GmList() {
-  const account = loadAccount();
-  const token = account?.token ?? null;
-  const list = useAsync(() => (token ? api<EncounterSummary[] | { encounters: EncounterSummary[] }>('GET', '/encounters', undefined, { token }) : Promise.resolve([])), [token]);
+  const gm = useGmSession();
+  // the session cookie signs every request in (lib/session.ts): no token in this page
+  const token = gm.status === 'in' ? SESSION_COOKIE : null;
+  const list = useAsync(() => (token !== null ? api<EncounterSummary[] | { encounters: EncounterSummary[] }>('GET', '/encounters', undefined, { token }) : Promise.resolve([])), [token]);
   const rulesets = useAsync(() => loadRulesets(), []);
-  const [showToken, setShowToken] = useState(false);
-  if (!token) {
+  if (token === null) {
     return (
       <main>
         <h1>Game master</h1>
-        <p>
-          You are not signed in. <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))}>Sign up or sign in</a>.
-        </p>
+        {gm.status === 'loading' ? (
+          <p className="muted">Checking your sign-in…</p>
+        ) : (
+          <p>
+            You are not signed in. <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))}>Sign up or sign in</a>.
+          </p>
+        )}
       </main>
     );
   }
@@ -136,26 +141,15 @@ export function GmList() {
           Your encounters
         </h1>
         <div className="row">
-          <button type="button" onClick={() => setShowToken(!showToken)} aria-expanded={showToken}>
-            {showToken ? 'Hide' : 'Show'} account token
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              saveAccount(null);
-              navigate('/');
-            }}
-          >
+          <a className="button" href="/gm/account" onClick={(e) => (e.preventDefault(), navigate('/gm/account'))}>
+            Account settings
+          </a>
+          <button type="button" onClick={() => void signOut().finally(() => navigate('/'))}>
             Sign out
           </button>
         </div>
       </header>
-      {showToken ? (
-        <p className="token-box">
-          <code>{token}</code> <CopyButton text={token} label="Copy account token" /> <span className="muted small">Keep it secret: it signs you in as this GM.</span>
-        </p>
-      ) : null}
-      {unauthorized ? <ErrorMessage error={new ApiError('UNAUTHORIZED', 'This browser’s account token is not valid on this server. Sign out and sign up again.', 401)} /> : <ErrorMessage error={list.error} />}
+      {unauthorized ? <ErrorMessage error={new ApiError('UNAUTHORIZED', 'You are signed out (the session ended or expired). Sign in again.', 401)} /> : <ErrorMessage error={list.error} />}
       <Section title="Saved encounters" id="saved">
         {list.loading && !list.data ? <p className="muted">Loading…</p> : null}
         {!list.loading && encounters.length === 0 && !list.error ? <p className="muted">No encounters yet. Create one below.</p> : null}
@@ -199,6 +193,10 @@ export function GmList() {
       <Section title="New encounter" id="new">
         <ErrorMessage error={rulesets.error} />
         {rulesets.data ? rulesets.data.length === 0 ? <p className="muted">The server has no rulesets.</p> : <CreateEncounter token={token} rulesets={rulesets.data} /> : null}
+      </Section>
+      <Section title="Move encounters" id="move">
+        <ImportFile token={token} onDone={() => list.reload()} />
+        <ExportButton path="/account/export" name="fray-account.fray-account.json" token={token} label="Export every encounter" />
       </Section>
     </main>
   );

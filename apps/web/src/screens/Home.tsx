@@ -1,51 +1,58 @@
 import { useState } from 'react';
 import { ErrorMessage, Section } from '../components/common.js';
 import { api, ApiError } from '../lib/api.js';
+import { passkeysSupported, signInWithPasskey } from '../lib/passkeys.js';
 import { navigate } from '../lib/router.js';
-import { loadAccount, saveAccount, type Account } from '../lib/storage.js';
+import { signedIn, signOut, useGmSession } from '../lib/session.js';
 
-/** Sign up (a new GM account) or sign in (with an account token), or open an invite link. */
+const PASSWORD_MIN = 10;
+
+function Link({ to, children, className }: { to: string; children: React.ReactNode; className?: string }) {
+  return (
+    <a className={className} href={to} onClick={(e) => (e.preventDefault(), navigate(to))}>
+      {children}
+    </a>
+  );
+}
+
+/** Sign in (a passkey first, a password second), sign up, a code from another device, or an invite link. */
 export function Home() {
-  const [account, setAccount] = useState<Account | null>(() => loadAccount());
+  const gm = useGmSession();
   const [name, setName] = useState('');
-  const [token, setToken] = useState('');
+  const [password, setPassword] = useState('');
+  const [newName, setNewName] = useState('');
+  const [newPassword, setNewPassword] = useState('');
   const [link, setLink] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  const signUp = async () => {
+  const run = async (fn: () => Promise<void>) => {
     setBusy(true);
     setError(null);
     try {
-      const body = name.trim() ? { name: name.trim() } : {};
-      const r = await api<{ accountId: string; token: string }>('POST', '/accounts', body);
-      const a = { accountId: r.accountId, token: r.token, name: name.trim() || undefined };
-      saveAccount(a);
-      setAccount(a);
-      navigate('/gm');
+      await fn();
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
     }
   };
-  const signIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const t = token.trim();
-      if (!t) throw new ApiError('INVALID_REQUEST', 'Paste your account token.', 0);
-      await api('GET', '/encounters', undefined, { token: t });
-      const a = { accountId: null, token: t };
-      saveAccount(a);
-      setAccount(a);
+  const withPasskey = () =>
+    run(async () => {
+      signedIn(await signInWithPasskey<{ accountId: string; sessionId: string; csrfToken: string }>());
       navigate('/gm');
-    } catch (e) {
-      setError(e instanceof ApiError && e.status === 401 ? new ApiError('UNAUTHORIZED', 'That token is not a Fray account token.', 401) : e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+  const withPassword = () =>
+    run(async () => {
+      signedIn(await api<{ accountId: string; sessionId: string; csrfToken: string }>('POST', '/sessions', { name: name.trim(), password }));
+      navigate('/gm');
+    });
+  const signUp = () =>
+    run(async () => {
+      if ([...newPassword].length < PASSWORD_MIN) throw new ApiError('WEAK_PASSWORD', `Choose a password of at least ${PASSWORD_MIN} characters; a few words together are easy to remember.`, 0);
+      signedIn(await api<{ accountId: string; csrfToken: string }>('POST', '/accounts', { name: newName.trim(), password: newPassword }));
+      navigate('/gm');
+    });
   const openLink = () => {
     try {
       const u = new URL(link.trim(), window.location.origin);
@@ -63,45 +70,74 @@ export function Home() {
       </h1>
       <p className="lead">Real-time combat for tabletop role-playing games: the GM runs the fight, players act from their own devices, the rules are checked by the server.</p>
       <ErrorMessage error={error} onDismiss={() => setError(null)} />
-      {account ? (
+      {gm.status === 'loading' ? <p className="muted">Checking your sign-in…</p> : null}
+      {gm.status === 'in' ? (
         <Section title="Game master">
-          <p>You are signed in{account.name ? ` as ${account.name}` : ''}.</p>
+          <p>You are signed in.</p>
           <div className="row">
-            <a className="button primary" href="/gm" onClick={(e) => (e.preventDefault(), navigate('/gm'))}>
+            <Link className="button primary" to="/gm">
               Your encounters
-            </a>
-            <button type="button" onClick={() => (saveAccount(null), setAccount(null))}>
+            </Link>
+            <Link className="button" to="/gm/account">
+              Account settings
+            </Link>
+            <button type="button" onClick={() => void run(signOut)}>
               Sign out
             </button>
           </div>
         </Section>
-      ) : (
+      ) : null}
+      {gm.status === 'out' ? (
         <div className="grid2">
-          <Section title="New game master">
-            <form onSubmit={(e) => (e.preventDefault(), void signUp())}>
-              <div className="field">
-                <label htmlFor="signup-name">Your name (optional)</label>
-                <input id="signup-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} autoComplete="nickname" />
-              </div>
-              <button type="submit" className="primary" disabled={busy}>
-                Create a GM account
-              </button>
-              <p className="muted small">You get an account token, kept in this browser. Copy it from your encounters page to sign in elsewhere.</p>
-            </form>
-          </Section>
           <Section title="Sign in">
-            <form onSubmit={(e) => (e.preventDefault(), void signIn())}>
+            {passkeysSupported() ? (
+              <>
+                <button type="button" className="primary wide" disabled={busy} onClick={() => void withPasskey()}>
+                  Sign in with a passkey
+                </button>
+                <p className="muted small or">or with your name and password</p>
+              </>
+            ) : null}
+            <form onSubmit={(e) => (e.preventDefault(), void withPassword())}>
               <div className="field">
-                <label htmlFor="signin-token">Account token</label>
-                <input id="signin-token" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="current-password" type="password" />
+                <label htmlFor="signin-name">Name</label>
+                <input id="signin-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="username" autoCapitalize="none" spellCheck={false} required />
+              </div>
+              <div className="field">
+                <label htmlFor="signin-password">Password</label>
+                <input id="signin-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
               </div>
               <button type="submit" disabled={busy}>
                 Sign in
               </button>
             </form>
+            <p className="small">
+              Signed in on another device? <Link to="/gm/device">Use a sign-in code</Link>.
+            </p>
+          </Section>
+          <Section title="New game master">
+            <form onSubmit={(e) => (e.preventDefault(), void signUp())}>
+              <div className="field">
+                <label htmlFor="signup-name">Choose a name</label>
+                <input id="signup-name" value={newName} onChange={(e) => setNewName(e.target.value)} autoComplete="username" autoCapitalize="none" spellCheck={false} minLength={3} maxLength={32} pattern="[A-Za-z0-9][A-Za-z0-9._\-]{2,31}" required aria-describedby="signup-name-help" />
+                <p id="signup-name-help" className="muted small">
+                  3 to 32 letters, digits, <code>.</code> <code>_</code> or <code>-</code>. You sign in with it.
+                </p>
+              </div>
+              <div className="field">
+                <label htmlFor="signup-password">Choose a password</label>
+                <input id="signup-password" type="password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} autoComplete="new-password" minLength={PASSWORD_MIN} required aria-describedby="signup-password-help" />
+                <p id="signup-password-help" className="muted small">
+                  At least {PASSWORD_MIN} characters. You can add a passkey afterwards.
+                </p>
+              </div>
+              <button type="submit" className="primary" disabled={busy}>
+                Create a GM account
+              </button>
+            </form>
           </Section>
         </div>
-      )}
+      ) : null}
       <Section title="Player or spectator">
         <form onSubmit={(e) => (e.preventDefault(), openLink())}>
           <div className="field">

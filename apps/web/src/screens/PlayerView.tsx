@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
+import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
 import { Vitals } from '../components/Vitals.js';
@@ -22,6 +23,8 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const { live, snap } = useLive(token || null, encounterId);
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
   const rulesets = useAsync(() => loadRulesets(), []);
+  const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
+  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === snap?.state?.ruleset), isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
   if (!token) {
     return (
       <main className="narrow-page">
@@ -63,6 +66,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
   return (
+    <MapContext.Provider value={map.api}>
     <main className={`play${spectator ? ' spectate' : ''}`}>
       <header className="topbar">
         <h1>
@@ -70,7 +74,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </h1>
         <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
       </header>
-      <OfflineBanner status={snap.status} />
+      <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
       <p className="clock-line" data-testid="clock-line">
         Round {state.clock.round}
         {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
@@ -107,6 +111,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
           Waiting for reactions: {w.trigger.description}
         </p>
       ) : null}
+      {map.element}
       {!spectator ? (
         <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
           {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
@@ -162,5 +167,6 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         <StoryLog state={state} log={snap.log} display={display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
       </Section>
     </main>
+    </MapContext.Provider>
   );
 }

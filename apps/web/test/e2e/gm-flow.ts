@@ -3,14 +3,20 @@ import type { Page } from 'playwright-core';
 
 /** Steps a GM takes in the console, through the UI only. */
 
-export async function signUp(page: Page, base: string, name = 'Game Master'): Promise<string> {
+let accounts = 0;
+
+/** A new GM account with a name and password, through the home screen; signed in by the session cookie (nothing in web storage). */
+export async function signUp(page: Page, base: string, name = `gm${Date.now().toString(36)}${++accounts}`, password = 'a long table password'): Promise<string> {
   await page.goto(`${base}/`);
-  await page.getByLabel('Your name (optional)').fill(name);
+  await page.getByLabel('Choose a name').fill(name);
+  await page.getByLabel('Choose a password').fill(password);
   await page.getByRole('button', { name: 'Create a GM account' }).click();
   await page.getByRole('heading', { name: 'Your encounters' }).waitFor();
-  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('fray.account') ?? '{}') as { token?: string }).token ?? '');
-  expect(token).toMatch(/\S{10,}/);
-  return token;
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  expect(stored).not.toMatch(/fray_(ses|gm|pat)_/);
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name === 'fray_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  return name;
 }
 
 export async function createEncounter(page: Page, name: string, ruleset: string, seed: number): Promise<string> {

@@ -245,6 +245,8 @@ describe('legends in the browser', () => {
     const roll = gm.getByRole('form', { name: 'Roll dice' });
     await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
     await roll.getByLabel('For', { exact: true }).fill('falling rocks');
+    // GM rolls are secret by default; this one is for everyone
+    await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
     expect((await liveState(gm)).version).toBe(before.version + 2);
@@ -333,10 +335,19 @@ describe('legends in the browser', () => {
     await shot(wide, 'spectator-desktop');
     await shot(gm, 'gm-console-desktop');
     const phoneGm = await open(PHONE);
-    await phoneGm.goto(srv.url + '/');
-    await phoneGm.evaluate((t) => localStorage.setItem('fray.account', t), await gm.evaluate(() => localStorage.getItem('fray.account') ?? ''));
-    await phoneGm.goto(gm.url());
+    // the GM's phone signs in with a one-time code shown on the laptop (account settings)
+    const gmConsole = gm.url();
+    await gm.goto(srv.url + '/gm/account');
+    await gm.getByRole('button', { name: 'Show a sign-in code' }).click();
+    const code = await gm.getByLabel('Sign-in code').innerText();
+    await phoneGm.goto(srv.url + '/gm/device');
+    await phoneGm.getByRole('textbox', { name: 'Code' }).fill(code);
+    await phoneGm.getByRole('button', { name: 'Sign in' }).click();
+    await phoneGm.getByRole('heading', { name: 'Your encounters' }).waitFor();
+    await phoneGm.goto(gmConsole);
     await phoneGm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await gm.goto(gmConsole);
+    await gm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     await shot(phoneGm, 'gm-console-phone');
     await phoneGm.goto(srv.url + '/gm');
     await phoneGm.getByTestId('encounter-row').first().waitFor();

@@ -15,6 +15,8 @@ describe('web app served by the plugin', () => {
     app = Fastify();
     await app.register(webPlugin);
     app.get('/rulesets', async (_req, reply) => reply.code(503).send({ error: { code: 'UNAVAILABLE', message: 'The rules are resting.' } }));
+    // a signed-in browser, as far as the page can tell (GET /session answers)
+    app.get('/session', async () => ({ accountId: 'a', sessionId: 's', csrfToken: 'c', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -44,7 +46,6 @@ describe('web app served by the plugin', () => {
   it('shows a server error as a message, and an invite link with no token says so', async () => {
     const { context, page } = await newPage(chrome.browser);
     await page.goto(`${base}/`);
-    await page.evaluate(() => localStorage.setItem('fray.account', JSON.stringify({ accountId: 'a', token: 't' })));
     await page.goto(`${base}/gm`);
     await page.getByRole('alert').filter({ hasText: 'The rules are resting.' }).waitFor();
     await page.goto(`${base}/play/enc1`);

@@ -120,6 +120,7 @@ export const ACTIONS: ActionDef[] = [
   simple('overrun', 'Overrun', ['attack'], ['target', 'maneuver', 'path'], 'Overrun (Attack): You move up to your speed ... through the space of a foe', { feat: 'improved-overrun' }),
   simple('ready', 'Ready an action', [], [], 'Ready a Simple Action or an Advanced Action ... Once you ready an action, you forfeit all other actions this round.'),
   simple('ready-drop-shield', 'Ready or drop a shield', [], [], 'Ready or Drop a Shield ... base attack bonus of +1 or higher, ... as a free action when you take the move simple action.'),
+  simple('remove-dirty-trick', 'Remove a dirty trick\'s condition', [], [], 'Dirty Trick ... The target or an ally adjacent to the target can remove the condition by spending 1 AP. Removing a condition applied by a dirty trick does not provoke attacks of opportunity.'),
   simple('search', 'Search', [], [], 'Search ... When you search an area, this action has the complex subtype.'),
   simple('spell-combat', 'Spell combat', ['attack', 'complex'], ['target', 'weapon', 'spell'], 'Spell Combat (Attack, Complex) ... can take this action only once per round', {
     requires: 'spell-combat',

@@ -1,13 +1,14 @@
 import { chebyshev, expireEffects, jsonCopy, type Effect } from '@fray/engine';
 import { actionDef } from './catalogue.js';
 import { PHASES, phaseIndex } from './phases.js';
+import { acOf, addEffect, effectSum } from './effects.js';
+import { removeDirtyTrick } from './dirty-trick.js';
+import { phaseStamp } from './missiles.js';
 import {
   alive,
   canAct,
   canMakeAoO,
-  dexBonus,
   earliestPhase,
-  expiryOf,
   hasSlot,
   initKey,
   isMarker,
@@ -30,6 +31,7 @@ import { ev, optsOf, st, type ActParams, type C, type InProgress, type S, type S
 
 /** A plain copy (event payloads must not hold references into the draft); the same as a JSON round trip. */
 export const plain = <T>(x: T): T => (x === undefined ? x : jsonCopy(x));
+export { acOf, addEffect };
 
 // ---------------------------------------------------------------- clock: rounds, phases, slots
 
@@ -314,45 +316,6 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
 
 // ---------------------------------------------------------------- resolution
 
-export function addEffect(
-  ctx: X,
-  init: { name: string; condition?: string; targetId: string | null; sourceId: string | null; duration: Effect['duration']; data?: Record<string, unknown> },
-): void {
-  const s = st(ctx);
-  const effect: Effect = {
-    id: ctx.newId('e'),
-    name: init.name,
-    targetId: init.targetId,
-    sourceId: init.sourceId,
-    duration: init.duration,
-    expires: null,
-    startedAt: { round: s.clock.round, phase: s.clock.phase, current: s.clock.current },
-  };
-  if (init.condition) effect.condition = init.condition;
-  if (init.data) effect.data = plain(init.data);
-  effect.expires = expiryOf(s, effect);
-  ctx.emit({ type: 'effect.applied', effect });
-}
-
-function effectSum(s: S, id: string, key: string, vs?: string): number {
-  let n = 0;
-  for (const e of s.effects) {
-    if (e.targetId !== id || !e.data) continue;
-    const v = e.data[key];
-    if (typeof v !== 'number') continue;
-    if (typeof e.data['vs'] === 'string' && e.data['vs'] !== vs) continue;
-    n += v;
-  }
-  return n;
-}
-
-export function acOf(s: S, t: C, attacker: C | null): number {
-  let ac = t.stats.ac + effectSum(s, t.id, 'ac');
-  const denied = s.effects.some((e) => e.targetId === t.id && (e.data?.['denyDex'] || (attacker && e.data?.['feintedBy'] === attacker.id)));
-  if (denied) ac -= dexBonus(t);
-  return ac;
-}
-
 const signed = (n: number): string => (n === 0 ? '' : n > 0 ? `+${n}` : `${n}`);
 
 export function damage(ctx: X, t: C, amount: number, sourceId: string | null): void {
@@ -470,7 +433,7 @@ export function resolve(ctx: X, p: Pending): void {
       } else if (def.id === 'dirty-trick' && r.success) {
         const rounds = 1 + Math.floor(r.margin / 5);
         const cond = p.params.condition ?? 'dazzled';
-        addEffect(ctx, { name: `Dirty trick: ${cond}`, condition: cond, targetId: t.id, sourceId: a.id, duration: { unit: 'rounds', count: rounds } });
+        addEffect(ctx, { name: `Dirty trick: ${cond}`, condition: cond, targetId: t.id, sourceId: a.id, duration: { unit: 'rounds', count: rounds }, data: { dirtyTrick: 1 } });
         outcome.rounds = rounds;
       } else if (def.id === 'continue-grapple' && r.success && p.params.pin) {
         addEffect(ctx, { name: 'Pinned', condition: 'pinned', targetId: t.id, sourceId: a.id, duration: null });
@@ -533,12 +496,15 @@ export function resolve(ctx: X, p: Pending): void {
     case 'drop-prone':
       addEffect(ctx, { name: 'Prone', condition: 'prone', targetId: a.id, sourceId: a.id, duration: null });
       break;
+    case 'remove-dirty-trick':
+      outcome = removeDirtyTrick(ctx, s, a, p.params);
+      break;
     case 'stand-up':
       for (const e of s.effects.filter((x) => x.targetId === a.id && x.condition === 'prone')) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'stood up' });
       break;
     case 'draw-nock': {
       const bow = a.stats.weapons.find((w) => w.kind === 'bow' && (!p.params.weaponId || w.id === p.params.weaponId));
-      if (bow) ctx.emit({ type: ev('nocked'), combatantId: a.id, weaponId: bow.id });
+      if (bow) ctx.emit({ type: ev('nocked'), combatantId: a.id, weaponId: bow.id, at: phaseStamp(s) });
       break;
     }
     case 'load-light-crossbow':

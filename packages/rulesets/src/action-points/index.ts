@@ -19,12 +19,12 @@ import {
   type Pending,
   type Step,
 } from './flow.js';
+import { removableFor } from './dirty-trick.js';
 import { PHASES, phaseIndex } from './phases.js';
 import type {
   Blocked} from './rules.js';
 import {
   alive,
-  block,
   canAct,
   canMakeAoO,
   earliestPhase,
@@ -62,7 +62,7 @@ import {
   type Stats,
   type X,
 } from './types.js';
-import { apBlock, commonBlock, consecutiveInProgress, evaluate, isReload } from './validate.js';
+import { consecutiveInProgress, continueBlock, evaluate, freeBudget, isReload } from './validate.js';
 
 export { PHASES, SPEEDS, DEFAULT_BASE_SPEED_BY_SIZE, DEFAULT_WEAPON_SPEED_BY_CATEGORY, baseActionSpeed } from './phases.js';
 export { ACTIONS, REACTIONS } from './catalogue.js';
@@ -144,30 +144,6 @@ function act(ctx: X, cmd: Record<string, unknown>): void {
   settle(ctx);
 }
 
-function freeBudget(s: S, c: C): Blocked | null {
-  const o = optsOf(s);
-  if (c.data.freeThisPhase >= o.freeActionsPerPhase) return block('BUDGET_EXHAUSTED', 'free-per-phase', `"no more than one free action per action phase" (limit ${o.freeActionsPerPhase}).`);
-  if (c.data.freeThisRound >= o.freeActionsPerRound) return block('BUDGET_EXHAUSTED', 'free-per-round', `"a limit of six such actions a round" (limit ${o.freeActionsPerRound}).`);
-  return null;
-}
-
-function continueBlock(s: S, c: C, rec: InProgress | undefined): Blocked | null {
-  const b = commonBlock(s, c, false, false, 1);
-  if (b) return b;
-  if (!rec) return block('ILLEGAL_ACTION', 'advanced', `${c.name} has no advanced action in progress.`);
-  const def = actionDef(rec.action)!;
-  const sh = { ...shapeOf(s, c, def, rec.params), subtypes: progressSubtypes(s, c, rec) };
-  const earliest = earliestPhase(s, c, sh, rec.params);
-  if (s.rs.phaseIdx < phaseIndex(earliest)) return block('WRONG_PHASE', 'action-phases', `${def.label} may be continued from the ${earliest} phase on.`);
-  if (rec.lastRound === s.rs.round && rec.lastPhase === s.rs.phaseIdx) {
-    return block('ILLEGAL_ACTION', 'advanced-one-ap-a-phase', '"When you declare an advanced action, you spend 1 AP immediately. During the next action phase, you may spend another AP".');
-  }
-  if (sh.subtypes.includes('attack') && s.effects.some((e) => e.targetId === c.id && e.data?.['noAttacks'])) {
-    return block('ILLEGAL_ACTION', 'total-defense', 'Under total defense "you can\'t take actions with the attack subtype".');
-  }
-  return apBlock(s, c);
-}
-
 function continueAction(ctx: X, cmd: Record<string, unknown>): void {
   const s = before(ctx);
   const c = s.combatants[cmd.combatantId as string]!;
@@ -202,10 +178,11 @@ function paramSpecs(s: S, c: C, def: ActionDef): ParamSpec[] {
     out.push({ name: 'targetId', kind: 'combatant', options: Object.values(s.combatants).filter((o) => o.id !== c.id).map((o) => o.id), optional: def.id === 'aid-another' });
   }
   if (def.tags.includes('weapon') && c.stats.weapons.length) out.push({ name: 'weaponId', kind: 'item', options: c.stats.weapons.map((w) => w.id), optional: true });
-  if (def.tags.includes('path')) out.push({ name: 'path', kind: 'list', label: 'squares, in order' });
+  if (def.tags.includes('path')) out.push({ name: 'path', kind: 'path', label: 'squares, in order' });
   if (def.tags.includes('variable')) out.push({ name: 'ap', kind: 'number', min: def.minAp ?? 1, optional: true });
   if (def.tags.includes('spell')) out.push({ name: 'spellLevel', kind: 'number', min: 0, max: 9, optional: true }, { name: 'defensively', kind: 'boolean', optional: true });
   if (def.id === 'ready') out.push({ name: 'readied', kind: 'text' }, { name: 'trigger', kind: 'choice', options: ['attacked', 'casts', 'moves-adjacent', 'acts', 'custom'] });
+  if (def.id === 'remove-dirty-trick') out.push({ name: 'targetId', kind: 'combatant', options: removableFor(s, c).map((o) => o.id), optional: true }, { name: 'effectId', kind: 'text', optional: true });
   if (def.id === 'dirty-trick') out.push({ name: 'condition', kind: 'choice', options: ['blinded', 'dazzled', 'deafened', 'entangled', 'shaken', 'sickened'], optional: true });
   return out;
 }
@@ -320,7 +297,7 @@ const LEAVES_COMBATANT = new Set(
 );
 
 /** The keys of a combatant's data, in the order `initCombatant` gives them. */
-export const DATA_KEYS: readonly string[] = ['hp', 'aware', 'initiative', 'tiebreak', 'tieRoll', 'apBudget', 'ap', 'apSpentThisRound', 'apThisPhase', 'stopped', 'delayUntil', 'freeThisPhase', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound', 'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nocked', 'unloaded'];
+export const DATA_KEYS: readonly string[] = ['hp', 'aware', 'initiative', 'tiebreak', 'tieRoll', 'apBudget', 'ap', 'apSpentThisRound', 'apThisPhase', 'stopped', 'delayUntil', 'freeThisPhase', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound', 'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nocked', 'nockedAt', 'unloaded'];
 const copyDataLiteral = (d: Data): Data => ({
   hp: d.hp,
   aware: d.aware,
@@ -347,6 +324,7 @@ const copyDataLiteral = (d: Data): Data => ({
   ready: d.ready,
   forfeitedRound: d.forfeitedRound,
   nocked: d.nocked,
+  nockedAt: d.nockedAt,
   unloaded: d.unloaded,
 });
 const copyDataSpread = (d: Data): Data => ({ ...d });
@@ -384,6 +362,7 @@ const sameDataLiteral = (c: Data, o: Data): boolean =>
   c.ready === o.ready &&
   c.forfeitedRound === o.forfeitedRound &&
   c.nocked === o.nocked &&
+  c.nockedAt === o.nockedAt &&
   c.unloaded === o.unloaded;
 /**
  * Whether a copy of a combatant's data (made by `copyData`, then changed in place) still equals the original,
@@ -603,7 +582,7 @@ function evolve(s: S, e: EngineEvent, w: Writer = draftWriter): boolean {
       }
       return true;
     case 'nocked':
-      if (c) D().nocked = e.weaponId as string;
+      if (c) Object.assign(D(), { nocked: e.weaponId as string, nockedAt: (e.at as number | undefined) ?? -1 });
       return true;
     case 'loaded':
       if (c) D().unloaded = c.data.unloaded.filter((x) => x !== e.weaponId);
@@ -669,6 +648,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as unknown as z.ZodType<Stats>,
   statDocs,
   positionSchema,
+  space: { kind: 'squares' },
   initialState: () => ({ round: 0, surprise: false, regularRound: 0, combatTurn: 0, phaseIdx: 0, cursor: null, intents: [], readyQueue: [], seq: 0 }),
   initCombatant: (stats) => ({
     hp: stats.hp,
@@ -696,6 +676,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
     ready: null,
     forfeitedRound: 0,
     nocked: null,
+    nockedAt: -1,
     unloaded: stats.weapons.filter((w) => !w.loaded).map((w) => w.id),
   }),
   catalogue: [

@@ -1,6 +1,7 @@
 import { chebyshev, squareLine, type EngineError, type Effect, type ErrorCode } from '@fray/engine';
 import { actionDef, type ActionDef, type ActionType, type Subtype, type Tag } from './catalogue.js';
 import { DEFAULT_BASE_SPEED_BY_SIZE, PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed, type SpeedTable } from './phases.js';
+import { missilePhase } from './missiles.js';
 import { RULESET_ID, optsOf, type ActParams, type C, type InProgress, type Options, type S, type Sq, type Weapon } from './types.js';
 
 export const rule = (name: string): string => `${RULESET_ID}.${name}`;
@@ -241,11 +242,7 @@ export function earliestPhase(s: S, c: C, sh: Shape, p: ActParams): Phase {
   if (sh.subtypes.includes('attack')) {
     const natural = sh.tags.includes('natural');
     const w = sh.tags.includes('weapon') || natural ? weaponOf(c, p.weaponId, natural) : weaponOf(c, p.weaponId);
-    if (w && isRanged(w) && (sh.tags.includes('weapon'))) {
-      if (w.kind === 'crossbow' || w.kind === 'firearm') return 'ready-missile';
-      if (w.kind === 'bow') return c.data.nocked === w.id ? 'ready-missile' : 'thrown';
-      return 'thrown';
-    }
+    if (w && isRanged(w) && sh.tags.includes('weapon')) return missilePhase(s, c, w);
     const base = baseSpeedOf(s, c);
     const speed = w && !isRanged(w) ? laterSpeed(base, weaponSpeedOf(s, w)) : base;
     return speed;

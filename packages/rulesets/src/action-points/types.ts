@@ -42,6 +42,7 @@ export const optionsSchema = z.object({
   nonConsecutiveActions: z.array(z.string().max(64)).max(100).default([]),
   initiativeTies: z.enum(['roll', 'name']).default('roll'),
   resolveAttacks: z.boolean().default(true),
+  nockedFiresSamePhase: z.boolean().default(false),
 });
 export type Options = z.infer<typeof optionsSchema>;
 
@@ -62,6 +63,8 @@ export const optionDocs: Record<keyof Options, string> = {
   earliestPhaseOverrides: 'Per-action override of the reconstructed table of action phases: action id -> earliest phase. Default none.',
   nonConsecutiveActions: 'Advanced actions whose AP may be split up over time (the text: "assume that they must be spent consecutively" unless stated). Default none.',
   initiativeTies: 'How equal initiatives are ordered: `roll` (a d20 roll-off once at the start of combat, highest first) or `name` (alphabetical). Default roll.',
+  nockedFiresSamePhase:
+    'false (default): only an arrow nocked before the ready-missile phase began fires in it; one nocked during it is released from the thrown phase on ("an arrow that was nocked and drawn in the second action phase as a free action may be released" in the third). true: a bow nocked in the ready-missile phase fires in that same phase.',
   resolveAttacks: 'Roll attacks against AC, damage and maneuvers against CMD; when false the ruleset only records the action and the GM adjudicates. Default true.',
 };
 
@@ -195,6 +198,8 @@ export interface Data {
   /** the round in which the creature readied an action ("you forfeit all other actions this round") */
   forfeitedRound: number;
   nocked: string | null;
+  /** when the arrow was nocked: round × 7 + phase index (-1: never) */
+  nockedAt: number;
   unloaded: string[];
 }
 
@@ -271,6 +276,8 @@ export const actParamsShape = {
     })
     .optional(),
   text: z.string().max(500).optional(),
+  /** remove-dirty-trick: which condition (default: the oldest) */
+  effectId: z.string().min(1).max(64).optional(),
 };
 export type ActParams = z.infer<z.ZodObject<typeof actParamsShape>>;
 

@@ -12,6 +12,7 @@ import {
   has,
   hasCond,
   isRanged,
+  progressSubtypes,
   provocation,
   readiedThisRound,
   reachOf,
@@ -20,6 +21,8 @@ import {
   weaponSpeedOf,
   type Shape,
 } from './rules.js';
+import { removeDirtyTrickBlock } from './dirty-trick.js';
+import { nockedThisPhase } from './missiles.js';
 import { optsOf, type ActParams, type C, type InProgress, type S, type Sq } from './types.js';
 
 export interface Evaluation {
@@ -73,6 +76,13 @@ function phaseBlock(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams): Block
   if (s.rs.phaseIdx >= phaseIndex(earliest)) return null;
   if (sh.subtypes.includes('attack')) {
     const w = weaponOf(c, p.weaponId, sh.tags.includes('natural'));
+    if (w?.kind === 'bow' && sh.tags.includes('weapon') && nockedThisPhase(s, c)) {
+      return block(
+        'WRONG_PHASE',
+        'nocked-this-phase',
+        `The arrow on ${w.name} was nocked in this ${PHASES[s.rs.phaseIdx]} phase: only "Readied missiles (arrows already nocked and drawn)" fire now; "an arrow that was nocked and drawn in the second action phase as a free action may be released" from the thrown phase on.`,
+      );
+    }
     const detail = w && !isRanged(w) ? `base action speed ${baseSpeedOf(s, c)}, ${w.name} speed ${weaponSpeedOf(s, w)}` : `base action speed ${baseSpeedOf(s, c)}`;
     return block(
       'WRONG_PHASE',
@@ -196,6 +206,11 @@ function whyBlocked(s: S, c: C, sh: Shape, earliest: Phase, p: ActParams, full: 
     case 'natural-attacks':
       if (!c.stats.weapons.some((w) => w.category === 'natural')) return block('ILLEGAL_ACTION', 'natural-attacks', '"A creature that is using only its natural attacks" needs natural weapons.');
       break;
+    case 'remove-dirty-trick': {
+      const b = removeDirtyTrickBlock(s, c, p, full);
+      if (b) return b;
+      break;
+    }
     case 'ready':
       if (c.data.ap < 2) return block('BUDGET_EXHAUSTED', 'ready', '"you must have enough AP left to complete the action you ready".');
       break;
@@ -215,7 +230,7 @@ function paramBlock(s: S, c: C, sh: Shape, p: ActParams): Blocked | null {
   if (p.targetId) {
     target = s.combatants[p.targetId];
     if (!target) return block('UNKNOWN_TARGET', 'target', `No combatant "${p.targetId}".`);
-    if (target.id === c.id) return block('ILLEGAL_ACTION', 'target', 'You cannot target yourself with this action.');
+    if (target.id === c.id && def.id !== 'remove-dirty-trick') return block('ILLEGAL_ACTION', 'target', 'You cannot target yourself with this action.');
     const needsDown = def.id === 'coup-de-grace' || def.id === 'administer-potion';
     if (def.id === 'coup-de-grace' && !(target.data.hp <= 0 || HELPLESS.some((h) => hasCond(s, target!.id, h)))) {
       return block('ILLEGAL_ACTION', 'coup-de-grace', `"a helpless foe": ${target.name} is not helpless.`);
@@ -263,3 +278,27 @@ function paramBlock(s: S, c: C, sh: Shape, p: ActParams): Blocked | null {
 }
 
 export const phaseName = (i: number): Phase => PHASES[Math.max(0, Math.min(PHASES.length - 1, i))]!;
+
+export function freeBudget(s: S, c: C): Blocked | null {
+  const o = optsOf(s);
+  if (c.data.freeThisPhase >= o.freeActionsPerPhase) return block('BUDGET_EXHAUSTED', 'free-per-phase', `"no more than one free action per action phase" (limit ${o.freeActionsPerPhase}).`);
+  if (c.data.freeThisRound >= o.freeActionsPerRound) return block('BUDGET_EXHAUSTED', 'free-per-round', `"a limit of six such actions a round" (limit ${o.freeActionsPerRound}).`);
+  return null;
+}
+
+export function continueBlock(s: S, c: C, rec: InProgress | undefined): Blocked | null {
+  const b = commonBlock(s, c, false, false, 1);
+  if (b) return b;
+  if (!rec) return block('ILLEGAL_ACTION', 'advanced', `${c.name} has no advanced action in progress.`);
+  const def = actionDef(rec.action)!;
+  const sh = { ...shapeOf(s, c, def, rec.params), subtypes: progressSubtypes(s, c, rec) };
+  const earliest = earliestPhase(s, c, sh, rec.params);
+  if (s.rs.phaseIdx < phaseIndex(earliest)) return block('WRONG_PHASE', 'action-phases', `${def.label} may be continued from the ${earliest} phase on.`);
+  if (rec.lastRound === s.rs.round && rec.lastPhase === s.rs.phaseIdx) {
+    return block('ILLEGAL_ACTION', 'advanced-one-ap-a-phase', '"When you declare an advanced action, you spend 1 AP immediately. During the next action phase, you may spend another AP".');
+  }
+  if (sh.subtypes.includes('attack') && s.effects.some((e) => e.targetId === c.id && e.data?.['noAttacks'])) {
+    return block('ILLEGAL_ACTION', 'total-defense', 'Under total defense "you can\'t take actions with the attack subtype".');
+  }
+  return apBlock(s, c);
+}

@@ -1,7 +1,7 @@
 import { chebyshev, commandSchema, idSchema, type CommandSpec, type Item, type ReactionWindow } from '@fray/engine';
 import { z } from 'zod';
 import { check, degreesOf, dcEasy, dcHard, dcModerate, ladder, opposed, signedDegrees, type ArCtx } from './checks.js';
-import type { Options, Power } from './options.js';
+import type { Options } from './options.js';
 import {
   addEffect,
   boost,
@@ -28,7 +28,6 @@ import {
   finish,
   freeHand,
   heldItems,
-  isConflictKind,
   openOa,
   opportunityAttack,
   payQuick,
@@ -49,6 +48,7 @@ import {
 import { isIncapacitated, nearestEnemy, occupant, posOf, squaresForRank, threatens, lineToward, type C } from './space.js';
 import { plain, type ActionType, type Data, type RS, type Slot, type Square, type State } from './state.js';
 import { actNow, delay, resistanceCheck } from './turns.js';
+import { combinablePowers, combineGate, powerOf, powerTargetGate, resolvePower } from './powers.js';
 
 interface Spec extends Omit<CommandSpec<RS, Options>, 'handle'> {
   handle(ctx: ArCtx, cmd: Cmd): void;
@@ -274,68 +274,7 @@ function payVariable(ctx: ArCtx, c: C, action: string, type: ActionType): void {
   spend(ctx, c, action, type);
 }
 
-export function powerOf(ctx: ArCtx, c: C, powerId: string): Power {
-  const p = c.stats.powers.find((x) => x.id === powerId);
-  if (!p) raise(ctx, err('INVALID_COMMAND', 'powers', `${c.name} has no power "${powerId}".`));
-  return p;
-}
-
-const POWER_KIND: Record<Power['range'], AttackKind> = { personal: 'close', close: 'close', ranged: 'ranged', court: 'court', gossip: 'rumor' };
-
-export function powerTargetGate(s: State, o: Options, c: C, p: Power, t: C): string | null {
-  const pa = posOf(c);
-  const pt = posOf(t);
-  if (p.range === 'personal') return t.id === c.id ? null : 'a personal power works on yourself only';
-  if (!pa || !pt) return 'both characters must be on the grid';
-  const d = chebyshev(pa, pt);
-  switch (p.range) {
-    case 'close':
-      return d <= p.reach ? null : '"within the power’s reach"';
-    case 'ranged':
-      return d <= 1 ? '"non-adjacent"' : d <= p.rangeSquares ? null : '"within the power’s range"';
-    case 'court':
-      return d <= o.conversationRange ? null : 'court powers work within conversation range';
-    case 'gossip':
-      return d <= o.conversationRange ? '"against any non-court opponent"' : o.communicationRange === null || d <= o.communicationRange ? null : 'beyond communication range';
-  }
-}
-
-function resolvePower(ctx: ArCtx, cmd: Cmd, reaction = false): void {
-  const c = me(ctx, cmd);
-  const p = powerOf(ctx, c, cmd.powerId as string);
-  const targets = (cmd.targetIds as string[]).map((id) => combatant(ctx.state, id)).filter((t): t is C => !!t);
-  const kind = POWER_KIND[p.range];
-  const alt = c.data.alternates[p.id] ?? null;
-  emit(ctx, 'power-used', { combatantId: c.id, powerId: p.id, power: p.name, alternate: alt, targetIds: targets.map((t) => t.id), area: p.area });
-  for (const t of targets) {
-    if (p.effect === 'other') continue;
-    let hit = true;
-    if (!p.area && t.id !== c.id) {
-      const def = defenseFor(ctx.state, t, c, kind);
-      hit = check(ctx, { who: c.id, bonus: c.stats.attack[kind], dc: def, purpose: `${p.name}: attack check vs ${t.name}`, kind: 'attack', targetId: t.id, attack: { kind, damage: p.rank, targetId: t.id } }).success;
-    }
-    if (!hit) continue;
-    const save = p.effect === 'damage' ? (isConflictKind(kind) ? 'will' : 'toughness') : isConflictKind(kind) ? 'will' : 'fortitude';
-    const r = check(ctx, { who: t.id, bonus: t.stats[save] + boost(ctx.state, t.id, save), dc: 10 + p.rank, purpose: `${save} resistance vs ${p.name}`, kind: 'resistance', record: false });
-    if (r.success) continue;
-    if (p.effect === 'damage') {
-      const track = isConflictKind(kind) ? 'socialDamage' : 'damage';
-      const cur = combatant(ctx.state, t.id);
-      const value = cur.data[track] + r.degrees;
-      patchData(ctx, 'damaged', t.id, { [track]: value } as Partial<Data>, { levels: r.degrees, track, source: c.id });
-      if (value >= ctx.options.damageLimit && !cond(ctx.state, t.id, 'incapacitated')) addEffect(ctx, { name: 'Incapacitated', condition: 'incapacitated', targetId: t.id, sourceId: null, expires: null });
-    } else {
-      const condition = p.condition ?? 'dazed';
-      addEffect(ctx, { name: condition, condition, targetId: t.id, sourceId: c.id, expires: null, data: { kind: 'affliction', resist: { save, dc: 10 + p.rank } } });
-    }
-  }
-  if (!reaction) finish(ctx, c.id, targets.some((t) => t.side !== c.side) ? ['attacks'] : []);
-}
-
-function defenseFor(s: State, t: C, a: C, kind: AttackKind): number {
-  const bonus = isConflictKind(kind) ? t.stats.socialDefense : t.stats.defense;
-  return (t.data.activeDefense ?? 10 + bonus) + Math.min(s.options['maxAdvantage'] as number, t.data.analyze[a.id] ?? 0);
-}
+export { powerOf, powerTargetGate } from './powers.js';
 
 // ---------------------------------------------------------------- commands
 
@@ -680,7 +619,7 @@ export const commands: Record<string, Spec> = {
   },
   assist: {
     actor: 'combatant',
-    schema: cmdSchema('assist', { mode: z.enum(['skill', 'aid', 'coordinate', 'combine', 'distract']), allyId: idSchema, targetId: idSchema.optional(), skill: skillName.optional(), hunch: z.boolean().default(false), raises: raisesF }),
+    schema: cmdSchema('assist', { mode: z.enum(['skill', 'aid', 'coordinate', 'combine', 'distract']), allyId: idSchema, targetId: idSchema.optional(), powerId: idSchema.optional(), skill: skillName.optional(), hunch: z.boolean().default(false), raises: raisesF }),
     handle(ctx, cmd) {
       const c = me(ctx, cmd);
       gate(ctx, c, 'standard');
@@ -697,6 +636,8 @@ export const commands: Record<string, Spec> = {
         }
         if (!cmd.skill) raise(ctx, err('INVALID_COMMAND', 'assist', 'Name the skill.'));
       }
+      const cg = mode === 'combine' ? combineGate(c, ally, cmd.powerId as string | undefined) : null;
+      if (cg) raise(ctx, cg);
       let t: C | null = null;
       if (mode === 'aid' || mode === 'coordinate' || mode === 'distract') {
         t = target(ctx, cmd.targetId, c);
@@ -714,7 +655,8 @@ export const commands: Record<string, Spec> = {
         patchData(ctx, 'assisted', ally.id, { assistDegrees: sum }, { by: c.id, degrees: signedDegrees(r), advantage: ladder(sum) });
       } else if (mode === 'combine') {
         const r = skillCheck(ctx, c, (cmd.skill as string | undefined) ?? 'lore', dcHard(o), `combine with ${ally.name}`, { raises: cmd.raises as number });
-        if (r.success) addEffect(ctx, { name: `combine +${r.degrees}`, targetId: ally.id, sourceId: c.id, data: { kind: 'effect-bonus', n: r.degrees }, expires: until, beneficial: true });
+        const powerIds = combinablePowers(c, ally, cmd.powerId as string | undefined).map((p) => p.id);
+        if (r.success) addEffect(ctx, { name: `combine +${r.degrees}`, targetId: ally.id, sourceId: c.id, data: { kind: 'power-bonus', n: r.degrees, powerIds }, expires: until, beneficial: true });
       } else {
         const dc = mode === 'coordinate' ? 10 + (t!.data.activeDefense !== null ? t!.data.activeDefense - 10 : t!.stats.defense) : dcModerate(o);
         const r = check(ctx, { who: c.id, bonus: c.stats.attack.close, dc, purpose: `${mode} for ${ally.name} against ${t!.name}`, kind: 'attack', raises: cmd.raises as number, targetId: t!.id });
@@ -1300,6 +1242,8 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
   const pool = cmd.pool as 'destiny' | 'fate' | 'corruption';
   const use = cmd.use as string;
   if (c.data[pool] <= 0) raise(ctx, err('BUDGET_EXHAUSTED', 'destiny', `${c.name} has no ${pool} to spend.`));
+  // "If unconscious, or unable to take free actions for some other reason, you can still spend ... to attempt to use the Recover action": only that.
+  if (use !== 'recover' && isIncapacitated(ctx.state, c)) raise(ctx, err('ILLEGAL_ACTION', 'destiny-unconscious', `${c.name} cannot take free actions: "If unconscious ... you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6" (only Recover).`));
   const last = ctx.state.rs.lastCheck[c.id];
   if (use === 'coup' && !(last && last.success)) raise(ctx, err('ILLEGAL_ACTION', 'destiny', '"COUP: ... increase the Degree of success on a successful check": your last check did not succeed.'));
   if (use === 'improve-roll' && !last) raise(ctx, err('ILLEGAL_ACTION', 'destiny', 'No check of yours to improve ("You cannot spend ... on die rolls made by the GM or other players").'));
@@ -1307,7 +1251,8 @@ function spendDestiny(ctx: ArCtx, c: C, cmd: Cmd): void {
   if (use === 'stunt' && !cmd.benefit) raise(ctx, err('INVALID_COMMAND', 'destiny', 'Choose the stunt benefit.'));
   // "Unless otherwise noted, spending Destiny, Fate, or Corruption is a free action, taking no time"
   const die = ctx.roll(`1${ctx.options.destinyDie}`, `${pool}: ${use}`, { combatantId: c.id }).total;
-  patchData(ctx, 'spent-destiny', c.id, { [pool]: c.data[pool] - 1 } as Partial<Data>, { pool, use, die });
+  const onTurn = ctx.state.clock.current === c.id && !ctx.options.delayAfterFreeAction; // a free action on your turn: no delay after it
+  patchData(ctx, 'spent-destiny', c.id, { [pool]: c.data[pool] - 1, ...(onTurn ? { acted: true } : {}) } as Partial<Data>, { pool, use, die });
   const half = Math.ceil(die / 2);
   switch (use) {
     case 'coup': {

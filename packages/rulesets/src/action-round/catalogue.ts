@@ -18,7 +18,7 @@ export interface ActionDef {
 }
 
 const target: ParamSpec = { name: 'targetId', kind: 'combatant' };
-const path: ParamSpec = { name: 'path', kind: 'list', label: 'squares {x,y} in order' };
+const path: ParamSpec = { name: 'path', kind: 'path', label: 'squares, in order' };
 const skill: ParamSpec = { name: 'skill', kind: 'text' };
 const raises: ParamSpec = { name: 'raises', kind: 'number', min: 0, max: 2, optional: true, label: 'Raise (reaction)' };
 const item: ParamSpec = { name: 'itemId', kind: 'item' };

@@ -69,6 +69,7 @@ export const actionRound: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as unknown as z.ZodType<Stats>,
   statDocs,
   positionSchema: z.object({ x: z.number().int().min(-10000).max(10000), y: z.number().int().min(-10000).max(10000) }).nullable(),
+  space: { kind: 'squares' },
   initialState: (o) => ({ freeActionLimit: o.freeActionLimit, roundSeconds: secondsPerRound(o), turnSeq: 0, areaPowerUsed: [], rulings: {}, attitudes: {}, lastCheck: {}, interrupted: null }),
   initCombatant: (stats) => initialData(stats),
   commands: commands as unknown as Ruleset<RS, Options, Stats, Data>['commands'],

@@ -4,6 +4,7 @@ import type { Options } from './options.js';
 import { budgetGate, err, freeGate, reactionGate, slotFor, threatenersOf, turnGate, cond } from './rules.js';
 import { attackProvokers, quickGate, rangeGate, type AttackKind } from './resolve.js';
 import { powerTargetGate, variableRuling, speedRank } from './actions.js';
+import { combinablePowers, combineGate } from './powers.js';
 import { isIncapacitated, posOf, type C } from './space.js';
 import type { Slot, State } from './state.js';
 
@@ -69,7 +70,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
       if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
       // an open move action of this mode continues without a new slot
       if (continuing && blocked?.code === 'BUDGET_EXHAUSTED') blocked = null;
-      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
+      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? (def.id === 'talk' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : err('ILLEGAL_ACTION', 'destiny-unconscious', 'Unable to take free actions: only the Recover spend (a 6 needed).')) : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
       else if (t === 'reaction') {
         if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
           if (!w || !w.allowed.includes(def.command) || w.responses[id] !== 'pending') blocked = err('ILLEGAL_ACTION', def.id, 'Only when triggered: "you react in response to something else happening".');
@@ -106,7 +107,7 @@ export function legalActions(state: State, id: string): ActionOption[] {
         const targets = others.filter((x) => x.side !== c.side && posOf(x));
         if (cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'crawl', '"While prone, you can only move by crawling."');
         else if (!targets.length) blocked = err('UNKNOWN_TARGET', 'charge', 'No opponent on the grid.');
-        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'list', optional: true }];
+        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'path', optional: true }];
         provokes = movementProvokes;
       } else if (def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') {
         const prone = cond(s, id, 'prone');
@@ -114,9 +115,10 @@ export function legalActions(state: State, id: string): ActionOption[] {
         if (def.command === 'move' && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
           blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
         }
-        if (continuing) params = [{ name: 'path', kind: 'list', label: `up to ${c.data.move!.remaining} more squares of this move action` }];
+        if (continuing) params = [{ name: 'path', kind: 'path', max: c.data.move!.remaining, label: `up to ${c.data.move!.remaining} more squares of this move action` }];
         provokes = movementProvokes && (def.command === 'move' ? movementProvokes : { ...movementProvokes, reason: `leaving a threatened square unless moving ${def.command === 'advance' ? 'towards' : 'away from'} the nearest enemy` });
-        if (!blocked && def.command === 'move') params = [...(params ?? []), { name: 'maxSquares', kind: 'number', max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) }];
+        // the path's longest length at this speed (run, squeeze and crawl change it: the server's check has the last word)
+        if (!blocked && def.command === 'move' && !continuing) params = (params ?? []).map((p) => (p.kind === 'path' ? { ...p, max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) } : p));
       } else if (def.id === 'stand') {
         if (!cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'stand', 'Not prone.');
         provokes = oaProvokes;
@@ -141,6 +143,10 @@ export function legalActions(state: State, id: string): ActionOption[] {
         const ally = next ? (s.combatants[next] as C) : undefined;
         if (!ally || ally.side !== c.side) blocked = err('ILLEGAL_ACTION', 'assist-delay', '"must delay to the same point in the initiative order": delay to act just before the ally.');
         params = [{ name: 'allyId', kind: 'combatant', options: ally ? [ally.id] : [] }, { name: 'skill', kind: 'text' }];
+      } else if (def.id === 'assist-combine') {
+        const allies = others.filter((x) => x.side === c.side && combinablePowers(c, x).length > 0);
+        if (!allies.length) blocked = c.stats.powers.length ? err('ILLEGAL_ACTION', 'assist-combine', 'No ally has a power with the same effect as one of yours.') : combineGate(c, c);
+        params = [{ name: 'allyId', kind: 'combatant', options: names(allies) }, { name: 'powerId', kind: 'text', optional: true }, ...(def.params ?? []).filter((p) => p.name !== 'allyId')];
       } else if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') {
         if (def.command === 'assess' || def.command === 'influence') provokes = oaProvokes;
       } else if (def.id === 'escape' || def.id === 'retrieve' || def.id === 'gambit') {

@@ -13,6 +13,7 @@ export const optionsSchema = z.object({
   destinyDie: z.enum(['d4', 'd6', 'd8', 'd10', 'd12']).default('d6'),
   reactionScope: z.enum(['any-turn', 'own-cycle']).default('any-turn'),
   allowSplitMove: z.boolean().default(false),
+  delayAfterFreeAction: z.boolean().default(false),
   conversationRange: z.number().int().min(1).max(1000).default(6),
   communicationRange: z.number().int().min(1).max(100000).nullable().default(null),
   damageLimit: z.number().int().min(1).max(20).default(4),
@@ -64,6 +65,8 @@ export const optionDocs: Record<keyof Options, string> = {
   reactionScope:
     'any-turn (default): at most one reaction during each character\'s turn; own-cycle: at most one reaction from the start of one of your turns to the start of the next.',
   allowSplitMove: 'false (default): "You cannot, however, normally split up your move action before and after your standard action." true lets the GM permit it.',
+  delayAfterFreeAction:
+    'false (default): a free action taken on your own turn (talk, drop, ammo, maintain aim, a Destiny spend, ...) is an action, so you can no longer delay ("You cannot delay if you have already taken an action on your turn"). true: only standard, move and quick actions count, as tables that read "action" as a slot prefer.',
   conversationRange: 'Conversation range in 5-foot squares (court attacks, court powers, Wits threat). Default 6 (30 feet).',
   communicationRange: 'Communication range in squares for rumor attacks and gossip powers; null (default) = unlimited.',
   damageLimit: 'Damage levels (failed resistance degrees) at which a character is incapacitated. Default 4.',

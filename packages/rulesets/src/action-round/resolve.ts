@@ -10,7 +10,7 @@ import {
   emit,
   err,
   freeGate,
-  hasBurst,
+  afterBurst,
   nextTurn,
   patchData,
   raise,
@@ -217,8 +217,7 @@ export function defenseAgainst(s: State, t: C, a: C, kind: AttackKind): { value:
     if (t.data.stance.bonus.on === 'defense') adv += t.data.stance.bonus.n;
     if (t.data.stance.penalty.on === 'defense') adv -= t.data.stance.penalty.n;
   }
-  if (hasBurst(s, t.id) && adv < 0) adv = 0;
-  return { value, advantage: adv };
+  return { value, advantage: afterBurst(s, t.id, a.id, adv) };
 }
 
 export function resolveAttack(ctx: ArCtx, attackerId: string, targetId: string, kind: AttackKind, opts: AttackOpts): boolean {
@@ -245,8 +244,7 @@ export function resolveAttack(ctx: ArCtx, attackerId: string, targetId: string, 
   }
   if (opts.slam) parts.slam = Math.min(o.maxAdvantage, Math.floor(a.data.moved / 2));
   if (opts.disadvantage) parts.disadvantage = -opts.disadvantage;
-  const burst = hasBurst(s, a.id);
-  for (const v of Object.values(parts)) adv += burst && v < 0 ? 0 : v;
+  for (const v of Object.values(parts)) adv += afterBurst(s, a.id, t.id, v);
   const def = defenseAgainst(s, t, a, kind);
   const bonus = a.stats.attack[kind] + boost(s, a.id, 'attack');
   if (!opts.reaction) patchData(ctx, 'attacking', a.id, { attackedThisTurn: true }, { targetId: t.id, kind, action: opts.action });

@@ -97,7 +97,9 @@ export function freeGate(s: State, c: C, n = 1): EngineError | null {
 export function spend(ctx: ArCtx, c: C, action: string, type: Slot | 'free'): Slot | 'free' {
   const d = c.data;
   if (type === 'free') {
-    patchData(ctx, 'spent', c.id, { free: d.free + 1 }, { action, actionType: type, slot: 'free' });
+    // "You cannot delay if you have already taken an action on your turn": a free action on your own turn is one.
+    const own = ctx.state.clock.current === c.id && !ctx.options.delayAfterFreeAction;
+    patchData(ctx, 'spent', c.id, own ? { free: d.free + 1, acted: true } : { free: d.free + 1 }, { action, actionType: type, slot: 'free' });
     return 'free';
   }
   const slot = slotFor(d, type)!;
@@ -205,7 +207,12 @@ export const cond = (s: State, id: string, name: string): boolean => hasConditio
 export function boost(s: State, id: string, trait: string): number {
   return effectsOn(s, id, 'boost').filter((e) => (e.data as { trait: string }).trait === trait).length;
 }
-export const hasBurst = (s: State, id: string): boolean => effectsOn(s, id, 'burst').length > 0;
+/** A Surge BURST on `id` that negates `what` ("Negate Disadvantages or opponents Advantages until the end of the character's next turn"). */
+export const hasBurst = (s: State, id: string, what: 'disadvantages' | 'advantages' = 'disadvantages'): boolean =>
+  effectsOn(s, id, 'burst').some((e) => ((e.data as { negate?: string }).negate ?? 'disadvantages') === what);
+/** What of a modifier `v` on a check of `selfId` against `opponentId` a BURST leaves: its own Disadvantages, or the opponent's Advantages, are negated. */
+export const afterBurst = (s: State, selfId: string, opponentId: string, v: number): number =>
+  (v < 0 && hasBurst(s, selfId, 'disadvantages')) || (v > 0 && hasBurst(s, opponentId, 'advantages')) ? 0 : v;
 
 // ---------------------------------------------------------------- damage
 

@@ -1,3 +1,4 @@
+import { outnumberedDice, guardOf, isBypassing } from './defense.js';
 import { z } from 'zod';
 import { makeEffect, type EngineError, type Item, type Ruleset } from '@fray/engine';
 import { effectExpiry, endTurn } from './flow.js';
@@ -15,7 +16,6 @@ import {
   meleeDisadvantage,
   membersOfGroup,
   opts,
-  outnumbering,
   posOf,
   rangeBetween,
   statRoll,
@@ -310,7 +310,7 @@ export function targetCheck(state: LState, c: LCombatant, d: ActionDef, t: LComb
     if (!willing && !hasCond(state, c.id, ['grappling'])) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"If the character is unwilling, you may only touch them if you are in a grapple."') : REFUSED;
     if (!isEnemy(c, t)) {
       if (!groupedUp(c, t)) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"You must be grouped-up with any ally you touch"') : REFUSED;
-      if (t.data.turn.bypassed && state.clock.current === t.id) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"the ally must not currently be bypassing group defense"') : REFUSED;
+      if (isBypassing(state, t)) return explain ? E('ILLEGAL_ACTION', 'legends.touch', '"the ally must not currently be bypassing group defense"') : REFUSED;
     }
     const touchers = new Set(state.rs.touchLog.filter((x) => x.endsWith(`>${t.id}`)).map((x) => x.slice(0, x.indexOf('>'))));
     if (!touchers.has(c.id) && touchers.size >= o.maxTouchersPerRound) {
@@ -535,7 +535,7 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       return;
     case 'bypass': {
       // "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll."
-      const od = outnumbering(s, c(), a.breakout);
+      const od = outnumberedDice(ctx, c(), 0, a.breakout);
       const r = statRoll(ctx, { combatantId: id, stat: 'SPD', dice: 2, die: 12, hindrance: od.hindrance, easing: od.easing, purpose: 'bypass group defense (2d12 on SPD)' });
       applyBreakout(ctx, id, a.breakout, 'action');
       ctx.emit({ type: 'legends.bypassRolled', combatantId: id, success: r.success, margin: r.margin, hindrance: od.hindrance, easing: od.easing });
@@ -678,18 +678,15 @@ function pickUpItem(ctx: LCtx, id: string, op: Extract<InventoryOp, { op: 'picku
       return ctx.fail('ILLEGAL_ACTION', 'legends.dropped-items', `${dropper.name} dropped it on their immediately previous turn: it is still within their reach.`);
     }
   }
-  // defended by an enemy group?
-  for (const [g, gd] of Object.entries(s.rs.defense)) {
-    const m = membersOfGroup(s, g)[0];
-    if (m && isEnemy(c, m) && gd.objects.some((o) => o.id === found.item.id) && !c.data.turn.bypassed) {
-      return ctx.fail('ILLEGAL_ACTION', 'legends.group-defense', `${found.item.name} is guarded by group defense: bypass it first.`);
-    }
-  }
+  // defended by an enemy group? ("if your body is defended via group defense, these items are included in that defense")
+  const guard = c.data.turn.bypassed ? null : guardOf(s, c, found.item.id, drop);
+  if (guard?.body) return ctx.fail('ILLEGAL_ACTION', 'legends.group-defense.body-items', `${found.item.name} fell with ${dropper?.name ?? drop.by}, whose body ${guard.group} defends: "these items are included in that defense without additional difficulty". Bypass it first.`);
+  if (guard) return ctx.fail('ILLEGAL_ACTION', 'legends.group-defense', `${found.item.name} is guarded by group defense: bypass it first.`);
   if (!own && drop.engagement) {
     const stat = op.stat ?? 'DEX';
     if (stat === 'SPD' && c.data.carriedBy) return ctx.fail('ILLEGAL_ACTION', 'legends.carrying', '"You may not ... make any SPD rolls while being carried"');
     // "requires a d12 roll on either DEX or SPD (your choice); outnumbering dice apply to this roll"
-    const od = outnumbering(s, c, op.breakout);
+    const od = outnumberedDice(ctx, c, 0, op.breakout);
     applyBreakout(ctx, id, op.breakout, 'action');
     const r = statRoll(ctx, { combatantId: id, stat, hindrance: od.hindrance, easing: od.easing, purpose: `pick up ${found.item.name} in an engagement (d12 on ${stat})${retry ? ', retry' : ''}` });
     ctx.emit({ type: 'legends.pickupRolled', combatantId: id, itemId: found.item.id, success: r.success, margin: r.margin });

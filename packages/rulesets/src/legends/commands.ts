@@ -1,3 +1,4 @@
+import { outnumberedDice } from './defense.js';
 import { z } from 'zod';
 import { commandSchema, effectApplySchema, idSchema, makeEffect, requireCombatant, type Command, type CommandSpec, type EngineEvent, type Effect, type EngineError, type Ruleset } from '@fray/engine';
 import { actFields, addDisadvantage, applyBreakout, findItem, performAct, type ActInput, type DroppedInfo } from './actions.js';
@@ -29,7 +30,6 @@ import {
   membersOfEngagement,
   membersOfGroup,
   opts,
-  outnumbering,
   posOf,
   positionSchema,
   statRoll,
@@ -206,9 +206,7 @@ function rollMovement(ctx: LCtx, c: LCombatant, r: Resolved, breakout: Breakout 
   let easing = 0;
   if (escaping) {
     // "you must add 2 Hindrance to any movement roll that requires you to leave an engagement. Outnumbering dice also apply to this roll"
-    const od = outnumbering(s, c, breakout, uncontested);
-    hindrance = 2 + od.hindrance;
-    easing = od.easing;
+    ({ hindrance, easing } = outnumberedDice(ctx, c, 2, breakout, uncontested));
   } else if (breakoutDegrees(breakout) > 0) {
     fail(ctx, { code: 'ILLEGAL_ACTION', rule: 'legends.breakout', message: 'Breakout tactics apply only to rolls affected by outnumbering dice.' });
   }

@@ -57,6 +57,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   statsSchema: statsSchema as never,
   statDocs,
   positionSchema,
+  space: { kind: 'zones', zones: 'rs.zones' },
   initialState: () => ({
     zones: { [DEFAULT_ZONE]: { id: DEFAULT_ZONE, name: 'The battlefield', traits: {}, features: [], neighbors: [] } },
     turnRolls: {},

@@ -523,7 +523,7 @@ export function breakoutDegrees(b: Breakout | undefined): number {
 /**
  * Outnumbering dice for `c` in its engagement: 2 Easing at 2:1 or better (or if the enemy does not
  * wish to interfere), 2 Hindrance at 2:1 to 4:1 against, 4 Hindrance at 4:1 or more against.
- * Breakout tactics may ignore enemies with lower DEX / STR, or remove 1 Hindrance.
+ * Breakout tactics may ignore enemies with lower DEX / STR ("Remove 1 Hindrance" acts on the roll: defense.ts).
  */
 export function outnumbering(
   state: LState,
@@ -551,7 +551,6 @@ export function outnumbering(
   if (uncontested || (theirs === 0 ? mine > 0 : mine >= 2 * theirs)) easing = 2;
   else if (theirs >= 4 * mine) hindrance = 4;
   else if (theirs >= 2 * mine) hindrance = 2;
-  if (breakout?.removeHindrance && hindrance > 0) hindrance -= 1;
   return { hindrance, easing, mine, theirs };
 }
 

@@ -37,6 +37,8 @@ export const optionsSchema = z
     skipIncapacitatedTurns: z.boolean().default(true),
     unarmedMelee: z.boolean().default(true),
     firstRoundGroupDefense: z.boolean().default(true),
+    breakoutRemovesHindrance: z.enum(['roll', 'outnumbering']).default('roll'),
+    bypassCurrent: z.enum(['until-benefit-lapses', 'until-next-turn']).default('until-benefit-lapses'),
   })
   .strict();
 
@@ -75,4 +77,8 @@ export const optionDocs: Record<keyof LegendsOptions, string> = {
   unarmedMelee: 'Allow melee attacks without a wielded weapon (default true; the unarmed attack is recorded as such).',
   firstRoundGroupDefense:
     'Run the group defense declaration in round 1 too, where there is normally no movement phase (default true).',
+  breakoutRemovesHindrance:
+    'What the breakout option "Remove 1 Hindrance" removes. roll (default): 1 Hindrance of the roll, whatever its source (the 2 Hindrance of escaping an engagement too); refused when the roll has none. outnumbering: only a Hindrance from outnumbering dice; refused when the outnumbering dice give none (even odds).',
+  bypassCurrent:
+    'How long a successful bypass of group defense is "current" (an ally "must not currently be bypassing group defense" to be touched). until-benefit-lapses (default): while its benefit can still be used — the rest of the bypasser\'s turn (attacks, guarded objects: "this turn"), and, when the bypassed group guards an area, until the bypasser makes its movement roll or the next round\'s movement phase ends. until-next-turn: until the bypasser\'s next turn begins.',
 };

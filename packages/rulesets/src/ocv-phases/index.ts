@@ -32,6 +32,7 @@ export const ocvPhases: Ruleset<RS, Options, Stats, Data> = {
   statsSchema: statsSchema as never,
   statDocs,
   positionSchema,
+  space: { kind: 'hexes', terrain: 'rs.map' },
   initialState: () => initialRs(),
   initCombatant: (stats) => initData(stats),
   commands,

@@ -64,7 +64,7 @@ export function legalActions(s: S, id: string): ActionOption[] {
           break;
         case 'move': {
           const blocked = first(base, budgetError(s, id, row.type), noPos, c.data.stepped ? err('ILLEGAL_ACTION', 'step-no-move', "You can't take a 1-hex step in the same Phase when you move any distance.") : null);
-          const params: ParamSpec[] = [{ name: 'path', kind: 'list', label: 'hexes, one by one' }];
+          const params: ParamSpec[] = [{ name: 'path', kind: 'path', label: 'hexes, one by one' }];
           if (row.id === 'move-by' || row.id === 'move-through') params.push({ name: 'targetId', kind: 'combatant', options: others.map((o) => o.id) });
           if (row.provokes === 'skill') params.push({ name: 'skill', kind: 'choice', options: Object.keys(c.stats.skills), optional: true });
           const provokes = row.provokes === 'no' ? null : threat(`moving out of a threatened hex (${PROVOKES_LABEL[row.provokes]})`);
@@ -74,7 +74,7 @@ export function legalActions(s: S, id: string): ActionOption[] {
         case 'step': {
           const to = here ? hexNeighbors(here).filter((h) => !stepError(s, id, h)) : [];
           const blocked = first(base, stepError(s, id), to.length ? null : err('ILLEGAL_ACTION', 'hexes', 'No free hex to step into.'));
-          out.push(option(row, 'step', template, blocked, { params: [{ name: 'to', kind: 'position', options: to.map((h) => `${h.q},${h.r}`) }] }));
+          out.push(option(row, 'step', template, blocked, { params: [{ name: 'to', kind: 'position', max: 1 }] }));
           break;
         }
         case 'act': {

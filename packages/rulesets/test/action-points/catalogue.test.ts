@@ -28,6 +28,7 @@ const TEXT: Array<[string, string, number, string[]]> = [
   ['overrun', 'simple', 1, ['attack']],
   ['ready', 'simple', 1, []],
   ['ready-drop-shield', 'simple', 1, []],
+  ['remove-dirty-trick', 'simple', 1, []],
   ['search', 'simple', 1, []],
   ['spell-combat', 'simple', 1, ['attack', 'complex']],
   ['step', 'simple', 1, []],

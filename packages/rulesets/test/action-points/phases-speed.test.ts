@@ -86,6 +86,9 @@ describe('action phases', () => {
     expect(legal(s, 'elf').find((o) => o.action === 'attack')!.earliestPhase).toBe('thrown');
     s = act(s, 'elf', 'draw-nock').state;
     expect(s.combatants.elf!.data.nocked).toBe('bow');
+    // nocked during this phase, it is not a readied missile yet (see departures.test.ts); next round it is
+    s = until(end(s, 'elf').state, 'elf', 'ready-missile');
+    expect(s.clock.round).toBe(2);
     const opt = legal(s, 'elf').find((o) => o.action === 'attack')! as ReturnType<typeof legal>[number] & { earliestPhase?: string };
     expect((opt as { earliestPhase?: string }).earliestPhase).toBe('ready-missile');
     expect(opt.allowed).toBe(true);

@@ -56,11 +56,12 @@ describe('ASSIST [Standard]', () => {
   });
 
   it('COMBINE: "a Lore check ... against a Hard DC (DC 10 + Power level x 2)"', () => {
-    let { s } = setup([far('helper', 'pc', 0, 0, { skills: { lore: 5 } }), far('ally', 'pc', 0, 1)], { powerLevel: 4 });
+    const bolt = { id: 'bolt', name: 'Bolt', range: 'ranged', rank: 4, effect: 'damage' };
+    let { s } = setup([far('helper', 'pc', 0, 0, { skills: { lore: 5 }, powers: [{ ...bolt, id: 'blast', name: 'Blast' }] }), far('ally', 'pc', 0, 1, { powers: [bolt] })], { powerLevel: 4 });
     s = force(s, 15);
     const r = act(s, 'assist', 'helper', { mode: 'combine', allyId: 'ally' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 18, success: true });
-    expect(r.state.effects.find((e) => e.targetId === 'ally')?.data).toMatchObject({ kind: 'effect-bonus', n: 1 });
+    expect(r.state.effects.find((e) => e.targetId === 'ally')?.data).toMatchObject({ kind: 'power-bonus', n: 1, powerIds: ['bolt'] });
   });
 });
 

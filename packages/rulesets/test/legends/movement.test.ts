@@ -182,8 +182,8 @@ describe('legends: escaping engagements and outnumbering dice', () => {
     expect(outnumbering(t.state, t.c('h'))).toMatchObject({ hindrance: 2, easing: 0, mine: 1, theirs: 2 });
     // breakout: "Ignore all enemy characters whose DEX is lower than yours" → 1:1
     expect(outnumbering(t.state, t.c('h'), { ignoreLowerDex: true })).toMatchObject({ hindrance: 0, theirs: 1 });
-    // "Remove 1 Hindrance"
-    expect(outnumbering(t.state, t.c('h'), { removeHindrance: true })).toMatchObject({ hindrance: 1 });
+    // "Remove 1 Hindrance" acts on the roll, not on the dice themselves (departures.test.ts)
+    expect(outnumbering(t.state, t.c('h'), { removeHindrance: true })).toMatchObject({ hindrance: 2 });
     t.do({ type: 'formEngagement', combatantIds: ['f3', 'f4', 'steed'], engagementId: t.pos('h').engagement });
     // 5 counted enemies (f1-f4 + steed): 4:1 or more
     expect(outnumbering(t.state, t.c('h'))).toMatchObject({ hindrance: 4, theirs: 5 });

@@ -1,0 +1,53 @@
+/**
+ * Forms for any command of a ruleset, built from the JSON Schema `GET /rulesets` gives for it
+ * (`commandInfo`): nested objects become their own fields (`zone.id`, `zone.name`), fields that
+ * name a combatant (`combatantId`, `targetIds`) become pickers. Only values no form can express
+ * well (lists of objects, unions) stay JSON.
+ */
+import { fieldsOf, parseValues, type Field, type FormValues, type JsonSchema } from './schema-form.js';
+
+export interface CommandField extends Field {
+  /** picks one combatant (`…Id`) or several (`…Ids`) */
+  combatant?: 'one' | 'many';
+}
+
+const ONE = /(^|[a-z])Id$|^(combatant|target|join|watch|by)$/;
+const MANY = /Ids$/;
+
+/** A command's form fields: its own, and one level of nested objects flattened with a dot. */
+export function commandFields(schema: unknown, depth = 0, prefix = ''): CommandField[] {
+  const s = (schema ?? {}) as JsonSchema;
+  const out: CommandField[] = [];
+  const required = new Set(s.required ?? []);
+  for (const f of fieldsOf(schema)) {
+    const raw = s.properties?.[f.name] ?? {};
+    const obj = raw.type === 'object' && raw.properties && depth < 2 ? raw : null;
+    if (obj) {
+      for (const sub of commandFields(obj, depth + 1, `${prefix}${f.name}.`)) out.push({ ...sub, required: sub.required && required.has(f.name), label: `${f.label} · ${sub.label}` });
+      continue;
+    }
+    const name = `${prefix}${f.name}`;
+    if (f.kind === 'text' && ONE.test(f.name)) out.push({ ...f, name, kind: 'select', combatant: 'one', choices: [] });
+    else if ((f.kind === 'list' || f.kind === 'json') && MANY.test(f.name)) out.push({ ...f, name, kind: 'multiselect', combatant: 'many', choices: [] });
+    else out.push({ ...f, name });
+  }
+  return out;
+}
+
+/** The command's fields from the form's values (dotted names nested again); shape errors by field. */
+export function commandValue(fields: CommandField[], values: FormValues): { value: Record<string, unknown>; errors: Record<string, string> } {
+  const { value: flat, errors } = parseValues(fields, values);
+  const value: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(flat)) {
+    const parts = k.split('.');
+    let at = value;
+    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+    at[parts[parts.length - 1]!] = v;
+  }
+  return { value, errors };
+}
+
+/** Whether every field of the command has a real input (no JSON box). */
+export function formOnly(schema: unknown): boolean {
+  return commandFields(schema).every((f) => f.kind !== 'json' || !f.required);
+}

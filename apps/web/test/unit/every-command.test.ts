@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apply, createEncounter, legalActions, type ActionOption, type EncounterState, type Ruleset } from '@fray/engine';
+import { commandFields } from '../../src/lib/command-form.js';
+import { DEDICATED, GM_ONLY_JSON, PARAM_KINDS } from '../../src/lib/command-coverage.js';
+import type { JsonSchema } from '../../src/lib/schema-form.js';
+
+const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, Ruleset> };
+const { rulesetInfo } = (await import(resolve(import.meta.dirname, '../../../server/src/rulesets-info.ts'))) as { rulesetInfo(r: Ruleset): { commands: string[]; commandInfo: Record<string, { actor: string; schema: unknown }> } };
+
+/** Every source file of the web client, as text. */
+function sources(dir = resolve(import.meta.dirname, '../../src')): string {
+  return readdirSync(dir)
+    .map((f) => join(dir, f))
+    .map((p) => (statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(p) ? readFileSync(p, 'utf8') : ''))
+    .join('\n');
+}
+const SRC = sources();
+
+/** Stats a schema accepts: every required field with a plain value (10 within range, the first choice…). */
+function statsFor(schema: JsonSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of schema.required ?? []) {
+    const p = (schema.properties?.[k] ?? {}) as JsonSchema;
+    if (p.default !== undefined) continue;
+    if (p.enum) out[k] = p.enum[0];
+    else if (p.type === 'integer' || p.type === 'number') out[k] = Math.min(p.maximum ?? 10, Math.max(p.minimum ?? 0, 10));
+    else if (p.type === 'boolean') out[k] = false;
+    else if (p.type === 'array') out[k] = [];
+    else if (p.type === 'object') out[k] = statsFor(p);
+    else out[k] = 'x';
+  }
+  return out;
+}
+
+/** A started fight of three (two sides, on the map), and every action option any of them has. */
+function optionsOf(r: Ruleset): ActionOption[] {
+  const gm = { role: 'gm' } as const;
+  let s: EncounterState = createEncounter(r, { id: 'e', seed: 5 });
+  const stats = statsFor((rulesetInfo(r) as unknown as { stats: { schema: JsonSchema } }).stats.schema);
+  const at = (i: number) => (r.space?.kind === 'squares' ? { x: i, y: 0 } : r.space?.kind === 'hexes' ? { q: i, r: 0 } : undefined);
+  ['a', 'b', 'c'].forEach((id, i) => {
+    const cmd = { type: 'combatant.add', by: gm, combatant: { id, name: id, side: i === 1 ? 'foes' : 'heroes', stats, ...(at(i) ? { position: at(i) } : {}) } };
+    const out = apply(r, s, cmd);
+    if (!out.ok) throw new Error(`${r.id}: ${out.error.message}`);
+    s = out.state;
+  });
+  const started = apply(r, s, { type: 'combat.start', by: gm });
+  if (started.ok) s = started.state;
+  // in a reaction window the engine adds "Pass" to the options of whoever may react
+  const window = { id: 'w', kind: 'test', trigger: { combatantId: 'b', action: 'move', description: '' }, eligible: ['a'], responses: { a: 'pending' as const }, allowed: [], resume: null };
+  const inWindow = s.status === 'active' ? legalActions(r, { ...s, reaction: window }, 'a') : [];
+  return [...['a', 'b', 'c'].flatMap((id) => legalActions(r, s, id)), ...inWindow];
+}
+
+describe('every command of every ruleset can be issued from the UI without JSON', () => {
+  for (const r of Object.values(registry)) {
+    it(`${r.id}: each command type of GET /rulesets has a control, an action button or a schema form`, () => {
+      const info = rulesetInfo(r);
+      const options = optionsOf(r);
+      const byAction = new Map<string, ActionOption>();
+      for (const o of options) byAction.set(o.command, o);
+      const how: Record<string, string> = {};
+      const missing: string[] = [];
+      for (const type of info.commands) {
+        if (DEDICATED[type]) {
+          // the control really sends it: its type is in the client's source
+          expect(SRC.includes(`type: '${type}'`) || /HTTP|PATCH|POST|DELETE/.test(DEDICATED[type]!), `${type}: no control sends it`).toBe(true);
+          how[type] = `control: ${DEDICATED[type]}`;
+          continue;
+        }
+        const o = byAction.get(type);
+        if (o && (o.params ?? []).every((p) => PARAM_KINDS.includes(p.kind))) {
+          how[type] = `action button${(o.params ?? []).length ? ` (${(o.params ?? []).map((p) => `${p.name}: ${p.kind}`).join(', ')})` : ''}`;
+          continue;
+        }
+        const fields = commandFields(info.commandInfo[type]!.schema);
+        const json = fields.filter((f) => f.kind === 'json' && f.required);
+        if (json.length === 0) {
+          how[type] = `GM command form (${fields.map((f) => f.name).join(', ') || 'no fields'})`;
+          continue;
+        }
+        if (GM_ONLY_JSON[type]) {
+          how[type] = `GM tooling: ${GM_ONLY_JSON[type]}`;
+          continue;
+        }
+        missing.push(`${type} (JSON fields: ${json.map((f) => f.name).join(', ')})`);
+      }
+      expect(missing, `${r.id}: commands only JSON can send:\n${missing.join('\n')}`).toEqual([]);
+      expect(Object.keys(how).sort()).toEqual([...info.commands].sort());
+    });
+  }
+});
