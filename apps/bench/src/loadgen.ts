@@ -94,7 +94,7 @@ export interface PhaseResult {
    * the part of serverCpuUsPerCommand the kernel spent for the servers (system time: the socket
    * writes and reads, epoll, and the loopback delivery run in the writer's system calls); the
    * socket.io floor's CPU is about half of it, so this tells machines whose system calls cost
-   * more (docs/performance.md, Session 18)
+   * more (docs/journal/performance-2026-11.md, Session 18)
    */
   serverSystemCpuUsPerCommand: number;
   serverCpuPercent: number;

@@ -17,7 +17,7 @@
  *   BENCH_PERF_HZ        samples a second of the split part's `perf record` (default 999)
  *   DATABASE_URL         the Postgres to create the run's databases next to (default the local test one)
  *   REDIS_URL            for the 2-process part (default redis://127.0.0.1:6379)
- * For digging into a figure (docs/performance.md, "Session 4"):
+ * For digging into a figure (docs/journal/performance-2026-11.md, "Session 4"):
  *   BENCH_RATE_ONLY=1    the rate part runs only its 1/s phase (not the no-think and think curve phases)
  *   BENCH_TIMELINE=1     the generator prints where a phase's commands over 25 ms came from (loadgen.ts)
  *   BENCH_SERVER_NODE_ARGS, BENCH_LOADGEN_NODE_ARGS   extra node flags (`--trace-gc`, `--cpu-prof`, ...); set,
@@ -25,7 +25,7 @@
  *   BENCH_PEER_NODE_ARGS  extra node flags for boardgame.io's and the floor's servers (`--cpu-prof --cpu-prof-dir=...`)
  *   BENCH_RATE_SECONDS   the length of the 1,000 × 5 rate phase (default 60: it spans two or three of the server's major GCs)
  *   BENCH_RATE_PROCESSES  server processes of the rate part (default 1; 2 runs them behind Redis like the
- *                        scale part: on the 2-core machine it was no better, docs/performance.md Session 14)
+ *                        scale part: on the 2-core machine it was no better, docs/journal/performance-2026-11.md Session 14)
  *   BENCH_RATE_PER_ENCOUNTER  commands a second per encounter in that phase (default 1; any other value is for
  *                        comparing builds on a slower machine at the same heap, and the run writes no doc)
  *   BENCH_SERVER_LOG, BENCH_LOADGEN_LOG   file prefixes for the server's and the generator's stdout
@@ -74,7 +74,7 @@ const PERF_HZ = Number(process.env.BENCH_PERF_HZ ?? 999);
  * The generator is the instrument, not the system under test: its old generation may grow to five
  * times what is live before a major GC (V8's own factor is about 1.3 at its heap size), so that
  * its mark-compacts, whose concurrent marking took 1.5 cores for 100-200 ms and starved the server
- * every 6-26 s, do not fall inside a phase (docs/performance.md, "Session 6"). The same for every
+ * every 6-26 s, do not fall inside a phase (docs/journal/performance-2026-11.md, "Session 6"). The same for every
  * target.
  */
 const LOADGEN_NODE_ARGS = process.env.BENCH_LOADGEN_NODE_ARGS ?? '--heap-growing-percent=400 --v8-pool-size=1';
@@ -412,7 +412,7 @@ function render(R: Results): string {
     const lat = (p?: PhaseResult) => (p ? `${ms(p.latency.p50)} / ${ms(p.latency.p95)} / ${ms(p.latency.p99)}${heldBack(p)}` : '–');
     row(part, 'latency send → every client, p50 / p95 / p99 ms', lat(fc), lat(bc), lat(lc), fmtRatio(ratio(fc?.latency.p99, bc?.latency.p99)), fmtRatio(ratio(fc?.latency.p99, lc?.latency.p99)), 'p99 < boardgame.io', yes(fc && bc ? fc.latency.p99 < bc.latency.p99 : undefined));
     row(part, 'server CPU µs per command', fmt(fc?.serverCpuUsPerCommand), fmt(bc?.serverCpuUsPerCommand), fmt(lc?.serverCpuUsPerCommand), fmtRatio(ratio(fc?.serverCpuUsPerCommand, bc?.serverCpuUsPerCommand)), fmtRatio(ratio(fc?.serverCpuUsPerCommand, lc?.serverCpuUsPerCommand)), '≤ 2× floor', yes(fc && lc ? fc.serverCpuUsPerCommand <= 2 * lc.serverCpuUsPerCommand : undefined));
-    // the rest is V8's helper threads: GC and the optimizing compiler (docs/performance.md, Session 15)
+    // the rest is V8's helper threads: GC and the optimizing compiler (docs/journal/performance-2026-11.md, Session 15)
     row(part, "of which the server's main thread (its event loop), µs", fmt(fc?.serverMainThreadCpuUsPerCommand), fmt(bc?.serverMainThreadCpuUsPerCommand), fmt(lc?.serverMainThreadCpuUsPerCommand), fmtRatio(ratio(fc?.serverMainThreadCpuUsPerCommand, bc?.serverMainThreadCpuUsPerCommand)), fmtRatio(ratio(fc?.serverMainThreadCpuUsPerCommand, lc?.serverMainThreadCpuUsPerCommand)));
     // the kernel's part (socket writes and reads): the same work for Fray and the floor, which is why the floor ratio differs between machines (Session 18)
     row(part, 'of which system time (the kernel: socket writes, reads, epoll), µs', fmt(fc?.serverSystemCpuUsPerCommand), fmt(bc?.serverSystemCpuUsPerCommand), fmt(lc?.serverSystemCpuUsPerCommand), fmtRatio(ratio(fc?.serverSystemCpuUsPerCommand, bc?.serverSystemCpuUsPerCommand)), fmtRatio(ratio(fc?.serverSystemCpuUsPerCommand, lc?.serverSystemCpuUsPerCommand)));
@@ -423,7 +423,7 @@ function render(R: Results): string {
     }
     const perEnc = (r?: LoadResult, p?: PhaseResult) => (r && p ? `${KB((p.rssBytes - r.baseline.rssBytes) / r.E)} / ${Number.isFinite(p.heapUsedBytes) ? KB((p.heapUsedBytes - r.baseline.heapUsedBytes) / r.E) : '–'}` : '–');
     row(part, 'server RSS / heap per encounter (growth over the empty server)', perEnc(R.fray, fc), perEnc(R.bgio, bc), perEnc(R.floor, lc));
-    // the cores are shared with whatever else the machine runs (docs/performance.md, Session 16)
+    // the cores are shared with whatever else the machine runs (docs/journal/performance-2026-11.md, Session 16)
     row(part, "the rest of the machine's CPU in the phase, % of one core (largest)", fc ? describeOtherCpu(fc.otherCpu) : '–', bc ? describeOtherCpu(bc.otherCpu) : '–', lc ? describeOtherCpu(lc.otherCpu) : '–');
     if (fc) row(part, 'database commits/s (log entries per commit); Postgres CPU µs per command; checkpoints in the phase', `${fmt(fc.commitsPerSec)} (${fmt(fc.entriesPerCommit, 1)}); ${fmt(fc.databaseCpuUsPerCommand)}; ${fc.checkpoints ?? '–'}`, 'in memory', '–');
   }
@@ -470,9 +470,9 @@ function render(R: Results): string {
     row(part, 'share of the phase the event loop waited for a core: server; generator', `${fmt(rr.runQueueWaitPercent.server)} %; ${fmt(rr.runQueueWaitPercent.generator)} %`);
     // a kernel thread that takes a core in bursts (DAMON's kdamond on some VMs) sets the tail (Session 16)
     row(part, "the rest of the machine's CPU in the phase, % of one core (largest)", describeOtherCpu(rr.otherCpu));
-    // one full GC of the server in the phase makes most of its late commands (docs/performance.md, Session 13)
+    // one full GC of the server in the phase makes most of its late commands (docs/journal/performance-2026-11.md, Session 13)
     if (rr.serverGc) row(part, "the server's garbage collections in the phase: full GCs; scavenges", `${fmt(rr.serverGc.fullGcs)}; ${fmt(rr.serverGc.scavenges)}`);
-    // a Postgres checkpoint in the phase slows its commits (docs/performance.md, Session 14)
+    // a Postgres checkpoint in the phase slows its commits (docs/journal/performance-2026-11.md, Session 14)
     if (rr.checkpoints !== null) row(part, 'Postgres checkpoints begun in the phase (one ran just before the server started)', fmt(rr.checkpoints));
   }
   const sc = R.scale?.phases[0];

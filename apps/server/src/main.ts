@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   }
 
   if (memoryReducer) {
-    logger.warn({ memoryReducer }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/performance.md, Session 17)");
+    logger.warn({ memoryReducer }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/journal/performance-2026-11.md, Session 17)");
   }
 
   const damon = damonMonitors();

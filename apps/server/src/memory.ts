@@ -58,7 +58,7 @@ export function v8PoolSize(execArgv: readonly string[] = process.execArgv, nodeO
  * launchers pass it (`npm start`, the Dockerfile: `--v8-pool-size=1`, sized for the 2-core hosts
  * Fray is measured on); the server only says when it runs with more threads than that.
  *
- * Why it matters (docs/performance.md, "Session 10"): V8 marks the old generation concurrently on
+ * Why it matters (docs/journal/performance-2026-11.md, "Session 10"): V8 marks the old generation concurrently on
  * as many threads as the pool has. On 2 cores shared with Postgres, four marking threads took the
  * cores from the event loop for the ~300 ms of each full GC, and every command in that time was
  * late; with one, the event loop kept its core.
@@ -72,7 +72,7 @@ export function advisedV8PoolSize(cores: number = availableParallelism()): numbe
  * `--no-memory-reducer` (the last of `--memory-reducer` / `--no-memory-reducer` wins, as with V8;
  * Node refuses the flag in NODE_OPTIONS, and V8 reads it only at start: the launchers pass it).
  *
- * Why it is off for the server (docs/performance.md, "Session 17"): the memory reducer is meant
+ * Why it is off for the server (docs/journal/performance-2026-11.md, "Session 17"): the memory reducer is meant
  * for a process that goes quiet, but its watchdog also starts a full GC 100 s after the last one
  * whatever the load, flagged to reduce memory: ArrayBuffers are then swept in the final pause
  * instead of beside the event loop (64 of a 90.6 ms pause at 1,000 encounters, where the full GCs
@@ -104,7 +104,7 @@ export interface DamonMonitor {
  * Some VMs run one over all physical memory so that their host can reclaim what the guest does
  * not touch; its `kdamond` thread then takes a core for 50 to 100 ms at every sample (every 500 ms
  * on the 2-core EPYC VMs Fray was measured on), and on a small host every table's commands wait
- * for the cores left (docs/performance.md, "Session 16").
+ * for the cores left (docs/journal/performance-2026-11.md, "Session 16").
  */
 export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): DamonMonitor[] {
   const out: DamonMonitor[] = [];
@@ -149,5 +149,5 @@ export const DAMON_WARN_MAX_CORES = 4;
  */
 export function damonWarning(monitors: readonly DamonMonitor[], cores: number): string | null {
   if (monitors.length === 0 || cores > DAMON_WARN_MAX_CORES) return null;
-  return `the kernel's DAMON memory monitor is on (${describeDamon(monitors)}): on ${cores} cores its kdamond thread takes one of them for tens of ms at every sample, and commands wait meanwhile (docs/performance.md, Session 16)`;
+  return `the kernel's DAMON memory monitor is on (${describeDamon(monitors)}): on ${cores} cores its kdamond thread takes one of them for tens of ms at every sample, and commands wait meanwhile (docs/journal/performance-2026-11.md, Session 16)`;
 }

@@ -95,7 +95,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     // engine.io keeps the upgrade's HTTP request (headers, parser state, its stream) for the whole
     // session; socket.io has built `handshake` from it by now and Fray reads nothing else of it, so
     // it is let go, as socket.io's "Memory usage" guide advises: the request, its headers and its
-    // stream state no longer live as long as the socket (docs/performance.md, Session 6); and so
+    // stream state no longer live as long as the socket (docs/journal/performance-2026-11.md, Session 6); and so
     // does engine.io's response object for the upgrade, which held it too (Session 11)
     const conn = raw.conn as unknown as { request: { socket?: NetSocket } | null };
     releaseUpgradeResponse(conn.request?.socket);
@@ -109,7 +109,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     else if (p.credentialId && p.via !== 'account-token') void socket.join(credentialRoom(p.via === 'session' ? 'session' : 'api-token', p.credentialId));
     c.debug({}, 'socket connected');
     // the same listener functions for every socket (socket.io and Node's emitter call them with
-    // the socket as `this`): no closures per connection (docs/performance.md, Session 13)
+    // the socket as `this`): no closures per connection (docs/journal/performance-2026-11.md, Session 13)
     socket.onAny(onAnyEvent as never);
     for (const name of clientEventNames) socket.on(name as never, eventListeners[name] as never);
     socket.on('disconnect', onDisconnect as never);
@@ -121,7 +121,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
  * headers (about ten strings and objects), the query, the auth payload (the bearer token), the
  * time as a string. Fray reads it only while authenticating (the token, the address for the log
  * of a refusal); once connected it keeps the address and the issued time and drops the rest:
- * about 15 objects a connection, 75,000 at 5,000 connections (docs/performance.md, Session 13).
+ * about 15 objects a connection, 75,000 at 5,000 connections (docs/journal/performance-2026-11.md, Session 13).
  */
 export function trimHandshake(socket: Socket): void {
   const h = socket.handshake as unknown as Record<string, unknown>;

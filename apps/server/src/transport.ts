@@ -166,7 +166,7 @@ export function engineWsReceiver(): WsReceiverClass {
  * the message's buffer still in it. A scavenge counts the dropped array's pointer as alive, so the
  * buffer, and the memory behind it, lasts until a full GC. In the bench's load generator (5,000
  * client connections) that memory grew by 5 MB a second and set off a full GC every 13–15 s
- * ("external memory pressure"; docs/performance.md, "Session 10").
+ * ("external memory pressure"; docs/journal/performance-2026-11.md, "Session 10").
  *
  * The wrapper runs ws's own `dataMessage` and then, if it put a new empty array in place, empties
  * the old one and puts it back: the message was already made from its frames (a single frame is
@@ -206,7 +206,7 @@ const UPGRADE_CLOSE_SHAPE = '()=>this.emit("close")';
  * an arrow function over itself, and it holds the request. So each connection's request lives as
  * long as its socket, though the server lets go of `conn.request` (socket.io has built the
  * handshake from it): about 18 objects a connection, 90,000 at 5,000 connections
- * (docs/performance.md, "Session 11"). Fray installs no engine.io middleware, so nothing listens
+ * (docs/journal/performance-2026-11.md, "Session 11"). Fray installs no engine.io middleware, so nothing listens
  * on that response after the handshake.
  *
  * Removes the listener that has engine.io's exact body; another version's, or any other

@@ -140,7 +140,7 @@ function reordered(o: Obj, keys: readonly string[]): Obj {
  * sorts them: shorter keys first) otherwise never takes the copy-on-write path's shaped copies
  * (object literals, field-by-field comparisons): every copy is a spread over an object of another
  * shape, and every command costs more (8–13 % of the engine's throughput, measured in
- * docs/performance.md, "Session 11"). The combatants keep their ids' order; keys the engine does
+ * docs/journal/performance-2026-11.md, "Session 11"). The combatants keep their ids' order; keys the engine does
  * not know are kept, after its own. Nothing is changed in place.
  */
 export function inEngineOrder<S extends EncounterState>(state: S): S {

@@ -13,7 +13,7 @@ Object.freeze(EMPTY);
  * Helpers for a ruleset's `projectState`: each gives back its input itself when the viewer loses
  * nothing of it, so a projection shares every part it did not narrow with the state (and with the
  * previous projection): the diff skips shared parts, and nothing new is made and kept per command
- * for a part nobody hides anything in (docs/performance.md, Session 13).
+ * for a part nobody hides anything in (docs/journal/performance-2026-11.md, Session 13).
  */
 
 /** `list.filter(keep)`, but the list itself when nothing is dropped (keeps shared references). */
@@ -70,13 +70,13 @@ export function withParts<T extends object>(base: T, parts: Partial<T>): T {
  * `[key, view, key, view, …]` searched in place, not a Map (or a WeakMap of Maps): every new
  * state part lives until the next command replaces it, about a second at a busy table, so what
  * its cache entry allocates is promoted to V8's old generation and marked by its full GCs
- * (docs/performance.md, Session 13).
+ * (docs/journal/performance-2026-11.md, Session 13).
  *
  * A part the viewer loses nothing of is its own view: nothing is cached for it (the check that
  * finds so costs less than the entry), so the caches hold entries only for parts that were
  * narrowed. Every entry is a `WeakMap` ephemeron, which V8's full GC marks apart, partly in its
  * final pause; an encounter with nothing hidden used to keep one entry for each live state's
- * combatants and ruleset part, about 8 of them per encounter (docs/performance.md, Session 15).
+ * combatants and ruleset part, about 8 of them per encounter (docs/journal/performance-2026-11.md, Session 15).
  */
 /** How many keys the projection caches have been given (each a `WeakMap` entry): for tests and diagnostics. */
 export const projectionCacheStats = { keys: 0 };

@@ -94,7 +94,7 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
   });
 
   it('nothing is cached for a part the viewer loses nothing of: a table with nothing hidden keeps no cache entries, a narrowed view does', () => {
-    // every cache entry is a WeakMap ephemeron that a full GC marks apart (docs/performance.md, Session 15)
+    // every cache entry is a WeakMap ephemeron that a full GC marks apart (docs/journal/performance-2026-11.md, Session 15)
     let s = createEncounter(mini, { id: 'open', seed: 5, options: {} }) as EncounterState;
     s = must(s, { type: 'combatant.add', combatant: { id: 'a', name: 'Aria', side: 'heroes', controller: 'p1', stats: { hp: 10 } } });
     s = must(s, { type: 'combatant.add', combatant: { id: 'o', name: 'Orc', side: 'monsters', stats: { hp: 12 } } });

@@ -50,7 +50,7 @@ const REPLAY_N = 10_000;
  * per-CPU-second figure. Measured on legends (12,000 commands a pass): passes 2-8 spent 10-250 ms
  * each on V8's other threads and 220-290 ms on the main one; from pass 9 on, ~0 and ~130 ms.
  * A server plays for hours on the settled code, so the figure is taken there
- * (docs/performance.md, "Session 15"). BENCH_WARM_PASSES overrides it (1: the old first window).
+ * (docs/journal/performance-2026-11.md, "Session 15"). BENCH_WARM_PASSES overrides it (1: the old first window).
  */
 const WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 10);
 /** the same for legalActions: unmeasured passes over the sampled states and combatants (none with BENCH_WARM_PASSES=1, as before) */

@@ -4,7 +4,7 @@
  * the same state with every object's keys as Postgres `jsonb` gives them back (sorted, shorter
  * keys first), and from that one put back by `inEngineOrder`: each in a process of its own, alternately,
  * the best of two runs after a warm-up, four times. `inEngineOrder` puts a loaded state back in the engine's
- * order (docs/performance.md, "Session 11").
+ * order (docs/journal/performance-2026-11.md, "Session 11").
  *
  *   node bench/run.mjs bench/order.bench.ts      (from packages/rulesets; BENCH_N commands a run, default 50,000)
  */

@@ -6,7 +6,7 @@ import { jsonbOrder } from './jsonb.js';
 /**
  * A state read back from Postgres `jsonb` has its keys sorted (shorter first); `inEngineOrder`
  * gives the runtime the same state in the engine's own key order, so that a loaded encounter
- * takes the copy-on-write path's shaped copies again (docs/performance.md, "Session 11"). The
+ * takes the copy-on-write path's shaped copies again (docs/journal/performance-2026-11.md, "Session 11"). The
  * same seed and command log must rebuild the same state, whichever order the keys came in.
  */
 

@@ -245,7 +245,7 @@ export class EncounterHost {
    *
    * This is instead of keeping every sent patch for every view (about 23 objects each, two or three
    * views per command, all living long enough to reach V8's old generation): a few commands and
-   * the states they were applied to are all that stays (docs/performance.md, "Session 11").
+   * the states they were applied to are all that stays (docs/journal/performance-2026-11.md, "Session 11").
    */
   private replayPatches(ch: Channel, since: number): PatchMessage[] | null {
     const { checkpoints, commands } = this.recent;

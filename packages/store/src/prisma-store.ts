@@ -108,7 +108,7 @@ export interface PrismaStoreInfo {
  * A json or jsonb parameter as JSON text, flattened at once. `JSON.stringify` gives a long result
  * as a tree of pieces (a cons string) that the driver flattens into a new string only when it
  * writes the Bind message, after the query waited its turn; measuring its UTF-8 length here makes
- * V8 flatten it now, so the driver copies nothing later (docs/performance.md, Session 13).
+ * V8 flatten it now, so the driver copies nothing later (docs/journal/performance-2026-11.md, Session 13).
  *
  * Text, not a Buffer in Postgres's binary format (Sessions 13 to 15 sent that): at 1,000 commands
  * a second most of these parameters outlived a scavenge, and a Buffer's memory lies outside V8's
@@ -312,7 +312,7 @@ export class PrismaStore implements Store {
    * One indexed SELECT through the pool: the runtime asks this for every refused command of an
    * encounter whose accepted command ids no longer all fit in its memory (a retry must get its
    * first ack), so under bad input it is on the hot path; through Prisma it cost about twice the
-   * CPU of the lookup itself (docs/performance.md, Session 6).
+   * CPU of the lookup itself (docs/journal/performance-2026-11.md, Session 6).
    */
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null> {
     return this.run('findLogByCommandId', async () => {
