@@ -13,6 +13,7 @@ const envSchema = z.object({
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
   FRAY_PUBLIC_URL: z.string().url().optional(),
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
+  FRAY_COOKIE_DOMAIN: z.string().min(1).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
   FRAY_BACKUP_DIR: z.string().min(1).optional(),
@@ -59,13 +60,15 @@ export interface Config {
   publicUrl: string | undefined;
   /** Secure session cookies: FRAY_SECURE_COOKIES=1/0, else when FRAY_PUBLIC_URL is https */
   secureCookies: boolean;
+  /** the session cookie's Domain (FRAY_COOKIE_DOMAIN), for processes on several host names */
+  cookieDomain: string | undefined;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
   /** FRAY_BACKUP_DIR: the server backs its database up on a schedule (docs/hosting.md) */
   backups: { dir: string; hours: number; keep: number } | undefined;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_COOKIE_DOMAIN, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -78,6 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
+    cookieDomain: e.FRAY_COOKIE_DOMAIN,
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
     backups: e.FRAY_BACKUP_DIR ? { dir: path.resolve(e.FRAY_BACKUP_DIR), hours: e.FRAY_BACKUP_HOURS, keep: e.FRAY_BACKUP_KEEP } : undefined,

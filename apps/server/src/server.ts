@@ -14,6 +14,7 @@ import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { registerHttp } from './http.js';
+import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
 import { registerPasskeys } from './passkey-http.js';
 import { PasswordGate } from './passwords.js';
@@ -48,6 +49,11 @@ export interface ServerOptions {
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
    */
   secureCookies?: boolean | undefined;
+  /**
+   * The session cookie's Domain (FRAY_COOKIE_DOMAIN), when the processes' own URLs are other host
+   * names under one domain (`fray-1.example.org`): the cookie then reaches every process.
+   */
+  cookieDomain?: string | undefined;
 }
 
 export interface ServerContext {
@@ -69,8 +75,6 @@ export interface ServerContext {
   disconnectInvite(inviteId: string): void;
   /** the session cookie's name and attributes */
   cookies: CookiePolicy;
-  /** the URL clients reach Fray at (WebAuthn's origin; else the request's own) */
-  publicUrl: string | undefined;
   /** password checks and the sign-in backoff; null on a store that keeps no accounts */
   passwords: PasswordGate | null;
   /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
@@ -187,8 +191,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
-    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true)),
-    publicUrl: opts.publicUrl,
+    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true), opts.cookieDomain),
     passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
     disconnectRoom(room) {
       io.in(room).disconnectSockets(true);
@@ -206,6 +209,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
+  registerTransfer(app, ctx);
   registerMetrics(app, ctx);
   registerSockets(io, ctx);
 

@@ -15,3 +15,5 @@ export type { RestoreTarget, RestoreSummary } from './restore.js';
 export { BackupError, BACKUP_FORMAT_VERSION, frayVersion, readBackup } from './backup-file.js';
 export type { BackupErrorCode, BackupHeader } from './backup-file.js';
 export { allEncounters } from './census.js';
+export { accountEncounterIds, readEncounterBundle, writeEncounterBundles } from './transfer.js';
+export type { EncounterBundle } from './transfer.js';

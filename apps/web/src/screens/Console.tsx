@@ -15,6 +15,7 @@ import type { CommandResult, Live } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
+import { ExportButton, encounterFileName } from '../components/Transfer.js';
 import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
@@ -488,6 +489,10 @@ export function Console({ encounterId }: { encounterId: string }) {
         <div className="col">
           <Section title="Invite links" id="invites">
             <Invites encounterId={encounterId} token={token} state={state} />
+          </Section>
+          <Section title="Move this encounter" id="export">
+            <p className="muted">A file of this encounter (its log, snapshots and options; no invite links) that any Fray server imports.</p>
+            <ExportButton path={`/encounters/${encodeURIComponent(encounterId)}/export`} name={encounterFileName(state.name)} token={token} label="Export encounter" />
           </Section>
           {combatants.length > 0 ? (
             <Section title="Conditions and effects" id="effects">

@@ -7,6 +7,7 @@ import { loadRulesets } from '../lib/rulesets.js';
 import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
 import { SESSION_COOKIE, signOut, useGmSession } from '../lib/session.js';
 import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
+import { ExportButton, ImportFile } from '../components/Transfer.js';
 import { useAsync } from '../lib/useAsync.js';
 
 function ago(iso: string): string {
@@ -141,7 +142,7 @@ export function GmList() {
         </h1>
         <div className="row">
           <a className="button" href="/gm/account" onClick={(e) => (e.preventDefault(), navigate('/gm/account'))}>
-            Account
+            Account settings
           </a>
           <button type="button" onClick={() => void signOut().finally(() => navigate('/'))}>
             Sign out
@@ -192,6 +193,10 @@ export function GmList() {
       <Section title="New encounter" id="new">
         <ErrorMessage error={rulesets.error} />
         {rulesets.data ? rulesets.data.length === 0 ? <p className="muted">The server has no rulesets.</p> : <CreateEncounter token={token} rulesets={rulesets.data} /> : null}
+      </Section>
+      <Section title="Move encounters" id="move">
+        <ImportFile token={token} onDone={() => list.reload()} />
+        <ExportButton path="/account/export" name="fray-account.fray-account.json" token={token} label="Export every encounter" />
       </Section>
     </main>
   );
