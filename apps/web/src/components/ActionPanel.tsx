@@ -212,6 +212,7 @@ export function ActionPanel({
   showBlocked = true,
   blockedOpen = false,
   grouped = false,
+  onDone,
 }: {
   live: Live;
   state: EncounterState;
@@ -219,8 +220,10 @@ export function ActionPanel({
   combatantId: string;
   showBlocked?: boolean;
   blockedOpen?: boolean;
-  /** the "your turn" card: the possible actions grouped by kind, with search from six on */
+  /** the "your turn" card: the possible actions grouped by kind (folded when many), with search */
   grouped?: boolean;
+  /** a success is shown by the page instead (the panel may be gone by then: the turn passed) */
+  onDone?: (label: string) => void;
 }) {
   const [actions, setActions] = useState<ActionOption[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -249,7 +252,7 @@ export function ActionPanel({
   if (!actions) return <p className="muted">Loading actions…</p>;
   const allowed = actions.filter((a) => a.allowed);
   const blocked = actions.filter((a) => !a.allowed);
-  const many = allowed.length > (grouped ? 6 : 10);
+  const many = allowed.length > 10;
   const needle = filter.trim().toLowerCase();
   const shown = (a: ActionOption) => !needle || a.label.toLowerCase().includes(needle) || (a.kind ?? '').toLowerCase().includes(needle);
   const run = async (a: ActionOption, i: number) => {
@@ -267,6 +270,7 @@ export function ActionPanel({
     const r = await live.send(commandFor(a, {}));
     setBusy(false);
     setResult(r.ok ? { ok: true, label: a.label } : r);
+    if (r.ok) onDone?.(a.label);
   };
   return (
     <div className="actions" data-testid={`actions-${combatantId}`}>
@@ -282,6 +286,7 @@ export function ActionPanel({
             const label = actions[open]?.label ?? '';
             setOpen(null);
             if (r) setResult(r.ok ? { ok: true, label } : r);
+            if (r?.ok) onDone?.(label);
           }}
         />
       ) : null}
@@ -350,7 +355,7 @@ export function ActionPanel({
         </details>
       ) : null}
       {result && !result.ok ? <ErrorMessage error={result.error} onDismiss={() => setResult(null)} /> : null}
-      {result && result.ok ? (
+      {result && result.ok && !onDone ? (
         <p className="ok" role="status">
           ✓ {result.label} done.
         </p>

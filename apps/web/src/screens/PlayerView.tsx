@@ -23,6 +23,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const { live, snap } = useLive(token || null, encounterId);
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
   const rulesets = useAsync(() => loadRulesets(), []);
+  const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === snap?.state?.ruleset), isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
   if (!token) {
@@ -91,7 +92,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
             ) : null}
             <Vitals display={display} state={state} c={state.combatants[current]!} numbers />
           </div>
-          {state.status === 'active' && !(w && myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped /> : null}
+          {state.status === 'active' && !(w && myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={setDone} /> : null}
           {state.status === 'active' ? (
             <div className="end-turn-bar">
               <button
@@ -108,6 +109,11 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
           ) : null}
           {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
         </section>
+      ) : null}
+      {done ? (
+        <p className="ok" role="status" data-testid="action-done">
+          ✓ {done} done.
+        </p>
       ) : null}
       {w && myReactors.length > 0 ? (
         <section className="reaction prompt" role="alertdialog" aria-labelledby="react-h" data-testid="reaction-prompt">
@@ -138,10 +144,10 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
             <CombatantCard key={c.id} state={state} c={c} mine openData={!myTurn} display={display}>
               {/* the acting one's actions are in the your-turn card above */}
               {state.status === 'active' && current !== c.id && !(w && myReactors.includes(c.id)) ? (
-                <details className="sub">
-                  <summary>Actions</summary>
-                  <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} />
-                </details>
+                <>
+                  <h4>Actions</h4>
+                  <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={setDone} />
+                </>
               ) : null}
             </CombatantCard>
           ))}
