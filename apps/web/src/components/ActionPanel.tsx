@@ -189,11 +189,42 @@ function ActionForm({ option, live, state, actorId, onDone }: { option: ActionOp
   );
 }
 
+/** Allowed actions by kind, in the order the ruleset lists them (kinds in first-seen order). */
+function groupsOf(actions: ActionOption[], keep: (a: ActionOption) => boolean): Array<[string, Array<[ActionOption, number]>]> {
+  const groups = new Map<string, Array<[ActionOption, number]>>();
+  actions.forEach((a, i) => {
+    if (!keep(a)) return;
+    const k = a.kind ?? 'other';
+    groups.set(k, [...(groups.get(k) ?? []), [a, i]]);
+  });
+  return [...groups.entries()];
+}
+
 /**
  * What one combatant may do now, from the server's `legalActions`: the allowed ones as buttons
  * with their cost, the blocked ones with the rule that blocks them, the parameters each needs.
  */
-export function ActionPanel({ live, state, version, combatantId, showBlocked = true, blockedOpen = false }: { live: Live; state: EncounterState; version: number; combatantId: string; showBlocked?: boolean; blockedOpen?: boolean }) {
+export function ActionPanel({
+  live,
+  state,
+  version,
+  combatantId,
+  showBlocked = true,
+  blockedOpen = false,
+  grouped = false,
+  onDone,
+}: {
+  live: Live;
+  state: EncounterState;
+  version: number;
+  combatantId: string;
+  showBlocked?: boolean;
+  blockedOpen?: boolean;
+  /** the "your turn" card: the possible actions grouped by kind (folded when many), with search */
+  grouped?: boolean;
+  /** a success is shown by the page instead (the panel may be gone by then: the turn passed) */
+  onDone?: (label: string) => void;
+}) {
   const [actions, setActions] = useState<ActionOption[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [open, setOpen] = useState<number | null>(null);
@@ -239,6 +270,7 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
     const r = await live.send(commandFor(a, {}));
     setBusy(false);
     setResult(r.ok ? { ok: true, label: a.label } : r);
+    if (r.ok) onDone?.(a.label);
   };
   return (
     <div className="actions" data-testid={`actions-${combatantId}`}>
@@ -254,6 +286,7 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
             const label = actions[open]?.label ?? '';
             setOpen(null);
             if (r) setResult(r.ok ? { ok: true, label } : r);
+            if (r?.ok) onDone?.(label);
           }}
         />
       ) : null}
@@ -263,9 +296,30 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
           <input id={filterId} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. attack, move, minor" />
         </div>
       ) : null}
-      <ul className="action-list" aria-label={`Actions for ${name}`}>
+      {grouped ? (
+        groupsOf(actions, (a) => a.allowed && shown(a)).map(([kind, items], gi) => (
+          // many actions: the first kind open, the others folded (a search opens them all)
+          <details key={`${kind}-${needle ? 'q' : ''}`} className="action-group" open={!many || needle !== '' || (gi === 0 && items.length <= 6)}>
+            <summary>
+              {kind} ({items.length})
+            </summary>
+            <ul className="action-list" aria-label={`${kind} actions for ${name}`}>
+              {items.map(([a, i]) => (
+                <li key={i}>
+                  <button type="button" className="action" onClick={() => void run(a, i)} disabled={busy} aria-expanded={(a.params ?? []).length > 0 ? open === i : undefined}>
+                    <span className="action-label">{a.label}</span>
+                    {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+                    {a.provokes ? <span className="tag tag-warn">! provokes: {a.provokes.reason}</span> : null}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ))
+      ) : null}
+      <ul className="action-list" aria-label={`Actions for ${name}`} hidden={grouped}>
         {actions.map((a, i) =>
-          a.allowed && shown(a) ? (
+          !grouped && a.allowed && shown(a) ? (
             <li key={i}>
               <button type="button" className="action" onClick={() => void run(a, i)} disabled={busy} aria-expanded={(a.params ?? []).length > 0 ? open === i : undefined}>
                 <span className="action-label">{a.label}</span>
@@ -301,7 +355,7 @@ export function ActionPanel({ live, state, version, combatantId, showBlocked = t
         </details>
       ) : null}
       {result && !result.ok ? <ErrorMessage error={result.error} onDismiss={() => setResult(null)} /> : null}
-      {result && result.ok ? (
+      {result && result.ok && !onDone ? (
         <p className="ok" role="status">
           ✓ {result.label} done.
         </p>

@@ -51,7 +51,8 @@ export function AdjustVital({ display, c, send }: { display: RulesetDisplay; c: 
     const n = Number(amount);
     if (!Number.isInteger(n) || n <= 0) return setErr('Give a whole number of at least 1.');
     setErr(null);
-    const what = `${c.name}: ${sign > 0 ? `${n} ${spec.label} damage` : `${n} ${spec.label} healed`}`;
+    // harm lowers a `down` vital (hit points) and raises an `up` one (a damage track, fatigue)
+    const what = spec.direction === 'down' ? `${c.name}: ${n} ${spec.label} ${sign > 0 ? 'damage' : 'healed'}` : `${c.name}: ${sign > 0 ? '+' : '−'}${n} ${spec.label}`;
     void send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: sign * n, label: what }, `${what}.`);
     setAmount('');
   };

@@ -23,6 +23,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const { live, snap } = useLive(token || null, encounterId);
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
   const rulesets = useAsync(() => loadRulesets(), []);
+  const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === snap?.state?.ruleset), isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
   if (!token) {
@@ -79,16 +80,40 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         Round {state.clock.round}
         {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
       </p>
-      {myTurn ? (
-        <div className="banner banner-turn" role="status" data-testid="your-turn">
-          ▶ Your turn: {nameOf(state, current)}
-          {snap.deadlines.turn && snap.deadlines.turn.combatantId === current ? (
-            <>
-              {' '}
-              — ends in <Countdown at={snap.deadlines.turn.at} label="Your turn ends" />
-            </>
+      {myTurn && current ? (
+        <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
+          <div className="banner banner-turn" role="status" data-testid="your-turn">
+            <h2 id="your-turn-h">▶ Your turn: {nameOf(state, current)}</h2>
+            {snap.deadlines.turn && snap.deadlines.turn.combatantId === current ? (
+              <>
+                {' '}
+                — ends in <Countdown at={snap.deadlines.turn.at} label="Your turn ends" />
+              </>
+            ) : null}
+            <Vitals display={display} state={state} c={state.combatants[current]!} numbers />
+          </div>
+          {state.status === 'active' && !(w && myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={setDone} /> : null}
+          {state.status === 'active' ? (
+            <div className="end-turn-bar">
+              <button
+                type="button"
+                className="primary end-turn"
+                onClick={async () => {
+                  const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
+                  setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
+                }}
+              >
+                End my turn
+              </button>
+            </div>
           ) : null}
-        </div>
+          {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+        </section>
+      ) : null}
+      {done ? (
+        <p className="ok" role="status" data-testid="action-done">
+          ✓ {done} done.
+        </p>
       ) : null}
       {w && myReactors.length > 0 ? (
         <section className="reaction prompt" role="alertdialog" aria-labelledby="react-h" data-testid="reaction-prompt">
@@ -116,28 +141,16 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
           {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
           {mine.map((c) => (
-            <CombatantCard key={c.id} state={state} c={c} mine openData display={display}>
-              {state.status === 'active' && !(w && myReactors.includes(c.id)) ? (
+            <CombatantCard key={c.id} state={state} c={c} mine openData={!myTurn} display={display}>
+              {/* the acting one's actions are in the your-turn card above */}
+              {state.status === 'active' && current !== c.id && !(w && myReactors.includes(c.id)) ? (
                 <>
                   <h4>Actions</h4>
-                  <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} />
+                  <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={setDone} />
                 </>
-              ) : null}
-              {state.status === 'active' && current === c.id ? (
-                <button
-                  type="button"
-                  className="primary end-turn"
-                  onClick={async () => {
-                    const r = await live.send({ type: 'turn.end', combatantId: c.id });
-                    setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
-                  }}
-                >
-                  End my turn
-                </button>
               ) : null}
             </CombatantCard>
           ))}
-          {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
         </Section>
       ) : null}
       <Section title="Turn order" id="turns">

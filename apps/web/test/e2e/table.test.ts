@@ -77,6 +77,38 @@ describe('the table at a glance, in every ruleset', () => {
     });
   }
 
+  /** The GM moves the fight on (ending turns, or taking a step without parameters) until `id` acts. */
+  async function untilTurnOf(gm: Page, id: string): Promise<boolean> {
+    return gm.evaluate(async (who) => {
+      const live = window.__frayLive!;
+      for (let i = 0; i < 60; i++) {
+        const s = live.getSnapshot().state!;
+        if (s.clock.current === who) return true;
+        if (s.reaction) {
+          await live.send({ type: 'reaction.resolve' });
+          continue;
+        }
+        const cur = s.clock.current;
+        if (cur) {
+          const r = await live.send({ type: 'turn.end', combatantId: cur });
+          if (r.ok) continue;
+        }
+        // no one acting, or the turn cannot end yet: the first allowed step without parameters
+        let moved = false;
+        for (const c of cur ? [cur] : Object.keys(s.combatants)) {
+          const opts = await live.actions(c);
+          const step = opts.find((o) => o.allowed && (o.params ?? []).every((p) => p.optional) && !/attack/i.test(o.label));
+          if (step && (await live.send({ ...(step.template ?? {}), type: step.command, combatantId: c })).ok) {
+            moved = true;
+            break;
+          }
+        }
+        if (!moved) return false;
+      }
+      return false;
+    }, id);
+  }
+
   it.each(Object.keys(registry))('%s: vitals, words, screens', async (id) => {
     const info = rulesets.find((r) => r.id === id)!;
     const display = info.display as RulesetDisplay;
@@ -144,6 +176,23 @@ describe('the table at a glance, in every ruleset', () => {
       // the roll beside it: formula, dice, total
       await expect(player.getByTestId('story-log').getByTestId('story-roll').first().textContent()).resolves.toMatch(/: .+ — (\d*d\d+.* \[.+\] = -?\d+|-?\d+)/);
     }
+
+    // "the your-turn view's height on the phone": at most two screens of 390x844, End my turn in reach
+    expect(await untilTurnOf(gm, ids.Aria!)).toBe(true);
+    await settle([player], gm);
+    const turnCard = player.getByTestId('your-turn-card');
+    await turnCard.getByRole('button', { name: 'End my turn' }).waitFor();
+    await turnCard.getByTestId(`actions-${ids.Aria}`).locator('.action-group').first().waitFor();
+    // grouped by kind; with many, a search box finds one across the folded groups
+    const groups = await turnCard.locator('.action-group > summary').allTextContents();
+    expect(groups.length).toBeGreaterThan(0);
+    await player.evaluate(() => window.scrollTo(0, 0));
+    const bottom = await turnCard.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    console.log(`${id}: the your-turn turnCard ends ${Math.round(bottom)} px down the page (two screens: ${2 * PHONE_390.height})`);
+    expect(bottom).toBeLessThanOrEqual(2 * PHONE_390.height);
+    const end = await turnCard.getByRole('button', { name: 'End my turn' }).boundingBox();
+    expect(end!.y + end!.height).toBeLessThanOrEqual(PHONE_390.height);
+    await player.screenshot({ path: resolve(SCREENS, `${id}-phone-your-turn.png`) });
 
     // axe-core: no serious or critical violation on either page
     expect(await axe(gm)).toEqual([]);
