@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './client-address.js';
 import { z } from 'zod';
 import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
 
@@ -15,6 +16,7 @@ const envSchema = z.object({
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
+  FRAY_TRUST_PROXY: z.string().optional(),
   FRAY_BACKUP_DIR: z.string().min(1).optional(),
   FRAY_BACKUP_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   FRAY_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
@@ -61,6 +63,8 @@ export interface Config {
   secureCookies: boolean;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
+  /** FRAY_TRUST_PROXY: client addresses from X-Forwarded-For (client-address.ts) */
+  trustProxy: TrustProxy;
   /** FRAY_BACKUP_DIR: the server backs its database up on a schedule (docs/hosting.md) */
   backups: { dir: string; hours: number; keep: number } | undefined;
 }
@@ -80,6 +84,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.FRAY_PUBLIC_URL,
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
+    trustProxy: parseTrustProxy(e.FRAY_TRUST_PROXY),
     backups: e.FRAY_BACKUP_DIR ? { dir: path.resolve(e.FRAY_BACKUP_DIR), hours: e.FRAY_BACKUP_HOURS, keep: e.FRAY_BACKUP_KEEP } : undefined,
   };
 }

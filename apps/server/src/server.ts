@@ -13,6 +13,7 @@ import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
 import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
+import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
@@ -49,6 +50,11 @@ export interface ServerOptions {
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
    */
   secureCookies?: boolean | undefined;
+  /**
+   * Read clients' addresses from a reverse proxy's X-Forwarded-For (FRAY_TRUST_PROXY), for rate
+   * limits and logs. Default false: the header is ignored (client-address.ts).
+   */
+  trustProxy?: TrustProxy | undefined;
 }
 
 export interface ServerContext {
@@ -76,6 +82,8 @@ export interface ServerContext {
   passwords: PasswordGate | null;
   /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
   disconnectRoom(room: string): void;
+  /** FRAY_TRUST_PROXY (client-address.ts) */
+  trustProxy: TrustProxy;
 }
 
 export interface FrayServer {
@@ -138,6 +146,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
+    trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -173,6 +182,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const ctx: ServerContext = {
     store: opts.store,
     runtime,
+    trustProxy: opts.trustProxy ?? false,
     auth: new Authenticator(opts.store),
     logger,
     limits,

@@ -1,0 +1,67 @@
+import { io } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import { parseTrustProxy } from '../src/client-address.js';
+import { startServer, until, type TestServer } from './helpers.js';
+
+/**
+ * Issue 34: "the server trusts the proxy's forwarded headers only when told to
+ * (`FRAY_TRUST_PROXY`), and uses them for client addresses in rate limits and logs."
+ */
+async function get(s: TestServer, forwardedFor: string): Promise<number> {
+  const res = await fetch(`${s.url}/rulesets`, { headers: { 'x-forwarded-for': forwardedFor } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const addressesLogged = (s: TestServer): unknown[] =>
+  s.lines.filter((l) => l.msg === 'incoming request').map((l) => (l as { req?: { remoteAddress?: string } }).req?.remoteAddress);
+
+async function refusedSocketAddress(s: TestServer, forwardedFor: string): Promise<unknown> {
+  const socket = io(s.url, { auth: { token: 'fray_gm_not-a-token' }, extraHeaders: { 'x-forwarded-for': forwardedFor }, transports: ['websocket'], reconnection: false });
+  await new Promise<void>((resolve) => socket.once('connect_error', () => resolve()));
+  socket.close();
+  await until(() => s.lines.some((l) => l.msg === 'socket refused'), 5_000, 'the refusal logged');
+  return s.lines.find((l) => l.msg === 'socket refused')!.address;
+}
+
+const limits = { httpRate: 0.001, httpBurst: 2 };
+
+describe('client addresses behind a reverse proxy', () => {
+  it('without FRAY_TRUST_PROXY, X-Forwarded-For is ignored: one address, one rate limit, the socket peer in the logs', async () => {
+    const s = await startServer({ limits });
+    try {
+      expect(await get(s, '203.0.113.1')).toBe(200);
+      expect(await get(s, '203.0.113.2')).toBe(200);
+      // a forged header does not buy a new bucket
+      expect(await get(s, '203.0.113.3')).toBe(429);
+      expect(new Set(addressesLogged(s))).toEqual(new Set(['127.0.0.1']));
+      expect(await refusedSocketAddress(s, '203.0.113.4')).toMatch(/127\.0\.0\.1/);
+    } finally {
+      await s.close();
+      await s.store.close();
+    }
+  });
+
+  it('with FRAY_TRUST_PROXY, each forwarded client has its own rate limit and is the address logged', async () => {
+    const s = await startServer({ limits, trustProxy: parseTrustProxy('loopback') });
+    try {
+      expect(await get(s, '203.0.113.1')).toBe(200);
+      expect(await get(s, '203.0.113.1')).toBe(200);
+      expect(await get(s, '203.0.113.1')).toBe(429);
+      expect(await get(s, '203.0.113.2')).toBe(200);
+      expect(addressesLogged(s)).toEqual(['203.0.113.1', '203.0.113.1', '203.0.113.1', '203.0.113.2']);
+      expect(await refusedSocketAddress(s, '198.51.100.7')).toBe('198.51.100.7');
+    } finally {
+      await s.close();
+      await s.store.close();
+    }
+  });
+
+  it('reads FRAY_TRUST_PROXY as off, all hops, a hop count, or addresses', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('10.0.0.0/8, loopback')).toEqual(['10.0.0.0/8', 'loopback']);
+  });
+});
