@@ -12,7 +12,8 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   REDIS_URL: z.string().min(1).optional(),
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
-  FRAY_PUBLIC_URL: z.string().url().optional(),
+  // blank (compose passes an unset variable as '') = unset
+  FRAY_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),

@@ -1,6 +1,7 @@
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../src/client-address.js';
+import { configFromEnv } from '../src/config.js';
 import { startServer, until, type TestServer } from './helpers.js';
 
 /**
@@ -63,5 +64,8 @@ describe('client addresses behind a reverse proxy', () => {
     expect(parseTrustProxy('true')).toBe(true);
     expect(parseTrustProxy('2')).toBe(2);
     expect(parseTrustProxy('10.0.0.0/8, loopback')).toEqual(['10.0.0.0/8', 'loopback']);
+    // docker compose passes an unset variable as an empty string
+    expect(configFromEnv({ FRAY_PUBLIC_URL: '', FRAY_TRUST_PROXY: '' })).toMatchObject({ publicUrl: undefined, trustProxy: false });
+    expect(configFromEnv({ FRAY_PUBLIC_URL: 'https://table.example.org', FRAY_TRUST_PROXY: 'uniquelocal' })).toMatchObject({ secureCookies: true, trustProxy: ['uniquelocal'] });
   });
 });
