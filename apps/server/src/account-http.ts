@@ -74,12 +74,19 @@ function normalizeCode(code: string): string {
   return code.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 }
 
+/** Every account route (passkeys: passkey-http.ts). */
 export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const account = (req: FastifyRequest): Promise<GmAuth> => authenticateGm(ctx, req, { account: true });
-
   // sign-up and sign-in carry no credential: another site's page may not send them (login CSRF)
   app.addHook('preHandler', async (req) => refuseCrossSite(req));
+  registerSignIn(app, ctx);
+  registerSessions(app, ctx);
+  registerSettings(app, ctx);
+  registerDeviceCodes(app, ctx);
+}
+
+/** Sign-up and sign-in with a password (or an account token). */
+function registerSignIn(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/accounts', { schema: { summary: 'Create a GM account: with a name and password, signed in at once (session cookie); without, an account token shown once', body: createAccountBody.nullish(), response: { 201: createAccountReply, ...errors } } }, async (req, reply) => {
     const body = req.body ?? {};
@@ -125,6 +132,12 @@ export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void
     req.log.info({ accountId, sessionId: s.row.id, method }, 'signed in');
     return sessionOpened(ctx, reply, accountId, s);
   });
+}
+
+/** This browser's session, and the account's sessions. */
+function registerSessions(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const account = (req: FastifyRequest): Promise<GmAuth> => authenticateGm(ctx, req, { account: true });
 
   r.get('/session', { schema: { summary: "This browser's session and its CSRF token", security: [{ session: [] }], response: { 200: sessionReply, ...errors } } }, async (req) => {
     const cookie = sessionCookieOf(req, ctx.cookies);
@@ -171,6 +184,12 @@ export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void
     req.log.info({ sessions: ids.length }, 'signed out everywhere');
     return { ended: ids.length };
   });
+}
+
+/** The account, its password and its API tokens. */
+function registerSettings(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const account = (req: FastifyRequest): Promise<GmAuth> => authenticateGm(ctx, req, { account: true });
 
   r.get('/account', { schema: { summary: 'The signed-in account: name, and its ways to sign in', security: signedIn, response: { 200: accountReply, ...errors } } }, async (req) => {
     const a = await authenticateGm(ctx, req);
@@ -232,6 +251,12 @@ export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void
     req.log.info({ tokenId: req.params.id }, 'api token revoked');
     return { id: req.params.id, revoked: true };
   });
+}
+
+/** A one-time code shown on a signed-in device, used on another. */
+function registerDeviceCodes(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const account = (req: FastifyRequest): Promise<GmAuth> => authenticateGm(ctx, req, { account: true });
 
   r.post('/account/device-codes', { schema: { summary: `A one-time code (and its link, for a QR code) that signs this account in on another device; valid ${DEVICE_CODE_MINUTES} minutes`, security: signedIn, response: { 201: deviceCodeReply, ...errors } } }, async (req, reply) => {
     const a = await account(req);
@@ -241,7 +266,7 @@ export function registerAccounts(app: FastifyInstance, ctx: ServerContext): void
     await accountsOf(ctx).createDeviceCode({ codeHash: hashToken(code), accountId: a.accountId, expiresAt });
     req.log.info({}, 'device code created');
     const shown = `${code.slice(0, 4)}-${code.slice(4)}`;
-    return reply.status(201).send({ code: shown, expiresAt: expiresAt.toISOString(), url: `${expectedOrigin(req, ctx.publicUrl).origin}/gm/device#${shown}` });
+    return reply.status(201).send({ code: shown, expiresAt: expiresAt.toISOString(), url: `${expectedOrigin(req, ctx.cookies).origin}/gm/device#${shown}` });
   });
 
   r.post('/sessions/device', { schema: { summary: 'Sign in on this device with a one-time device code', body: deviceSessionBody, response: { 200: sessionReply, ...errors } } }, async (req, reply) => {

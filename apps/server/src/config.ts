@@ -15,6 +15,7 @@ const envSchema = z.object({
   // blank (compose passes an unset variable as '') = unset
   FRAY_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   FRAY_SECURE_COOKIES: z.enum(['0', '1']).optional(),
+  FRAY_COOKIE_DOMAIN: z.string().min(1).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
   FRAY_TRUST_PROXY: z.string().optional(),
@@ -62,6 +63,8 @@ export interface Config {
   publicUrl: string | undefined;
   /** Secure session cookies: FRAY_SECURE_COOKIES=1/0, else when FRAY_PUBLIC_URL is https */
   secureCookies: boolean;
+  /** the session cookie's Domain (FRAY_COOKIE_DOMAIN), for processes on several host names */
+  cookieDomain: string | undefined;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
   /** FRAY_TRUST_PROXY: client addresses from X-Forwarded-For (client-address.ts) */
@@ -70,7 +73,7 @@ export interface Config {
   backups: { dir: string; hours: number; keep: number } | undefined;
 }
 
-/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
+/** Configuration from the environment: PORT, HOST, DATABASE_URL, FRAY_DATA_DIR, LOG_LEVEL, REDIS_URL, FRAY_REDIS_PREFIX, FRAY_PUBLIC_URL, FRAY_SECURE_COOKIES, FRAY_COOKIE_DOMAIN, FRAY_HEAP_GROWTH_PERCENT, FRAY_BUFFER_POOL. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const e = envSchema.parse(env);
   return {
@@ -83,6 +86,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.FRAY_REDIS_PREFIX,
     publicUrl: e.FRAY_PUBLIC_URL,
+    cookieDomain: e.FRAY_COOKIE_DOMAIN,
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
     trustProxy: parseTrustProxy(e.FRAY_TRUST_PROXY),

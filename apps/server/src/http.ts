@@ -291,6 +291,22 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: req.params.inviteId, revoked: true };
   });
 
+  r.post('/encounters/:id/invites/:inviteId/reissue', { schema: { summary: 'Show an invite again: a new token for the same player and combatants; the old token stops working', security: bearer, params: inviteParams, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
+    const rec = await owned(req, req.params.id);
+    const old = (await store.listInvites(rec.id)).find((i) => i.id === req.params.inviteId);
+    if (!old) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
+    if (old.revoked) throw new ApiError('INVALID_REQUEST', `The invite "${old.id}" was revoked; make a new one.`, 409);
+    // tokens are stored only hashed: a new token is a new invite for the same player (the
+    // combatants stay bound to the same player id), and the old one is revoked
+    const token = newToken('inv');
+    const invite = await store.createInvite({ id: shortId('inv'), encounterId: rec.id, role: old.role, playerId: old.playerId, combatantIds: old.combatantIds, expiresAt: old.expiresAt, tokenHash: hashToken(token) });
+    await store.revokeInvite(old.id);
+    auth.forgetAll();
+    ctx.disconnectInvite(old.id);
+    req.log.info({ inviteId: invite.id, replaces: old.id }, 'invite reissued');
+    return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId: invite.playerId });
+  });
+
   r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const entries = [];

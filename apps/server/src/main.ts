@@ -61,6 +61,8 @@ async function main(): Promise<void> {
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
+    cookieDomain: config.cookieDomain,
+    trustProxy: config.trustProxy,
   });
   // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
   await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });

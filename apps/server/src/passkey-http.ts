@@ -45,6 +45,12 @@ async function verified<T>(what: string, fn: () => Promise<T>): Promise<T> {
 }
 
 export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void {
+  registerPasskeySettings(app, ctx);
+  registerPasskeySignIn(app, ctx);
+}
+
+/** Register, list and remove the signed-in account's passkeys. */
+function registerPasskeySettings(app: FastifyInstance, ctx: ServerContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const account = (req: FastifyRequest) => authenticateGm(ctx, req, { account: true });
 
@@ -54,7 +60,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     const info = await accounts.getAccount(a.accountId);
     if (!info) throw new ApiError('NOT_FOUND', 'The account no longer exists.');
     const existing = await accounts.listPasskeys(a.accountId);
-    const { rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { rpID } = expectedOrigin(req, ctx.cookies);
     const label = info.handle ?? info.name ?? a.accountId;
     const options = await generateRegistrationOptions({
       rpName: 'Fray',
@@ -75,7 +81,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     const a = await account(req);
     const accounts = accountsOf(ctx);
     const c = await takeChallenge(ctx, req.body.challengeId, 'registration', a.accountId);
-    const { origin, rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('registration', () =>
       verifyRegistrationResponse({ response: req.body.response as unknown as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }),
     );
@@ -114,10 +120,15 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
     req.log.info({ passkeyId: req.params.id }, 'passkey removed');
     return { id: req.params.id, removed: true };
   });
+}
+
+/** Sign in with a passkey: options, then the answer. */
+function registerPasskeySignIn(app: FastifyInstance, ctx: ServerContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/sessions/passkey/options', { schema: { summary: 'Options to sign in with a passkey (pass to startAuthentication)', response: { 200: webauthnOptionsReply, ...errors } } }, async (req) => {
     const accounts = accountsOf(ctx);
-    const { rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { rpID } = expectedOrigin(req, ctx.cookies);
     const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
     const challengeId = newId('ch');
     await accounts.saveChallenge({ id: challengeId, kind: 'authentication', accountId: null, challenge: options.challenge, expiresAt: new Date(Date.now() + CHALLENGE_MS) });
@@ -135,7 +146,7 @@ export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void
       await gate.failed(null, addressKey);
       throw new ApiError('PASSKEY_UNKNOWN', 'This passkey is not registered on this server (it may have been removed).');
     }
-    const { origin, rpID } = expectedOrigin(req, ctx.publicUrl);
+    const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('sign-in', () =>
       verifyAuthenticationResponse({
         response: req.body.response as unknown as AuthenticationResponseJSON,

@@ -55,6 +55,11 @@ export interface ServerOptions {
    * limits and logs. Default false: the header is ignored (client-address.ts).
    */
   trustProxy?: TrustProxy | undefined;
+  /**
+   * The session cookie's Domain (FRAY_COOKIE_DOMAIN), when the processes' own URLs are other host
+   * names under one domain (`fray-1.example.org`): the cookie then reaches every process.
+   */
+  cookieDomain?: string | undefined;
 }
 
 export interface ServerContext {
@@ -76,8 +81,6 @@ export interface ServerContext {
   disconnectInvite(inviteId: string): void;
   /** the session cookie's name and attributes */
   cookies: CookiePolicy;
-  /** the URL clients reach Fray at (WebAuthn's origin; else the request's own) */
-  publicUrl: string | undefined;
   /** password checks and the sign-in backoff; null on a store that keeps no accounts */
   passwords: PasswordGate | null;
   /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
@@ -198,8 +201,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
-    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true)),
-    publicUrl: opts.publicUrl,
+    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true), opts.cookieDomain),
     passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
     disconnectRoom(room) {
       io.in(room).disconnectSockets(true);

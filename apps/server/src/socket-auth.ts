@@ -1,14 +1,15 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { Principal } from './auth.js';
 import type { ServerContext } from './server.js';
-import { crossOrigin } from './web-session.js';
+import { foreignSocketOrigin } from './web-session.js';
 
 export type SocketRefusal = { refused: true; code: string; message: string; reason: string };
 
 /**
  * Who a socket is: the bearer token of `auth: { token }` (GM, API or invite token), else the
- * browser's session cookie, which the handshake carries on the page's own origin. A cookie from a
- * page of another site (its Origin) is refused: another site may not act as the signed-in GM.
+ * browser's session cookie, which the handshake carries on the page's own host (or under the
+ * cookie's Domain). A cookie from a page of another site (its Origin) is refused: another site
+ * may not act as the signed-in GM.
  */
 export async function authenticateSocket(ctx: ServerContext, token: unknown, headers: Record<string, string | string[] | undefined>): Promise<Principal | SocketRefusal> {
   if (token !== undefined && token !== null && token !== '') {
@@ -18,7 +19,7 @@ export async function authenticateSocket(ctx: ServerContext, token: unknown, hea
   const cookieHeader = typeof headers.cookie === 'string' ? headers.cookie : '';
   const cookie = cookieHeader ? fastifyCookie.parse(cookieHeader)[ctx.cookies.name] : undefined;
   if (!cookie) return { refused: true, code: 'UNAUTHORIZED', message: 'A token is required: connect with auth: { token }, or sign in (the session cookie).', reason: 'no token' };
-  if (crossOrigin(headers.origin, headers.host)) return { refused: true, code: 'FORBIDDEN', message: 'A session cookie from another site’s page is refused.', reason: 'cross-site cookie' };
+  if (foreignSocketOrigin(headers.origin, headers.host, ctx.cookies.domain)) return { refused: true, code: 'FORBIDDEN', message: 'A session cookie from another site’s page is refused.', reason: 'cross-site cookie' };
   const v = await ctx.auth.session(cookie);
   if ('refused' in v) {
     return v.refused === 'expired'

@@ -19,10 +19,18 @@ export const SESSION_DAYS = 30;
 export interface CookiePolicy {
   secure: boolean;
   name: string;
+  /** the cookie's Domain (FRAY_COOKIE_DOMAIN): every process's host name under it gets the cookie */
+  domain: string | undefined;
 }
 
-export function cookiePolicy(secure: boolean): CookiePolicy {
-  return { secure, name: secure ? '__Host-fray_session' : 'fray_session' };
+/**
+ * Secure cookies are named `__Host-fray_session` (the browser then refuses one set by another
+ * host or for a path other than `/`), or `__Secure-fray_session` when a Domain is given (a
+ * `__Host-` cookie may not have one).
+ */
+export function cookiePolicy(secure: boolean, domain?: string): CookiePolicy {
+  const name = !secure ? 'fray_session' : domain ? '__Secure-fray_session' : '__Host-fray_session';
+  return { secure, name, domain: domain || undefined };
 }
 
 const csrf = new Tokens({ userInfo: false });
@@ -45,11 +53,11 @@ export function sessionCookieOf(req: FastifyRequest, policy: CookiePolicy): stri
 }
 
 export function setSessionCookie(reply: FastifyReply, policy: CookiePolicy, value: string, expiresAt: Date): void {
-  void reply.setCookie(policy.name, value, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure, expires: expiresAt });
+  void reply.setCookie(policy.name, value, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure, expires: expiresAt, ...(policy.domain ? { domain: policy.domain } : {}) });
 }
 
 export function clearSessionCookie(reply: FastifyReply, policy: CookiePolicy): void {
-  void reply.clearCookie(policy.name, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure });
+  void reply.clearCookie(policy.name, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure, ...(policy.domain ? { domain: policy.domain } : {}) });
 }
 
 /**
@@ -66,8 +74,30 @@ export function crossOrigin(origin: unknown, host: unknown): boolean {
   }
 }
 
-/** The page origin WebAuthn answers must come from: the public URL's, else the request's own. */
-export function expectedOrigin(req: FastifyRequest, publicUrl: string | undefined): { origin: string; rpID: string } {
-  const u = new URL(publicUrl ?? `${req.protocol}://${req.headers.host ?? req.hostname}`);
+/**
+ * A socket's page may be another Fray process's (a client sent to the encounter's owner,
+ * NOT_OWNER, connects there from the page it was on): its Origin must name the same host name as
+ * the request (any port), or a host under the cookie's Domain. Anything else is another site.
+ */
+export function foreignSocketOrigin(origin: unknown, host: unknown, domain: string | undefined): boolean {
+  if (typeof origin !== 'string' || origin === '') return false;
+  try {
+    const page = new URL(origin).hostname;
+    const here = new URL(`http://${String(host)}`).hostname;
+    if (page === here) return false;
+    const d = domain?.replace(/^\./, '').toLowerCase();
+    return !(d && (page === d || page.endsWith(`.${d}`)));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The page origin WebAuthn answers must come from, and the relying party id: the host the browser
+ * asked for (the load balancer passes it on), over https when cookies are Secure (Fray behind a
+ * TLS proxy), else as the request came. Never FRAY_PUBLIC_URL: that is one process's own URL.
+ */
+export function expectedOrigin(req: FastifyRequest, policy: CookiePolicy): { origin: string; rpID: string } {
+  const u = new URL(`${policy.secure ? 'https' : req.protocol}://${req.headers.host ?? req.hostname}`);
   return { origin: u.origin, rpID: u.hostname };
 }

@@ -185,3 +185,15 @@ describe('bad input: each a typed error, nothing half-created', () => {
     expect((await a.req('GET', '/encounters')).body.error?.code).toBe('UNAUTHORIZED');
   });
 });
+
+describe('which page may open a socket with the cookie', () => {
+  it('the same host name (any port: another process), or a host under FRAY_COOKIE_DOMAIN; never another site', async () => {
+    const { foreignSocketOrigin } = await import('../src/web-session.js');
+    expect(foreignSocketOrigin(undefined, 'fray.example.org', undefined)).toBe(false);
+    expect(foreignSocketOrigin('https://fray.example.org', 'fray.example.org:8081', undefined)).toBe(false);
+    expect(foreignSocketOrigin('https://fray.example.org', 'fray-1.example.org', undefined)).toBe(true);
+    expect(foreignSocketOrigin('https://fray.example.org', 'fray-1.example.org', '.example.org')).toBe(false);
+    expect(foreignSocketOrigin('https://evil-example.org', 'fray-1.example.org', 'example.org')).toBe(true);
+    expect(foreignSocketOrigin('null', 'fray.example.org', undefined)).toBe(true);
+  });
+});

@@ -176,11 +176,44 @@ describe('several server processes', () => {
       const code = (await onB.req('POST', '/account/device-codes', undefined, { origin: url })).body.code as string;
       expect((await new Agent(s.url).req('POST', '/sessions/device', { code })).status).toBe(200);
       expect((await new Agent(url).req('POST', '/sessions/device', { code })).body.error?.code).toBe('DEVICE_CODE_USED');
+      // a page of A sent to B (NOT_OWNER) connects its socket there with the same cookie
+      const fromA = ioClient(url, { transports: ['websocket'], reconnection: false, extraHeaders: { cookie: a.cookieHeader(), origin: s.url } });
+      await new Promise<void>((resolve, reject) => (fromA.on('connect', resolve), fromA.on('connect_error', reject)));
+      const dropped = new Promise<string>((resolve) => fromA.on('disconnect', (r) => resolve(r)));
       expect((await onB.req('DELETE', '/sessions', undefined, { origin: url })).status).toBe(200);
+      expect(await dropped).toBe('io server disconnect');
       expect((await a.req('GET', '/encounters')).status).toBe(401);
     } finally {
       await other.close();
       await peerStore.close();
+    }
+  });
+});
+
+describe('cookies over https', () => {
+  it('"Secure (when served over https)": the cookie is Secure and __Host-; with FRAY_COOKIE_DOMAIN, __Secure- with that Domain; WebAuthn expects the https origin', async () => {
+    for (const [cookieDomain, name, domain] of [
+      [undefined, '__Host-fray_session', null],
+      ['example.org', '__Secure-fray_session', 'Domain=example.org'],
+    ] as const) {
+      const tls = await startServer({ store: await (s.store as unknown as { openPeer(): Promise<typeof s.store> }).openPeer(), secureCookies: true, cookieDomain });
+      try {
+        const a = new Agent(tls.url);
+        await a.signUp(uniqueName('tls'), PASSWORD);
+        const set = a.setCookies.find((c) => c.startsWith(`${name}=`))!;
+        expect(set).toMatch(/; Secure/);
+        expect(set).toMatch(/HttpOnly/);
+        if (domain) expect(set).toContain(domain);
+        else expect(set).not.toMatch(/Domain=/i);
+        expect((await a.req('GET', '/encounters')).status).toBe(200);
+        const o = await a.req('POST', '/account/passkeys/options', {});
+        expect((o.body.options as { rp: { id: string } }).rp.id).toBe('127.0.0.1');
+        const code = await a.req('POST', '/account/device-codes');
+        expect(code.body.url).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:\\d+/gm/device#`));
+      } finally {
+        await tls.server.close();
+        await tls.store.close();
+      }
     }
   });
 });

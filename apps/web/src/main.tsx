@@ -1,15 +1,25 @@
-import { Component, StrictMode, type ReactNode } from 'react';
+import { Component, lazy, StrictMode, Suspense, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AccountSettings } from './screens/AccountSettings.js';
-import { Console } from './screens/Console.js';
-import { DeviceSignIn } from './screens/DeviceSignIn.js';
-import { GmList } from './screens/GmList.js';
 import { Home } from './screens/Home.js';
 import { PlayerView } from './screens/PlayerView.js';
 import { navigate, useRoute } from './lib/router.js';
-import './style.css';
 
 /** Never a blank page: whatever breaks while rendering is shown as a message. */
+// The GM's screens (schema forms with ajv, QR codes) load on their own: a player's first load
+// is the player view only (docs/web.md, "Size").
+const Console = lazy(() => import('./screens/Console.js').then((m) => ({ default: m.Console })));
+const GmList = lazy(() => import('./screens/GmList.js').then((m) => ({ default: m.GmList })));
+const AccountSettings = lazy(() => import('./screens/AccountSettings.js').then((m) => ({ default: m.AccountSettings })));
+const DeviceSignIn = lazy(() => import('./screens/DeviceSignIn.js').then((m) => ({ default: m.DeviceSignIn })));
+
+function Loading() {
+  return (
+    <main className="narrow-page">
+      <p role="status">Loading…</p>
+    </main>
+  );
+}
+
 class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
   override state = { error: null as Error | null };
   static getDerivedStateFromError(error: Error) {
@@ -41,13 +51,29 @@ function App() {
     case 'home':
       return <Home />;
     case 'gm':
-      return <GmList />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <GmList />
+        </Suspense>
+      );
     case 'account':
-      return <AccountSettings />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <AccountSettings />
+        </Suspense>
+      );
     case 'device':
-      return <DeviceSignIn code={route.code} />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <DeviceSignIn code={route.code} />
+        </Suspense>
+      );
     case 'console':
-      return <Console key={route.encounterId} encounterId={route.encounterId} />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <Console key={route.encounterId} encounterId={route.encounterId} />
+        </Suspense>
+      );
     case 'play':
       return <PlayerView key={route.encounterId + route.token} encounterId={route.encounterId} token={route.token} spectator={false} />;
     case 'watch':

@@ -189,6 +189,7 @@ export class FrayClient {
   private moving: Promise<void> | null = null;
   private readonly rejoining = new Map<string, Promise<void>>();
   private readonly waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
+  private readonly socketWatchers: Array<(socket: FraySocket) => void> = [];
 
   private constructor(url: string, token: string, opts: ClientOptions) {
     this.ackTimeoutMs = opts.ackTimeoutMs ?? 10_000;
@@ -208,6 +209,7 @@ export class FrayClient {
       reconnectionDelayMax: 2000,
       ...this.opts.socket,
     });
+    for (const fn of this.socketWatchers) fn(socket);
     const current = () => socket === this.socket;
     socket.on('patch', (msg) => {
       if (current()) this.mirrors.get(msg.encounterId)?.receive(msg);
@@ -237,6 +239,15 @@ export class FrayClient {
       if (current() && attempt >= 3 && url !== this.entryUrl) void this.moveTo(this.entryUrl).catch(() => {});
     });
     return socket;
+  }
+
+  /**
+   * Calls `fn` with the current socket now and with every socket the client opens later (a move
+   * to another process replaces the socket): a page watches the real transport through it.
+   */
+  onSocket(fn: (socket: FraySocket) => void): void {
+    this.socketWatchers.push(fn);
+    fn(this.socket);
   }
 
   /** Connect; rejects with the server's reason (e.g. UNAUTHORIZED) when it refuses. */

@@ -63,4 +63,17 @@ export interface RulesetDisplay {
   events: Record<string, EventSentence>;
   /** event types that are bookkeeping: shown only in the GM's engine log */
   quiet?: string[];
+  /** sample stat blocks for quick NPCs */
+  samples?: StatBlock[];
+}
+
+/** A ready-made combatant a GM adds in one step ("4 × Goblin"): original, documented in the ruleset's doc. */
+export interface StatBlock {
+  name: string;
+  side: string;
+  /** validated by the ruleset's stats schema (a test checks every sample) */
+  stats: Record<string, unknown>;
+  items?: Array<{ id: string; name: string; location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground'; tags?: string[]; props?: Record<string, unknown> }>;
+  /** one line: what it is, in the game */
+  doc: string;
 }

@@ -68,6 +68,15 @@ describe('each ruleset describes how it is shown', () => {
       expect(listed.filter((l) => !tops.has(l.split('.')[0]!))).toEqual([]);
     });
 
+    it(`${id}: "Each ruleset ships a few sample stat blocks (documented, original)": each is valid`, () => {
+      expect((d.samples ?? []).length).toBeGreaterThanOrEqual(3);
+      for (const b of d.samples ?? []) {
+        const parsed = r.statsSchema.safeParse(b.stats);
+        expect(parsed.success, `${b.name}: ${parsed.success ? '' : parsed.error.message}`).toBe(true);
+        expect(b.doc.length).toBeGreaterThan(5);
+      }
+    });
+
     it(`${id}: "labels and groups for stats": every stat has a label and a group`, () => {
       const stats = Object.keys(encounter(id).combatants.aria!.stats as object);
       const grouped = new Set(d.statGroups.flatMap((g) => g.stats));

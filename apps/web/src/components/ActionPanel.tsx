@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatCost } from '../lib/describe.js';
-import { labelOf } from '../lib/schema-form.js';
+import { labelOf } from '../lib/labels.js';
 import type { CommandResult, Live } from '../lib/live.js';
 import type { ActionOption, EncounterState, ParamSpec, WireError } from '../lib/types.js';
 import { ErrorMessage } from './common.js';

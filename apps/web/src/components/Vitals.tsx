@@ -51,7 +51,8 @@ export function AdjustVital({ display, c, send }: { display: RulesetDisplay; c: 
     const n = Number(amount);
     if (!Number.isInteger(n) || n <= 0) return setErr('Give a whole number of at least 1.');
     setErr(null);
-    void send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: sign * n }, `${c.name}: ${sign > 0 ? `${n} ${spec.label} damage` : `${n} ${spec.label} healed`}.`);
+    const what = `${c.name}: ${sign > 0 ? `${n} ${spec.label} damage` : `${n} ${spec.label} healed`}`;
+    void send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: sign * n, label: what }, `${what}.`);
     setAmount('');
   };
   const id = `adj-${c.id}`;

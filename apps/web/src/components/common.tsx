@@ -1,9 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import QRCode from 'qrcode';
 import { describeError } from '../lib/api.js';
 import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../lib/describe.js';
 import { emptyDisplay, groupedStats, shownData, type RulesetDisplay } from '../lib/display.js';
-import type { ConnStatus } from '../lib/live.js';
+import type { ConnStatus, PendingCommand, SettledCommand } from '../lib/live.js';
 import { Vitals } from './Vitals.js';
 import type { Combatant, EncounterState, EngineEvent, LogEntry, WireError } from '../lib/types.js';
 
@@ -28,15 +27,16 @@ const statusText: Record<ConnStatus, string> = {
   connecting: 'Connecting…',
   online: 'Live',
   offline: 'Connection lost — reconnecting…',
+  restarting: 'Server restarting — reconnecting…',
   failed: 'Disconnected',
 };
 
 export function ConnectionBadge({ status, reconnects, onReconnect }: { status: ConnStatus; reconnects: number; onReconnect?: () => void }) {
   return (
     <span className={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection">
-      <span aria-hidden="true">{status === 'online' ? '●' : status === 'offline' ? '◌' : status === 'failed' ? '✕' : '…'}</span> {statusText[status]}
+      <span aria-hidden="true">{status === 'online' ? '●' : status === 'offline' || status === 'restarting' ? '◌' : status === 'failed' ? '✕' : '…'}</span> {statusText[status]}
       {status === 'online' && reconnects > 0 ? <span className="muted"> (reconnected)</span> : null}
-      {status === 'offline' && onReconnect ? (
+      {(status === 'offline' || status === 'restarting') && onReconnect ? (
         <button type="button" className="link" onClick={onReconnect}>
           retry now
         </button>
@@ -45,12 +45,32 @@ export function ConnectionBadge({ status, reconnects, onReconnect }: { status: C
   );
 }
 
-export function OfflineBanner({ status }: { status: ConnStatus }) {
-  if (status !== 'offline') return null;
+/**
+ * What the connection means now: a banner while it is down (a planned restart says so), the
+ * commands waiting to be sent, and how the last of them ended once the connection came back.
+ */
+export function OfflineBanner({ status, pending = [], settled = null }: { status: ConnStatus; pending?: PendingCommand[]; settled?: SettledCommand | null }) {
+  const down = status === 'offline' || status === 'restarting';
   return (
-    <div className="banner banner-offline" role="alert" data-testid="offline-banner">
-      Connection lost. Reconnecting… What you see may be out of date; actions you send are kept and sent once when the connection is back.
-    </div>
+    <>
+      {down ? (
+        <div className="banner banner-offline" role="alert" data-testid="offline-banner">
+          {status === 'restarting'
+            ? 'The server is restarting (a planned restart). Reconnecting… What you see may be out of date; actions you send wait and are sent once it is back.'
+            : 'Connection lost. Reconnecting… What you see may be out of date; actions you send are kept and sent once when the connection is back.'}
+        </div>
+      ) : null}
+      {pending.length > 0 && down ? (
+        <p className="pending" role="status" data-testid="pending-commands">
+          ⏳ Waiting to send: {pending.map((p) => p.label).join(', ')}
+        </p>
+      ) : null}
+      {settled && !down && pending.length === 0 ? (
+        <p className={settled.ok ? 'ok' : 'error'} role="status" data-testid="settled-command">
+          {settled.ok ? `✓ Applied: ${settled.label}` : `✕ Refused: ${settled.label} — ${settled.message ?? ''}`}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -337,7 +357,10 @@ export function QrCode({ text, label }: { text: string; label: string }) {
   const [svg, setSvg] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((s) => live && setSvg(s), () => live && setSvg(null));
+    // loaded when a QR code is first shown: the GM's, never in a player's first load
+    import('qrcode')
+      .then((q) => q.default.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((s) => live && setSvg(s), () => live && setSvg(null));
     return () => {
       live = false;
     };

@@ -9,7 +9,18 @@ import type { ActionOption, Deadlines, EncounterState, LogEntry, PatchMessage, V
  * keep their `commandId` across retries so the server applies each once.
  */
 
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'failed';
+/** `restarting`: the server said it is shutting down (a planned restart) and the page waits for it. */
+export type ConnStatus = 'connecting' | 'online' | 'offline' | 'restarting' | 'failed';
+
+/** A command clicked and not yet answered; then the last answer, for the page to show. */
+export interface PendingCommand {
+  commandId: string;
+  label: string;
+}
+export interface SettledCommand extends PendingCommand {
+  ok: boolean;
+  message?: string;
+}
 
 export interface LiveSnapshot {
   status: ConnStatus;
@@ -26,6 +37,17 @@ export interface LiveSnapshot {
   reconnects: number;
   /** commands sent and not yet acknowledged */
   inFlight: number;
+  /** the commands waiting for an answer (sent again, with the same id, when the connection is back) */
+  pending: PendingCommand[];
+  /** the last command answered while the connection was not live, or the last one answered */
+  settled: SettledCommand | null;
+}
+
+/** A command in words for the pending line: its action or its type. */
+export function commandLabel(c: Record<string, unknown>): string {
+  if (typeof c.label === 'string') return c.label;
+  const what = typeof c.action === 'string' ? c.action : String(c.type);
+  return what.replace(/[.-]/g, ' ');
 }
 
 export type CommandResult = { ok: true; version: number; events: unknown[] } | { ok: false; error: WireError };
@@ -64,7 +86,10 @@ export class Live {
     log: [],
     reconnects: 0,
     inFlight: 0,
+    pending: [],
+    settled: null,
   };
+  private pending: PendingCommand[] = [];
   private listeners = new Set<() => void>();
   private inFlight = 0;
   private closed = false;
@@ -85,7 +110,7 @@ export class Live {
   };
 
   private set(patch: Partial<LiveSnapshot>): void {
-    this.snap = { ...this.snap, ...patch, inFlight: this.inFlight };
+    this.snap = { ...this.snap, ...patch, inFlight: this.inFlight, pending: this.pending };
     for (const fn of this.listeners) fn();
   }
 
@@ -110,22 +135,9 @@ export class Live {
     }
     if (this.closed) return client.close();
     this.client = client;
-    const socket = client.socket;
-    socket.on('disconnect', (reason) => {
-      if (this.closed) return;
-      this.set({ status: 'offline' });
-      // socket.io does not retry a disconnect the server made (e.g. a revoked invite): we do,
-      // and a refused token then ends in `connect_error`.
-      if (reason === 'io server disconnect') setTimeout(() => !this.closed && socket.connect(), 500);
-    });
-    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
-      if (this.closed) return;
-      const code = err.data?.code ?? '';
-      if (FATAL.includes(code)) this.fail({ code, message: err.message });
-      else this.set({ status: 'offline' });
-    });
-    socket.io.on('reconnect', () => void this.resync(true));
-    socket.on('closed', () => void this.resync(false));
+    // every socket the client opens (it opens a new one when the encounter moves, e.g. after a
+    // planned restart): the badge follows the real transport
+    client.onSocket((socket) => this.watch(socket));
     try {
       this.mirror = await client.join(this.opts.encounterId);
     } catch (e) {
@@ -144,6 +156,35 @@ export class Live {
     m.onDeadlines(() => this.set({ deadlines: m.deadlines ?? noDeadlines }));
     this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, state: m.state as EncounterState, deadlines: m.deadlines ?? noDeadlines });
     void this.loadLog();
+  }
+
+  private watch(socket: FrayClient['socket']): void {
+    const current = () => !this.closed && this.client?.socket === socket;
+    const down = () => (this.snap.status === 'restarting' ? 'restarting' : 'offline');
+    socket.on('disconnect', (reason) => {
+      if (!current()) return;
+      this.set({ status: down() });
+      // socket.io does not retry a disconnect the server made (e.g. a revoked invite): we do,
+      // and a refused token then ends in `connect_error`.
+      if (reason === 'io server disconnect') setTimeout(() => current() && socket.connect(), 500);
+    });
+    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
+      if (!current()) return;
+      const code = err.data?.code ?? '';
+      if (FATAL.includes(code)) this.fail({ code, message: err.message });
+      // UNAVAILABLE: a process that is shutting down refused us
+      else this.set({ status: code === 'UNAVAILABLE' ? 'restarting' : down() });
+    });
+    socket.on('connect', () => {
+      if (current() && this.snap.status !== 'online' && this.snap.status !== 'connecting') void this.resync(true);
+    });
+    socket.io.on('reconnect', () => current() && void this.resync(true));
+    socket.on('closed', ({ reason }) => {
+      // a planned stop: the client has already moved to a new socket (through the entry URL, to
+      // whoever serves the encounter next), so this socket is no longer the current one
+      if (reason === 'shutdown' && !this.closed) this.set({ status: 'restarting' });
+      else if (current()) void this.resync(false);
+    });
   }
 
   private onChange(msg: PatchMessage | null): void {
@@ -196,10 +237,29 @@ export class Live {
   async send(command: Record<string, unknown>, commandId = newCommandId(), expectedVersion?: number): Promise<CommandResult> {
     const m = this.mirror;
     if (!m) return { ok: false, error: { code: 'NOT_JOINED', message: 'Not connected to the encounter yet.' } };
+    const { label, ...cmd } = command;
+    const entry: PendingCommand = { commandId, label: commandLabel({ ...cmd, ...(typeof label === 'string' ? { label } : {}) }) };
+    const wasLive = this.snap.status === 'online';
     this.inFlight += 1;
+    this.pending = [...this.pending, entry];
     this.set({});
+    let result: CommandResult;
     try {
-      for (let attempt = 0; ; attempt++) {
+      result = await this.attempt(m, cmd, commandId, expectedVersion);
+    } finally {
+      this.inFlight -= 1;
+      this.pending = this.pending.filter((p) => p !== entry);
+    }
+    // a command that waited for the connection says how it ended
+    const waited = !wasLive || this.snap.status !== 'online';
+    this.set(waited || this.snap.settled ? { settled: { ...entry, ok: result.ok, ...(result.ok ? {} : { message: result.error.message }) } } : {});
+    return result;
+  }
+
+  /** Send until answered: the same commandId each time, so the server applies it once. */
+  private async attempt(m: EncounterMirror, command: Record<string, unknown>, commandId: string, expectedVersion?: number): Promise<CommandResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
         const ack = await m.command(command as never, expectedVersion === undefined ? { commandId } : { commandId, expectedVersion });
         // sent right after a reconnect, before the re-join: join again, send again
         if (!ack.ok && ack.error.code === 'NOT_JOINED' && attempt < 3) {
@@ -207,14 +267,28 @@ export class Live {
           continue;
         }
         return ack as CommandResult;
+      } catch (e) {
+        // no answer while the connection is down (a restart, a dropped network): wait for it
+        // and send again, for up to 10 minutes
+        if (!this.closed && this.snap.status !== 'online' && this.snap.status !== 'failed' && attempt < 100 && (await this.untilOnline(600_000))) continue;
+        const msg = e instanceof Error ? e.message : String(e);
+        return { ok: false, error: { code: 'TIMEOUT', message: `The server did not answer (${msg}). Check the log before trying again.` } };
       }
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      return { ok: false, error: { code: 'TIMEOUT', message: `The server did not answer (${msg}). Check the log before trying again.` } };
-    } finally {
-      this.inFlight -= 1;
-      this.set({});
     }
+  }
+
+  private untilOnline(ms: number): Promise<boolean> {
+    if (this.snap.status === 'online') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => (off(), resolve(false)), ms);
+      const off = this.subscribe(() => {
+        const s = this.snap.status;
+        if (s !== 'online' && s !== 'failed' && !this.closed) return;
+        clearTimeout(t);
+        off();
+        resolve(s === 'online');
+      });
+    });
   }
 
   /** The legal actions of one combatant right now (from the engine's `legalActions`). */

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { labelOf } from './labels.js';
 
 /**
  * Forms generated from a JSON Schema (the ruleset's stats or options, as GET /rulesets gives
@@ -84,11 +85,7 @@ function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> 
 }
 
 /** A readable label from a property name: `mobilityInjury` → `Mobility injury`, `DEX` stays. */
-export function labelOf(name: string): string {
-  if (/^[A-Z0-9_]+$/.test(name)) return name;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+export { labelOf };
 
 export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Field[] {
   const s = (schema ?? {}) as JsonSchema;

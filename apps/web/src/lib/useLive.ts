@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { takeEarly } from './early.js';
 import { Live, type LiveSnapshot } from './live.js';
 
 declare global {
@@ -15,7 +16,7 @@ export function useLive(token: string | null, encounterId: string): { live: Live
   const [live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     if (token === null) return;
-    const l = new Live({ token, encounterId });
+    const l = (token ? takeEarly(token, encounterId) : null) ?? new Live({ token, encounterId });
     setLive(l);
     window.__frayLive = l;
     return () => {

@@ -3,18 +3,20 @@ import { ActionPanel } from '../components/ActionPanel.js';
 import { CommandForm } from '../components/CommandForm.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantForm } from '../components/CombatantForm.js';
+import { Invites } from '../components/Invites.js';
 import { StoryLog } from '../components/Log.js';
+import { DuplicateButton, QuickNpcs } from '../components/QuickNpcs.js';
 import { AdjustVital } from '../components/Vitals.js';
-import { CombatantCard, ConnectionBadge, CopyButton, Countdown, ErrorMessage, OfflineBanner, QrCode, Section, TurnOrder } from '../components/common.js';
+import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
 import { formatDuration, nameOf } from '../lib/describe.js';
 import { displayOf } from '../lib/display.js';
 import type { CommandResult, Live } from '../lib/live.js';
-import { inviteLink, navigate } from '../lib/router.js';
+import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
 import { ExportButton, encounterFileName } from '../components/Transfer.js';
-import type { EncounterState, InviteInfo, RulesetInfo, WireError } from '../lib/types.js';
+import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
 
@@ -39,92 +41,6 @@ function OutcomeLine({ outcome, clear }: { outcome: Outcome; clear: () => void }
     <p className="ok" role="status">
       ✓ {outcome.text}
     </p>
-  );
-}
-
-interface SavedInvite {
-  id: string;
-  role: 'player' | 'spectator';
-  token: string;
-  combatantIds: string[];
-}
-const inviteKey = (id: string) => `fray.invites.${id}`;
-function loadInvites(encounterId: string): SavedInvite[] {
-  try {
-    return JSON.parse(sessionStorage.getItem(inviteKey(encounterId)) ?? '[]') as SavedInvite[];
-  } catch {
-    return [];
-  }
-}
-
-function Invites({ encounterId, token, state }: { encounterId: string; token: string; state: EncounterState }) {
-  const [made, setMade] = useState<SavedInvite[]>(() => loadInvites(encounterId));
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const detail = useAsync(() => api<{ invites?: InviteInfo[] }>('GET', `/encounters/${encodeURIComponent(encounterId)}`, undefined, { token }), [encounterId, token, made.length]);
-  const create = async (body: { role: 'player'; combatantIds: string[] } | { role: 'spectator' }) => {
-    setError(null);
-    try {
-      const r = await api<{ id?: string; token: string }>('POST', `/encounters/${encodeURIComponent(encounterId)}/invites`, body, { token });
-      const inv: SavedInvite = { id: r.id ?? r.token.slice(0, 8), role: body.role, token: r.token, combatantIds: body.role === 'player' ? body.combatantIds : [] };
-      const next = [...made, inv];
-      sessionStorage.setItem(inviteKey(encounterId), JSON.stringify(next));
-      setMade(next);
-      setChosen([]);
-    } catch (e) {
-      setError(e);
-    }
-  };
-  const known = (detail.data?.invites ?? []).filter((i) => !made.some((m) => m.id === i.id));
-  return (
-    <div className="invites">
-      <form onSubmit={(e) => (e.preventDefault(), void create({ role: 'player', combatantIds: chosen }))}>
-        <fieldset className="checks">
-          <legend>Player invite: the combatants this player controls</legend>
-          {Object.values(state.combatants).map((c) => (
-            <label key={c.id}>
-              <input type="checkbox" checked={chosen.includes(c.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))} /> {c.name}
-              {c.controller ? <span className="muted"> (has a player)</span> : null}
-            </label>
-          ))}
-        </fieldset>
-        <div className="row">
-          <button type="submit" disabled={chosen.length === 0}>
-            Create player invite
-          </button>
-          <button type="button" onClick={() => void create({ role: 'spectator' })}>
-            Create spectator invite
-          </button>
-        </div>
-      </form>
-      <ErrorMessage error={error} />
-      <ul className="invite-list">
-        {made.map((inv) => {
-          const link = inviteLink(inv.role, encounterId, inv.token);
-          const who = inv.role === 'player' ? `Player: ${inv.combatantIds.map((id) => nameOf(state, id)).join(', ')}` : 'Spectator';
-          return (
-            <li key={inv.id} className="invite" data-testid={`invite-${inv.role}`}>
-              <p>
-                <strong>{who}</strong>
-              </p>
-              <div className="row">
-                <input readOnly value={link} aria-label={`${who} invite link`} className="link-field" data-testid="invite-link" onFocus={(e) => e.target.select()} />
-                <CopyButton text={link} label={`Copy ${who} invite link`} />
-              </div>
-              <details>
-                <summary>QR code</summary>
-                <QrCode text={link} label={`QR code of the ${who} invite link`} />
-              </details>
-            </li>
-          );
-        })}
-        {known.map((i) => (
-          <li key={i.id} className="invite muted">
-            {i.role === 'player' ? `Player: ${i.combatantIds.map((id) => nameOf(state, id)).join(', ')}` : 'Spectator'} — link made in another session{i.revoked ? ' (revoked)' : ''}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 
@@ -218,7 +134,13 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
   const [reason, setReason] = useState('');
   const [formula, setFormula] = useState('1d20');
   const [purpose, setPurpose] = useState('');
-  const [secret, setSecret] = useState(false);
+  // GM rolls are secret unless the GM says otherwise, per encounter (kept in this browser)
+  const secretKey = `fray.gmRollsSecret.${state.id}`;
+  const [secret, setSecretState] = useState(() => localStorage.getItem(secretKey) !== 'false');
+  const setSecret = (v: boolean) => {
+    localStorage.setItem(secretKey, String(v));
+    setSecretState(v);
+  };
   const [err, setErr] = useState<string | null>(null);
   const chosen = rollId || rolls[0]?.id || '';
   return (
@@ -279,7 +201,7 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
             <input id="roll-purpose" value={purpose} onChange={(e) => setPurpose(e.target.value)} placeholder="perception check" />
           </div>
           <div className="field field-boolean">
-            <label htmlFor="roll-secret">Secret roll (GM only)</label>
+            <label htmlFor="roll-secret">Secret roll (GM only; the default in this encounter)</label>
             <input id="roll-secret" type="checkbox" checked={secret} onChange={(e) => setSecret(e.target.checked)} />
           </div>
         </div>
@@ -460,7 +382,7 @@ export function Console({ encounterId }: { encounterId: string }) {
         </h1>
         <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
       </header>
-      <OfflineBanner status={snap.status} />
+      <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
       <OutcomeLine outcome={outcome} clear={clear} />
       <div className="columns">
         <div className="col">
@@ -527,6 +449,7 @@ export function Console({ encounterId }: { encounterId: string }) {
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit
                       </button>
+                      <DuplicateButton c={c} state={state} encounterId={encounterId} token={token} onError={setRevealError} />
                       {c.hidden ? (
                         <button
                           type="button"
@@ -555,7 +478,12 @@ export function Console({ encounterId }: { encounterId: string }) {
             </div>
           </Section>
           <Section title="Add a combatant" id="add">
-            {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+            {ruleset ? <QuickNpcs ruleset={ruleset} display={display} state={state} encounterId={encounterId} token={token} /> : null}
+            {/* folded away once combat starts (the GM opens it when needed) */}
+            <details className="sub" open={state.status === 'setup'} key={state.status}>
+              <summary>The full form: name, side and every stat</summary>
+              {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+            </details>
           </Section>
         </div>
         <div className="col">

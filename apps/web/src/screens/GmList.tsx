@@ -142,7 +142,7 @@ export function GmList() {
         </h1>
         <div className="row">
           <a className="button" href="/gm/account" onClick={(e) => (e.preventDefault(), navigate('/gm/account'))}>
-            Account
+            Account settings
           </a>
           <button type="button" onClick={() => void signOut().finally(() => navigate('/'))}>
             Sign out

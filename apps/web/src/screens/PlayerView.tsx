@@ -74,7 +74,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </h1>
         <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
       </header>
-      <OfflineBanner status={snap.status} />
+      <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
       <p className="clock-line" data-testid="clock-line">
         Round {state.clock.round}
         {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}

@@ -245,6 +245,8 @@ describe('legends in the browser', () => {
     const roll = gm.getByRole('form', { name: 'Roll dice' });
     await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
     await roll.getByLabel('For', { exact: true }).fill('falling rocks');
+    // GM rolls are secret by default; this one is for everyone
+    await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
     expect((await liveState(gm)).version).toBe(before.version + 2);

@@ -25,6 +25,12 @@ export interface TestServer {
   warnings: string[];
   /** cut the transport of every socket authenticated with this token (as a network drop would) */
   cut(token: string): number;
+  /**
+   * A planned restart, as SIGTERM runs it (apps/server main.ts: `server.close()`, the graceful
+   * stop), then `start()` again on the same port with the same database.
+   */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,14 +59,30 @@ export async function startServer(runtime: Record<string, unknown> = {}): Promis
     },
   });
   const { store, close: closeStore } = await testStore();
-  const server = await buildServer({ store, rulesets: registry, logger: pino({ level: 'warn' }, stream), runtime });
-  await server.app.after();
-  if (!server.app.hasPlugin('@fray/web')) await server.app.register(webPlugin);
-  const { url } = await server.listen(0, '127.0.0.1');
+  const build = async () => {
+    const s = await buildServer({ store, rulesets: registry, logger: pino({ level: 'warn' }, stream), runtime });
+    await s.app.after();
+    if (!s.app.hasPlugin('@fray/web')) await s.app.register(webPlugin, { build: false });
+    return s;
+  };
+  let server = await build();
+  const { url, port } = await server.listen(0, '127.0.0.1');
+  let running = true;
   return {
     url,
-    server,
+    get server() {
+      return server;
+    },
     warnings,
+    async stop() {
+      running = false;
+      await server.close();
+    },
+    async start() {
+      server = await build();
+      await server.listen(port, '127.0.0.1');
+      running = true;
+    },
     cut(token) {
       let n = 0;
       for (const s of server.io.of('/').sockets.values()) {
@@ -72,7 +94,7 @@ export async function startServer(runtime: Record<string, unknown> = {}): Promis
       return n;
     },
     async close() {
-      await server.close();
+      if (running) await server.close();
       await closeStore();
     },
   };

@@ -87,4 +87,9 @@ export const display: RulesetDisplay = {
     'action-points.weapon-fired': '{combatantId} fires {weaponId}.',
   },
   quiet: ['action-points.ap-spent', 'action-points.resolved'],
+  samples: [
+    { name: 'Goblin', side: 'goblins', stats: { dexterity: 15, hp: 6, ac: 13, baseAttackBonus: 1, size: 'small', speed: 30, weapons: [{ id: 'short-sword', name: 'Short sword', category: 'light', damage: '1d4' }] }, doc: 'Small and quick; a short sword.' },
+    { name: 'Orc', side: 'orcs', stats: { dexterity: 11, hp: 15, ac: 13, baseAttackBonus: 3, attackBonus: 3, weapons: [{ id: 'greataxe', name: 'Greataxe', category: 'two-handed', damage: '1d12' }] }, doc: 'Strong and slow; a greataxe.' },
+    { name: 'Wolf', side: 'beasts', stats: { dexterity: 15, hp: 13, ac: 14, baseAttackBonus: 1, speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', damage: '1d6' }] }, doc: 'A pack hunter.' },
+  ],
 };

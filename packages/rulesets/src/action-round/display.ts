@@ -167,4 +167,9 @@ export const display: RulesetDisplay = {
     'action-round.dropped': '{combatantId} drops {itemId}.',
   },
   quiet: [],
+  samples: [
+    { name: 'Minion', side: 'minions', stats: { attack: { close: 2 }, damage: { close: 2 }, defense: 0, toughness: 0 }, doc: 'Goes down at the first hit that lands.' },
+    { name: 'Guard', side: 'guards', stats: { attack: { close: 5, ranged: 3 }, damage: { close: 4, ranged: 3 }, defense: 3, toughness: 3, range: 12, initiative: 1 }, doc: 'A trained guard with a spear and a crossbow.' },
+    { name: 'Captain', side: 'guards', stats: { attack: { close: 7 }, damage: { close: 5 }, defense: 5, toughness: 5, initiative: 3, will: 4, destiny: 1 }, doc: 'Leads the guards; hard to bring down.' },
+  ],
 };

@@ -113,4 +113,9 @@ export const display: RulesetDisplay = {
     'legends.zoneDefined': 'The GM defines the zone {zone.name}.',
   },
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
+  samples: [
+    { name: 'Goblin', side: 'goblins', stats: { DEX: 12, SPD: 12, STR: 8, competences: ['short blade'] }, items: [{ id: 'knife', name: 'Knife', location: 'right-hand', tags: ['melee', 'short blade'] }], doc: 'Quick, weak, cowardly; fights with a knife.' },
+    { name: 'Brute', side: 'raiders', stats: { DEX: 8, SPD: 8, STR: 16, competences: ['club'] }, items: [{ id: 'club', name: 'Club', location: 'both-hands', tags: ['melee', 'club'] }], doc: 'Big and slow; a two-handed club.' },
+    { name: 'Wolf', side: 'beasts', stats: { DEX: 14, SPD: 16, STR: 10, kind: 'animal' }, doc: 'A fast animal without hands.' },
+  ],
 };

@@ -112,4 +112,9 @@ export const display: RulesetDisplay = {
     'ocv-phases.offered': '{combatantId} may act now.',
   },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
+  samples: [
+    { name: 'Thug', side: 'thugs', stats: { combatValue: 3, stun: 20, endurance: 20, recovery: 4 }, doc: 'Street muscle: low Combat Value, a few hits of STUN.' },
+    { name: 'Agent', side: 'agents', stats: { combatValue: 5, stun: 25, endurance: 30, recovery: 6, lightningReflexes: 2 }, doc: 'A trained operative.' },
+    { name: 'Brick', side: 'villains', stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 }, doc: 'A super-strong villain with long arms.' },
+  ],
 };
