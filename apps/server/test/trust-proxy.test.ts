@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../src/client-address.js';
@@ -68,4 +73,30 @@ describe('client addresses behind a reverse proxy', () => {
     expect(configFromEnv({ FRAY_PUBLIC_URL: '', FRAY_TRUST_PROXY: '' })).toMatchObject({ publicUrl: undefined, trustProxy: false });
     expect(configFromEnv({ FRAY_PUBLIC_URL: 'https://table.example.org', FRAY_TRUST_PROXY: 'uniquelocal' })).toMatchObject({ secureCookies: true, trustProxy: ['uniquelocal'] });
   });
+
+  it('npm start reads FRAY_TRUST_PROXY from the environment', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fray-trust-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FRAY_DATA_DIR: dataDir, FRAY_TRUST_PROXY: 'loopback', NODE_ENV: 'test', FRAY_WEB_BUILD: '0' };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await until(() => /"url":"http:\/\/[^"]+"/.test(out) || child.exitCode !== null, 120_000, 'the server to listen');
+      expect(child.exitCode, out).toBeNull();
+      const url = /"url":"(http:\/\/[^"]+)"/.exec(out)![1]!;
+      await (await fetch(`${url}/rulesets`, { headers: { 'x-forwarded-for': '192.0.2.44' } })).arrayBuffer();
+      await until(() => out.includes('"remoteAddress":"192.0.2.44"'), 10_000, 'the forwarded address in the request log');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
