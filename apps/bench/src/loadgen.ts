@@ -24,6 +24,7 @@ import { wsFragments } from '@fray/server/transport';
 import { SCRIPT_COMMANDS, buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
 import { checkpointsBegun, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
 import { summarize, type Summary } from './stats.js';
+import { BENCH_METRICS_TOKEN } from './servers.js';
 
 export interface Phase {
   name: string;
@@ -105,9 +106,9 @@ export interface PhaseResult {
    * generator reads patches late, and that lateness is inside the latency it measures
    */
   loadgenLoopDelayMs: { p99: number; max: number };
-  /** the server's own event-loop delay over its last 10 s window (from /metrics), if it reports it */
+  /** the server's own event-loop delay over its last 10 s window (from /metrics/json), if it reports it */
   serverLoopDelayMs: { p50: number; p99: number; max: number } | null;
-  /** the server's garbage collections during the phase (from /metrics): full GCs and scavenges */
+  /** the server's garbage collections during the phase (from /metrics/json): full GCs and scavenges */
   serverGc: { fullGcs: number; scavenges: number } | null;
   /** checkpoints the Postgres server began during the phase (null: not Fray, or not readable) */
   checkpoints: number | null;
@@ -508,7 +509,7 @@ type GcCounts = { scavenges: number; fullGcs: number };
 type Metrics = { memory: { heapUsed: number }; logWriter: { batches: number; entries: number }; eventLoopDelayMs?: { p50: number; p99: number; max: number } | null; gc?: GcCounts };
 async function metricsOf(url: string): Promise<Metrics | null> {
   try {
-    const res = await fetch(`${url}/metrics`);
+    const res = await fetch(`${url}/metrics/json`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
     if (!res.ok) return null;
     return (await res.json()) as Metrics;
   } catch {

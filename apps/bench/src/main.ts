@@ -2,9 +2,14 @@
  * `npm run bench` (root): every benchmark of issue 8 in one bounded run, one table, and the
  * figures written into docs/performance.md between `<!-- bench:begin -->` and `<!-- bench:end -->`.
  *
- *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split   parts (default: all but curve, profile
- *                        and split, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and 2,000 and the server
- *                        profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux perf, perf.ts)
+ *   BENCH_ONLY=engine,e2e,peers,rate,scale,idle,resume,curve,profile,split,start,restart   parts (default: all but curve,
+ *                        profile, split, start and restart, about 6-7 minutes here; `BENCH_ONLY=curve,profile` adds E=50 and
+ *                        2,000 and the server profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux
+ *                        perf, perf.ts; `BENCH_ONLY=restart`: kill -9 and SIGTERM restarts under 1,000 × 5, restart.ts, about
+ *                        10 minutes, writes its own block)
+ *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
+ *                        writes its own block of docs/performance.md)
+ *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
  *   BENCH_WARMUP=s       seconds of unmeasured load before each load run's phases (default 5, quick 2; 0 = none)
@@ -36,12 +41,14 @@ import { damonMonitors, describeDamon } from '@fray/server/memory';
 import { checkpointNow, cpuGeneration, defaultDatabaseUrl, describeOtherCpu, freshDatabase, loadAverage } from './proc.js';
 import { monotonicOf, perfAvailable, recordPerf, type PerfSplit } from './perf.js';
 import { SCRIPT_COMMANDS } from './fights.js';
+import { restartSection, runRestart, type RestartResult } from './restart.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { runStart, startRows, type StartRun } from './start.js';
 import { freePort, repoRoot, serverMain, startBgio, startFloor, startFray, type Running } from './servers.js';
 import { fmt, fmtRatio, markdownTable, ratio, replaceBetween, scriptShortfall, selectParts } from './stats.js';
 
-const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split'] as const;
-const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split');
+const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split', 'start', 'restart'] as const;
+const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'start' && p !== 'restart');
 const parts = selectParts(process.env.BENCH_ONLY, ALL, DEFAULT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const here = new URL('.', import.meta.url).pathname;
@@ -59,6 +66,8 @@ const S = QUICK
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));
+/** seconds the start part leaves each server idle before it reads its RSS (BENCH_START_IDLE) */
+const START_IDLE = Number(process.env.BENCH_START_IDLE ?? 10);
 /** samples a second of the split part's perf (BENCH_PERF_HZ) */
 const PERF_HZ = Number(process.env.BENCH_PERF_HZ ?? 999);
 /**
@@ -149,6 +158,7 @@ interface Results {
   resume?: InprocResult;
   profile?: ProfileSummary & { phase?: PhaseResult };
   split?: { fray: SplitRun; floor: SplitRun };
+  start?: StartRun[];
   errors: string[];
 }
 
@@ -330,19 +340,36 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  await attempt('start', async () => {
+    R.start = await runStart({ baseDb, idleSeconds: START_IDLE, log });
+  });
+  let restart: RestartResult | undefined;
+  await attempt('restart', async () => {
+    // BENCH_RESTART_E: fewer encounters (the doc's figures are for 1,000)
+    restart = await runRestart({ baseDb, E: Number(process.env.BENCH_RESTART_E ?? (QUICK ? 200 : 1000)), P: 5, log });
+  });
   for (const d of dbs) await d.drop().catch((e: unknown) => log('drop database failed', e));
+  if (restart) {
+    const section = restartSection(restart, `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpuGeneration()}`);
+    console.log(section);
+    if (process.env.BENCH_NO_DOC !== '1' && !QUICK) writeDoc('bench-restart', section);
+    parts.delete('restart');
+    if (parts.size === 0) return;
+  }
 
   const report = render(R);
   console.log(report);
   // the doc holds full runs only: the default parts (main block), or the curve and profile run
   const isDefault = DEFAULT.every((p) => parts.has(p)) && parts.size === DEFAULT.length;
   const isCurve = [...parts].every((p) => p === 'curve' || p === 'profile');
+  const isStart = parts.size === 1 && parts.has('start');
   if (process.env.BENCH_NO_DOC === '1') log('docs/performance.md left alone (BENCH_NO_DOC)');
   else if (QUICK || R.errors.length) log('docs/performance.md not written (BENCH_QUICK, or a part failed)');
   else if (S.rate !== 1) log('docs/performance.md not written (BENCH_RATE_PER_ENCOUNTER is not the target\'s 1/s)');
   else if (isDefault) writeDoc('bench', report);
   else if (isCurve) writeDoc('bench-curve', report);
-  else log('docs/performance.md not written (only the default parts or BENCH_ONLY=curve,profile write it)');
+  else if (isStart) writeDoc('bench-start', report);
+  else log('docs/performance.md not written (only the default parts, BENCH_ONLY=curve,profile or BENCH_ONLY=start write it)');
   if (R.errors.length) {
     console.error(`${R.errors.length} part(s) failed:\n${R.errors.join('\n')}`);
     process.exitCode = 1;
@@ -486,9 +513,11 @@ function render(R: Results): string {
   const generation = cpuGeneration();
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16)}Z${QUICK ? ' (BENCH_QUICK)' : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s; ${cpu.length} × ${cpu[0]?.model ?? '?'}${generation ? ` (${generation})` : ''}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average at the end ${loadAverage()}; Postgres ${baseDb.replace(/\/\/[^@]*@/, '//')} (a fresh database per server run, durable acks), the load generator in its own process on the same 2 cores${damonNote()}.`,
-    '',
-    markdownTable(header, rows),
+    ...(rows.length ? ['', markdownTable(header, rows)] : []),
   ];
+  if (R.start) {
+    lines.push('', markdownTable(['part', 'figure', 'Fray', 'target', ''], startRows(R.start, START_IDLE)));
+  }
   if (R.profile) {
     const ph = R.profile.phase;
     lines.push('', `Server CPU profile (--cpu-prof, e2e ${S.E}×${S.P} no think, the load phase only: ${ph ? `${fmt(ph.acceptedPerSec)} commands/s, ${fmt(ph.serverCpuUsPerCommand)} µs CPU per command, ` : ''}${fmt(R.profile.totalMs)} ms of CPU sampled): self time by area, then the top functions.`, '');

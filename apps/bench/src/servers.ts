@@ -17,6 +17,8 @@ export interface Running {
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const serverMain = `${repoRoot}apps/server/dist/main.js`;
+/** the metrics token the bench gives the Fray servers it starts (GET /metrics/json is behind it) */
+export const BENCH_METRICS_TOKEN = 'fray-bench-metrics-token';
 
 /** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
@@ -87,9 +89,11 @@ export interface FrayServerOptions {
   redisPrefix?: string;
   publicUrl?: string;
   nodeArgs?: string[];
+  /** more environment for the server (FRAY_LEASE_SECONDS...) */
+  env?: Record<string, string>;
 }
 
-/** The Fray server from its build (apps/server/dist), NODE_ENV=production, on real Postgres; ready when /health answers. */
+/** The Fray server from its build (apps/server/dist), NODE_ENV=production, on real Postgres; ready when /health/ready answers. */
 export async function startFray(o: FrayServerOptions): Promise<Running> {
   const port = o.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -100,10 +104,11 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
       HOST: '127.0.0.1',
       DATABASE_URL: o.databaseUrl,
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info',
-      FRAY_WEB_BUILD: '0',
+      FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN,
       BENCH_LOAD: '',
       ...(o.redisUrl ? { REDIS_URL: o.redisUrl, FRAY_REDIS_PREFIX: o.redisPrefix ?? 'fray-bench' } : {}),
       ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),
+      ...o.env,
   };
   if (!o.redisUrl) delete env.REDIS_URL;
   const startedAt = Date.now();
@@ -121,13 +126,17 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`fray server exited (${child.exitCode}): ${err}`);
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(`${url}/health/ready`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() - t0 > 60_000) throw new Error(`fray server did not start: ${err}`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (Date.now() - t0 > 60_000) {
+      child.kill('SIGKILL'); // not left running after the part fails
+      throw new Error(`fray server did not start (not ready within 60 s): ${err}`);
+    }
+    // 50 ms: the restart part measures from the moment the process is ready
+    await new Promise((r) => setTimeout(r, 50));
   }
   return {
     name: 'fray',

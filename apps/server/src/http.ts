@@ -7,21 +7,25 @@ import {
   createEncounterBody,
   createInviteBody,
   createInviteReply,
-  errorBodySchema,
+  encounterDetailSchema,
+  encounterSummarySchema,
+  logEntrySchema,
+  rulesetInfoSchema,
   idReply,
   patchCombatantBody,
   updateEncounterBody,
   type CommandAck,
   type EncounterSummary,
 } from '@fray/protocol';
-import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
+import { RuntimeError, unknownRulesetMessage, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
 import { hashToken, newToken } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import { authenticateGm, limiterKey, SessionEndedError } from './gm-auth.js';
+import { errorsOf as E } from './openapi.js';
+import { noteOutcome } from './request-log.js';
 import { ownerUrlOf, type ServerContext } from './server.js';
 import { clearSessionCookie } from './web-session.js';
 
-const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
 const combatantParams = z.object({ id: z.string().min(1).max(64), combatantId: z.string().min(1).max(64) });
@@ -73,14 +77,14 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     } else {
       const w = toWireError(err);
       if (w.internal) {
-        req.log.error({ err }, 'request failed');
+        noteOutcome(req, { code: w.wire.code, reason: err instanceof Error ? err.message : String(err), err });
         return reply.status(500).send({ error: w.wire });
       }
       status = err instanceof ApiError ? err.status : statusOf(w.wire.code);
       code = w.wire.code;
       message = w.wire.message;
     }
-    req.log.warn({ code, status, reason: message }, 'request refused');
+    noteOutcome(req, { code, reason: message });
     if (err instanceof SessionEndedError) clearSessionCookie(reply, ctx.cookies);
     if (err instanceof ApiError && err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
     // NOT_OWNER carries the owner's URL (several processes, docs/scaling.md)
@@ -89,7 +93,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return reply.status(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((req, reply) => {
-    req.log.warn({ code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` }, 'request refused');
+    noteOutcome(req, { code: 'NOT_FOUND', reason: `no route ${req.method} ${req.url}` });
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
   });
 
@@ -149,46 +153,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return ack;
   }
 
-  const healthReply = z.object({
-    /** 'stopping' (with status 503) during a graceful stop, so a load balancer sends no one here */
-    status: z.enum(['ok', 'stopping']),
-    database: z.string(),
-    description: z.string(),
-    liveEncounters: z.number(),
-    ownerId: z.string(),
-    /** socket.io's Redis adapter: 'not configured' (single process), 'up' or 'down' */
-    redis: z.enum(['up', 'down', 'not configured']),
-    commands: z.number(),
-    logBatches: z.number(),
-    logEntries: z.number(),
-    logWriteMsAvg: z.number(),
-    logWriteMsMax: z.number(),
-  });
-  r.get('/health', { schema: { summary: 'Liveness (503 while stopping), which database is in use, and counters', response: { 200: healthReply, 503: healthReply } } }, async (_req, reply) => {
-    const w = runtime.writer.stats;
-    if (ctx.stopping) void reply.status(503);
-    return {
-      status: ctx.stopping ? ('stopping' as const) : ('ok' as const),
-      database: store.kind,
-      description: store.description,
-      liveEncounters: runtime.liveCount,
-      ownerId: runtime.options.ownerId,
-      redis: ctx.redis.status(),
-      commands: runtime.metrics.commands,
-      logBatches: w.batches,
-      logEntries: w.entries,
-      logWriteMsAvg: w.batches ? Number((w.writeMs / w.batches).toFixed(2)) : 0,
-      logWriteMsMax: Number(w.maxWriteMs.toFixed(2)),
-    };
-  });
-
-  r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue' } }, async () => ({
+  r.get('/rulesets', { schema: { summary: 'Rulesets: options (schema, defaults, docs), stats schema, commands, action catalogue', response: { 200: z.object({ rulesets: z.array(rulesetInfoSchema.loose()) }).describe('Every ruleset this server runs'), ...E.open } } }, async () => ({
     rulesets: ctx.rulesetInfos,
   }));
 
-  r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters', { schema: { summary: 'Create an encounter', security: bearer, body: createEncounterBody, response: { 201: idReply.describe('The new encounter, at version 0'), ...E.gmCreate } } }, async (req, reply) => {
     const accountId = await gm(req);
-    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', `Unknown ruleset "${req.body.ruleset}".`);
+    if (!runtime.ruleset(req.body.ruleset)) throw new ApiError('NOT_FOUND', unknownRulesetMessage(req.body.ruleset, ctx.rulesetInfos.map((r) => r.id)));
     try {
       const rec = await runtime.create({ accountId, name: req.body.name, ruleset: req.body.ruleset, options: req.body.options, seed: req.body.seed });
       req.log.info({ encounterId: rec.id }, 'encounter created');
@@ -199,13 +170,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     }
   });
 
-  r.get('/encounters', { schema: { summary: "The GM's saved encounters, newest activity first", security: bearer, querystring: z.object({ archived: z.enum(['true', 'false']).optional() }) } }, async (req) => {
+  r.get('/encounters', { schema: { summary: "The GM's saved encounters, newest activity first", security: bearer, querystring: z.object({ archived: z.enum(['true', 'false']).optional() }), response: { 200: z.object({ encounters: z.array(encounterSummarySchema) }).describe("The GM's encounters (archived ones with archived=true)"), ...E.gmRead } } }, async (req) => {
     const accountId = await gm(req);
     const list = await store.listEncounters(accountId, { includeArchived: req.query.archived === 'true' });
     return { encounters: list.map(summary) };
   });
 
-  r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams } }, async (req) => {
+  r.get('/encounters/:id', { schema: { summary: 'One encounter with its full (GM) state and invites', security: bearer, params: encounterParams, response: { 200: encounterDetailSchema.loose().describe('The encounter, its state as the GM sees it, its invites (without tokens)'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     // A read: the live host when this process runs the encounter, else the database (snapshot +
     // log, which holds every acknowledged command), on any process, without taking the lease.
@@ -225,7 +196,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     };
   });
 
-  r.patch('/encounters/:id', { schema: { summary: 'Rename, or set the turn timer (seconds, null = off)', security: bearer, params: encounterParams, body: updateEncounterBody } }, async (req) => {
+  r.patch('/encounters/:id', { schema: { summary: 'Rename, or set the turn timer (seconds, null = off)', security: bearer, params: encounterParams, body: updateEncounterBody, response: { 200: z.object({ id: z.string() }).describe('Changed'), ...E.gmChange } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     if (req.body.name) await store.updateEncounterSummary(rec.id, { name: req.body.name });
     if (req.body.turnTimerSeconds !== undefined) {
@@ -235,7 +206,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: rec.id };
   });
 
-  r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams } }, async (req) => {
+  r.post('/encounters/:id/archive', { schema: { summary: 'Archive an encounter (kept, read-only)', security: bearer, params: encounterParams, response: { 200: z.object({ id: z.string(), status: z.literal('archived') }).describe('Archived'), ...E.gmAct } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     // the process that runs the encounter must stop taking its commands: archive it there
     const url = await ownerElsewhere(rec.id);
@@ -244,14 +215,14 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: rec.id, status: 'archived' };
   });
 
-  r.post('/encounters/:id/combatants', { schema: { summary: 'Add a combatant', security: bearer, params: encounterParams, body: addCombatantBody, response: { 201: idReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters/:id/combatants', { schema: { summary: 'Add a combatant', security: bearer, params: encounterParams, body: addCombatantBody, response: { 201: idReply.describe("The combatant's id and the encounter's new version"), ...E.gmChange } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
     const id = req.body.id ?? shortId('c');
     const ack = await gmCommand(req, rec.id, { type: 'combatant.add', combatant: { ...req.body, id } });
     return reply.status(201).send({ id, version: ack.version });
   });
 
-  r.patch('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Edit a combatant', security: bearer, params: combatantParams, body: patchCombatantBody, response: { 200: idReply, ...errors } } }, async (req) => {
+  r.patch('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Edit a combatant', security: bearer, params: combatantParams, body: patchCombatantBody, response: { 200: idReply.describe("The combatant's id and the encounter's new version"), ...E.gmChange } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const { position, ...changes } = req.body;
     let version = 0;
@@ -261,13 +232,13 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: req.params.combatantId, version };
   });
 
-  r.delete('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Remove a combatant', security: bearer, params: combatantParams, response: { 200: idReply, ...errors } } }, async (req) => {
+  r.delete('/encounters/:id/combatants/:combatantId', { schema: { summary: 'Remove a combatant', security: bearer, params: combatantParams, response: { 200: idReply.describe("The removed combatant's id and the encounter's new version"), ...E.gmAct } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const ack = await gmCommand(req, rec.id, { type: 'combatant.remove', combatantId: req.params.combatantId });
     return { id: req.params.combatantId, version: ack.version };
   });
 
-  r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters/:id/invites', { schema: { summary: 'Invite a player (bound to combatants) or a spectator; returns the token once', security: bearer, params: encounterParams, body: createInviteBody, response: { 201: createInviteReply.describe('The invite and its token (shown once)'), ...E.gmChange } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
     const host = await live(rec.id);
     const combatantIds = req.body.role === 'player' ? [...new Set(req.body.combatantIds)] : [];
@@ -281,7 +252,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId });
   });
 
-  r.delete('/encounters/:id/invites/:inviteId', { schema: { summary: 'Revoke an invite', security: bearer, params: inviteParams } }, async (req) => {
+  r.delete('/encounters/:id/invites/:inviteId', { schema: { summary: 'Revoke an invite', security: bearer, params: inviteParams, response: { 200: z.object({ id: z.string(), revoked: z.literal(true) }).describe("Revoked: the invite's sockets are disconnected"), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const invites = await store.listInvites(rec.id);
     if (!invites.some((i) => i.id === req.params.inviteId)) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
@@ -291,7 +262,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return { id: req.params.inviteId, revoked: true };
   });
 
-  r.post('/encounters/:id/invites/:inviteId/reissue', { schema: { summary: 'Show an invite again: a new token for the same player and combatants; the old token stops working', security: bearer, params: inviteParams, response: { 201: createInviteReply, ...errors } } }, async (req, reply) => {
+  r.post('/encounters/:id/invites/:inviteId/reissue', { schema: { summary: 'Show an invite again: a new token for the same player and combatants; the old token stops working', security: bearer, params: inviteParams, response: { 201: createInviteReply.describe('The new invite and its token (shown once); the old token stops working'), ...E.gmAct } } }, async (req, reply) => {
     const rec = await owned(req, req.params.id);
     const old = (await store.listInvites(rec.id)).find((i) => i.id === req.params.inviteId);
     if (!old) throw new ApiError('NOT_FOUND', `No invite "${req.params.inviteId}".`);
@@ -307,7 +278,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId: invite.playerId });
   });
 
-  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams } }, async (req) => {
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
     const entries = [];
     let after = 0;

@@ -2,7 +2,10 @@ import { availableParallelism } from 'node:os';
 import { registry } from '@fray/rulesets';
 import { webPlugin } from '@fray/web';
 import { MemoryStore, type RuntimeOptions } from '@fray/runtime';
-import { configFromEnv } from './config.js';
+import { claimInstance, InstanceInUseError } from '@fray/store';
+import type { Logger } from 'pino';
+import { configFromEnv, type Config } from './config.js';
+import { resolveInstanceId } from './instance.js';
 import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { openStore } from './open-store.js';
@@ -46,6 +49,31 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
   return out;
 }
 
+/**
+ * This process's instance id (FRAY_INSTANCE_ID or its default, instance.ts), claimed so that no
+ * other live process runs with it: a second one refuses to start (InstanceInUseError, exit 1).
+ */
+async function claimInstanceId(config: Config, store: ServerStore, logger: Logger) {
+  const kind = process.env.FRAY_STORE === 'memory' ? 'memory' : store.kind;
+  const resolved = await resolveInstanceId({ explicit: config.instanceId, database: kind, dataDir: config.dataDir, port: config.port });
+  if (resolved.source === 'random' && kind !== 'memory') {
+    logger.warn({ instanceId: resolved.id }, 'no stable instance id (set FRAY_INSTANCE_ID): after a crash, this process\'s encounters wait for their leases to expire (FRAY_LEASE_SECONDS)');
+  }
+  let lose: (e: Error) => void = () => {};
+  const lost = new Promise<Error>((resolve) => (lose = resolve));
+  try {
+    const claim = kind === 'memory' ? { instanceId: resolved.id, ping: () => store.ping(), release: async () => {} } : await claimInstance(store, resolved.id, { logger, onLost: lose });
+    return { ...resolved, claim, lost };
+  } catch (e) {
+    if (e instanceof InstanceInUseError) {
+      logger.fatal({ instanceId: resolved.id, source: resolved.source, holder: e.holder }, e.message);
+      await store.close().catch(() => {});
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
 async function main(): Promise<void> {
   const config = configFromEnv();
   tuneMemory(config.memory);
@@ -56,20 +84,29 @@ async function main(): Promise<void> {
       ? (new MemoryStore() as unknown as ServerStore)
       : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
+  const instance = await claimInstanceId(config, store, logger);
   const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env),
+    instanceId: instance.id,
+    // readiness on the instance lock's own connection (Postgres): it does not queue behind the pool
+    ping: () => instance.claim.ping(),
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
     cookieDomain: config.cookieDomain,
     trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
   });
-  // the browser client at / (apps/web); FRAY_WEB_BUILD=0 serves what is built without building it
-  await server.app.register(webPlugin, { build: process.env.FRAY_WEB_BUILD !== '0' });
-  const { url } = await server.listen(config.port, config.host);
+  // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)
+  await server.app.register(webPlugin);
+  const { url } = await server.listen(config.port, config.host).catch(async (e: unknown) => {
+    await server.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw listenError(e, config.port, config.host);
+  });
   const v8Pool = v8PoolSize();
   const memoryReducer = memoryReducerOn();
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
+  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, instance: instance.source, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
   const cores = availableParallelism();
   const advised = advisedV8PoolSize(cores);
   if (v8Pool > advised) {
@@ -96,6 +133,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'stopping');
     server
       .close()
+      .then(() => instance.claim.release())
       .then(() => store.close())
       .then(() => process.exit(0))
       .catch((e: unknown) => {
@@ -103,11 +141,28 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
+  instance.lost.then((e) => {
+    logger.error({ instanceId: instance.id }, e.message);
+    stop('instance id taken');
+  }, () => {});
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Why the server could not listen, in words a newcomer can act on (a port in use names PORT). */
+function listenError(e: unknown, port: number, host: string): Error {
+  const code = (e as { code?: string }).code;
+  if (code === 'EADDRINUSE') return new StartError(`Port ${port} is already in use on ${host}: another Fray or another program listens on it. Stop it, or start Fray on another port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm start.`);
+  if (code === 'EACCES') return new StartError(`Port ${port} needs privileges this process does not have (ports below 1024 do). Set PORT to 1024 or above, e.g. PORT=3000.`);
+  if (code === 'EADDRNOTAVAIL') return new StartError(`HOST ${host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all of them.`);
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** A start-up failure whose message says it all (printed without a stack trace). */
+class StartError extends Error {}
+
 main().catch((e: unknown) => {
-  console.error(e);
+  if (e instanceof StartError) console.error(`Fray did not start: ${e.message}`);
+  else console.error(e);
   process.exit(1);
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
@@ -14,12 +13,15 @@ import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
+import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
 import { registerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { registerPasskeys } from './passkey-http.js';
 import { PasswordGate } from './passwords.js';
 import { RefusalCounter } from './refusals.js';
+import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
 import { attachRedis, noRedis, type RedisLink } from './redis.js';
@@ -45,6 +47,18 @@ export interface ServerOptions {
    * process takes, so another process can send a client here (NOT_OWNER).
    */
   publicUrl?: string | undefined;
+  /** FRAY_METRICS_TOKEN: the bearer token of GET /metrics and /metrics/json; unset, they are off */
+  metricsToken?: string | undefined;
+  /**
+   * This process's stable identity (FRAY_INSTANCE_ID, resolved in instance.ts): its lease owner
+   * id, so that the same instance restarted takes over its own leases at once. Unset: a new id
+   * per run (a crashed process's encounters wait for their leases to expire).
+   */
+  instanceId?: string | undefined;
+  /** how long /health/ready waits for the database (default 1,000 ms) */
+  readyTimeoutMs?: number;
+  /** the database round trip of /health/ready (default: the store's ping; main.ts: the instance claim's connection) */
+  ping?: () => Promise<void>;
   /**
    * Mark the session cookie Secure (and name it `__Host-fray_session`): Fray is served over https.
    * Default: when `publicUrl` is https (FRAY_SECURE_COOKIES=1 forces it).
@@ -76,7 +90,7 @@ export interface ServerContext {
   rulesetInfos: RulesetInfo[];
   sinks: Map<Sink, { socket: Socket; encounterId: string }>;
   redis: RedisLink;
-  /** set when a graceful stop begins: /health answers 503, new sockets and messages get UNAVAILABLE */
+  /** set when a graceful stop begins: /health/ready answers 503, new sockets and messages get UNAVAILABLE */
   stopping: boolean;
   disconnectInvite(inviteId: string): void;
   /** the session cookie's name and attributes */
@@ -104,10 +118,12 @@ export function inviteRoom(inviteId: string): string {
   return `invite:${inviteId}`;
 }
 
-/** This process's lease owner id; with a public URL, `fray-<uuid>@<url>` (see ownerUrlOf). */
-export function ownerIdFor(publicUrl: string | undefined): string {
-  const id = `fray-${randomUUID()}`;
-  return publicUrl ? `${id}@${publicUrl}` : id;
+/**
+ * This process's lease owner id: its instance id (a new `fray-<uuid>` when none is given), with a
+ * public URL `<instance>@<url>` (see ownerUrlOf). The store compares instances by the part before `@`.
+ */
+export function ownerIdFor(publicUrl: string | undefined, instanceId: string = `fray-${randomUUID()}`): string {
+  return publicUrl ? `${instanceId}@${publicUrl}` : instanceId;
 }
 
 /** The advertised URL in a lease's owner id, or null when that process advertised none. */
@@ -116,12 +132,12 @@ export function ownerUrlOf(ownerId: string): string | null {
   return at >= 0 ? ownerId.slice(at + 1) : null;
 }
 
+/** JSON lines, or (`pretty`: a terminal) pino-pretty's coloured lines, written on this thread. */
 export function makeLogger(level = 'info', pretty = false): PinoLogger {
-  return pino({
-    level,
-    base: { service: 'fray' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } } } : {}),
-  });
+  const options = { level, base: { service: 'fray' } };
+  if (!pretty) return pino(options);
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => NodeJS.WritableStream;
+  return pino(options, pinoPretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }
 
 /** Build the HTTP API and the socket.io server on one port (not listening yet). */
@@ -133,7 +149,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     store: opts.store,
     rulesets: opts.rulesets,
     logger,
-    options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl) } : {}) },
+    options: { ...opts.runtime, ...(opts.runtime?.ownerId === undefined ? { ownerId: ownerIdFor(opts.publicUrl, opts.instanceId) } : {}) },
     deliver: (msg, sinks) => deliverPatch(ctxRef.ctx, msg, sinks),
     onDeadlines: (sink, msg) => ctxRef.ctx?.sinks.get(sink)?.socket.emit('deadlines', msg),
     onClosed: (encounterId, sink, reason) => {
@@ -150,24 +166,14 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
     trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
+    // one line per request instead, when it is answered (request-log.ts)
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Fray', description: 'Authoritative real-time combat server for tabletop RPGs. Live play is over socket.io: see docs/protocol.md.', version: '0.1.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          session: { type: 'apiKey', in: 'cookie', name: 'fray_session', description: 'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerOpenApi(app);
   await app.register(cookie);
 
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
@@ -180,7 +186,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     serveClient: false,
     parser: jsonParser,
   });
-  const redis = opts.redisUrl ? attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
+  const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 
   const ctx: ServerContext = {
     store: opts.store,
@@ -216,11 +222,13 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     err.data = { code: 'UNAVAILABLE' };
     next(err);
   });
+  registerRequestLog(app);
+  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
   registerTransfer(app, ctx);
-  registerMetrics(app, ctx);
+  registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 
   let closed = false;

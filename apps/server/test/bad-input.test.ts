@@ -1,7 +1,7 @@
 import { io as rawIo, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrayClient } from '@fray/client';
-import { connect, startServer, until, type TestServer } from './helpers.js';
+import { connect, startServer, testMetricsToken, until, type TestServer } from './helpers.js';
 
 /**
  * "Malformed JSON, unknown events, wrong types, oversized payloads, unknown ids, missing or forged
@@ -123,7 +123,7 @@ describe('bad input', () => {
   });
 
   it('floods: RATE_LIMITED, then usable again; each refusal a warn line with its reason and counted in /metrics', async () => {
-    const counted = async () => ((await s.http('GET', '/metrics')).body.refusals as Record<string, number>).RATE_LIMITED ?? 0;
+    const counted = async () => ((await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.refusals as Record<string, number>).RATE_LIMITED ?? 0;
     const countedBefore = await counted();
     const before = s.warns().length;
     const v = version();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrayClient, EncounterMirror } from '@fray/client';
-import { connect, expectConverged, startServer, until, type TestServer } from './helpers.js';
+import { connect, expectConverged, startServer, testMetricsToken, until, type TestServer } from './helpers.js';
 
 /**
  * "A GM creates an encounter, two players and a spectator join, legal and illegal actions flow;
@@ -208,7 +208,7 @@ describe('a live encounter over socket.io', () => {
     const health = await s.http('GET', '/health');
     expect(health.body).toMatchObject({ status: 'ok' });
     // the process figures: counters that moved, and no encounter data
-    const metrics = await s.http('GET', '/metrics');
+    const metrics = await s.http('GET', '/metrics/json', undefined, testMetricsToken);
     expect(metrics.status).toBe(200);
     expect(metrics.body).toMatchObject({ pid: process.pid, liveEncounters: 1 });
     // null during the first 10-second window, then the window's figures
@@ -222,7 +222,7 @@ describe('a live encounter over socket.io', () => {
     for (let i = 0; i < 2_000_000; i++) junk.push({ i });
     junk = [];
     await new Promise((r) => setTimeout(r, 100));
-    const gc = (await s.http('GET', '/metrics')).body.gc as { scavenges: number; scavengeMs: number; scavengeMaxMs: number; fullGcs: number; fullGcMs: number; fullGcMaxMs: number };
+    const gc = (await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.gc as { scavenges: number; scavengeMs: number; scavengeMaxMs: number; fullGcs: number; fullGcMs: number; fullGcMaxMs: number };
     expect(junk.length).toBe(0);
     expect(gc.scavenges).toBeGreaterThan(0);
     expect(gc.scavengeMs).toBeGreaterThan(0);

@@ -18,6 +18,9 @@ export interface LogLine {
   [k: string]: unknown;
 }
 
+/** The metrics token of the test servers (GET /metrics and /metrics/json are behind it). */
+export const testMetricsToken = 'test-metrics-token-0123456789';
+
 /** A real server on an ephemeral loopback port, its logs captured. */
 export async function startServer(optsIn: Partial<ServerOptions> & { store?: ServerStore; rulesets?: Record<string, Ruleset>; listenPort?: number } = {}) {
   const { listenPort, ...opts } = optsIn;
@@ -30,7 +33,7 @@ export async function startServer(optsIn: Partial<ServerOptions> & { store?: Ser
   });
   const logger = pino({ level: 'info' }, stream);
   const store = opts.store ?? (await testStore());
-  const server: FrayServer = await buildServer({ rulesets: fixtureRulesets, ...opts, store, logger });
+  const server: FrayServer = await buildServer({ rulesets: fixtureRulesets, metricsToken: testMetricsToken, ...opts, store, logger });
   const { url } = await server.listen(listenPort ?? 0, '127.0.0.1');
   return {
     server,

@@ -43,13 +43,14 @@ export interface Proc {
 }
 
 /**
- * Start `node --conditions=@fray/source --import tsx src/main.ts` with its own port and
- * FRAY_PUBLIC_URL; resolves once it logs that it listens.
+ * Start `node --conditions=@fray/source --import tsx src/main.ts` with its own port (a free one,
+ * or `fixedPort`: a restart at the same address) and FRAY_PUBLIC_URL; resolves once it logs that
+ * it listens.
  */
-export async function startProc(env: Record<string, string>, timeoutMs = 120_000): Promise<Proc> {
+export async function startProc(env: Record<string, string>, timeoutMs = 120_000, fixedPort?: number): Promise<Proc> {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
       cwd,
@@ -89,7 +90,8 @@ export async function startProc(env: Record<string, string>, timeoutMs = 120_000
       });
       void exited.then(({ code, signal }) => {
         clearTimeout(timer);
-        reject(new Error(`server exited (${code ?? signal}) before listening: ${err}`));
+        const said = lines.filter((l) => (l.level as number) >= 50).map((l) => String(l.msg));
+        reject(new Error(`server exited (${code ?? signal}) before listening: ${[...said, err].join('\n')}`));
       });
     });
     try {
@@ -98,7 +100,7 @@ export async function startProc(env: Record<string, string>, timeoutMs = 120_000
     } catch (e) {
       if (child.exitCode === null) child.kill('SIGKILL');
       // the port was taken between freePort and listen: another port
-      if (attempt < 2 && /EADDRINUSE/.test(String(e))) continue;
+      if (attempt < 2 && fixedPort === undefined && /EADDRINUSE/.test(String(e))) continue;
       throw e;
     }
   }

@@ -57,7 +57,7 @@ describe('Redis adapter (REDIS_URL)', () => {
     expect(h.body).toMatchObject({ status: 'ok', redis: 'not configured' });
   });
 
-  it('"Redis down: a single process keeps serving the encounters it owns and says so in /health"', async () => {
+  it('"Redis down: a single process keeps serving the encounters it owns and says so in /health" (readiness 503 naming redis)', async () => {
     // nothing listens on port 1: every connection attempt is refused
     const s = await startServer({ redisUrl: 'redis://127.0.0.1:1', redisPrefix: prefix });
     servers.push(s);
@@ -68,8 +68,10 @@ describe('Redis adapter (REDIS_URL)', () => {
     const ack = await m.command({ type: 'combat.start' });
     expect(ack.ok).toBe(true);
     await until(() => m.version === s.server.runtime.peek(encounterId)!.version, 5000, 'the patch');
+    // not ready (a load balancer sends new clients elsewhere), yet its own encounters are served
     const h = await s.http('GET', '/health');
-    expect(h.body).toMatchObject({ status: 'ok', redis: 'down' });
+    expect(h).toMatchObject({ status: 503, body: { status: 'unavailable', down: ['redis'], redis: 'down' } });
+    expect((await m.command({ type: 'dice.roll', formula: '1d6', purpose: 'still served' })).ok).toBe(true);
     expect(s.warns().some((l) => l.msg.includes('redis unavailable'))).toBe(true);
   });
 

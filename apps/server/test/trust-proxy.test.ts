@@ -20,7 +20,7 @@ async function get(s: TestServer, forwardedFor: string): Promise<number> {
 }
 
 const addressesLogged = (s: TestServer): unknown[] =>
-  s.lines.filter((l) => l.msg === 'incoming request').map((l) => (l as { req?: { remoteAddress?: string } }).req?.remoteAddress);
+  s.lines.filter((l) => (l.msg === 'request' || l.msg === 'request refused') && l.url === '/rulesets').map((l) => l.ip);
 
 async function refusedSocketAddress(s: TestServer, forwardedFor: string): Promise<unknown> {
   const socket = io(s.url, { auth: { token: 'fray_gm_not-a-token' }, extraHeaders: { 'x-forwarded-for': forwardedFor }, transports: ['websocket'], reconnection: false });
@@ -92,7 +92,7 @@ describe('client addresses behind a reverse proxy', () => {
       expect(child.exitCode, out).toBeNull();
       const url = /"url":"(http:\/\/[^"]+)"/.exec(out)![1]!;
       await (await fetch(`${url}/rulesets`, { headers: { 'x-forwarded-for': '192.0.2.44' } })).arrayBuffer();
-      await until(() => out.includes('"remoteAddress":"192.0.2.44"'), 10_000, 'the forwarded address in the request log');
+      await until(() => out.includes('"ip":"192.0.2.44"'), 10_000, 'the forwarded address in the request log');
     } finally {
       child.kill('SIGTERM');
       await exited;

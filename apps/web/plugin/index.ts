@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifySchema, RouteShorthandOptions } from 'fastify';
 
 /** The routes the browser app handles itself (history API): each serves index.html. */
 export const clientRoutes = ['/gm', '/gm/*', '/play/*', '/watch/*'] as const;
@@ -30,9 +30,10 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Build the app with Vite when dist/public is missing or older than the sources (so that
- * `npm start`, which runs the server from its sources, serves the current app). Does nothing
- * where the sources or Vite are absent (a production image built with `npm run build`).
+ * Build the app with Vite when dist/public is missing or older than the sources (or always, with
+ * `force`). For tests and tools: the server never builds at start (`npm start` builds what changed
+ * before it starts, through turbo; the Dockerfile builds in its build stage). Does nothing where
+ * the sources or Vite are absent.
  */
 export async function ensureBuilt(opts: { force?: boolean; log?: (msg: string) => void } = {}): Promise<boolean> {
   const src = resolve(packageRoot, 'src');
@@ -55,9 +56,14 @@ export async function ensureBuilt(opts: { force?: boolean; log?: (msg: string) =
 export interface WebPluginOptions {
   /** serve this directory instead of the built app (tests) */
   root?: string;
-  /** build the app first when it is missing or stale (default: true) */
-  build?: boolean;
 }
+
+/**
+ * The web app's routes are pages and files, not API: out of the OpenAPI document (`hide`), and
+ * logged only when something goes wrong (`warn`), not one line per file.
+ */
+// (`hide` is @fastify/swagger's addition to a route's schema, which this package does not import)
+const quiet: RouteShorthandOptions = { schema: { hide: true } as FastifySchema, logLevel: 'warn' };
 
 const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fray</title></head>
 <body><main><h1>Fray</h1><p>The web app is not built yet. Run <code>npm run build</code> (or
@@ -69,18 +75,11 @@ const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
  * `/socket.io` and `/docs` are untouched: only files that exist are registered.
  */
 const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
-  if (!opts.root && opts.build !== false) {
-    try {
-      await ensureBuilt({ log: (msg) => app.log.info(msg) });
-    } catch (e) {
-      app.log.error({ err: String(e) }, 'the web app could not be built; serving the last build, if any');
-    }
-  }
   const root = opts.root ?? webRoot();
   if (!root) {
     const send = (_req: unknown, reply: FastifyReply) => reply.type('text/html; charset=utf-8').send(notBuilt);
-    app.get('/', send);
-    for (const r of clientRoutes) app.get(r, send);
+    app.get('/', quiet, send);
+    for (const r of clientRoutes) app.get(r, quiet, send);
     return;
   }
   const index = readFileSync(join(root, 'index.html'), 'utf8');
@@ -97,6 +96,8 @@ const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
     prefix: '/',
     wildcard: false,
     index: false,
+    schemaHide: true,
+    logLevel: 'warn',
     cacheControl: false,
     setHeaders(res, path) {
       res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -104,8 +105,8 @@ const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
   });
   const sendIndex = (_req: unknown, reply: FastifyReply) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(index);
-  app.get('/', sendIndex);
-  for (const r of clientRoutes) app.get(r, sendIndex);
+  app.get('/', quiet, sendIndex);
+  for (const r of clientRoutes) app.get(r, quiet, sendIndex);
 };
 
 export const webPlugin = fp(plugin, { name: '@fray/web', fastify: '5.x' });

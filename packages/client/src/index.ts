@@ -100,7 +100,9 @@ export class EncounterMirror {
   receive(msg: PatchMessage): void {
     if (msg.to <= this.version) return; // already have it
     if (msg.from !== this.version) {
-      void this.sync();
+      // a failed sync (the process is stopping, the database is down) is retried by the rejoin
+      // that follows the disconnection; it must not be an unhandled rejection, which ends a Node process
+      void this.sync().catch(() => {});
       return;
     }
     this.state = jsonpatch.applyPatch(this.state, msg.ops as Operation[], false, true).newDocument;
@@ -205,8 +207,9 @@ export class FrayClient {
     const socket: FraySocket = io(url, {
       auth: { token: this.token },
       transports: ['websocket'],
+      // a restarted process is tried at least about every second (socket.io adds up to 50 % jitter)
       reconnectionDelay: 200,
-      reconnectionDelayMax: 2000,
+      reconnectionDelayMax: 1000,
       ...this.opts.socket,
     });
     for (const fn of this.socketWatchers) fn(socket);
@@ -229,6 +232,20 @@ export class FrayClient {
       if (reason === 'shutdown') void this.moveTo(this.entryUrl).catch(() => {});
       // lease lost, database error: join again (NOT_OWNER sends us on; a down database is retried)
       else void this.rejoin(encounterId).catch(() => {});
+    });
+    // a refusal by the server's middleware ends socket.io's own reconnection: UNAVAILABLE (the
+    // database did not answer the token lookup, the process is stopping) is tried again shortly;
+    // UNAUTHORIZED (a revoked token) is handed to whoever waits for the connection
+    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
+      if (!current() || socket.active || this.closedByUser) return;
+      if (err.data?.code === 'UNAUTHORIZED') {
+        for (const w of this.waiters) w.reject(new FrayError({ code: 'UNAUTHORIZED', message: err.message }));
+        this.waiters.clear();
+        return;
+      }
+      setTimeout(() => {
+        if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
+      }, 500 + Math.floor(Math.random() * 500));
     });
     socket.io.on('reconnect', () => {
       if (!current()) return;
@@ -303,7 +320,7 @@ export class FrayClient {
   /**
    * Move to another server process: a new socket at `url`, then every mirror re-`sync`ed there
    * (it catches up from its version). `NOT_OWNER` is followed; a process that refuses or cannot
-   * be reached sends the client back to `entryUrl`, with a growing pause (up to 2 s), until it
+   * be reached sends the client back to `entryUrl`, with a growing pause (up to 1 s), until it
    * succeeds or the client is closed. Concurrent calls share one move.
    */
   moveTo(url: string): Promise<void> {
@@ -314,7 +331,8 @@ export class FrayClient {
   private async move(first: string): Promise<void> {
     let target = first;
     for (let attempt = 0; !this.closedByUser; attempt++) {
-      if (attempt > 0) await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+      // at most a second apart: a process restarting at the same address is found within a second of listening
+      if (attempt > 0) await sleep(Math.min(1000, 100 * 2 ** Math.min(attempt, 5)));
       if (this.closedByUser) break;
       const old = this.socket;
       this.url = target;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandSchema, effectApplySchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
+import { statsErrorMessage } from './stats-error.js';
 import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
   const validStats = (ctx: Ctx, stats: unknown) => {
     const parsed = ruleset.statsSchema.safeParse(stats);
     if (!parsed.success) {
-      ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, z.prettifyError(parsed.error));
+      ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, statsErrorMessage(ruleset.id, ruleset.statsSchema, parsed.error, stats));
     }
     return parsed.data as Record<string, unknown>;
   };

@@ -25,7 +25,7 @@ export function getRuleset(id: string): Ruleset | undefined {
 
 function must(id: string): Ruleset {
   const r = getRuleset(id);
-  if (!r) throw new Error(`Unknown ruleset "${id}"`);
+  if (!r) throw new Error(`Unknown ruleset "${id}". Known rulesets: ${Object.keys(registry).join(', ')}.`);
   return r;
 }
 

@@ -1,4 +1,4 @@
-export { Runtime, defaultRuntimeOptions, type RuntimeOptions, type RuntimeInit } from './runtime.js';
+export { Runtime, defaultRuntimeOptions, unknownRulesetMessage, type RuntimeOptions, type RuntimeInit } from './runtime.js';
 export { EncounterHost, MAX_SYNC_HISTORY, RuntimeError, type Sink, type SubmitInput } from './host.js';
 export { LogWriter } from './log-writer.js';
 export { MemoryStore } from './memory-store.js';

@@ -69,6 +69,7 @@ export class MemoryStore implements RuntimeStore {
     const i = this.invites.get(id);
     if (i) i.revoked = true;
   }
+  async ping() {}
   async close() {}
 
   async createEncounter(input: Omit<EncounterRecordLike, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecordLike> {
@@ -138,7 +139,7 @@ export class MemoryStore implements RuntimeStore {
   async acquireLease(encounterId: string, ownerId: string, ttlMs: number) {
     const cur = this.leases.get(encounterId);
     const now = Date.now();
-    if (cur && cur.ownerId !== ownerId && cur.expiresAt.getTime() > now) return null;
+    if (cur && cur.ownerId.split('@')[0] !== ownerId.split('@')[0] && cur.expiresAt.getTime() > now) return null;
     const lease = { encounterId, ownerId, token: (cur?.token ?? 0) + 1, expiresAt: new Date(now + ttlMs) };
     this.leases.set(encounterId, lease);
     return { ...lease };

@@ -144,7 +144,7 @@ export class Runtime {
   /** Create an encounter (state version 0) and save it. */
   async create(input: { id?: string; accountId: string; name: string; ruleset: string; options?: unknown; seed?: number }): Promise<EncounterRecordLike> {
     const ruleset = this.ruleset(input.ruleset);
-    if (!ruleset) throw new RuntimeError('INVALID_REQUEST', `Unknown ruleset "${input.ruleset}".`);
+    if (!ruleset) throw new RuntimeError('INVALID_REQUEST', unknownRulesetMessage(input.ruleset, Object.keys(this.rulesets)));
     const id = input.id ?? `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
     let state: EncounterState;
@@ -403,4 +403,9 @@ export class Runtime {
     await this.writer.drain();
     await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown', { notifyAfterRelease: true })));
   }
+}
+
+/** A refusal a newcomer can act on: the ruleset asked for, and the ones this server has. */
+export function unknownRulesetMessage(asked: string, known: string[]): string {
+  return `Unknown ruleset "${asked}". Known rulesets: ${known.join(', ')} (GET /rulesets describes each).`;
 }

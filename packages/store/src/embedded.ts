@@ -37,6 +37,17 @@ function compiledPglite(): Promise<WasmModule | undefined> {
   return pgliteModule;
 }
 
+/**
+ * PGlite's Postgres settings: its own (single user, no parallel workers…) and a smaller buffer
+ * cache. Postgres's default `shared_buffers` of 128 MB lives inside the WebAssembly memory, and an
+ * idle server kept about 120 MB more resident with it (docs/performance.md, "Start and idle
+ * memory"); the embedded database of one table of GMs is a few MB, and the files it reads stay in
+ * the operating system's page cache anyway.
+ */
+export function embeddedStartParams(): string[] {
+  return [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -77,7 +88,7 @@ export async function startEmbedded(dataDir: string, opts: { maxConnections?: nu
   let db: PGlite | undefined;
   try {
     const pgliteWasmModule = await compiledPglite();
-    db = await PGlite.create(dir, pgliteWasmModule ? { pgliteWasmModule: pgliteWasmModule as never } : {});
+    db = await PGlite.create(dir, { startParams: embeddedStartParams(), ...(pgliteWasmModule ? { pgliteWasmModule: pgliteWasmModule as never } : {}) });
     const server = new PGLiteSocketServer({
       db,
       host: '127.0.0.1',

@@ -8,6 +8,8 @@ export type { MigrateResult } from './migrate.js';
 export { startEmbedded } from './embedded.js';
 export type { EmbeddedPostgres } from './embedded.js';
 export { isUnavailable } from './errors.js';
+export { claimInstance, InstanceInUseError, INSTANCE_LOCK_CLASS } from './instance.js';
+export type { InstanceClaim, ClaimOptions } from './instance.js';
 export { backupToFile, dumpDatabase, NOT_BACKED_UP } from './backup.js';
 export type { BackupSummary } from './backup.js';
 export { restoreFromFile } from './restore.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -115,6 +116,23 @@ function withAdapterCause(error: unknown, bound: { errorRegistry: { consumeError
 }
 
 /**
+ * Whether `_prisma_migrations` records every migration of the list as applied (finished, not
+ * rolled back) with the checksum of its file as it is now (the SHA-256 Prisma records). False when
+ * the table is missing or anything differs: then the schema engine decides, and says what.
+ */
+export async function allApplied(pool: pg.Pool, list: EngineModule.MigrationList, schema?: string): Promise<boolean> {
+  const table = schema ? `"${schema.replaceAll('"', '""')}"._prisma_migrations` : '_prisma_migrations';
+  const { rows } = await pool.query<{ migration_name: string; checksum: string }>(
+    `SELECT migration_name, checksum FROM ${table} WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  const recorded = new Map(rows.map((r) => [r.migration_name, r.checksum]));
+  return list.migrationDirectories.every((d) => {
+    const file = d.migrationFile.content;
+    return file.tag === 'ok' && recorded.get(d.path) === createHash('sha256').update(file.value).digest('hex');
+  });
+}
+
+/**
  * Apply every migration of `prismaDir/migrations` not yet recorded in `_prisma_migrations`.
  * Idempotent: a second run applies nothing. `schema` (default: the connection's search_path,
  * normally `public`) is the Postgres schema that receives the tables.
@@ -130,8 +148,6 @@ export async function applyMigrations(
   } = {},
 ): Promise<MigrateResult> {
   const prismaDir = opts.prismaDir ?? defaultPrismaDir();
-  const engineModule = await loadEngine();
-  const schema = await readFile(path.join(prismaDir, 'schema.prisma'), 'utf8');
   const migrationsList = await readMigrations(path.join(prismaDir, 'migrations'));
   if (opts.only) {
     const only = new Set(opts.only);
@@ -139,6 +155,13 @@ export async function applyMigrations(
   }
   const pool = new pg.Pool({ ...poolConfig, max: 1 });
   pool.on('error', () => {});
+  // nothing to do (the usual start): the schema engine, a large WebAssembly module, is not loaded
+  if (await allApplied(pool, migrationsList, opts.schema).catch(() => false)) {
+    await pool.end();
+    return { applied: [] };
+  }
+  const engineModule = await loadEngine();
+  const schema = await readFile(path.join(prismaDir, 'schema.prisma'), 'utf8');
   const factory = new PrismaPg(pool, opts.schema ? { schema: opts.schema } : undefined);
   const bound = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(factory));
   try {

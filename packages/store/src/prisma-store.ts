@@ -370,9 +370,10 @@ export class PrismaStore implements Store {
   // ---- leases (the database clock decides expiry, so processes need not agree on time) -------
 
   /**
-   * Takes the lease when it is free or expired (the token goes up by one), renews it when this
-   * owner already holds it unexpired (same token), and returns null when another owner holds an
-   * unexpired lease.
+   * Takes the lease, with a new token (+1), when it is free or expired or held by the same
+   * instance (the owner id's part before `@`: a process restarted with its instance id takes over
+   * its own leases at once, and the fence refuses whatever its dead predecessor still had in
+   * flight); null when another instance holds an unexpired lease.
    */
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<Lease | null> {
     return this.run('acquireLease', async () => {
@@ -382,10 +383,9 @@ export class PrismaStore implements Store {
         VALUES (${encounterId}, ${ownerId}, 1, now() + ${ms} * interval '1 millisecond')
         ON CONFLICT (encounter_id) DO UPDATE
           SET owner_id = EXCLUDED.owner_id,
-              token = CASE WHEN leases.owner_id = EXCLUDED.owner_id AND leases.expires_at > now()
-                           THEN leases.token ELSE leases.token + 1 END,
+              token = leases.token + 1,
               expires_at = EXCLUDED.expires_at
-          WHERE leases.owner_id = EXCLUDED.owner_id OR leases.expires_at <= now()
+          WHERE split_part(leases.owner_id, '@', 1) = split_part(EXCLUDED.owner_id, '@', 1) OR leases.expires_at <= now()
         RETURNING encounter_id, owner_id, token, expires_at`;
       const row = rows[0];
       return row ? toLease(row) : null;

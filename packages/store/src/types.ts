@@ -170,7 +170,11 @@ export interface Store {
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
 
-  /** Take or renew the lease; returns it, or null when another owner holds an unexpired one. */
+  /**
+   * Take the lease with a new fencing token (token + 1) when it is free, expired, or held by the
+   * same instance (the part of the owner id before `@`: a restarted process taking over its own
+   * leases at once); null when another owner holds an unexpired one.
+   */
   acquireLease(encounterId: string, ownerId: string, ttlMs: number): Promise<Lease | null>;
   renewLease(lease: Lease, ttlMs: number): Promise<Lease | null>;
   /** renew many leases at once; returns those still held (renewed) */
@@ -178,5 +182,7 @@ export interface Store {
   releaseLease(lease: Lease): Promise<void>;
   getLease(encounterId: string): Promise<Lease | null>;
 
+  /** One round trip to the database (readiness); rejects with StoreUnavailableError when down. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir, openStore } from '../src/index.js';
-import type { Store } from '../src/index.js';
+import type { PrismaStore, Store } from '../src/index.js';
 import { entry, seedEncounter } from './helpers.js';
 
 // The embedded database is what `DATABASE_URL` unset means, so this file runs in both CI passes.
@@ -53,6 +53,16 @@ describe('the embedded PGlite store', () => {
       expect(await store.latestSnapshot(encounterId)).toMatchObject({ version: 2, state: { hp: 7 } });
       // the lease survived too: a new process id must wait for it or take it after expiry
       expect(await store.acquireLease(encounterId, 'proc-2', 60_000)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("runs with a 16 MB buffer cache, not Postgres's 128 MB (an idle server's memory)", async () => {
+    const store = await openStore({ dataDir });
+    try {
+      const rows = await (store as unknown as PrismaStore).prisma.$queryRawUnsafe<{ shared_buffers: string }[]>('SHOW shared_buffers');
+      expect(rows[0]!.shared_buffers).toBe('16MB');
     } finally {
       await store.close();
     }

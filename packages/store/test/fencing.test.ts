@@ -37,17 +37,33 @@ describe(`leases and fencing on ${backend}`, () => {
     expect(a).toMatchObject({ encounterId: enc.id, ownerId: 'proc-a', token: 1 });
     expect(a!.expiresAt.getTime()).toBeGreaterThan(Date.now() - 5_000);
     expect(await peer.acquireLease(enc.id, 'proc-b', 30_000)).toBeNull();
-    // the same owner taking it again keeps its token and extends it
+    // the same instance taking it again (a restarted process) gets it with a new token
     const again = await store.acquireLease(enc.id, 'proc-a', 60_000);
-    expect(again?.token).toBe(1);
+    expect(again?.token).toBe(2);
     expect(again!.expiresAt.getTime()).toBeGreaterThan(a!.expiresAt.getTime());
     // shorten it to 1 ms (as a process that stops heartbeating would see it lapse)
-    await store.acquireLease(enc.id, 'proc-a', 1);
+    const short = (await store.acquireLease(enc.id, 'proc-a', 1))!;
     await sleep(50);
     const b = await peer.acquireLease(enc.id, 'proc-b', 30_000);
-    expect(b).toMatchObject({ ownerId: 'proc-b', token: 2 });
+    expect(b).toMatchObject({ ownerId: 'proc-b', token: short.token + 1 });
     expect(await store.getLease(enc.id)).toEqual(b);
     expect(await store.getLease('missing')).toBeNull();
+  });
+
+  it('"a restarted instance takes over its own leases at once, with a new fencing token": the instance is the owner id before "@"', async () => {
+    const enc = await seedEncounter(store);
+    const old = (await store.acquireLease(enc.id, 'inst-1@http://10.0.0.1:3000', 600_000))!;
+    await store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: old.token }]);
+    // another instance waits for the unexpired lease; the same instance (even at a new URL) takes it now
+    expect(await peer.acquireLease(enc.id, 'inst-2@http://10.0.0.2:3000', 600_000)).toBeNull();
+    expect(await peer.acquireLease(enc.id, 'inst-10', 600_000)).toBeNull();
+    const back = (await peer.acquireLease(enc.id, 'inst-1@http://10.0.0.9:3000', 600_000))!;
+    expect(back).toMatchObject({ ownerId: 'inst-1@http://10.0.0.9:3000', token: old.token + 1 });
+    // whatever the dead predecessor still had in flight is refused; the new holder appends
+    await expect(store.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: old.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    expect(await store.renewLease(old, 600_000)).toBeNull();
+    await peer.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: back.token }]);
+    expect((await store.readLog(enc.id, 0)).map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('a stale fencing token cannot append, and the newer owner can', async () => {
@@ -169,10 +185,7 @@ describe(`leases and fencing on ${backend}`, () => {
       expect(renewed).not.toBe('blocked');
       expect((renewed as Awaited<ReturnType<typeof store.renewLeases>>)[0]?.token).toBe(a.token);
       expect(await Promise.race([store.renewLease(a, 30_000), timeout(3_000)])).not.toBe('blocked');
-      // nor does the owner acquiring its unexpired lease again (same token), nor a release
-      // (expires_at only); a takeover (token + 1) must wait for the append to commit
-      const again = await Promise.race([store.acquireLease(enc.id, 'proc-a', 30_000), timeout(3_000)]);
-      expect(again).toMatchObject({ ownerId: 'proc-a', token: a.token });
+      // nor does a release (expires_at only); a takeover (token + 1) must wait for the append to commit
       expect(await Promise.race([store.releaseLease(a), timeout(3_000)])).not.toBe('blocked');
       let took: Awaited<ReturnType<typeof peer.acquireLease>> | undefined;
       const takeover = peer.acquireLease(enc.id, 'proc-b', 30_000).then((l) => (took = l));

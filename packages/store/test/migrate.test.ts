@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { applyMigrations, defaultPrismaDir } from '../src/index.js';
+import { allApplied, readMigrations } from '../src/migrate.js';
 import type { PrismaStore } from '../src/index.js';
 import { poolConfig } from '../src/open.js';
 import { openTestStore } from '../src/testing.js';
@@ -42,6 +44,22 @@ describe(`migrations on ${backend}`, () => {
       expect(row.finished_at).toBeInstanceOf(Date);
       expect(row.rolled_back_at).toBeNull();
       expect(Number(row.applied_steps_count)).toBe(1);
+    }
+  });
+
+  it('a start with every migration applied sees so without the schema engine; a new or changed migration is not missed', async () => {
+    const { info } = store as unknown as PrismaStore;
+    const pool = new pg.Pool({ ...poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }) });
+    try {
+      const list = await readMigrations(path.join(defaultPrismaDir(), 'migrations'));
+      expect(await allApplied(pool, list, info.schema)).toBe(true);
+      const [first, ...rest] = list.migrationDirectories;
+      const changed = { ...first!, migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: '-- edited\n' } } };
+      expect(await allApplied(pool, { ...list, migrationDirectories: [changed, ...rest] }, info.schema)).toBe(false);
+      const added = { path: '29990101000000_new', migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'SELECT 1;' } } };
+      expect(await allApplied(pool, { ...list, migrationDirectories: [...list.migrationDirectories, added] }, info.schema)).toBe(false);
+    } finally {
+      await pool.end();
     }
   });
 

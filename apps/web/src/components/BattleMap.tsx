@@ -28,6 +28,8 @@ export interface BattleMapProps {
   /** GM only: a token dragged to a cell */
   onDrop?: ((id: string, to: Cell) => void) | undefined;
   walls?: boolean;
+  /** GM: the selected token goes to the next place tapped (zones: a "Place here" button per zone) */
+  placing?: string | null;
   title: string;
 }
 

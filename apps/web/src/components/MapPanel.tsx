@@ -177,9 +177,9 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
     setNote(null);
     // the GM places a token that is not on the map yet with the next tap
     const c = state?.combatants[id];
-    if (gm && selected !== id && c && space?.kind !== 'zones' && !isCell(c.position)) {
+    if (gm && selected !== id && c && (space?.kind === 'zones' ? !c.position : !isCell(c.position))) {
       setPlacing(true);
-      setNote({ kind: 'info', text: `Tap a ${space?.kind === 'hexes' ? 'hex' : 'square'} to place ${c.name}.` });
+      setNote({ kind: 'info', text: space?.kind === 'zones' ? `Press "Place here" on a zone to place ${c.name}.` : `Tap a ${space?.kind === 'hexes' ? 'hex' : 'square'} to place ${c.name}.` });
     }
   };
 
@@ -233,7 +233,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   const sel = selected ? state.combatants[selected] : undefined;
   const element = space ? (
     <section className="map-panel" aria-label={title} data-testid="map-panel">
-      <BattleMap state={state} space={space} isMine={isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen, refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} title={title} />
+      <BattleMap state={state} space={space} isMine={isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen, refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} placing={gm && placing ? selected : null} title={title} />
       {gm && live && space.kind !== 'zones' ? <MapTools live={live} state={state} kind={space.kind} editingWalls={editingWalls} setEditingWalls={setEditingWalls} /> : null}
       <div className="map-status">
         {highlight && state.reaction ? (
@@ -258,9 +258,9 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
             ))}
           </div>
         ) : null}
-        {gm && sel && !move && space.kind !== 'zones' ? (
+        {gm && sel && !move ? (
           <button type="button" aria-pressed={placing} onClick={() => setPlacing(!placing)}>
-            {placing ? 'Tap a square to place (GM)…' : `Place ${sel.name} (GM)`}
+            {placing ? `Tap a ${space.kind === 'zones' ? 'zone’s Place button' : space.kind === 'hexes' ? 'hex' : 'square'} to place ${sel.name} (GM)… (press to cancel)` : `Place ${sel.name} (GM)`}
           </button>
         ) : null}
         {!sel && !move ? <p className="muted">{canCommand === noOne ? 'Tap a token to see who it is.' : gm ? 'Tap a token to select it; drag it to place it (GM).' : 'Tap your token to move it.'}</p> : null}

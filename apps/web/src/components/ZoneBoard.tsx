@@ -115,6 +115,11 @@ export function ZoneBoard(props: BattleMapProps) {
                   {chosen ? '✓ chosen' : 'Go here'}
                 </button>
               ) : null}
+              {props.placing && !go ? (
+                <button type="button" className="zone-go" onClick={() => props.onCell({ zone: z.id })}>
+                  Place {state.combatants[props.placing]?.name ?? ''} here (GM)
+                </button>
+              ) : null}
             </header>
             {traitWords(z).length ? <p className="zone-traits">{traitWords(z).join(' · ')}</p> : null}
             {z.features?.length ? <p className="zone-traits">Features: {z.features.map((f) => f.name).join(', ')}</p> : null}

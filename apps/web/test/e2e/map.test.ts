@@ -190,4 +190,124 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await settle([p1, p2, watcher], gm);
     expect(consoleErrors).toEqual([]);
   }
+
+  /**
+   * The other rulesets: the same map, drawn from their own space. The GM places everyone, the
+   * acting combatant moves by tapping (through the GM's map or the player's phone), the GM applies
+   * a condition and ends the combat; screenshots of the map on the phone and the desktop.
+   */
+  const others: Array<[string, string, Record<string, string | boolean>]> = [
+    ['ocv-phases', 'hexes', {}],
+    ['action-points', 'squares', {}],
+    ['legends', 'zones', {}],
+  ];
+  it.each(others)('%s: the map (%s), placement, a move by tapping, a condition, the end', async (id, kind) => {
+    try {
+      await otherRuleset(id, kind);
+    } catch (e) {
+      await failShots();
+      throw e;
+    }
+  }, 180_000);
+
+  async function otherRuleset(id: string, kind: string): Promise<void> {
+    const info = rulesets.find((r) => r.id === id)!;
+    const gm = await open();
+    await signUp(gm, srv.url);
+    await createEncounter(gm, `A fight of ${info.name}`, id, 5);
+    await addByForm(gm, info, 'Hero', 'heroes');
+    await addByForm(gm, info, 'Brute', 'foes');
+    await addByForm(gm, info, 'Ally', 'heroes');
+    if (kind === 'zones') {
+      // a second zone from the GM command form (built from defineZone's schema)
+      const f = gm.getByRole('form', { name: 'GM command' });
+      await f.getByLabel('Command').selectOption('defineZone');
+      await f.locator('[id="gmc-zone.id"]').fill('yard');
+      await f.locator('[id="gmc-zone.name"]').fill('Courtyard');
+      await f.locator('[id="gmc-zone.neighbors"]').fill('main');
+      await f.getByRole('button', { name: /^Send/ }).click();
+      await gmSees(gm, 's.rs.zones.yard && s.rs.zones.main.neighbors.includes("yard")');
+      for (const [name, zone] of [['Hero', 'main'], ['Brute', 'yard'], ['Ally', 'main']] as const) {
+        const cid = await idOf(gm, name);
+        await map(gm).locator(`[data-token="${cid}"]`).first().click();
+        await map(gm).locator(`[data-zone="${zone}"]`).getByRole('button', { name: /^Place .* here/ }).click();
+        await gmSees(gm, 's.combatants[a[0]].position && s.combatants[a[0]].position.zone === a[1]', [cid, zone]);
+      }
+    } else {
+      const at = (i: number) => (kind === 'hexes' ? `${i},1` : `${i},1`);
+      await placeByTap(gm, 'Hero', at(1));
+      await placeByTap(gm, 'Brute', at(6));
+      await placeByTap(gm, 'Ally', kind === 'hexes' ? '1,3' : '1,3');
+    }
+    const hero = await idOf(gm, 'Hero');
+    const p1 = await open(PHONE);
+    const watcher = await open();
+    await p1.goto(await inviteLink(gm, 'player', ['Hero']));
+    await watcher.goto(await inviteLink(gm, 'spectator'));
+    for (const p of [p1, watcher]) await p.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    await gm.getByRole('button', { name: 'Start combat' }).click();
+    await gmSees(gm, `s.status === 'active'`);
+    await settle([p1, watcher], gm);
+
+    // whoever acts moves by tapping; until then the GM takes the turn-order decisions or ends turns
+    let moved = false;
+    for (let i = 0; i < 25 && !moved; i++) {
+      const s = (await liveState(gm)).state!;
+      if (s.reaction) {
+        await gm.getByTestId('reaction-window').getByRole('button', { name: /Resolve/ }).click();
+        await gmSees(gm, 's.reaction === null');
+        continue;
+      }
+      const cur = s.clock.current;
+      const page = cur === hero ? p1 : gm;
+      if (cur) {
+        await settle([p1], gm);
+        const token = map(page).locator(`[data-token="${cur}"]`).first();
+        if (!(await token.getAttribute('aria-pressed').catch(() => null))?.includes('true')) await token.click();
+        const moves = map(page).getByRole('group', { name: /^Move / }).getByRole('button');
+        const found = await moves.first().waitFor({ timeout: 3000 }).then(() => true, () => false);
+        if (found) {
+          await moves.first().click();
+          await noteMatches(page, /Tap a highlighted|Nowhere to go|Not there|not on the map/);
+          const target = kind === 'zones' ? map(page).getByRole('button', { name: /^Go here$|^Engage|^Group with|^Go next to/ }).first() : map(page).locator('.cell.reach').first();
+          if (await target.count()) {
+            await target.click();
+            await noteMatches(page, /Tap it again or press Confirm/);
+            await keep(page, `${page === p1 ? 'player' : 'gm'}-${id}-move-preview-${page === p1 ? 'phone' : 'desktop'}`);
+            await map(page).getByRole('button', { name: /^Confirm/ }).click();
+            await noteMatches(page, /done/);
+            moved = true;
+            break;
+          }
+          await map(page).getByRole('button', { name: 'Cancel move' }).click();
+        }
+      }
+      // a decision or the end of the turn, as the GM
+      const decision = gm.getByTestId(`actions-${cur ?? ''}`).getByRole('button', { name: /^(Keep my place|Do not move|Stay)/ });
+      if (cur && (await decision.count())) await decision.first().click();
+      else if (cur) await gm.getByTestId('turn-controls').getByRole('button', { name: /^End .*'s turn$/ }).click();
+      else break;
+      await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? 0) > v, s.version);
+    }
+    expect(moved, `${id}: nobody could move by tapping`).toBe(true);
+    await settle([p1, watcher], gm);
+
+    const fx = gm.getByRole('form', { name: 'Apply a condition or effect' });
+    await fx.getByLabel('Target').selectOption(hero);
+    await fx.getByLabel('Condition or effect').fill('stunned');
+    await fx.getByRole('button', { name: 'Apply' }).click();
+    await gmSees(gm, 's.effects.some((e) => e.targetId === a)', hero);
+    await settle([p1, watcher], gm);
+    await keep(p1, `player-${id}-map-phone`);
+    await keep(gm, `gm-${id}-map-desktop`);
+    await keep(watcher, `spectator-${id}-map-desktop`);
+    const report: string[] = [];
+    for (const [name, page] of [['GM', gm], ['player (phone)', p1], ['spectator', watcher]] as const) {
+      for (const v of await axe(page)) report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+    expect(report).toEqual([]);
+    await gm.getByTestId('turn-controls').getByRole('button', { name: 'End combat' }).click();
+    await gmSees(gm, `s.status === 'ended'`);
+    expect(consoleErrors).toEqual([]);
+  }
 });
