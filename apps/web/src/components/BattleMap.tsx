@@ -95,7 +95,7 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
         </text>
         {conds.slice(0, 3).map((k, i) => (
           <g key={k + i}>
-            <rect x={cx + r - 6} y={cy - r - 4 + i * 11} width={Math.max(14, k.length * 4.6)} height={10} rx={3} className="token-badge" />
+            <rect x={cx + r - 6} y={cy - r - 4 + i * 11} width={Math.max(14, Math.min(k.length, 9) * 5.2 + 6)} height={10} rx={3} className="token-badge" />
             <text x={cx + r - 3} y={cy - r + 4 + i * 11} className="token-badge-text">
               {k.length > 9 ? `${k.slice(0, 8)}…` : k}
             </text>
@@ -109,6 +109,26 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
       </g>
     </g>
   );
+}
+
+/**
+ * The first view: the whole map, unless that makes a cell smaller than a fingertip (about 34 px) on
+ * this screen; then a window of that scale centred on whoever acts (or the tokens' middle).
+ */
+function fitView(kind: GridKind, state: EncounterState, whole: { x: number; y: number; w: number; h: number }) {
+  const screen = typeof window === 'undefined' ? 1000 : Math.max(200, Math.min(window.innerWidth - 40, 1200));
+  const maxW = (screen * (kind === 'squares' ? SQUARE : HEX * Math.sqrt(3))) / 34;
+  if (whole.w <= maxW) return whole;
+  const acting = state.clock.current ? state.combatants[state.clock.current]?.position : null;
+  const spots = isCell(acting) ? [acting] : Object.values(state.combatants).map((c) => c.position).filter(isCell);
+  if (spots.length === 0) return whole;
+  const cs = spots.map((p) => centre(kind, p));
+  const cx = cs.reduce((a, c) => a + c.cx, 0) / cs.length;
+  const cy = cs.reduce((a, c) => a + c.cy, 0) / cs.length;
+  // the map's box is 52 % of the screen's height on a phone, 62 % (at most 560 px) elsewhere (style.css)
+  const tall = typeof window === 'undefined' ? 560 : window.innerWidth <= 600 ? 0.52 * window.innerHeight : Math.min(0.62 * window.innerHeight, 560);
+  const h = (maxW * tall) / screen;
+  return { x: cx - maxW / 2, y: cy - h / 2, w: maxW, h };
 }
 
 /** The ruleset's terrain layers (`space.terrain`): layer name → the keys of its cells. */
@@ -139,7 +159,7 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
   const rect = drawnRect(kind, state, extra);
   const box = boxOf(kind, rect);
   const pad = 24;
-  const pz = usePanZoom({ x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad });
+  const pz = usePanZoom(fitView(kind, state, { x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad }));
   const walls = new Set((mapOf(state)?.walls ?? []).map(cellKey));
   const terrain = terrainOf(state, props.space.terrain);
   const reach = new Map<string, ReachTarget>((marks.reach?.reachable ?? []).filter((t) => isCell(t.to)).map((t) => [cellKey(t.to as Cell), t]));

@@ -83,6 +83,8 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   // A stale map re-syncs: when the state moves on, ask again where the mover can go.
   useEffect(() => {
     if (move?.answer && move.answer.version !== version && !sending.current) void loadReach(move, chosen);
+    // a "done" line says what just happened; once the fight moves on it is old news
+    else if (!move && note?.kind === 'ok' && !sending.current) setNote(null);
   }, [version]);
 
   // The movement options of the selected token, when this viewer commands it.
@@ -263,7 +265,17 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
             {placing ? `Tap a ${space.kind === 'zones' ? 'zone’s Place button' : space.kind === 'hexes' ? 'hex' : 'square'} to place ${sel.name} (GM)… (press to cancel)` : `Place ${sel.name} (GM)`}
           </button>
         ) : null}
-        {!sel && !move ? <p className="muted">{canCommand === noOne ? 'Tap a token to see who it is.' : gm ? 'Tap a token to select it; drag it to place it (GM).' : 'Tap your token to move it.'}</p> : null}
+        {!sel && !move ? (
+          <p className="muted">
+            {canCommand === noOne
+              ? 'Tap a token to see who it is.'
+              : gm
+                ? 'Tap a token to select it; drag it to place it (GM).'
+                : state.clock.current && canCommand(state.clock.current)
+                  ? 'Your turn: tap your token to move it.'
+                  : 'Not your turn: the map follows the fight.'}
+          </p>
+        ) : null}
         {move ? (
           <p>
             <strong>{nameOf(state, move.combatantId)}</strong>: {move.option.label}

@@ -51,7 +51,8 @@ export async function shot(page: Page, name: string): Promise<string> {
     const vw = window.innerWidth;
     // elements wider than the screen (the page hides horizontal overflow, so look for it)
     const wide = [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > vw + 1 && !el.closest('.table-wrap, .sr-only, .log'))
+      // (the drawing inside an <svg> is clipped by it: the svg itself is checked)
+      .filter((el) => el.getBoundingClientRect().right > vw + 1 && !el.closest('.table-wrap, .sr-only, .log') && !(el as Element & { ownerSVGElement?: unknown }).ownerSVGElement)
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(el.getBoundingClientRect().right)}px)`);
     return { w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight, vw, wide };
