@@ -62,7 +62,7 @@ export async function startServer(runtime: Record<string, unknown> = {}): Promis
   const build = async () => {
     const s = await buildServer({ store, rulesets: registry, logger: pino({ level: 'warn' }, stream), runtime });
     await s.app.after();
-    if (!s.app.hasPlugin('@fray/web')) await s.app.register(webPlugin, { build: false });
+    if (!s.app.hasPlugin('@fray/web')) await s.app.register(webPlugin);
     return s;
   };
   let server = await build();
