@@ -12,16 +12,26 @@ export const display: RulesetDisplay = {
       adjustable: true,
       doc: 'Fatigue taken (rushing gives 6 by default); it only grows in combat. Healing lowers it.',
     },
+    {
+      key: 'wounds',
+      label: 'Wounds',
+      short: 'WND',
+      current: { in: 'data', key: 'wounds' },
+      max: { in: 'stats', key: 'toughness' },
+      direction: 'up',
+      adjustable: true,
+      doc: 'Wounds taken from confirmed attacks (option attackOutcome) or the GM; at the toughness (stat, default 10) the character is taken out (incapacitated). Healing lowers them.',
+    },
   ],
   statGroups: [
     { label: 'Characteristics', stats: ['DEX', 'SPD', 'STR', 'externalSPD'] },
     { label: 'Movement', stats: ['encumbrance', 'mobilityInjury', 'sprintingFocus', 'vehicle', 'mountId', 'willingToBeCarried'] },
-    { label: 'Body', stats: ['kind', 'hands'] },
+    { label: 'Body', stats: ['kind', 'hands', 'toughness'] },
     { label: 'Abilities', stats: ['competences', 'actions'] },
   ],
   statLabels: {
     DEX: 'DEX', SPD: 'SPD', STR: 'STR', externalSPD: 'External SPD', encumbrance: 'Encumbrance', mobilityInjury: 'Mobility Injury',
-    sprintingFocus: 'Sprinting Focus', vehicle: 'Vehicle', mountId: 'Rides', kind: 'Kind', hands: 'Hands', willingToBeCarried: 'Willing to be carried',
+    sprintingFocus: 'Sprinting Focus', vehicle: 'Vehicle', mountId: 'Rides', kind: 'Kind', hands: 'Hands', toughness: 'Toughness', willingToBeCarried: 'Willing to be carried',
     competences: 'Competent with', actions: 'Ability actions',
   },
   internal: ['moveRollRound', 'turn.n', 'turn.seq', 'turn.touched', 'turn.pickupFailed', 'turn.ended', 'turn.forfeited', 'turn.bypassed', 'turn.verbal', 'busyHands', 'noMeleeUntilRound', 'forfeitRound', 'turnRound', 'bypassedRound'],
@@ -37,6 +47,20 @@ export const display: RulesetDisplay = {
     'legends.attacked': [
       { when: { unarmed: true }, text: '{combatantId} attacks {targetId} unarmed ({attack}).' },
       { text: '{combatantId} attacks {targetId} with {weaponId} ({attack}).' },
+    ],
+    'legends.attackRolled': [
+      { when: { 'attack.hit': true }, text: '{combatantId} rolls {attack.total} to hit {targetId}: a hit for {attack.damage} damage ({attack.damageFormula}), waiting for the GM.' },
+      { text: '{combatantId} rolls {attack.total} to hit {targetId}: a miss, waiting for the GM.' },
+    ],
+    'legends.attackResolved': [
+      { when: { hit: true, changed: true }, text: 'The GM rules that {combatantId} hits {targetId} for {damage} damage.' },
+      { when: { hit: true }, text: '{combatantId} hits {targetId} for {damage} damage.' },
+      { when: { changed: true }, text: 'The GM rules that {combatantId} misses {targetId}.' },
+      { text: '{combatantId} misses {targetId}.' },
+    ],
+    'legends.wounded': [
+      { when: { amount: false }, text: '{combatantId} has {wounds} wounds.' },
+      { text: '{combatantId} now has {wounds} wounds ({reason}).' },
     ],
     'legends.acted': [
       { when: { targetId: true }, text: '{combatantId} takes a {kind} action: {action} on {targetId}.' },
