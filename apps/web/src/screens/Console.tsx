@@ -7,6 +7,7 @@ import { Invites } from '../components/Invites.js';
 import { StoryLog } from '../components/Log.js';
 import { DuplicateButton, QuickNpcs } from '../components/QuickNpcs.js';
 import { AdjustVital } from '../components/Vitals.js';
+import { PendingRulings } from '../components/Rulings.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
 import { formatDuration, nameOf } from '../lib/describe.js';
@@ -417,6 +418,7 @@ export function Console({ encounterId }: { encounterId: string }) {
                 Resolve / skip the reaction window
               </button>
             </ReactionPanel>
+            <PendingRulings display={display} state={state} send={send} />
           </Section>
           {state.status === 'active' && combatants.length > 0 ? (
             <Section title="Act for a combatant" id="act">

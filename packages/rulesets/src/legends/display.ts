@@ -136,6 +136,23 @@ export const display: RulesetDisplay = {
     'legends.turnOrderRolled': 'Turn order rolled: {order}.',
     'legends.zoneDefined': 'The GM defines the zone {zone.name}.',
   },
+  rulings: [
+    {
+      list: 'attacks',
+      title: 'Pending attack',
+      text: [
+        { when: { hit: true }, text: '{by} attacks {target} ({attack}): rolled {total}, a hit for {damage} damage ({damageFormula}).' },
+        { text: '{by} attacks {target} ({attack}): rolled {total}, a miss.' },
+      ],
+      command: 'resolveAttack',
+      idField: 'attackId',
+      number: { field: 'damage', label: 'Damage', from: 'damage', min: 0, max: 1000 },
+      choices: [
+        { label: 'Hit', fields: { hit: true }, number: true },
+        { label: 'Miss', fields: { hit: false } },
+      ],
+    },
+  ],
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
   samples: [
     { name: 'Goblin', side: 'goblins', stats: { DEX: 12, SPD: 12, STR: 8, competences: ['short blade'] }, items: [{ id: 'knife', name: 'Knife', location: 'right-hand', tags: ['melee', 'short blade'] }], doc: 'Quick, weak, cowardly; fights with a knife.' },
