@@ -58,9 +58,11 @@ export const display: RulesetDisplay = {
       { when: { changed: true }, text: 'The GM rules that {combatantId} misses {targetId}.' },
       { text: '{combatantId} misses {targetId}.' },
     ],
+    // the amount is the table's story; the total stays with the bars' secrecy (numbers for the GM and the controller)
     'legends.wounded': [
-      { when: { amount: false }, text: '{combatantId} has {wounds} wounds.' },
-      { text: '{combatantId} now has {wounds} wounds ({reason}).' },
+      { when: { healed: true }, text: '{combatantId} is healed ({reason}).' },
+      { when: { amount: true }, text: '{combatantId} takes {amount} wounds ({reason}).' },
+      { text: '{combatantId}: wounds unchanged.' },
     ],
     'legends.acted': [
       { when: { targetId: true }, text: '{combatantId} takes a {kind} action: {action} on {targetId}.' },

@@ -48,7 +48,7 @@ export function wound(ctx: LCtx, id: string, amount: number, reason: string): vo
   const c = ctx.state.combatants[id]!;
   const before = c.data.wounds ?? 0;
   const wounds = Math.max(0, before + amount);
-  ctx.emit({ type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, reason });
+  ctx.emit({ type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, healed: wounds < before || undefined, reason });
   const limit = c.stats.toughness;
   const out = ctx.state.effects.find((e) => e.targetId === id && e.name === TAKEN_OUT);
   if (wounds >= limit && !out) {
