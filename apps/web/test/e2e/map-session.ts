@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { ARTIFACTS, axe, DESKTOP, launch, newPage, shot, type Chrome } from './browser.js';
+import { ARTIFACTS, axe, DESKTOP, launch, newPage, SCREENS, shot, type Chrome } from './browser.js';
 import { http, startServer, type TestServer } from './server.js';
 import type { RulesetInfo } from '../../src/lib/types.js';
 
@@ -10,13 +10,6 @@ import type { RulesetInfo } from '../../src/lib/types.js';
  * screenshots, waiting on the GM's state, axe, and what every page showed on a failure.
  */
 export const PHONE = { width: 390, height: 844 };
-
-/**
- * Where the kept screens go: docs/screens/ (tracked, linked from docs/web.md) only with
- * `FRAY_SCREENS=1`, so that an ordinary test run leaves the working tree as it was; otherwise
- * apps/web/artifacts/screens/ (gitignored).
- */
-export const SCREENS = process.env.FRAY_SCREENS === '1' ? resolve(import.meta.dirname, '../../../../docs/screens') : join(ARTIFACTS, 'screens');
 
 export interface MapSession {
   srv: TestServer;
