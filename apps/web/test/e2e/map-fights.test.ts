@@ -15,7 +15,6 @@ import type { EncounterState } from '../../src/lib/types.js';
  * map-legends.test.ts; `action-round` in map.test.ts.
  */
 type Pos = { x?: number; y?: number; q?: number; r?: number };
-const cellOf = (p: Pos) => `${p.x ?? p.q},${p.y ?? p.r}`;
 /** Squares: one square in any direction (diagonals too); hexes (axial q, r): one hex. */
 function distance(kind: string, a: Pos, b: Pos): number {
   if (kind === 'hexes') {

@@ -125,7 +125,7 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
         await changed(st.version);
         continue;
       }
-      const pending = st.rs && (st.rs as { pending?: Array<{ combatantId: string; finished: boolean }> }).pending?.find((p) => !p.finished);
+      const pending = (st.rs as { pending?: Array<{ combatantId: string; finished: boolean }> } | undefined)?.pending?.find((p) => !p.finished);
       if (pending) {
         // after seeing the roll: rush (+SPD to reach further, at the cost of fatigue)
         await doAction(pending.combatantId, /^Finish your movement/, async (form) => {
