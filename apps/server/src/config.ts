@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './client-address.js';
 import { z } from 'zod';
 import { INSTANCE_ID_PATTERN } from './instance.js';
 import { defaultMemoryTuning, type MemoryTuning } from './memory.js';
@@ -13,7 +14,8 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   REDIS_URL: z.string().min(1).optional(),
   FRAY_REDIS_PREFIX: z.string().min(1).default('fray'),
-  FRAY_PUBLIC_URL: z.string().url().optional(),
+  // blank (compose passes an unset variable as '') = unset
+  FRAY_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   FRAY_METRICS_TOKEN: z.string().min(16, 'FRAY_METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)').optional(),
   FRAY_INSTANCE_ID: z
     .string()
@@ -24,6 +26,7 @@ const envSchema = z.object({
   FRAY_COOKIE_DOMAIN: z.string().min(1).optional(),
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
+  FRAY_TRUST_PROXY: z.string().optional(),
   FRAY_BACKUP_DIR: z.string().min(1).optional(),
   FRAY_BACKUP_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   FRAY_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
@@ -74,6 +77,8 @@ export interface Config {
   cookieDomain: string | undefined;
   /** V8's heap growth and Node's Buffer pool (memory.ts) */
   memory: MemoryTuning;
+  /** FRAY_TRUST_PROXY: client addresses from X-Forwarded-For (client-address.ts) */
+  trustProxy: TrustProxy;
   /** the bearer token of GET /metrics and /metrics/json; unset: they answer 403 */
   metricsToken: string | undefined;
   /** FRAY_BACKUP_DIR: the server backs its database up on a schedule (docs/hosting.md) */
@@ -98,6 +103,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, stdoutIsTerm
     cookieDomain: e.FRAY_COOKIE_DOMAIN,
     secureCookies: e.FRAY_SECURE_COOKIES ? e.FRAY_SECURE_COOKIES === '1' : (e.FRAY_PUBLIC_URL?.startsWith('https:') ?? false),
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
+    trustProxy: parseTrustProxy(e.FRAY_TRUST_PROXY),
     metricsToken: e.FRAY_METRICS_TOKEN,
     backups: e.FRAY_BACKUP_DIR ? { dir: path.resolve(e.FRAY_BACKUP_DIR), hours: e.FRAY_BACKUP_HOURS, keep: e.FRAY_BACKUP_KEEP } : undefined,
   };

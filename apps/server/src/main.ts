@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
     cookieDomain: config.cookieDomain,
+    trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
   });
   // the browser client at / (apps/web), as built by `npm run build` (which `npm start` runs first)

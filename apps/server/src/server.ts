@@ -12,6 +12,7 @@ import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
 import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
+import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
@@ -64,6 +65,11 @@ export interface ServerOptions {
    */
   secureCookies?: boolean | undefined;
   /**
+   * Read clients' addresses from a reverse proxy's X-Forwarded-For (FRAY_TRUST_PROXY), for rate
+   * limits and logs. Default false: the header is ignored (client-address.ts).
+   */
+  trustProxy?: TrustProxy | undefined;
+  /**
    * The session cookie's Domain (FRAY_COOKIE_DOMAIN), when the processes' own URLs are other host
    * names under one domain (`fray-1.example.org`): the cookie then reaches every process.
    */
@@ -93,6 +99,8 @@ export interface ServerContext {
   passwords: PasswordGate | null;
   /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
   disconnectRoom(room: string): void;
+  /** FRAY_TRUST_PROXY (client-address.ts) */
+  trustProxy: TrustProxy;
 }
 
 export interface FrayServer {
@@ -157,6 +165,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
+    trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
     // one line per request instead, when it is answered (request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
@@ -182,6 +191,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const ctx: ServerContext = {
     store: opts.store,
     runtime,
+    trustProxy: opts.trustProxy ?? false,
     auth: new Authenticator(opts.store),
     logger,
     limits,

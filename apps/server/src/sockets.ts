@@ -1,3 +1,4 @@
+import { clientAddress } from './client-address.js';
 import type { Socket as NetSocket } from 'node:net';
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
@@ -71,7 +72,7 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     authenticateSocket(ctx, token, socket.handshake.headers)
       .then((p) => {
         if ('refused' in p) {
-          ctx.logger.warn({ code: p.code, reason: p.reason, address: socket.handshake.address }, 'socket refused');
+          ctx.logger.warn({ code: p.code, reason: p.reason, address: clientAddress(socket.request, ctx.trustProxy) }, 'socket refused');
           const err = new Error(p.message) as Error & { data: unknown };
           err.data = { code: p.code };
           return next(err);
