@@ -33,6 +33,8 @@ const fights: Array<[string, string, RegExp]> = [
   ['ocv-phases', 'hexes', /^Strike$/],
   ['action-points', 'squares', /^Attack$/],
 ];
+/** Stats beyond the required ones, so that nobody starts out cold (ocv-phases: STUN and END pools). */
+const EXTRA: Record<string, Record<string, string>> = { 'ocv-phases': { stun: '24', endurance: '30' } };
 
 describe('a whole fight on the battle map, by taps and clicks', () => {
   let s: MapSession;
@@ -65,9 +67,7 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     const gm = await s.open();
     await signUp(gm, s.srv.url);
     await createEncounter(gm, `A fight of ${info.name}`, id, 5);
-    await addByForm(gm, info, 'Hero', 'heroes');
-    await addByForm(gm, info, 'Brute', 'foes');
-    await addByForm(gm, info, 'Ally', 'heroes');
+    for (const [name, side] of [['Hero', 'heroes'], ['Brute', 'foes'], ['Ally', 'heroes']]) await addByForm(gm, info, name!, side!, EXTRA[id]);
     // the GM places everyone by tapping the map: the Brute next to the Hero
     await placeByTap(gm, 'Hero', '2,2');
     await placeByTap(gm, 'Brute', '3,2');
