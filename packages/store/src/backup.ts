@@ -11,7 +11,7 @@ import type { Store } from './types.js';
  * `npm run backup`: every row of every Fray table, read in one REPEATABLE READ READ ONLY
  * transaction (one snapshot of the database: every command acknowledged before it began is in,
  * nothing half-committed is), written as JSON lines with a checksum (backup-file.ts). The same
- * code serves Postgres and the embedded PGlite; no pg_dump is needed (docs/adr/0002).
+ * code serves Postgres and the embedded PGlite; no pg_dump is needed (docs/adr/0012-backups-as-logical-json-lines.md).
  */
 
 /** Not backed up: the migration history (the header lists it) and who runs what right now. */

@@ -12,7 +12,8 @@ export interface CommandField extends Field {
 }
 
 const ONE = /(^|[a-z])Id$|^(combatant|target|join|watch|by)$/;
-const MANY = /Ids$/;
+/** lists of combatants: `…Ids`, the provokers' `from` (action-points `provoke`), a group's `protected` (legends) */
+const MANY = /Ids$|^(from|protected)$/;
 
 /** A command's form fields: its own, and one level of nested objects flattened with a dot. */
 export function commandFields(schema: unknown, depth = 0, prefix = ''): CommandField[] {

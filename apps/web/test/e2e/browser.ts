@@ -9,6 +9,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = resolve(import.meta.dirname, '../../artifacts');
+/**
+ * Where the screens kept for the docs go: docs/screens/ (tracked, linked from docs/web.md) only
+ * with `FRAY_SCREENS=1` (`FRAY_SCREENS=1 npm test -w @fray/web` refreshes them), so that an
+ * ordinary test run leaves the working tree as it was; otherwise apps/web/artifacts/screens/
+ * (gitignored).
+ */
+export const SCREENS = process.env.FRAY_SCREENS === '1' ? resolve(import.meta.dirname, '../../../../docs/screens') : join(ARTIFACTS, 'screens');
 
 export interface Chrome {
   browser: Browser;

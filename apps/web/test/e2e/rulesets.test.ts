@@ -147,15 +147,18 @@ describe('one round of each other ruleset in the browser', () => {
       const ps = (await liveState(player)).state!;
       expect(ps.clock.round).toBe(s.clock.round);
       if (id === 'action-points') {
-        // a reaction window for the player: the GM rules that the Brute provokes from the Hero
+        // a reaction window for the player: the GM rules that the Brute provokes from the Hero,
+        // with the GM tools form (provokers ticked by name, no JSON)
         const ids = Object.fromEntries(Object.values(s.combatants).map((c) => [c.name, c.id]));
-        await gm.getByText('Send one of the ruleset’s commands by hand').click();
-        const raw = gm.getByRole('form', { name: 'Send a ruleset command' });
-        await raw.getByLabel('Command').selectOption('provoke');
-        await raw.getByLabel('Fields (JSON)').fill(JSON.stringify({ combatantId: ids.Brute, from: [ids.Hero], reason: 'The Brute dashes past' }));
-        await raw.getByRole('button', { name: 'Send command' }).click();
+        const gmc = gm.getByRole('form', { name: 'GM command' });
+        await gmc.getByLabel('Command').selectOption('provoke');
+        await gmc.locator('[id="gmc-combatantId"]').selectOption(ids.Brute!);
+        await gmc.getByRole('group', { name: /^From/ }).getByLabel('Hero').check();
+        await gmc.locator('[id="gmc-reason"]').fill('The Brute dashes past');
+        const send = gmc.getByRole('button', { name: 'Send: Provoke' });
+        await send.click();
         const outcome = await Promise.race([
-          gm.getByText('provoke sent.').waitFor().then(() => 'ok'),
+          gm.getByText('Provoke: sent.').waitFor().then(() => 'ok'),
           gm.getByRole('alert').first().waitFor().then(async () => (await gm.getByRole('alert').first().textContent()) ?? ''),
         ]);
         expect(outcome).toBe('ok');
@@ -170,7 +173,7 @@ describe('one round of each other ruleset in the browser', () => {
         await prompt.waitFor({ state: 'detached' });
         await gm.waitForFunction(() => window.__frayLive?.getSnapshot().state?.reaction === null);
         // again, and this time the GM closes the window without waiting for the player
-        await raw.getByRole('button', { name: 'Send command' }).click();
+        await send.click();
         await prompt.waitFor();
         await gm.getByTestId('reaction-window').getByRole('button', { name: 'Resolve / skip the reaction window' }).click();
         await prompt.waitFor({ state: 'detached' });

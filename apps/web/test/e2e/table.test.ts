@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { RulesetDisplay } from '@fray/engine';
-import { axe, DESKTOP, launch, newPage, shot, type Chrome } from './browser.js';
+import { axe, DESKTOP, launch, newPage, SCREENS, shot, type Chrome } from './browser.js';
 import { liveState, settle } from './helpers.js';
 import { http, startServer, type TestServer } from './server.js';
 import type { RulesetInfo } from '../../src/lib/types.js';
@@ -11,10 +11,9 @@ import type { RulesetInfo } from '../../src/lib/types.js';
 /**
  * Issue 32, "what a GM and players see at a glance", in every ruleset: vitals in the turn order
  * change after the GM's damage, a player never sees an internal state field, the log tells an
- * attack in the game's words; screenshots of the phone and GM screens go to docs/screens/.
+ * attack in the game's words; screenshots of the phone and GM screens go to docs/screens/ with `FRAY_SCREENS=1`.
  */
 const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, unknown> };
-const SCREENS = resolve(import.meta.dirname, '../../../../docs/screens');
 export const PHONE_390 = { width: 390, height: 844 };
 
 const STATS: Record<string, Record<string, unknown>> = {

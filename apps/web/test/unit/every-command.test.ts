@@ -91,4 +91,12 @@ describe('every command of every ruleset can be issued from the UI without JSON'
       expect(Object.keys(how).sort()).toEqual([...info.commands].sort());
     });
   }
+
+  it('lists of combatants are checklists of names, never a text list of ids: action-points provoke.from, legends declareGroupDefense.protected', () => {
+    for (const [rid, type, field] of [['action-points', 'provoke', 'from'], ['legends', 'declareGroupDefense', 'protected']] as const) {
+      const info = rulesetInfo(Object.values(registry).find((r) => r.id === rid)!);
+      const f = commandFields(info.commandInfo[type]!.schema).find((x) => x.name === field);
+      expect(f, `${rid} ${type}.${field}`).toMatchObject({ combatant: 'many' });
+    }
+  });
 });
