@@ -28,6 +28,8 @@ export interface Fight {
 // ---------------------------------------------------------------- legends
 interface LegendsRs {
   queue: string[];
+  /** attacks waiting for the GM's ruling (option attackOutcome, on by default) */
+  attacks?: Array<{ id: string }>;
   pending: Array<{ combatantId: string; finished: boolean }>;
 }
 
@@ -50,7 +52,7 @@ const legendsFight: Fight = {
           id: `c${i}`,
           name: `Fighter ${i}`,
           side,
-          stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: 0, sprintingFocus: i % 5 === 0 ? 1 : 0 },
+          stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: 0, sprintingFocus: i % 5 === 0 ? 1 : 0, toughness: 1000 },
           items: [
             ranged
               ? { id: `w${i}`, name: 'Bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow', twoHandedOnly: true } }
@@ -75,6 +77,9 @@ const legendsFight: Fight = {
       out.push({ type: 'reaction.pass', combatantId: who });
       return out;
     }
+    // the GM confirms each attack's outcome as rolled (toughness 1000: the fight runs its length)
+    const atk = s.rs.attacks?.[0];
+    if (atk) return [{ type: 'resolveAttack', attackId: atk.id }];
     const phase = s.clock.phase;
     if (phase === 'turn-order' || phase === 'reorder') {
       const id = s.rs.queue[0]!;

@@ -194,6 +194,15 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         });
       },
     },
+    'encounter.gmRolls': {
+      ...gmTool,
+      afterEnd: true,
+      // "GM rolls default to secret (a per-encounter option)": the GM's consoles read it to default their secret toggle
+      schema: commandSchema('encounter.gmRolls', { secret: z.boolean() }),
+      handle(ctx, cmd) {
+        ctx.emit({ type: 'encounter.gmRollsChanged', secret: cmd.secret as boolean, gmOnly: true });
+      },
+    },
     'dice.force': {
       ...gmTool,
       schema: commandSchema('dice.force', {

@@ -65,6 +65,25 @@ export interface RulesetDisplay {
   quiet?: string[];
   /** sample stat blocks for quick NPCs */
   samples?: StatBlock[];
+  /** rulings the GM owes, shown as cards with buttons (e.g. a pending attack) */
+  rulings?: PendingRuling[];
+}
+
+/**
+ * A ruling the GM owes: each entry of the ruleset-state list `rs.<list>` (objects with an `id`) is
+ * shown to the GM as a card titled `title`, with the sentence `text` (filled from the entry like an
+ * event's) and one button per choice; a button sends `{ type: command, [idField]: entry.id,
+ * ...choice.fields }`, plus the number field (prefilled from `entry[number.from]`) when the
+ * choice says `number: true`.
+ */
+export interface PendingRuling {
+  list: string;
+  title: string;
+  text: EventSentence;
+  command: string;
+  idField: string;
+  number?: { field: string; label: string; from: string; min?: number; max?: number };
+  choices: Array<{ label: string; fields: Record<string, unknown>; number?: boolean }>;
 }
 
 /** A ready-made combatant a GM adds in one step ("4 × Goblin"): original, documented in the ruleset's doc. */

@@ -368,6 +368,9 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
     case 'map.changed':
       s.options = w.adopt({ ...s.options, map: e.map });
       return;
+    case 'encounter.gmRollsChanged':
+      s.options = w.adopt({ ...s.options, gmRollsSecret: e.secret === true });
+      return;
     case 'combat.ended':
       s.status = 'ended';
       s.clock.current = null;

@@ -3,6 +3,7 @@ import { boxOf, cellKey, cellName, cellsOf, centre, drawnRect, hexPoints, isCell
 import { usePanZoom } from '../lib/usePanZoom.js';
 import type { ReachAnswer } from '../lib/live.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
+import { vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
 import { ZoneBoard } from './ZoneBoard.js';
 
 export type ReachOk = Extract<ReachAnswer, { ok: true }>;
@@ -31,6 +32,41 @@ export interface BattleMapProps {
   /** GM: the selected token goes to the next place tapped (zones: a "Place here" button per zone) */
   placing?: string | null;
   title: string;
+  /** the ruleset's display, for the vitals bars on tokens */
+  display?: RulesetDisplay | undefined;
+  /** whether the viewer sees a combatant's vitals as numbers (the GM, the controller) */
+  numbers?: ((id: string) => boolean) | undefined;
+}
+
+/** The vitals a token shows: the ones with a bar, as this viewer may see them (at most two). */
+export function tokenVitals(props: Pick<BattleMapProps, 'display' | 'numbers' | 'state'>, c: Combatant): VitalView[] {
+  if (!props.display) return [];
+  return vitalsOf(props.display, props.state, c, props.numbers?.(c.id) ?? false)
+    .filter((v) => v.left !== null)
+    .slice(0, 2);
+}
+
+/** A token's words with its vitals ("HP 7/12", or "HP: about half" for others). */
+export function tokenLabel(state: EncounterState, c: Combatant, mine: boolean, vitals: VitalView[]): string {
+  return [tokenWords(state, c, mine), ...vitals.map((v) => v.text)].join(' · ');
+}
+
+/** Thin bars under a token: what is left of each vital (the level colours of the vitals bars). */
+function TokenBars({ id, vitals, cx, y, r }: { id: string; vitals: VitalView[]; cx: number; y: number; r: number }) {
+  return (
+    <>
+      {vitals.map((v, i) => {
+        const left = v.left ?? 0;
+        const level = left > 0.6 ? 'ok' : left > 0.25 ? 'low' : 'bad';
+        return (
+          <g key={v.key} className="token-vital" data-testid={`token-vital-${id}-${v.key}`} data-left={Math.round(left * 100)}>
+            <rect x={cx - r} y={y + i * 4.5} width={2 * r} height={3.5} rx={1.5} className="token-vital-bg" />
+            <rect x={cx - r} y={y + i * 4.5} width={2 * r * left} height={3.5} rx={1.5} className={`token-vital-fill token-vital-${level}`} />
+          </g>
+        );
+      })}
+    </>
+  );
 }
 
 export function conditionsOf(state: EncounterState, id: string): string[] {
@@ -53,8 +89,10 @@ function initials(name: string): string {
   return (w.length > 1 ? w[0]![0]! + w[1]![0]! : name.slice(0, 2)).toUpperCase();
 }
 
-export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointerDown, onClick }: { state: EncounterState; c: Combatant; cx: number; cy: number; r: number; mine: boolean; selected: boolean; highlight: boolean; onPointerDown?: ((e: PointerEvent<SVGGElement>) => void) | undefined; onClick: () => void }) {
+export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointerDown, onClick, vitals = [] }: { state: EncounterState; c: Combatant; cx: number; cy: number; r: number; mine: boolean; selected: boolean; highlight: boolean; onPointerDown?: ((e: PointerEvent<SVGGElement>) => void) | undefined; onClick: () => void; vitals?: VitalView[] }) {
   const acting = state.clock.current === c.id;
+  const label = tokenLabel(state, c, mine, vitals);
+  const nameY = cy + r + 11 + (vitals.length ? vitals.length * 4.5 : 0);
   const conds = conditionsOf(state, c.id);
   const colour = sideColour(c.side);
   return (
@@ -63,7 +101,7 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
         className={`token${selected ? ' selected' : ''}${highlight ? ' moving' : ''}${c.hidden ? ' hidden-token' : ''}`}
         role="button"
         tabIndex={0}
-        aria-label={tokenWords(state, c, mine)}
+        aria-label={label}
         aria-pressed={selected}
         data-token={c.id}
         onPointerDown={onPointerDown}
@@ -78,7 +116,7 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
           }
         }}
       >
-        <title>{tokenWords(state, c, mine)}</title>
+        <title>{label}</title>
         {acting ? <circle cx={cx} cy={cy} r={r + 5} className="token-acting" /> : null}
         {selected ? <circle cx={cx} cy={cy} r={r + 3} className="token-selected" /> : null}
         <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />
@@ -89,7 +127,8 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
         <text x={cx} y={cy + 4} className="token-initials">
           {initials(c.name)}
         </text>
-        <text x={cx} y={cy + r + 11} className="token-name">
+        <TokenBars id={c.id} vitals={vitals} cx={cx} y={cy + r + 2} r={r} />
+        <text x={cx} y={nameY} className="token-name">
           {acting ? '▶' : ''}
           {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
         </text>
@@ -282,6 +321,7 @@ function GridBoard(props: BattleMapProps & { kind: GridKind; children?: ReactNod
                 mine={isMine(c.id)}
                 selected={selected === c.id}
                 highlight={highlight === c.id}
+                vitals={tokenVitals(props, c)}
                 onPointerDown={
                   onDrop
                     ? (e) => {

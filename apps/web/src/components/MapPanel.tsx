@@ -4,6 +4,7 @@ import { MapTools, toggledWall } from './MapTools.js';
 import { cellKey, cellName, isCell, type Cell, type GridKind } from '../lib/geometry.js';
 import { nameOf } from '../lib/describe.js';
 import type { Live } from '../lib/live.js';
+import type { RulesetDisplay } from '../lib/display.js';
 import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 
 /** What the action forms ask of the map: a destination picked on it, a combatant tapped on it. */
@@ -43,6 +44,9 @@ function provokeWords(state: EncounterState, space: string, t: ReachTarget): str
  * where it can go (the server's `reach`), tap a destination to see the path, its cost and any
  * provocation, tap again (or Confirm) to move. The GM also drags tokens (a logged placement).
  */
+/** The GM sees every combatant's vitals as numbers. */
+const allNumbers = (): boolean => true;
+
 export function useMapPanel({ live, state, version, ruleset, isMine, canCommand, gm, title }: { live: Live | null; state: EncounterState | null; version: number; ruleset: RulesetInfo | undefined; isMine: (id: string) => boolean; canCommand: (id: string) => boolean; gm: boolean; title: string }) {
   const space = ruleset?.space ?? null;
   const [selected, setSelected] = useState<string | null>(null);
@@ -235,7 +239,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   const sel = selected ? state.combatants[selected] : undefined;
   const element = space ? (
     <section className="map-panel" aria-label={title} data-testid="map-panel">
-      <BattleMap state={state} space={space} isMine={isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen, refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} placing={gm && placing ? selected : null} title={title} />
+      <BattleMap state={state} space={space} isMine={isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen, refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} placing={gm && placing ? selected : null} title={title} display={ruleset?.display as RulesetDisplay | undefined} numbers={gm ? allNumbers : isMine} />
       {gm && live && space.kind !== 'zones' ? <MapTools live={live} state={state} kind={space.kind} editingWalls={editingWalls} setEditingWalls={setEditingWalls} /> : null}
       <div className="map-status">
         {highlight && state.reaction ? (

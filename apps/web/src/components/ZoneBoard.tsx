@@ -1,5 +1,6 @@
 import type { BattleMapProps, ReachTarget } from './BattleMap.js';
-import { conditionsOf, tokenWords } from './BattleMap.js';
+import { conditionsOf, tokenLabel, tokenVitals } from './BattleMap.js';
+import { VitalBar } from './Vitals.js';
 import { sideColour } from '../lib/geometry.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
@@ -37,6 +38,7 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
   const mine = props.isMine(c.id);
   const conds = conditionsOf(state, c.id);
   const joins = (props.marks.reach?.reachable ?? []).filter((t) => (t.to as { join?: string }).join === c.id);
+  const vitals = tokenVitals(props, c);
   return (
     <li className="zone-token-row">
       <button
@@ -44,7 +46,7 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
         data-token={c.id}
         className={`zone-token${props.selected === c.id ? ' selected' : ''}${props.highlight === c.id ? ' moving' : ''}${c.hidden ? ' hidden-token' : ''}`}
         aria-pressed={props.selected === c.id}
-        title={tokenWords(state, c, mine)}
+        title={tokenLabel(state, c, mine, vitals)}
         onClick={() => props.onToken(c.id)}
       >
         {acting ? <span className="sr-only">acting now: </span> : null}
@@ -57,6 +59,11 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
         {conds.map((k) => (
           <span key={k} className="tag badge">
             {k}
+          </span>
+        ))}
+        {vitals.map((v) => (
+          <span key={v.key} className="zone-token-vital" data-testid={`token-vital-${c.id}-${v.key}`} data-left={Math.round((v.left ?? 0) * 100)}>
+            <VitalBar v={v} compact />
           </span>
         ))}
       </button>

@@ -22,6 +22,7 @@ export const DEDICATED: Readonly<Record<string, string>> = {
   'effect.remove': 'Remove buttons on each combatant card (GM console)',
   'dice.roll': 'Dice: roll (GM console)',
   'dice.override': 'Dice: override a recent roll (GM console)',
+  'encounter.gmRolls': 'Dice: the "Secret roll" toggle, the encounter\'s default for GM rolls (GM console)',
   'combatant.add': 'Add a combatant form (stats from the schema; sent as POST /encounters/:id/combatants)',
   'combatant.update': 'Edit on a combatant card, Reveal (PATCH /encounters/:id/combatants/:cid)',
   'combatant.remove': 'DELETE /encounters/:id/combatants/:cid (HTTP API; not in the console yet)',

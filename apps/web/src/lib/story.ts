@@ -41,6 +41,8 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
   switch (e.type) {
     case 'combat.started':
       return 'The fight begins.';
+    case 'encounter.gmRollsChanged':
+      return e.secret ? 'GM rolls are now secret by default.' : 'GM rolls are now public by default.';
     case 'combat.ended':
       return `The fight is over${e.reason ? ` (${String(e.reason)})` : ''}.`;
     case 'combatant.added': {

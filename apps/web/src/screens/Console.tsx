@@ -7,6 +7,7 @@ import { Invites } from '../components/Invites.js';
 import { StoryLog } from '../components/Log.js';
 import { DuplicateButton, QuickNpcs } from '../components/QuickNpcs.js';
 import { AdjustVital } from '../components/Vitals.js';
+import { PendingRulings } from '../components/Rulings.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { api } from '../lib/api.js';
 import { formatDuration, nameOf } from '../lib/describe.js';
@@ -134,12 +135,14 @@ function Rolls({ state, send }: { state: EncounterState; send: (cmd: Record<stri
   const [reason, setReason] = useState('');
   const [formula, setFormula] = useState('1d20');
   const [purpose, setPurpose] = useState('');
-  // GM rolls are secret unless the GM says otherwise, per encounter (kept in this browser)
-  const secretKey = `fray.gmRollsSecret.${state.id}`;
-  const [secret, setSecretState] = useState(() => localStorage.getItem(secretKey) !== 'false');
+  // GM rolls are secret unless the GM says otherwise: a per-encounter option kept on the server
+  // (`encounter.gmRolls`), so every device of the GM starts from it
+  const serverSecret = (state.options as { gmRollsSecret?: unknown }).gmRollsSecret !== false;
+  const [secret, setSecretState] = useState(serverSecret);
+  useEffect(() => setSecretState(serverSecret), [serverSecret]);
   const setSecret = (v: boolean) => {
-    localStorage.setItem(secretKey, String(v));
     setSecretState(v);
+    void send({ type: 'encounter.gmRolls', secret: v }, v ? 'GM rolls are secret by default in this encounter.' : 'GM rolls are public by default in this encounter.');
   };
   const [err, setErr] = useState<string | null>(null);
   const chosen = rollId || rolls[0]?.id || '';
@@ -417,6 +420,7 @@ export function Console({ encounterId }: { encounterId: string }) {
                 Resolve / skip the reaction window
               </button>
             </ReactionPanel>
+            <PendingRulings display={display} state={state} send={send} />
           </Section>
           {state.status === 'active' && combatants.length > 0 ? (
             <Section title="Act for a combatant" id="act">

@@ -222,6 +222,30 @@ describe('legends in the browser', () => {
     await shot(p1, 'player-round2-desktop');
   });
 
+  it('"the attack roll and the damage the GM confirms": Borin\'s attack waits on a Pending attack card; the GM confirms it by clicks', async () => {
+    expect(taken.filter((t) => t.startsWith('Borin ranged attack'))).toEqual(['Borin ranged attack: ok']);
+    const s = (await liveState(gm)).state!;
+    const attacks = (s.rs as { attacks: Array<{ id: string; target: string; hit: boolean; damage: number }> }).attacks;
+    expect(attacks).toHaveLength(1);
+    const a = attacks[0]!;
+    const card = gm.getByTestId(`ruling-${a.id}`);
+    await expect(card.textContent()).resolves.toMatch(new RegExp(`Pending attack.*Borin attacks ${s.combatants[a.target]!.name} \\(ranged attack\\): rolled \\d+, a (hit|miss)`));
+    await card.scrollIntoViewIfNeeded();
+    await shot(gm, 'gm-legends-pending-attack-desktop');
+    // the GM rules a hit for 3, whatever the roll said
+    await card.getByLabel('Damage').fill('3');
+    const before = (await liveState(gm)).version;
+    await card.getByRole('button', { name: 'Hit (damage 3)' }).click();
+    await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
+    await card.waitFor({ state: 'detached' });
+    await settle([p1, p2, spec], gm);
+    const after = (await liveState(gm)).state!;
+    expect((after.combatants[a.target]!.data as { wounds: number }).wounds).toBe(3);
+    expect((after.rs as { attacks: unknown[] }).attacks).toEqual([]);
+    // everyone reads it in the game's words
+    await spec.getByTestId('story-log').getByText(new RegExp(`Borin hits ${after.combatants[a.target]!.name} for 3 damage`)).first().waitFor();
+  });
+
   it("a player's page shows the cut connection, reconnects, and converges to the state a fresh join gets", async () => {
     const aria = Object.values((await liveState(gm)).state!.combatants).find((c) => c.name === 'Aria')!;
     // play on until Aria must decide, so that her player can click while offline
@@ -249,7 +273,9 @@ describe('legends in the browser', () => {
     await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
-    expect((await liveState(gm)).version).toBe(before.version + 2);
+    // the condition, the encounter's GM-rolls option (kept on the server) and the roll
+    expect((await liveState(gm)).version).toBe(before.version + 3);
+    expect((await liveState(gm)).state!.options.gmRollsSecret).toBe(false);
     expect((await liveState(p1)).version).toBe(before.version);
     // the player clicks while offline: the command waits, and goes once when the connection is back
     const decides = before.state!.clock.current === aria.id;
@@ -257,16 +283,16 @@ describe('legends in the browser', () => {
     if (decides) {
       await p1.getByTestId(`actions-${aria.id}`).getByRole('button', { name: /^Do not move/ }).click();
       await new Promise((r) => setTimeout(r, 500));
-      expect((await liveState(gm)).version).toBe(before.version + 2);
+      expect((await liveState(gm)).version).toBe(before.version + 3);
     }
     // back online: it reconnects by itself and syncs
     await p1.context().setOffline(false);
     await p1.getByTestId('connection').filter({ hasText: 'reconnected' }).waitFor({ timeout: 15_000 });
     if (decides) {
       await p1.getByText('✓ Do not move done.').waitFor();
-      await waitForVersion(gm, before.version + 3);
+      await waitForVersion(gm, before.version + 4);
       await new Promise((r) => setTimeout(r, 1000));
-      expect((await liveState(gm)).version).toBe(before.version + 3); // applied once
+      expect((await liveState(gm)).version).toBe(before.version + 4); // applied once
       expect((await liveState(gm)).state!.clock.current).not.toBe(aria.id);
     }
     await settle([p1, p2, spec], gm);

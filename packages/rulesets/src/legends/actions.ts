@@ -1,3 +1,4 @@
+import { openAttack } from './outcome.js';
 import { outnumberedDice, guardOf, isBypassing } from './defense.js';
 import { z } from 'zod';
 import { makeEffect, type EngineError, type Item, type Ruleset } from '@fray/engine';
@@ -501,6 +502,7 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
         meleeDisadvantage: d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id),
         bypassed: c().data.turn.bypassed,
       });
+      openAttack(ctx, id, t.id, d.key, w?.id ?? null, ws?.competent ?? false, d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id));
       return;
     }
     case 'drop': {

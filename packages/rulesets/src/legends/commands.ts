@@ -898,7 +898,7 @@ export function legendsCommands(): Record<string, Spec> {
 }
 
 /** incapacitated or paralyzed: "you will technically drop any item(s) in your hands"; a carrier that falls drops who they carry */
-function fall(ctx: LCtx, id: string): void {
+export function fall(ctx: LCtx, id: string): void {
   const s = ctx.state;
   const c = s.combatants[id]!;
   const p = posOf(c);

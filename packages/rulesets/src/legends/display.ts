@@ -12,16 +12,26 @@ export const display: RulesetDisplay = {
       adjustable: true,
       doc: 'Fatigue taken (rushing gives 6 by default); it only grows in combat. Healing lowers it.',
     },
+    {
+      key: 'wounds',
+      label: 'Wounds',
+      short: 'WND',
+      current: { in: 'data', key: 'wounds' },
+      max: { in: 'stats', key: 'toughness' },
+      direction: 'up',
+      adjustable: true,
+      doc: 'Wounds taken from confirmed attacks (option attackOutcome) or the GM; at the toughness (stat, default 10) the character is taken out (incapacitated). Healing lowers them.',
+    },
   ],
   statGroups: [
     { label: 'Characteristics', stats: ['DEX', 'SPD', 'STR', 'externalSPD'] },
     { label: 'Movement', stats: ['encumbrance', 'mobilityInjury', 'sprintingFocus', 'vehicle', 'mountId', 'willingToBeCarried'] },
-    { label: 'Body', stats: ['kind', 'hands'] },
+    { label: 'Body', stats: ['kind', 'hands', 'toughness'] },
     { label: 'Abilities', stats: ['competences', 'actions'] },
   ],
   statLabels: {
     DEX: 'DEX', SPD: 'SPD', STR: 'STR', externalSPD: 'External SPD', encumbrance: 'Encumbrance', mobilityInjury: 'Mobility Injury',
-    sprintingFocus: 'Sprinting Focus', vehicle: 'Vehicle', mountId: 'Rides', kind: 'Kind', hands: 'Hands', willingToBeCarried: 'Willing to be carried',
+    sprintingFocus: 'Sprinting Focus', vehicle: 'Vehicle', mountId: 'Rides', kind: 'Kind', hands: 'Hands', toughness: 'Toughness', willingToBeCarried: 'Willing to be carried',
     competences: 'Competent with', actions: 'Ability actions',
   },
   internal: ['moveRollRound', 'turn.n', 'turn.seq', 'turn.touched', 'turn.pickupFailed', 'turn.ended', 'turn.forfeited', 'turn.bypassed', 'turn.verbal', 'busyHands', 'noMeleeUntilRound', 'forfeitRound', 'turnRound', 'bypassedRound'],
@@ -37,6 +47,22 @@ export const display: RulesetDisplay = {
     'legends.attacked': [
       { when: { unarmed: true }, text: '{combatantId} attacks {targetId} unarmed ({attack}).' },
       { text: '{combatantId} attacks {targetId} with {weaponId} ({attack}).' },
+    ],
+    'legends.attackRolled': [
+      { when: { 'attack.hit': true }, text: '{combatantId} rolls {attack.total} to hit {targetId}: a hit for {attack.damage} damage ({attack.damageFormula}), waiting for the GM.' },
+      { text: '{combatantId} rolls {attack.total} to hit {targetId}: a miss, waiting for the GM.' },
+    ],
+    'legends.attackResolved': [
+      { when: { hit: true, changed: true }, text: 'The GM rules that {combatantId} hits {targetId} for {damage} damage.' },
+      { when: { hit: true }, text: '{combatantId} hits {targetId} for {damage} damage.' },
+      { when: { changed: true }, text: 'The GM rules that {combatantId} misses {targetId}.' },
+      { text: '{combatantId} misses {targetId}.' },
+    ],
+    // the amount is the table's story; the total stays with the bars' secrecy (numbers for the GM and the controller)
+    'legends.wounded': [
+      { when: { healed: true }, text: '{combatantId} is healed ({reason}).' },
+      { when: { amount: true }, text: '{combatantId} takes {amount} wounds ({reason}).' },
+      { text: '{combatantId}: wounds unchanged.' },
     ],
     'legends.acted': [
       { when: { targetId: true }, text: '{combatantId} takes a {kind} action: {action} on {targetId}.' },
@@ -112,6 +138,23 @@ export const display: RulesetDisplay = {
     'legends.turnOrderRolled': 'Turn order rolled: {order}.',
     'legends.zoneDefined': 'The GM defines the zone {zone.name}.',
   },
+  rulings: [
+    {
+      list: 'attacks',
+      title: 'Pending attack',
+      text: [
+        { when: { hit: true }, text: '{by} attacks {target} ({attack}): rolled {total}, a hit for {damage} damage ({damageFormula}).' },
+        { text: '{by} attacks {target} ({attack}): rolled {total}, a miss.' },
+      ],
+      command: 'resolveAttack',
+      idField: 'attackId',
+      number: { field: 'damage', label: 'Damage', from: 'damage', min: 0, max: 1000 },
+      choices: [
+        { label: 'Hit', fields: { hit: true }, number: true },
+        { label: 'Miss', fields: { hit: false } },
+      ],
+    },
+  ],
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
   samples: [
     { name: 'Goblin', side: 'goblins', stats: { DEX: 12, SPD: 12, STR: 8, competences: ['short blade'] }, items: [{ id: 'knife', name: 'Knife', location: 'right-hand', tags: ['melee', 'short blade'] }], doc: 'Quick, weak, cowardly; fights with a knife.' },

@@ -17,15 +17,17 @@ import {
   type Position,
   type PreparedReaction,
   type Touch,
+  type PendingAttack,
   type TurnBudget,
   type Zone,
 } from './model.js';
 
 /** The keys of a combatant's data, in the order it is built with. */
-const DATA_KEYS: readonly string[] = ['surprised', 'fatigue', 'stealth', 'moveRollRound', 'turn', 'busyHands', 'noMeleeUntilRound', 'carriedBy', 'forfeitRound', 'turnRound', 'bypassedRound'];
+const DATA_KEYS: readonly string[] = ['surprised', 'fatigue', 'wounds', 'stealth', 'moveRollRound', 'turn', 'busyHands', 'noMeleeUntilRound', 'carriedBy', 'forfeitRound', 'turnRound', 'bypassedRound'];
 const copyDataLiteral = (v: LData): LData => ({
   surprised: v.surprised,
   fatigue: v.fatigue,
+  wounds: v.wounds,
   stealth: v.stealth,
   moveRollRound: v.moveRollRound,
   turn: v.turn,
@@ -48,6 +50,7 @@ export function copyData(v: LData): LData {
 const sameDataLiteral = (c: LData, o: LData): boolean =>
   c.surprised === o.surprised &&
   c.fatigue === o.fatigue &&
+  c.wounds === o.wounds &&
   c.stealth === o.stealth &&
   c.moveRollRound === o.moveRollRound &&
   c.turn === o.turn &&
@@ -67,7 +70,7 @@ export function sameData(c: LData, o: LData): boolean {
 }
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
-const RS_KEYS: readonly string[] = ['zones', 'turnRolls', 'queue', 'lastOrder', 'pending', 'reactions', 'groupMoves', 'defense', 'overflow', 'forfeits', 'touches', 'touchLog', 'offers', 'customActions', 'movers'];
+const RS_KEYS: readonly string[] = ['zones', 'turnRolls', 'queue', 'lastOrder', 'pending', 'reactions', 'groupMoves', 'defense', 'overflow', 'forfeits', 'touches', 'touchLog', 'offers', 'customActions', 'movers', 'attacks'];
 const copyRsLiteral = (v: LRS): LRS => ({
   zones: v.zones,
   turnRolls: v.turnRolls,
@@ -84,6 +87,7 @@ const copyRsLiteral = (v: LRS): LRS => ({
   offers: v.offers,
   customActions: v.customActions,
   movers: v.movers,
+  attacks: v.attacks,
 });
 const copyRsSpread = (v: LRS): LRS => ({ ...v });
 /**
@@ -109,7 +113,8 @@ const sameRsLiteral = (c: LRS, o: LRS): boolean =>
   c.touchLog === o.touchLog &&
   c.offers === o.offers &&
   c.customActions === o.customActions &&
-  c.movers === o.movers;
+  c.movers === o.movers &&
+  c.attacks === o.attacks;
 /**
  * Whether a copy of the ruleset state (`rs`) (made by `copyRs`, then changed in place) still equals the original,
  * as the engine's `sameShallow` decides: field by field when both have exactly `RS_KEYS` (named
@@ -433,6 +438,16 @@ export function evolve(s: LState, e: EngineEvent, w: Writer = draftWriter): bool
       return true;
     case 'legends.fatigueChanged':
       dataOf(w, cOf()!).fatigue = e.fatigue as number;
+      return true;
+    case 'legends.wounded':
+      dataOf(w, cOf()!).wounds = e.wounds as number;
+      return true;
+    case 'legends.attackRolled':
+      // a fresh list (a snapshot from before attack outcomes has none)
+      rs.attacks = [...(rs.attacks ?? []), clone(e.attack as PendingAttack)];
+      return true;
+    case 'legends.attackResolved':
+      rs.attacks = (rs.attacks ?? []).filter((a) => a.id !== e.attackId);
       return true;
     // facts with no state of their own (the log tells them)
     case 'legends.attacked':

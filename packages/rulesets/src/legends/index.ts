@@ -6,6 +6,7 @@ import { checkOverflow, continueMovement, legendsCommands } from './commands.js'
 import { copyRs, sameRs, evolve } from './evolve.js';
 import { END, beginActionPhase, beginRound, effectExpiry, endTurn, rollTurnOrder, setOrder, startTurnAt } from './flow.js';
 import { legalActions } from './legal.js';
+import { outcomeCommands } from './outcome.js';
 import {
   DEFAULT_ZONE,
   groupIds,
@@ -74,10 +75,12 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     offers: [],
     customActions: {},
     movers: [],
+    attacks: [],
   }),
   initCombatant: () => ({
     surprised: false,
     fatigue: 0,
+    wounds: 0,
     stealth: null,
     moveRollRound: 0,
     turn: newTurn(),
@@ -88,7 +91,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
     turnRound: 0,
     bypassedRound: 0,
   }),
-  commands: legendsCommands(),
+  commands: { ...legendsCommands(), ...outcomeCommands() },
   evolve: (draft, event, w) => evolve(draft, event, w),
   // commands run on a copy-on-write working state (no draft proxies); evolve writes through `w`
   cow: true,
@@ -167,6 +170,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
       touchLog: keepIf(rs.touchLog, (t) => t.split('>').every(seen)),
       offers: keepIf(rs.offers, (o) => seen(o.from) && seen(o.to)),
       forfeits: keepIf(rs.forfeits, seen),
+      attacks: keepIf(rs.attacks ?? [], (a) => seen(a.by) && seen(a.target)),
     });
   },
   onRollOverridden(ctx0, roll, previousTotal) {

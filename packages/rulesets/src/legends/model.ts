@@ -70,6 +70,8 @@ export const statsSchema = z
     competences: z.array(z.string().min(1).max(64)).max(64).default([]),
     /** actions this character's Abilities grant */
     actions: z.array(actionDefSchema).max(64).default([]),
+    /** wounds this character can take before being taken out (option attackOutcome) */
+    toughness: z.number().int().min(1).max(1000).default(10),
   })
   .strict();
 export type LegendsStats = z.infer<typeof statsSchema>;
@@ -89,6 +91,7 @@ export const statDocs: Record<string, string> = {
   willingToBeCarried: 'Willing to be carried by an ally.',
   competences: 'Weapon types wielded competently.',
   actions: 'Actions granted by this character’s Abilities.',
+  toughness: 'Wounds this character can take; at this many wounds it is taken out (incapacitated). Default 10.',
 };
 
 /** A weapon is an item whose props.weapon is set. */
@@ -163,6 +166,8 @@ export interface TurnBudget {
 export interface LData {
   surprised: boolean;
   fatigue: number;
+  /** wounds taken (attack outcomes and the GM's damage); taken out at stats.toughness */
+  wounds: number;
   stealth: 'low' | null;
   /** round of the last movement roll attempted (0 = none) */
   moveRollRound: number;
@@ -243,6 +248,21 @@ export interface Offer {
   kind: 'hand' | 'inventory' | 'into';
 }
 
+/** An attack rolled by the server, waiting for the GM to confirm or change its outcome. */
+export interface PendingAttack {
+  id: string;
+  by: string;
+  target: string;
+  attack: string;
+  weaponId: string | null;
+  total: number;
+  margin: number;
+  hit: boolean;
+  damage: number;
+  damageFormula: string;
+  rollId: string;
+}
+
 export interface LRS {
   zones: Record<string, Zone>;
   turnRolls: Record<string, number>;
@@ -264,6 +284,8 @@ export interface LRS {
   customActions: Record<string, ActionDef>;
   /** the round's movement phase: who may move */
   movers: string[];
+  /** attacks waiting for the GM's ruling (option attackOutcome) */
+  attacks: PendingAttack[];
 }
 
 export type LState = EncounterState<LRS, LegendsStats, LData>;

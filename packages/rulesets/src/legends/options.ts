@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const DICE_FORMULA = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
+
 /**
  * Options of the `legends` ruleset. The rule excerpts leave the dice mechanics ("a d12 roll on
  * DEX", Hindrance, Easing, "reactive +TN", "degrees" of disadvantage) and a few lists to the
@@ -39,6 +41,11 @@ export const optionsSchema = z
     firstRoundGroupDefense: z.boolean().default(true),
     breakoutRemovesHindrance: z.enum(['roll', 'outnumbering']).default('roll'),
     bypassCurrent: z.enum(['until-benefit-lapses', 'until-next-turn']).default('until-benefit-lapses'),
+    attackOutcome: z.boolean().default(true),
+    attackDamage: z.string().regex(DICE_FORMULA, 'a dice formula such as 1d6 or 2d4+1').default('1d6'),
+    unarmedDamage: z.string().regex(DICE_FORMULA, 'a dice formula such as 1d3').default('1d3'),
+    incompetentHindrance: z.number().int().min(0).max(4).default(1),
+    endWhenOneSideStands: z.boolean().default(true),
   })
   .strict();
 
@@ -81,4 +88,10 @@ export const optionDocs: Record<keyof LegendsOptions, string> = {
     'What the breakout option "Remove 1 Hindrance" removes. roll (default): 1 Hindrance of the roll, whatever its source (the 2 Hindrance of escaping an engagement too); refused when the roll has none. outnumbering: only a Hindrance from outnumbering dice; refused when the outnumbering dice give none (even odds).',
   bypassCurrent:
     'How long a successful bypass of group defense is "current" (an ally "must not currently be bypassing group defense" to be touched). until-benefit-lapses (default): while its benefit can still be used — the rest of the bypasser\'s turn (attacks, guarded objects: "this turn"), and, when the bypassed group guards an area, until the bypasser makes its movement roll or the next round\'s movement phase ends. until-next-turn: until the bypasser\'s next turn begins.',
+  attackOutcome:
+    'Attacks get an outcome (default true). The server rolls the attack, a d12 roll on DEX with the attacker\'s degrees of melee disadvantage (melee) and incompetence as Hindrance, and on a hit the damage; the attack then waits for the GM, who confirms or changes the hit and the damage (resolveAttack). Damage adds wounds; at its toughness (stat, default 10) a character is taken out (incapacitated). false: an attack is only declared and the table resolves it, as the rule excerpts do.',
+  attackDamage: 'Damage of a hit with a weapon whose props give no damage formula (default 1d6); a weapon item may set props.damage, e.g. "1d8+1".',
+  unarmedDamage: 'Damage of an unarmed hit (default 1d3).',
+  incompetentHindrance: 'Hindrance on an attack roll with a weapon the attacker is not competent with ("Without competence, both melee and ranged attacks are much less effective."; default 1).',
+  endWhenOneSideStands: 'Combat ends by itself when an attack outcome leaves one side alone standing (default true); false leaves the end to the GM.',
 };
