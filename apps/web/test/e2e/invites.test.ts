@@ -1,42 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launch, newPage, type Chrome } from './browser.js';
+import { tableEnv } from './table-env.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { inviteLink } from './gm-flow.js';
 import { liveState, settle } from './helpers.js';
-import { http, startServer, type TestServer } from './server.js';
+import { http } from './server.js';
 
 /** Issue 32, "Invites that survive", and GM rolls secret by default. */
 describe('invites that survive', () => {
-  let srv: TestServer;
-  let chrome: Chrome;
-  const contexts: BrowserContext[] = [];
+  const env = tableEnv();
+  const open = env.open.bind(env);
 
-  beforeAll(async () => {
-    [srv, chrome] = await Promise.all([startServer(), launch()]);
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await chrome?.close();
-    await srv?.close();
-  });
-
-  async function open(viewport = DESKTOP): Promise<Page> {
-    const { context, page } = await newPage(chrome.browser, viewport);
-    contexts.push(context);
-    return page;
-  }
   async function asGm(token: string, encounterId: string): Promise<Page> {
     const gm = await open();
-    await gm.goto(`${srv.url}/`);
+    await gm.goto(`${env.srv.url}/`);
     await gm.evaluate((t) => localStorage.setItem('fray.account', JSON.stringify({ accountId: null, token: t })), token);
-    await gm.goto(`${srv.url}/gm/e/${encounterId}`);
+    await gm.goto(`${env.srv.url}/gm/e/${encounterId}`);
     return gm;
   }
 
   it('"a re-shown invite works and the old one fails"; revoking ends a page; GM rolls are secret by default', async () => {
-    const { token } = await http<{ token: string }>(srv.url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'Invites', ruleset: 'legends', seed: 9 }, token);
-    await http(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, token);
+    const { token } = await http<{ token: string }>(env.srv.url, 'POST', '/accounts', {});
+    const enc = await http<{ id: string }>(env.srv.url, 'POST', '/encounters', { name: 'Invites', ruleset: 'legends', seed: 9 }, token);
+    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, token);
     const first = await asGm(token, enc.id);
     const oldLink = await inviteLink(first, 'player', ['Aria']);
     const player = await open({ width: 390, height: 844 });

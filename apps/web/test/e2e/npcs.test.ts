@@ -1,33 +1,23 @@
+import { tableEnv } from './table-env.js';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
-import { launch, newPage, type Chrome } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { newPage } from './browser.js';
 import { liveState } from './helpers.js';
-import { http, startServer, type TestServer } from './server.js';
+import { http } from './server.js';
 
 /** Issue 32, "Quick NPCs", through the GM console of a `legends` encounter. */
 describe('quick NPCs', () => {
-  let srv: TestServer;
-  let chrome: Chrome;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [srv, chrome] = await Promise.all([startServer(), launch()]);
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await chrome?.close();
-    await srv?.close();
-  });
+  const env = tableEnv();
+  const { contexts } = env;
 
   it('"4 × goblin" in one step with numbered names, a duplicate, import (validated) and export as JSON; the add form folds away once combat starts', async () => {
-    const { token } = await http<{ token: string }>(srv.url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'Goblin cave', ruleset: 'legends', seed: 3 }, token);
-    const { context, page: gm } = await newPage(chrome.browser);
+    const { token } = await http<{ token: string }>(env.srv.url, 'POST', '/accounts', {});
+    const enc = await http<{ id: string }>(env.srv.url, 'POST', '/encounters', { name: 'Goblin cave', ruleset: 'legends', seed: 3 }, token);
+    const { context, page: gm } = await newPage(env.chrome.browser);
     contexts.push(context);
-    await gm.goto(`${srv.url}/`);
+    await gm.goto(`${env.srv.url}/`);
     await gm.evaluate((t) => localStorage.setItem('fray.account', JSON.stringify({ accountId: null, token: t })), token);
-    await gm.goto(`${srv.url}/gm/e/${enc.id}`);
+    await gm.goto(`${env.srv.url}/gm/e/${enc.id}`);
     const names = async () => Object.values((await liveState(gm)).state?.combatants ?? {}).map((c) => c.name).sort();
 
     const quick = gm.getByRole('form', { name: 'Quick add' });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launch, newPage, type Chrome } from './browser.js';
+import { tableEnv } from './table-env.js';
+import { describe, expect, it } from 'vitest';
 import { liveState, settle } from './helpers.js';
-import { http, startServer, type TestServer } from './server.js';
+import { http } from './server.js';
 
 /**
  * Issue 32, "Connection truth": during a planned restart (what SIGTERM runs: the server's graceful
@@ -10,40 +9,25 @@ import { http, startServer, type TestServer } from './server.js';
  * every page; a command clicked meanwhile shows as waiting, then as applied, once.
  */
 describe('a planned restart', () => {
-  let srv: TestServer;
-  let chrome: Chrome;
-  const contexts: BrowserContext[] = [];
+  const env = tableEnv();
+  const open = env.open.bind(env);
 
-  beforeAll(async () => {
-    [srv, chrome] = await Promise.all([startServer(), launch()]);
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await chrome?.close();
-    await srv?.close();
-  });
-
-  async function open(viewport = DESKTOP): Promise<Page> {
-    const { context, page } = await newPage(chrome.browser, viewport);
-    contexts.push(context);
-    return page;
-  }
 
   it('"the badge during a SIGTERM restart": restarting, then live; a command clicked meanwhile is pending, then applied once', async () => {
-    const { token } = await http<{ token: string }>(srv.url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'Restart', ruleset: 'action-points', seed: 5 }, token);
-    await http(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'hero', name: 'Hero', side: 'heroes', stats: { hp: 10 } }, token);
-    await http(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'ogre', name: 'Ogre', side: 'foes', stats: { hp: 30 } }, token);
-    const inv = await http<{ token: string }>(srv.url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: ['hero'] }, token);
+    const { token } = await http<{ token: string }>(env.srv.url, 'POST', '/accounts', {});
+    const enc = await http<{ id: string }>(env.srv.url, 'POST', '/encounters', { name: 'Restart', ruleset: 'action-points', seed: 5 }, token);
+    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'hero', name: 'Hero', side: 'heroes', stats: { hp: 10 } }, token);
+    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'ogre', name: 'Ogre', side: 'foes', stats: { hp: 30 } }, token);
+    const inv = await http<{ token: string }>(env.srv.url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: ['hero'] }, token);
     const gm = await open();
-    await gm.goto(`${srv.url}/`);
+    await gm.goto(`${env.srv.url}/`);
     await gm.evaluate((t) => localStorage.setItem('fray.account', JSON.stringify({ accountId: null, token: t })), token);
-    await gm.goto(`${srv.url}/gm/e/${enc.id}`);
+    await gm.goto(`${env.srv.url}/gm/e/${enc.id}`);
     const player = await open({ width: 390, height: 844 });
-    await player.goto(`${srv.url}/play/${enc.id}#${inv.token}`);
+    await player.goto(`${env.srv.url}/play/${enc.id}#${inv.token}`);
     for (const p of [gm, player]) await p.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
 
-    const stopped = srv.stop();
+    const stopped = env.srv.stop();
     for (const p of [gm, player]) {
       await p.getByTestId('connection').filter({ hasText: 'Server restarting' }).waitFor();
       await expect(p.getByTestId('offline-banner').textContent()).resolves.toMatch(/restarting/);
@@ -59,7 +43,7 @@ describe('a planned restart', () => {
     await card.getByRole('button', { name: 'Damage Ogre (Hit points)' }).click();
     await expect(gm.getByTestId('pending-commands').textContent()).resolves.toMatch(/Waiting to send: Ogre: 4 Hit points damage/);
 
-    await srv.start();
+    await env.srv.start();
     for (const p of [gm, player]) await p.getByTestId('connection').filter({ hasText: 'Live' }).waitFor({ timeout: 20_000 });
     await gm.getByTestId('settled-command').filter({ hasText: 'Applied: Ogre: 4 Hit points damage' }).waitFor({ timeout: 20_000 });
     await gm.getByTestId('pending-commands').waitFor({ state: 'detached' });

@@ -1,31 +1,21 @@
+import { tableEnv } from './table-env.js';
 import { readFile } from 'node:fs/promises';
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axe, DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { axe, DESKTOP, newPage, PHONE, shot } from './browser.js';
 import { addCombatant, createEncounter, signUp } from './gm-flow.js';
-import { startServer, type TestServer } from './server.js';
 
 /**
  * Issue 34 in Chromium: "Export one encounter … as a versioned JSON file from the GM console (a
  * button)", and the file imported from the encounter list of another GM, at phone and desktop size.
  */
 describe('moving an encounter in the browser', () => {
-  let srv: TestServer;
-  let chrome: Chrome;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    [srv, chrome] = await Promise.all([startServer(), launch()]);
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await chrome?.close();
-    await srv?.close();
-  });
+  const env = tableEnv();
+  const { contexts } = env;
 
   it('the GM exports an encounter from the console, and another GM imports the file from the list', async () => {
-    const a = await newPage(chrome.browser, DESKTOP);
+    const a = await newPage(env.chrome.browser, DESKTOP);
     contexts.push(a.context);
-    await signUp(a.page, srv.url);
+    await signUp(a.page, env.srv.url);
     await createEncounter(a.page, 'Bridge at dusk', 'legends', 5);
     await addCombatant(a.page, { name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } });
     await a.page.getByRole('heading', { name: 'Move this encounter' }).scrollIntoViewIfNeeded();
@@ -38,9 +28,9 @@ describe('moving an encounter in the browser', () => {
     expect(file.log).toHaveLength(1);
     expect(a.errors).toEqual([]);
 
-    const b = await newPage(chrome.browser, PHONE);
+    const b = await newPage(env.chrome.browser, PHONE);
     contexts.push(b.context);
-    await signUp(b.page, srv.url);
+    await signUp(b.page, env.srv.url);
     await b.page.getByLabel('Import an encounter or account file').setInputFiles(path);
     await b.page.getByRole('status').filter({ hasText: 'Imported Bridge at dusk.' }).waitFor();
     await b.page.getByTestId('encounter-row').filter({ hasText: 'Bridge at dusk' }).waitFor();
