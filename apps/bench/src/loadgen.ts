@@ -23,6 +23,7 @@ import { FrayClient } from '@fray/client';
 import { wsFragments } from '@fray/server/transport';
 import { SCRIPT_COMMANDS, buildScript, fights, replayLog, type Cmd, type Script } from './fights.js';
 import { checkpointsBegun, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, otherCpu, type CpuTable, loadAverage, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, sleep } from './proc.js';
+import { http } from './http.js';
 import { summarize, type Summary } from './stats.js';
 import { BENCH_METRICS_TOKEN } from './servers.js';
 
@@ -222,22 +223,6 @@ function emitAck<T>(socket: Socket, event: string, payload: unknown, timeoutMs =
 }
 
 // ---------------------------------------------------------------- fray setup
-async function http(url: string, method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url + path, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    if (res.status === 429 && attempt < 200) {
-      await sleep(50);
-      continue;
-    }
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-}
 
 interface FrayShared {
   scripts: Map<string, Script>;

@@ -16,6 +16,7 @@ import { FrayClient, type EncounterMirror } from '@fray/client';
 import { freshDatabase, sleep } from './proc.js';
 import { freePort, startFray, type Running } from './servers.js';
 import { fmt, summarize, type Summary } from './stats.js';
+import { http as frayHttp } from './http.js';
 
 export interface RestartOutcome {
   signal: 'SIGKILL' | 'SIGTERM';
@@ -55,22 +56,8 @@ const LEASE_SECONDS = 30;
 const SERVED_CAP_MS = 120_000;
 const CLIENT = { ackTimeoutMs: 10_000, retries: 40 };
 
-async function http(url: string, method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url + path, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    if (res.status === 429 && attempt < 400) {
-      await sleep(100);
-      continue;
-    }
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-}
+/** the setup of thousands of clients meets the rate limit more: up to 40 s of retries */
+const http = (url: string, method: string, path: string, body?: unknown, token?: string) => frayHttp(url, method, path, body, token, { tries: 400, waitMs: 100 });
 
 /** Run `fn` over `items`, `width` at a time. */
 async function pool<T>(items: T[], width: number, fn: (x: T, i: number) => Promise<void>): Promise<void> {
