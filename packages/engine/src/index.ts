@@ -1,6 +1,7 @@
 export * from './types.js';
 export * from './display.js';
 export * from './errors.js';
+export * from './kit.js';
 export * from './dice.js';
 export * from './rng.js';
 export * from './schemas.js';
