@@ -20,7 +20,7 @@ export interface TypedCommandSpec<S extends z.ZodType<Command>, RS, O> extends O
  * (`type`, `by` and its fields: extend `commandSchema`).
  */
 export function defineCommand<RS, O, S extends z.ZodType<Command>>(spec: TypedCommandSpec<S, RS, O>): CommandSpec<RS, O> {
-  return spec as unknown as CommandSpec<RS, O>;
+  return spec;
 }
 
 /**
