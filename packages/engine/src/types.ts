@@ -297,6 +297,12 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   /** compute an effect's `expires` marker when it is applied */
   effectExpiry?(state: EncounterState<RS, Stats, Data>, effect: Effect): unknown;
   onReactionClosed?(ctx: Ctx<RS, O>, window: ReactionWindow): void;
+  /**
+   * A reaction command from a combatant the open window does not ask: the ruleset's more specific
+   * refusal (e.g. a readied character, who may take no other reaction), or null for the engine's
+   * generic `engine.reactions`. Called only on that refusal path.
+   */
+  refuseReaction?(state: EncounterState<RS, Stats, Data>, command: Command): EngineError | null;
   onRollOverridden?(ctx: Ctx<RS, O>, roll: RollRecord, previousTotal: number): void;
   /**
    * Strip GM-only parts of the ruleset state for a viewer (default: shown as is). It must read
