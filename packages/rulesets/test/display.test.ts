@@ -10,6 +10,7 @@ const STATS: Record<string, Record<string, unknown>> = {
   'ocv-phases': { combatValue: 5, stun: 20, endurance: 20 },
   'action-round': {},
   'action-points': { hp: 12 },
+  freeform: { hp: 12 },
 };
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
