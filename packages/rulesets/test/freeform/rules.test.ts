@@ -108,7 +108,7 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     expect(t.refuse({ type: 'act', combatantId: 'a', kind: 'attack', description: 'x', targetId: 'nobody' }).rule).toBe('freeform.target');
   });
 
-  it('"Vitals never go below 0 or above their maximum"; "risingVitals start at 0, the others full".', () => {
+  it('"Vitals never go below 0 or above their maximum"; "Vitals in `risingVitals` start at 0 and rise toward their maximum (Stress); the others start full.".', () => {
     const t = fight({ vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
     expect(t.data('b')).toMatchObject({ hp: 12, Mana: 5, Stress: 0 });
     t.do({ type: 'vital', combatantId: 'b', vital: 'Stress', amount: 9 });
