@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { apply, createEncounter, legalActions, type EncounterState, type EngineError, type EngineEvent } from '@fray/engine';
 import { ocvPhases } from '../../src/ocv-phases/index.js';
-import type { RS, S } from '../../src/ocv-phases/model.js';
+import type { RS, S } from '../../src/ocv-phases/state.js';
 
 export const gm = { role: 'gm' } as const;
 export const R = ocvPhases;
