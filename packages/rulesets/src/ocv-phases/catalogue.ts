@@ -55,7 +55,7 @@ export const RULE = {
 export type ActionType = 'attack' | 'move' | 'full' | 'free' | 'none';
 export type Provokes = 'no' | 'yes' | 'skill' | 'varies';
 /** Which command performs a row. */
-export type Via = 'attack' | 'defend' | 'move' | 'act' | 'free' | 'delay' | 'step' | 'ready';
+type Via = 'attack' | 'defend' | 'move' | 'act' | 'free' | 'delay' | 'step' | 'ready';
 
 export interface Row {
   id: string;

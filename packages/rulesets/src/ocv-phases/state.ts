@@ -47,7 +47,7 @@ export interface ManoeuvreUse {
   halveDcv?: boolean;
 }
 
-export type Trigger = { on: 'attacks' | 'moves' | 'acts' | 'enters-reach' | 'manual'; by: string | null; description: string };
+type Trigger = { on: 'attacks' | 'moves' | 'acts' | 'enters-reach' | 'manual'; by: string | null; description: string };
 
 export type Hold =
   | { kind: 'delay'; key: string; before: string | null }

@@ -6,7 +6,7 @@ import { advance } from './clock.js';
 import { deadline, pushJob } from './windows.js';
 
 /** Run interrupted actions until one waits on a window or none is left. */
-export function drain(ctx: C): void {
+function drain(ctx: C): void {
   for (let guard = 0; guard < 200; guard++) {
     const s = st(ctx);
     if (s.reaction || s.status !== 'active') return;

@@ -90,7 +90,7 @@ export function lineOfSight(s: S, from: Hex, to: Hex): boolean {
   return true;
 }
 
-export function halfMove(s: S, id: string): number {
+function halfMove(s: S, id: string): number {
   const m = s.combatants[id]!.stats.move;
   return opts(s).halfMoveRounding === 'up' ? Math.ceil(m / 2) : Math.floor(m / 2);
 }
