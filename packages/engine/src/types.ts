@@ -297,6 +297,13 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   /** compute an effect's `expires` marker when it is applied */
   effectExpiry?(state: EncounterState<RS, Stats, Data>, effect: Effect): unknown;
   onReactionClosed?(ctx: Ctx<RS, O>, window: ReactionWindow): void;
+  /**
+   * Why a combatant may not react in the open window with this reaction command, when the engine finds
+   * it is not among those still to answer: the ruleset's most specific rule (an attack of opportunity
+   * already made this round, a trigger that is not the one readied...). Null: the engine's generic
+   * `engine.reactions` refusal.
+   */
+  reactionRefusal?(state: EncounterState<RS, Stats, Data>, window: ReactionWindow, command: Command): EngineError | null;
   onRollOverridden?(ctx: Ctx<RS, O>, roll: RollRecord, previousTotal: number): void;
   /**
    * Strip GM-only parts of the ruleset state for a viewer (default: shown as is). It must read

@@ -33,8 +33,8 @@ function encounter(id: string): EncounterState {
 function emittedTypes(id: string): string[] {
   const dir = join(import.meta.dirname, '../src', id);
   const found = new Set<string>();
-  for (const f of readdirSync(dir)) {
-    if (f === 'display.ts') continue;
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!f.endsWith('.ts') || f === 'display.ts' || f === 'presentation.ts') continue;
     const src = readFileSync(join(dir, f), 'utf8');
     for (const m of src.matchAll(new RegExp(`type: '(${id}\\.[a-zA-Z-]+)'`, 'g'))) found.add(m[1]!);
     for (const m of src.matchAll(/(?<!kind: |kind !== |kind === )\bev\('([a-z-]+)'\)/g)) found.add(`${id}.${m[1]}`);

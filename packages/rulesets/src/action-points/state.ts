@@ -1,72 +1,14 @@
 import { z } from 'zod';
 import type { Ctx, EncounterState } from '@fray/engine';
-import {
-  DEFAULT_BASE_SPEED_BY_SIZE,
-  DEFAULT_WEAPON_SPEED_BY_CATEGORY,
-  PHASES,
-  SIZES,
-  SPEEDS,
-  WEAPON_CATEGORIES,
-} from './phases.js';
+import { SIZES, SPEEDS, WEAPON_CATEGORIES } from './mechanics/phases.js';
+import type { Options } from './options.js';
+
+/**
+ * The ruleset's state: the stats of a creature, its per-round data, the ruleset state `rs`, how
+ * they start, and small read-only selectors over them.
+ */
 
 export const RULESET_ID = 'action-points';
-
-const eventTypes = new Map<string, string>();
-/**
- * A ruleset event type (`action-points.<fact>`). The same string object each time: a new string per
- * event would be hashed again by every Set and compared by content in every switch it meets.
- */
-export function ev(fact: string): string {
-  let t = eventTypes.get(fact);
-  if (t === undefined) eventTypes.set(fact, (t = `${RULESET_ID}.${fact}`));
-  return t;
-}
-/** The prefix of the ruleset's own event types. */
-export const EVENT_PREFIX = `${RULESET_ID}.`;
-
-export const optionsSchema = z.object({
-  apPerRound: z.number().int().min(1).max(10).default(3),
-  surpriseAp: z.number().int().min(0).max(10).default(2),
-  surpriseRound: z.boolean().default(true),
-  apPerPhase: z.number().int().min(1).max(10).default(1),
-  freeActionsPerPhase: z.number().int().min(0).max(20).default(1),
-  freeActionsPerRound: z.number().int().min(0).max(50).default(6),
-  reactionsPerPhase: z.number().int().min(0).max(20).default(1),
-  attackPenaltyStep: z.number().int().min(0).max(20).default(5),
-  roundsPerCombatTurn: z.number().int().min(1).max(100).default(10),
-  baseSpeedBySize: z.partialRecord(z.enum(SIZES), z.enum(SPEEDS)).default({ ...DEFAULT_BASE_SPEED_BY_SIZE }),
-  fastMovement: z.number().int().min(0).default(45),
-  slowMovement: z.number().int().min(0).default(20),
-  weaponSpeedByCategory: z.partialRecord(z.enum(WEAPON_CATEGORIES), z.enum(SPEEDS)).default({ ...DEFAULT_WEAPON_SPEED_BY_CATEGORY }),
-  earliestPhaseOverrides: z.record(z.string().max(64), z.enum(PHASES)).default({}),
-  nonConsecutiveActions: z.array(z.string().max(64)).max(100).default([]),
-  initiativeTies: z.enum(['roll', 'name']).default('roll'),
-  resolveAttacks: z.boolean().default(true),
-  nockedFiresSamePhase: z.boolean().default(false),
-});
-export type Options = z.infer<typeof optionsSchema>;
-
-export const optionDocs: Record<keyof Options, string> = {
-  apPerRound: 'Action points each creature receives at the start of a regular round ("Most creatures receive 3 action points"). Default 3.',
-  surpriseAp: 'Action points of an aware creature in the surprise round ("limited to using 2 action points"). Default 2.',
-  surpriseRound: 'Run a surprise round when only some creatures are aware. Default true.',
-  apPerPhase: 'AP a creature may spend in one action phase (each phase is about one second; an advanced action takes one phase per AP). Default 1.',
-  freeActionsPerPhase: '"no more than one free action per action phase". Default 1.',
-  freeActionsPerRound: '"a limit of six such actions a round is logical in most cases". Default 6.',
-  reactionsPerPhase: '"Reactions may be limited to one per phase". Default 1.',
-  attackPenaltyStep: 'The cumulative penalty on each further attack action in a round ("cumulative -5"). Default 5.',
-  roundsPerCombatTurn: '"there are 10 rounds in a combat turn". Default 10.',
-  baseSpeedBySize: 'The reconstructed table of base action speeds by size (the text\'s table is missing). Default: fine..medium fast, large average, huge slow, gargantuan and colossal very-slow.',
-  fastMovement: 'Movement speed (feet) at or above which base action speed improves one step. Default 45.',
-  slowMovement: 'Movement speed (feet) at or below which base action speed drops one step. Default 20.',
-  weaponSpeedByCategory: 'Weapon speed by weapon category when a weapon has no speed of its own. Default: unarmed, natural, light fast; one-handed average; two-handed slow; unwieldy very-slow.',
-  earliestPhaseOverrides: 'Per-action override of the reconstructed table of action phases: action id -> earliest phase. Default none.',
-  nonConsecutiveActions: 'Advanced actions whose AP may be split up over time (the text: "assume that they must be spent consecutively" unless stated). Default none.',
-  initiativeTies: 'How equal initiatives are ordered: `roll` (a d20 roll-off once at the start of combat, highest first) or `name` (alphabetical). Default roll.',
-  nockedFiresSamePhase:
-    'false (default): only an arrow nocked before the ready-missile phase began fires in it; one nocked during it is released from the thrown phase on ("an arrow that was nocked and drawn in the second action phase as a free action may be released" in the third). true: a bow nocked in the ready-missile phase fires in that same phase.',
-  resolveAttacks: 'Roll attacks against AC, damage and maneuvers against CMD; when false the ruleset only records the action and the GM adjudicates. Default true.',
-};
 
 export const weaponSchema = z.object({
   id: z.string().min(1).max(64),
@@ -170,7 +112,7 @@ export interface Trigger {
   description: string;
 }
 
-export interface Data {
+export type Data = {
   hp: number;
   aware: boolean;
   initiative: number;
@@ -201,7 +143,7 @@ export interface Data {
   /** when the arrow was nocked: round × 7 + phase index (-1: never) */
   nockedAt: number;
   unloaded: string[];
-}
+};
 
 export interface Intent {
   combatantId: string;
@@ -217,7 +159,7 @@ export interface QueuedReady {
   penalty: number;
 }
 
-export interface RS {
+export type RS = {
   round: number;
   surprise: boolean;
   regularRound: number;
@@ -228,7 +170,7 @@ export interface RS {
   intents: Intent[];
   readyQueue: QueuedReady[];
   seq: number;
-}
+};
 
 export const effectSpecSchema = z.object({
   name: z.string().min(1).max(120),
@@ -281,9 +223,95 @@ export const actParamsShape = {
 };
 export type ActParams = z.infer<z.ZodObject<typeof actParamsShape>>;
 
+/** One AP spent (or one simple action taken), on its way through the action pipeline (flow/pipeline.ts). */
+export interface Pending {
+  uid: string;
+  actorId: string;
+  action: string;
+  params: ActParams;
+  penalty: number;
+  recKey: string | null;
+  complete: boolean;
+  readied: boolean;
+}
+
+/** A step of the pipeline; the steps left wait in a reaction window's `resume` while it is open. */
+export type Step =
+  | { t: 'aoo'; p: Pending; atRoll: boolean }
+  | { t: 'ready'; p: Pending; kinds: string[] }
+  | { t: 'move'; p: Pending; path: Sq[]; offered: string[]; from: Sq | null }
+  | { t: 'resolve'; p: Pending };
+
 export type S = EncounterState<RS, Stats, Data>;
 export type C = S['combatants'][string];
 export type X = Ctx<RS, Options>;
 
-export const st = (ctx: X): S => ctx.state as unknown as S;
-export const optsOf = (s: { options: Record<string, unknown> }): Options => s.options as unknown as Options;
+/** The working state of a command, with the ruleset's types (the engine's `Ctx` knows only `RS`). */
+export const st = (ctx: X): S => ctx.state as S;
+/** The state before the command: a plain value, cheaper to read than the working state (checks run before any emit). */
+export const before = (ctx: X): S => (ctx.base ?? ctx.state) as S;
+export const optsOf = (s: S): Options => s.options as Options;
+
+export const initialState = (): RS => ({ round: 0, surprise: false, regularRound: 0, combatTurn: 0, phaseIdx: 0, cursor: null, intents: [], readyQueue: [], seq: 0 });
+
+export const initCombatant = (stats: Stats): Data => ({
+  hp: stats.hp,
+  aware: true,
+  initiative: stats.dexterity + stats.initiativeModifier,
+  tiebreak: 0,
+  tieRoll: 0,
+  apBudget: 0,
+  ap: 0,
+  apSpentThisRound: 0,
+  apThisPhase: 0,
+  stopped: false,
+  delayUntil: 0,
+  freeThisPhase: 0,
+  freeThisRound: 0,
+  reactionsThisPhase: 0,
+  aooThisRound: 0,
+  attacksThisRound: 0,
+  simpleThisRound: 0,
+  escapesThisRound: 0,
+  actedThisRound: [],
+  fullRoundThisRound: null,
+  freeStepUsed: false,
+  inProgress: [],
+  ready: null,
+  forfeitedRound: 0,
+  nocked: null,
+  nockedAt: -1,
+  unloaded: stats.weapons.filter((w) => !w.loaded).map((w) => w.id),
+});
+
+// ---------------------------------------------------------------- selectors
+
+export const has = (c: C, feat: string): boolean => c.stats.feats.includes(feat);
+export const hasCond = (s: S, id: string, condition: string): boolean => s.effects.some((e) => e.targetId === id && e.condition === condition);
+export const alive = (c: C): boolean => c.data.hp > 0;
+export const initKey = (c: C): [number, number] => [c.data.initiative, c.data.tiebreak];
+export const dexBonus = (c: C): number => Math.max(0, Math.floor((c.stats.dexterity - 10) / 2));
+export const posOf = (c: C): Sq | null => c.position as Sq | null;
+export const consecutiveInProgress = (c: C): InProgress | undefined => c.data.inProgress.find((r) => r.consecutive);
+export const fullRoundInProgress = (c: C): InProgress | undefined => c.data.inProgress.find((r) => r.fullRound);
+/** Under total defense (or another effect that forbids attacks). */
+export const noAttacks = (s: S, id: string): boolean => s.effects.some((e) => e.targetId === id && e.data?.['noAttacks']);
+
+/** In the surprise round only aware creatures act (or react). */
+export function canAct(s: S, c: C): boolean {
+  return alive(c) && (!s.rs.surprise || c.data.aware);
+}
+
+export function readiedThisRound(s: S, c: C): boolean {
+  return c.data.forfeitedRound === s.rs.round && s.rs.round > 0;
+}
+
+/** Still spending AP this round: has AP, has not stopped, has not readied (which forfeits the rest). */
+export function stillActing(s: S, c: C): boolean {
+  return canAct(s, c) && c.data.ap > 0 && !c.data.stopped && !readiedThisRound(s, c);
+}
+
+/** Gets a place in the initiative order of this phase. */
+export function hasSlot(s: S, c: C, phase: number): boolean {
+  return stillActing(s, c) && c.data.delayUntil <= phase;
+}

@@ -1,4 +1,5 @@
-import type { RulesetDisplay } from '@fray/engine';
+import { keepIf, withParts, type RulesetDisplay, type Viewer } from '@fray/engine';
+import type { RS, S } from './state.js';
 
 /** How `action-points` is shown: see docs/rulesets/action-points.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -93,3 +94,14 @@ export const display: RulesetDisplay = {
     { name: 'Wolf', side: 'beasts', stats: { dexterity: 15, hp: 13, ac: 14, baseAttackBonus: 1, speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', damage: '1d6' }] }, doc: 'A pack hunter.' },
   ],
 };
+
+/** What players and spectators see of `rs`: the intents and readied actions of the combatants they see. */
+export function projectState(rs: RS, viewer: Viewer, state: S): RS {
+  if (viewer.role === 'gm') return rs;
+  const pid = viewer.role === 'player' ? viewer.playerId : null;
+  const visible = (cid: string) => {
+    const c = state.combatants[cid];
+    return !!c && (!c.hidden || (pid !== null && c.controller === pid));
+  };
+  return withParts(rs, { intents: keepIf(rs.intents, (i) => visible(i.combatantId)), readyQueue: keepIf(rs.readyQueue, (r) => visible(r.actorId)) });
+}

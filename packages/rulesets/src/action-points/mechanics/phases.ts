@@ -19,9 +19,6 @@ export type Size = (typeof SIZES)[number];
 
 export const phaseIndex = (p: Phase): number => PHASES.indexOf(p);
 
-/** The phase in which an action of the given speed may first be taken. */
-export const speedPhase = (s: Speed): Phase => s;
-
 /**
  * Reconstructed table of base action speeds by size ("Character action speed ... is based on
  * movement rate and size"; "most player characters have a base action speed of fast").
