@@ -17,6 +17,17 @@ export type Readiness = {
   databaseError?: string;
 };
 
+/**
+ * An error's words without the filesystem paths in them (a driver's message may name a socket or a
+ * data directory): readiness is answered to anyone who asks, and a path tells an attacker where
+ * the data lives.
+ */
+export function withoutPaths(text: string): string {
+  // an absolute path of two or more parts (`/var/lib/fray/data`, `C:\fray\data`), not a URL's
+  // path (`…:5432/fray`) nor a lone `/health`
+  return text.replace(/\bfile:\/\/\S+/g, '<path>').replace(/(?<![\w.:@/\\-])(?:[A-Za-z]:\\|\/)(?:[^\s/\\'"(),;]+[/\\])+[^\s/\\'"(),;]*/g, '<path>');
+}
+
 /** The database answers a round trip within `timeoutMs`: up; an error or no answer in time: down. */
 async function checkDatabase(ping: () => Promise<void>, timeoutMs: number): Promise<{ status: PartStatus; error?: string }> {
   let timer: NodeJS.Timeout | undefined;
@@ -27,7 +38,7 @@ async function checkDatabase(ping: () => Promise<void>, timeoutMs: number): Prom
     await Promise.race([ping(), timeout]);
     return { status: 'up' };
   } catch (e) {
-    return { status: 'down', error: e instanceof Error ? e.message : String(e) };
+    return { status: 'down', error: withoutPaths(e instanceof Error ? e.message : String(e)) };
   } finally {
     clearTimeout(timer);
   }
@@ -88,7 +99,7 @@ export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: {
     return {
       ...state,
       database: store.kind,
-      description: store.description,
+      description: withoutPaths(store.description),
       liveEncounters: runtime.liveCount,
       ownerId: runtime.options.ownerId,
       instanceId: opts.instanceId,

@@ -1,6 +1,7 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, type PrismaStore } from '@fray/store';
+import { openTestStore } from '@fray/store/testing';
 import type { ServerStore } from '../src/index.js';
 import { startServer, testStore, type TestServer } from './helpers.js';
 import { tcpProxy, untilAsync } from './procs.js';
@@ -137,6 +138,33 @@ describe('health', () => {
     const r = await s.http('GET', '/health/ready');
     expect(r).toMatchObject({ status: 503, body: { status: 'unavailable', down: ['redis'], checks: { database: 'up', redis: 'down' }, redis: 'down' } });
     expect((await s.http('GET', '/health/live')).status).toBe(200);
+  });
+
+  it('readiness names no filesystem path (the data directory), up or down', async () => {
+    const store = await openTestStore({ embedded: true });
+    const dataDir = store.location;
+    const s = await startServer({ store });
+    servers.push(s);
+    // any absolute path of two or more parts, as JSON text has it (`/tmp/x`, `C:\\x\\y`)
+    const anyPath = /(^|[^\w.:@/\\-])(\/|[A-Za-z]:\\\\)[^\s"/\\]+[/\\]/;
+    const bodies: string[] = [];
+    for (const path of ['/health/ready', '/health']) {
+      const r = await fetch(s.url + path);
+      expect(r.status).toBe(200);
+      bodies.push(await r.text());
+    }
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ status: 'ok', database: 'embedded', description: 'embedded PGlite' });
+    // down: the database's error, as the driver words it, is not handed out with its paths either
+    await store.close();
+    const r = await fetch(s.url + '/health/ready');
+    expect(r.status).toBe(503);
+    bodies.push(await r.text());
+    expect(JSON.parse(bodies[2]!)).toMatchObject({ status: 'unavailable', down: ['database'] });
+    for (const body of bodies) {
+      expect(body).not.toContain(dataDir);
+      expect(body).not.toContain(dataDir.split(/[/\\]/).at(-1));
+      expect(body).not.toMatch(anyPath);
+    }
   });
 
   it('during a graceful stop readiness says "stopping" (503) and liveness still answers', async () => {

@@ -268,7 +268,8 @@ export function requireCombatant(ctx: Ctx, id: string): Combatant {
 
 export function makeEffect(
   ctx: Ctx,
-  ruleset: Ruleset,
+  /** only its `effectExpiry` is read */
+  ruleset: Pick<Ruleset, 'effectExpiry'>,
   init: Pick<Effect, 'name' | 'targetId' | 'sourceId' | 'duration'> & Partial<Pick<Effect, 'condition' | 'gmOnly' | 'data'>>,
 ): Effect {
   const s = ctx.state;

@@ -130,8 +130,8 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
     if (spec.reaction && (cmd.type === 'reaction.pass' || window.allowed.includes(cmd.type))) {
       const who = cmd.combatantId as string;
       if (window.responses[who] !== 'pending') {
-        const why = cmd.type === 'reaction.pass' ? null : (ruleset.reactionRefusal?.(state, window, cmd) ?? null);
-        if (why) return { ok: false, error: why };
+        const specific = ruleset.refuseReaction?.(state, cmd);
+        if (specific) return { ok: false, error: specific };
         return err('ILLEGAL_ACTION', 'engine.reactions', `${state.combatants[who]?.name ?? who} may not react in this window.`);
       }
     } else if (!spec.duringReaction) {

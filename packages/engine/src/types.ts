@@ -298,12 +298,11 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   effectExpiry?(state: EncounterState<RS, Stats, Data>, effect: Effect): unknown;
   onReactionClosed?(ctx: Ctx<RS, O>, window: ReactionWindow): void;
   /**
-   * Why a combatant may not react in the open window with this reaction command, when the engine finds
-   * it is not among those still to answer: the ruleset's most specific rule (an attack of opportunity
-   * already made this round, a trigger that is not the one readied...). Null: the engine's generic
-   * `engine.reactions` refusal.
+   * A reaction command from a combatant the open window does not ask: the ruleset's more specific
+   * refusal (e.g. a readied character, who may take no other reaction), or null for the engine's
+   * generic `engine.reactions`. Called only on that refusal path.
    */
-  reactionRefusal?(state: EncounterState<RS, Stats, Data>, window: ReactionWindow, command: Command): EngineError | null;
+  refuseReaction?(state: EncounterState<RS, Stats, Data>, command: Command): EngineError | null;
   onRollOverridden?(ctx: Ctx<RS, O>, roll: RollRecord, previousTotal: number): void;
   /**
    * Strip GM-only parts of the ruleset state for a viewer (default: shown as is). It must read

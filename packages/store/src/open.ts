@@ -83,15 +83,20 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
   const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
   let embedded: EmbeddedPostgres | undefined;
   let url: string;
+  // `description` is shown to anyone (GET /health): no filesystem path in it; `where` is for the
+  // operator (the log, start-up errors) and names the data directory
   let description: string;
+  let where: string;
   if (opts.databaseUrl) {
     url = opts.databaseUrl;
     description = `postgres ${redactUrl(url)}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
+    where = description;
   } else {
     const dataDir = path.resolve(opts.dataDir ?? defaultDataDir());
     embedded = await startEmbedded(dataDir);
     url = embedded.url;
-    description = `embedded PGlite in ${dataDir}`;
+    description = 'embedded PGlite';
+    where = `embedded PGlite in ${dataDir}`;
   }
   const config = poolConfig(url, {
     poolSize: opts.poolSize ?? (embedded ? 1 : 10),
@@ -110,7 +115,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
         ...(opts.prismaDir ? { prismaDir: opts.prismaDir } : {}),
       }).catch((error: unknown) => {
         throw isUnavailable(error)
-          ? new StoreUnavailableError(`Cannot reach the database (${description}).`, { cause: error })
+          ? new StoreUnavailableError(`Cannot reach the database (${where}).`, { cause: error })
           : mapError(error, 'migrate');
       });
       if (applied.length > 0) {
@@ -130,7 +135,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     // Fail fast (typed) when the database is unreachable, rather than on the first command.
     await prisma.$queryRaw`SELECT 1`.catch((error: unknown) => {
       throw isUnavailable(error)
-        ? new StoreUnavailableError(`Cannot reach the database (${description}).`, { cause: error })
+        ? new StoreUnavailableError(`Cannot reach the database (${where}).`, { cause: error })
         : error;
     });
   } catch (error) {
@@ -140,7 +145,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     await embedded?.stop().catch(() => {});
     throw error;
   }
-  logger?.info({ database: description }, 'store open');
+  logger?.info({ database: where }, 'store open');
   const stopEmbedded = embedded;
   const ownPool = pool!;
   return new PrismaStore(prisma, {

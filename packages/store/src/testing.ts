@@ -140,9 +140,13 @@ async function sweepDeadStoreDirs(): Promise<void> {
 const TABLES = ['command_log', 'snapshots', 'leases', 'invites', 'encounters', 'accounts'];
 
 export async function openTestStore(
-  opts: Pick<OpenStoreOptions, 'logger' | 'queryTimeoutMs' | 'connectTimeoutMs' | 'poolSize'> = {},
+  opts: Pick<OpenStoreOptions, 'logger' | 'queryTimeoutMs' | 'connectTimeoutMs' | 'poolSize'> & {
+    /** the embedded database even when DATABASE_URL is set (for what only the embedded one has: a data directory) */
+    embedded?: boolean;
+  } = {},
 ): Promise<TestStore> {
-  const url = process.env.DATABASE_URL;
+  const { embedded, ...storeOpts } = opts;
+  const url = embedded ? undefined : process.env.DATABASE_URL;
   let store: Store;
   let location: string;
   if (url) {
@@ -164,10 +168,10 @@ export async function openTestStore(
     });
     location = `schema ${schema}`;
     store = await openStore({
-      ...opts,
+      ...storeOpts,
       databaseUrl: url,
       schema,
-      poolSize: opts.poolSize ?? 4,
+      poolSize: storeOpts.poolSize ?? 4,
       onClose: () => withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => {}),
     });
   } else {
@@ -179,7 +183,7 @@ export async function openTestStore(
     location = dataDir;
     try {
       store = await openStore({
-        ...opts,
+        ...storeOpts,
         dataDir,
         onClose: () => Promise.resolve(),
       });

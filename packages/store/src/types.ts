@@ -136,7 +136,7 @@ export class NotFoundError extends Error {
 
 export interface Store {
   readonly kind: 'postgres' | 'embedded';
-  /** a human description for /health (no secrets) */
+  /** a human description for /health: no secrets and no filesystem path (the data directory's is in the log only) */
   readonly description: string;
   /** sign-in names, passwords, sessions, API tokens, passkeys, device codes (absent: a store that keeps none) */
   readonly accounts?: AccountsStore;

@@ -21,7 +21,7 @@ beforeEach(async () => {
 describe(`store on ${backend}`, () => {
   it('says which database is in use, without secrets', () => {
     expect(store.kind).toBe(backend);
-    expect(store.description).toMatch(backend === 'embedded' ? /^embedded PGlite in / : /^postgres postgres(ql)?:\/\//);
+    expect(store.description).toMatch(backend === 'embedded' ? /^embedded PGlite$/ : /^postgres postgres(ql)?:\/\//);
     expect(store.description).not.toMatch(/password|:[^/@]*@/);
   });
 

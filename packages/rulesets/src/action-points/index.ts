@@ -48,7 +48,7 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   legalActions,
   onCombatantRemoved,
   onReactionClosed,
-  reactionRefusal: (state, window, command) => checkNotEligible(state, window, state.combatants[String(command.combatantId)], command.type),
+  refuseReaction: (state, command) => checkNotEligible(state, command),
   effectExpiry: expiryOf,
   projectState,
   invariants,

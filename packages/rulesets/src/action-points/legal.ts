@@ -1,12 +1,12 @@
-import type { ActionOption, ParamSpec } from '@fray/engine';
+import type { ActionOption, EngineError, ParamSpec } from '@fray/engine';
 import { ACTIONS, actionDef, type ActionDef } from './catalogue.js';
-import { checkImmediate } from './checks/commands.js';
+import { checkDeclare, checkDelay, checkImmediate, checkStop } from './checks/commands.js';
 import { checkContinue, checkInitiative, evaluate } from './checks/index.js';
 import { removableFor } from './mechanics/dirty-trick.js';
 import { PHASES } from './mechanics/phases.js';
 import { earliestPhase, mustContinue, progressSubtypes, shapeOf } from './mechanics/shape.js';
 import { provocation, threateningFoes } from './mechanics/threat.js';
-import { canAct, type C, type S } from './state.js';
+import type { C, S } from './state.js';
 
 /** What a creature may do now: every action of the catalogue, allowed or `blocked` by the checks the commands run. */
 
@@ -94,20 +94,45 @@ export function legalActions(state: S, id: string): ActionOption[] {
     if (b) opt.blocked = b;
     out.push(opt);
   }
-  const mine = s.clock.current === id;
-  const must = mine ? mustContinue(s, c) : null;
-  const endOpt: ApActionOption = { command: 'turn.end', label: must ? `End my initiative (spoils ${must.action})` : 'End my initiative in this phase', kind: 'turn', allowed: mine, template: { combatantId: id }, rule: 'Actions are resolved in order of initiative within each phase.', ...base };
-  const notMine = checkInitiative(s, c);
-  if (notMine) endOpt.blocked = notMine;
-  out.push(endOpt);
-  const canStop = canAct(s, c) && !c.data.stopped && c.data.ap > 0;
-  out.push({ command: 'stop', label: 'Make no further expenditures of AP this round', kind: 'turn', allowed: canStop, template: { combatantId: id }, rule: 'The combat round ends when all combatants have spent their available action points or have chosen to make no further expenditures of AP.', ...base });
-  out.push({ command: 'delay', label: 'Delay to a later phase', kind: 'turn', allowed: mine && s.rs.phaseIdx < PHASES.length - 1, params: [{ name: 'untilPhase', kind: 'choice', options: PHASES.slice(s.rs.phaseIdx + 1) }], template: { combatantId: id }, rule: 'it may perform another action now or delay until the next phase', ...base });
-  out.push({ command: 'declare', label: 'Declare an intent', kind: 'declaration', allowed: s.rs.phaseIdx === 0 && canAct(s, c), params: [{ name: 'intent', kind: 'text' }], template: { combatantId: id }, rule: 'During this phase all of the players declare what actions they intend their characters to take.', ...base });
-  const immediate = checkImmediate(s, c);
-  const immOpt: ApActionOption = { command: 'immediateAction', label: 'Use an immediate-action ability', kind: 'reaction', allowed: !immediate, template: { combatantId: id }, rule: 'Spells and abilities resolved as immediate actions are a type of a reaction.', ...base };
-  if (immediate) immOpt.blocked = immediate;
-  out.push(immOpt);
+  out.push(...turnOptions(s, c, base));
   return out;
 }
 
+
+/** An option, allowed when the check finds nothing against it, else `blocked` with the check's refusal. */
+function gated(opt: ApActionOption, blocked: EngineError | null): ApActionOption {
+  if (blocked) {
+    opt.allowed = false;
+    opt.blocked = blocked;
+  }
+  return opt;
+}
+
+type Base = Pick<ApActionOption, 'apLeft' | 'inProgress'>;
+
+/** Ending one's place in the phase, stopping for the round, delaying, declaring, an immediate action. */
+function turnOptions(s: S, c: C, base: Base): ApActionOption[] {
+  const id = c.id;
+  const notMine = checkInitiative(s, c);
+  const must = notMine ? null : mustContinue(s, c);
+  const last = s.rs.phaseIdx >= PHASES.length - 1;
+  return [
+    gated(
+      { command: 'turn.end', label: must ? `End my initiative (spoils ${must.action})` : 'End my initiative in this phase', kind: 'turn', allowed: true, template: { combatantId: id }, rule: 'Actions are resolved in order of initiative within each phase.', ...base },
+      notMine,
+    ),
+    gated(
+      { command: 'stop', label: 'Make no further expenditures of AP this round', kind: 'turn', allowed: true, template: { combatantId: id }, rule: 'The combat round ends when all combatants have spent their available action points or have chosen to make no further expenditures of AP.', ...base },
+      checkStop(s, c),
+    ),
+    gated(
+      { command: 'delay', label: 'Delay to a later phase', kind: 'turn', allowed: true, params: [{ name: 'untilPhase', kind: 'choice', options: PHASES.slice(s.rs.phaseIdx + 1) }], template: { combatantId: id }, rule: 'it may perform another action now or delay until the next phase', ...base },
+      notMine ?? (last ? checkDelay(s, c, s.rs.phaseIdx) : null),
+    ),
+    gated(
+      { command: 'declare', label: 'Declare an intent', kind: 'declaration', allowed: true, params: [{ name: 'intent', kind: 'text' }], template: { combatantId: id }, rule: 'During this phase all of the players declare what actions they intend their characters to take.', ...base },
+      checkDeclare(s, c),
+    ),
+    gated({ command: 'immediateAction', label: 'Use an immediate-action ability', kind: 'reaction', allowed: true, template: { combatantId: id }, rule: 'Spells and abilities resolved as immediate actions are a type of a reaction.', ...base }, checkImmediate(s, c)),
+  ];
+}

@@ -10,7 +10,7 @@ import type { Options } from './options.js';
 
 export const RULESET_ID = 'action-points';
 
-export const weaponSchema = z.object({
+const weaponSchema = z.object({
   id: z.string().min(1).max(64),
   name: z.string().min(1).max(120),
   category: z.enum(WEAPON_CATEGORIES).default('one-handed'),
@@ -105,7 +105,7 @@ export interface ReadyState {
   phase: number;
 }
 
-export interface Trigger {
+interface Trigger {
   kind: 'attacked' | 'casts' | 'moves-adjacent' | 'acts' | 'custom';
   /** only this creature sets it off (any foe when absent) */
   sourceId?: string | undefined;
@@ -145,7 +145,7 @@ export type Data = {
   unloaded: string[];
 };
 
-export interface Intent {
+interface Intent {
   combatantId: string;
   intent: string;
   action?: string | undefined;
@@ -172,7 +172,7 @@ export type RS = {
   seq: number;
 };
 
-export const effectSpecSchema = z.object({
+const effectSpecSchema = z.object({
   name: z.string().min(1).max(120),
   condition: z.string().min(1).max(64).optional(),
   rounds: z.number().int().min(1).max(10000).optional(),
@@ -180,13 +180,13 @@ export const effectSpecSchema = z.object({
   data: z.record(z.string(), z.number()).optional(),
 });
 
-export const triggerSchema = z.object({
+const triggerSchema = z.object({
   kind: z.enum(['attacked', 'casts', 'moves-adjacent', 'acts', 'custom']),
   sourceId: z.string().min(1).max(64).optional(),
   description: z.string().min(1).max(200),
 });
 
-export const checkSchema = z.object({ formula: z.string().min(1).max(64), dc: z.number().int().optional() });
+const checkSchema = z.object({ formula: z.string().min(1).max(64), dc: z.number().int().optional() });
 
 /** The parameters of an action (`act` command fields other than the envelope). */
 export const actParamsShape = {

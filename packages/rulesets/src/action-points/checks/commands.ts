@@ -1,4 +1,4 @@
-import { ruleError, type EngineError, type ReactionWindow } from '@fray/engine';
+import { ruleError, type Command, type EngineError } from '@fray/engine';
 import { AOO_WINDOW, READY_WINDOW, RULE } from '../catalogue.js';
 import { PHASES } from '../mechanics/phases.js';
 import { aooBar, threatens } from '../mechanics/threat.js';
@@ -13,8 +13,13 @@ export function checkDeclare(s: S, c: C): EngineError | null {
   return checkCanAct(s, c);
 }
 
-export function checkStop(c: C): EngineError | null {
-  return c.data.stopped ? ruleError('ILLEGAL_ACTION', RULE.stopped, `${c.name} already stopped.`) : null;
+/** "or have chosen to make no further expenditures of AP": a creature that can act and has AP left to stop spending. */
+export function checkStop(s: S, c: C): EngineError | null {
+  if (c.data.stopped) return ruleError('ILLEGAL_ACTION', RULE.stopped, `${c.name} already stopped.`);
+  const a = checkCanAct(s, c);
+  if (a) return a;
+  if (c.data.ap < 1) return ruleError('ILLEGAL_ACTION', RULE.actionPoints, `${c.name} has no AP left to stop spending: its round is over ("each participant has used their allotment of action points").`);
+  return null;
 }
 
 /** "it may perform another action now or delay until the next phase": on its own initiative, to a later phase. */
@@ -25,7 +30,7 @@ export function checkDelay(s: S, c: C, until: number): EngineError | null {
 }
 
 /** "Reactions may be limited to one per phase" (option reactionsPerPhase). */
-export function checkReactionsPerPhase(s: S, c: C): EngineError | null {
+function checkReactionsPerPhase(s: S, c: C): EngineError | null {
   const n = optsOf(s).reactionsPerPhase;
   return c.data.reactionsThisPhase >= n ? ruleError('BUDGET_EXHAUSTED', RULE.reactionsPerPhase, `${c.name} already reacted in this phase: "Reactions may be limited to one per phase" (limit ${n}).`) : null;
 }
@@ -77,8 +82,11 @@ export function checkReady(r: C): EngineError | null {
  * Why `c` may not react in the open window `w` when the engine finds it is not eligible: the rule of
  * this ruleset that kept it out (null: it answered already, or nothing more specific applies).
  */
-export function checkNotEligible(s: S, w: ReactionWindow, c: C | undefined, command: string): EngineError | null {
-  if (!c || w.responses[c.id] !== undefined) return null;
+export function checkNotEligible(s: S, cmd: Command): EngineError | null {
+  const w = s.reaction;
+  const c = typeof cmd.combatantId === 'string' ? s.combatants[cmd.combatantId] : undefined;
+  const command = cmd.type;
+  if (!w || !c || w.responses[c.id] !== undefined) return null;
   const t = w.trigger.combatantId ? s.combatants[w.trigger.combatantId] : undefined;
   if (w.kind === AOO_WINDOW && (command === 'attackOfOpportunity' || command === 'spendAoo')) {
     return t ? checkAoOAgainst(s, c, t) : checkAoO(s, c);

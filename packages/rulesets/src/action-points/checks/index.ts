@@ -44,7 +44,7 @@ export function checkCanAct(s: S, c: C): EngineError | null {
 }
 
 /** Checks common to every action spent on one's own initiative (taking or continuing). */
-export function checkCommon(s: S, c: C, anytime: boolean, speak = false, apCost = 0): EngineError | null {
+function checkCommon(s: S, c: C, anytime: boolean, speak = false, apCost = 0): EngineError | null {
   const a = checkCanAct(s, c);
   if (a) return a;
   if (!speak && readiedThisRound(s, c)) {
@@ -56,7 +56,7 @@ export function checkCommon(s: S, c: C, anytime: boolean, speak = false, apCost 
 }
 
 /** Whether `c` has an AP to spend in this phase. */
-export function checkAp(s: S, c: C): EngineError | null {
+function checkAp(s: S, c: C): EngineError | null {
   const o = optsOf(s);
   if (c.data.ap < 1) {
     return s.rs.surprise

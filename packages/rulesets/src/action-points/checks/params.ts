@@ -17,7 +17,7 @@ interface PathRules {
 }
 
 /** A path: each square adjacent to the one before, no more than `max` squares, not through foes, ending in a free square. */
-export function checkPath(s: S, c: C, path: Sq[], max: number, opts: PathRules = {}): EngineError | null {
+function checkPath(s: S, c: C, path: Sq[], max: number, opts: PathRules = {}): EngineError | null {
   const start = posOf(c);
   if (!start) return ruleError('ILLEGAL_ACTION', RULE.movement, `${c.name} is not on the map.`);
   if (path.length > max) return ruleError('ILLEGAL_ACTION', RULE.movement, `At most ${max} squares (${max * 5} feet) with this action.`);

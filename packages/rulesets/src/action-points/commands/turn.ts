@@ -33,7 +33,7 @@ const stop = command({
   handle(ctx, cmd) {
     const s = st(ctx);
     const c = s.combatants[cmd.combatantId]!;
-    ensure(checkStop(c));
+    ensure(checkStop(s, c));
     for (const r of c.data.inProgress.filter((x) => x.consecutive)) {
       if (c.data.ap > 0) spoil(ctx, c, r, 'stopped: "If you stop spending AP on such an action, it never comes to completion"');
     }

@@ -16,7 +16,7 @@ import { drive, newPending, stepsFor } from './pipeline.js';
  * during each phase"), the end of a turn, durations, and what happens after a reaction window.
  */
 
-export function startRound(ctx: X, round: number, surprise: boolean): void {
+function startRound(ctx: X, round: number, surprise: boolean): void {
   const s = st(ctx);
   const o = optsOf(s);
   const ap: Record<string, number> = {};
@@ -84,7 +84,7 @@ export function advance(ctx: X): void {
   else enterPhase(ctx, s.rs.phaseIdx + 1);
 }
 
-export function endRound(ctx: X): void {
+function endRound(ctx: X): void {
   const s = st(ctx);
   const lost: Record<string, number> = {};
   const carried: string[] = [];
@@ -98,7 +98,7 @@ export function endRound(ctx: X): void {
   emit(ctx, { type: 'action-points.round-ended', round: s.rs.round, lost, carried });
 }
 
-export function expireDue(ctx: X): void {
+function expireDue(ctx: X): void {
   const now = nowMarker(st(ctx));
   expireEffects(ctx, (e: Effect) => isMarker(e.expires) && reached(now, e.expires));
 }

@@ -10,7 +10,7 @@ import { posOf, type C, type S } from '../state.js';
 export const RULE_TEXT = 'The target or an ally adjacent to the target can remove the condition by spending 1 AP.';
 
 /** A condition applied by a dirty trick (marked when applied; the name covers conditions applied before the mark existed). */
-export const isDirtyTrick = (e: Effect): boolean => e.data?.['dirtyTrick'] === 1 || e.name.startsWith('Dirty trick: ');
+const isDirtyTrick = (e: Effect): boolean => e.data?.['dirtyTrick'] === 1 || e.name.startsWith('Dirty trick: ');
 
 export const dirtyTricksOn = (s: S, id: string): Effect[] => s.effects.filter((e) => e.targetId === id && isDirtyTrick(e));
 

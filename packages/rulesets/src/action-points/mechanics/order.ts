@@ -34,7 +34,7 @@ function sameRows(cs: S['combatants']): boolean {
 }
 
 /** The order as `orderOf` gives it, shared: not to be changed or handed out. */
-export function sortedOrder(s: S): readonly string[] {
+function sortedOrder(s: S): readonly string[] {
   const cs = s.combatants;
   if (sameRows(cs)) return lastOrder;
   // Each combatant is read once (on a draft every read is a proxy trap), then the keys are sorted.

@@ -181,7 +181,7 @@ export const phaseStamp = (s: S): number => s.rs.round * PHASES.length + s.rs.ph
 export const nockedThisPhase = (s: S, c: C): boolean => !optsOf(s).nockedFiresSamePhase && c.data.nocked !== null && c.data.nockedAt === phaseStamp(s);
 
 /** The earliest phase of a missile: triggered weapons (crossbows, firearms) and readied arrows in the ready-missile phase; thrown weapons and bows not readied in the thrown phase. */
-export function missilePhase(s: S, c: C, w: Weapon): Phase {
+function missilePhase(s: S, c: C, w: Weapon): Phase {
   if (w.kind === 'crossbow' || w.kind === 'firearm') return 'ready-missile';
   if (w.kind === 'bow') return c.data.nocked === w.id && !nockedThisPhase(s, c) ? 'ready-missile' : 'thrown';
   return 'thrown';

@@ -4,7 +4,7 @@ import { isRanged, reachOf, weaponOf, type Shape } from './shape.js';
 
 /** Threatened squares, attacks of opportunity, and what provokes them. */
 
-export const foesOf = (s: S, c: C): C[] => Object.values(s.combatants).filter((o) => o.side !== c.side && o.id !== c.id);
+const foesOf = (s: S, c: C): C[] => Object.values(s.combatants).filter((o) => o.side !== c.side && o.id !== c.id);
 
 export function threatens(s: S, f: C, sq: Sq | null): boolean {
   const pos = posOf(f);

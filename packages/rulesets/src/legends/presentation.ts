@@ -1,4 +1,5 @@
-import type { RulesetDisplay } from '@fray/engine';
+import { keepIf, keepKeys, mapValuesShared, withParts, type RulesetDisplay, type Viewer } from '@fray/engine';
+import type { LRS, LState } from './state/index.js';
 
 /** How `legends` is shown: see docs/rulesets/legends.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -162,3 +163,31 @@ export const display: RulesetDisplay = {
     { name: 'Wolf', side: 'beasts', stats: { DEX: 14, SPD: 16, STR: 10, kind: 'animal' }, doc: 'A fast animal without hands.' },
   ],
 };
+
+/** What players and spectators may see of the ruleset state: the hidden combatants' parts, and the GM's plans for its characters, go. */
+export function projectState(rs: LRS, viewer: Viewer, state: LState): LRS {
+  if (viewer.role === 'gm') return rs;
+  const pid = viewer.role === 'player' ? viewer.playerId : null;
+  const seen = (id: string) => {
+    const c = state.combatants[id];
+    return c !== undefined && (!c.hidden || (pid !== null && c.controller === pid));
+  };
+  // the GM's plans for its characters stay with the GM; the players' plans are said at the table
+  const told = (id: string) => seen(id) && state.combatants[id]!.controller !== null;
+  // every part the viewer loses nothing of is the state's own (keepIf and the rest give it back)
+  return withParts(rs, {
+    turnRolls: keepKeys(rs.turnRolls, seen),
+    queue: keepIf(rs.queue, (id) => seen(id) || !state.combatants[id]),
+    lastOrder: keepIf(rs.lastOrder, seen),
+    movers: keepIf(rs.movers, seen),
+    pending: keepIf(rs.pending, (p) => seen(p.combatantId)),
+    reactions: keepIf(rs.reactions, (r) => r.by.every(told)),
+    groupMoves: keepIf(rs.groupMoves, (g) => g.members.every(seen)),
+    defense: mapValuesShared(rs.defense, (d) => withParts(d, { protected: keepIf(d.protected, seen) })),
+    touches: keepIf(rs.touches, (t) => seen(t.by) && seen(t.target)),
+    touchLog: keepIf(rs.touchLog, (t) => t.split('>').every(seen)),
+    offers: keepIf(rs.offers, (o) => seen(o.from) && seen(o.to)),
+    forfeits: keepIf(rs.forfeits, seen),
+    attacks: keepIf(rs.attacks ?? [], (a) => seen(a.by) && seen(a.target)),
+  });
+}

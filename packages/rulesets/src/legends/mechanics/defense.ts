@@ -1,9 +1,40 @@
-import { membersOfGroup, isEnemy, opts, outnumbering, posOf, type Breakout, type LCombatant, type LCtx, type LState } from './model.js';
+import { refuse, ruleError } from '@fray/engine';
+import { isDown, isEnemy, membersOfGroup, opts, posOf, type GroupDefense, type LCombatant, type LCtx, type LState } from '../state/index.js';
+import { outnumbering, type Breakout } from './space.js';
 
 /**
- * Outnumbering dice with breakout tactics, and what group defense covers beyond its declared list:
- * the items of a defended body, and how long a bypass stays "current".
+ * Group defense (its load against its defenders), outnumbering dice with breakout tactics, what group defense covers
+ * beyond its declared list (the items of a defended body), and how long a bypass stays "current".
  */
+
+export function ratioFor(state: LState, group: string): number {
+  const members = membersOfGroup(state, group);
+  const zone = members[0] ? state.rs.zones[posOf(members[0]).zone] : undefined;
+  return zone?.traits.groupDefenseRatio ?? opts(state).groupDefenseRatio;
+}
+
+/** quarters of protected weight, and the number of valid defenders (unprotected, standing, not carried) */
+export function defenseLoad(state: LState, group: string, d: GroupDefense): { load: number; defenders: number; ratio: number } {
+  const o = opts(state);
+  let load = 0;
+  for (const id of d.protected) {
+    const c = state.combatants[id];
+    if (!c) continue;
+    load += isDown(state, id) ? o.bodyWeightQuarters : 4;
+  }
+  for (const ob of d.objects) load += ob.quarters;
+  let defenders = 0;
+  for (const m of membersOfGroup(state, group)) {
+    if (d.protected.includes(m.id) || m.data.carriedBy || isDown(state, m.id)) continue;
+    defenders += 1;
+  }
+  return { load, defenders, ratio: ratioFor(state, group) };
+}
+
+export function defenseOverflows(state: LState, group: string, d: GroupDefense): boolean {
+  const { load, defenders, ratio } = defenseLoad(state, group, d);
+  return load * ratio > defenders * 4;
+}
 
 /**
  * The Hindrance and Easing of a roll affected by outnumbering dice: the roll's own Hindrance (`base`, e.g. 2 for
@@ -19,7 +50,7 @@ export function outnumberedDice(ctx: LCtx, c: LCombatant, base: number, breakout
     const removable = fromRoll ? hindrance : od.hindrance;
     if (removable <= 0) {
       const what = fromRoll ? 'this roll has no Hindrance' : `the outnumbering dice give no Hindrance (${od.mine} against ${od.theirs})`;
-      return ctx.fail('ILLEGAL_ACTION', 'legends.breakout.remove-hindrance', `Breakout tactics' "Remove 1 Hindrance" has nothing to remove: ${what}. Nothing was spent.`);
+      return refuse(ruleError('ILLEGAL_ACTION', 'legends.breakout.remove-hindrance', `Breakout tactics' "Remove 1 Hindrance" has nothing to remove: ${what}. Nothing was spent.`));
     }
     hindrance -= 1;
   }
