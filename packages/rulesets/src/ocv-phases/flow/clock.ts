@@ -1,15 +1,14 @@
-import { expireEffects, type Ctx } from '@fray/engine';
-import { incapable, opts, phaseKey, phaseOrder, REGULAR, touched, type Options, type PhaseName, type RS, type S } from './model.js';
-
-export type C = Ctx<RS, Options>;
-export const st = (ctx: C): S => ctx.state as unknown as S;
+import { ensure, expireEffects } from '@fray/engine';
+import { checkCurrent } from '../checks/index.js';
+import { emit } from '../events.js';
+import { incapable, opts, phaseKey, phaseOrder, REGULAR, st, touched, type C, type PhaseName, type S } from '../state.js';
 
 /**
  * "each character has an Initiative score equal to their Combat Value (plus their Lightning
  * Reflexes modifier if they have one). If two or more characters have the same Initiative score,
  * the characters who are tied randomly determine which one of them goes before the other."
  */
-export function rollInitiative(ctx: C): void {
+function rollInitiative(ctx: C): void {
   const s = st(ctx);
   const ids = Object.keys(s.combatants);
   const scores: Record<string, number> = {};
@@ -47,7 +46,7 @@ export function rollInitiative(ctx: C): void {
   };
   // "Characters act in order, counting down from highest result to lowest."
   const order = [...ids].sort((a, b) => scores[b]! - scores[a]! || cmpTie(a, b));
-  ctx.emit({ type: 'ocv-phases.initiative', scores, order, tieBreaks: tie });
+  emit(ctx, { type: 'ocv-phases.initiative', scores, order, tieBreaks: tie });
 }
 
 export function startCombat(ctx: C): void {
@@ -62,7 +61,7 @@ export function startCombat(ctx: C): void {
 }
 
 function startPhase(ctx: C, turn: number, phase: PhaseName): void {
-  ctx.emit({ type: 'ocv-phases.phase-started', turn, phase, seconds: phase === 'post-turn' ? 0 : 3 });
+  emit(ctx, { type: 'ocv-phases.phase-started', turn, phase, seconds: phase === 'post-turn' ? 0 : 3 });
   const count = st(ctx).rs.phaseCount;
   expireEffects(ctx, (e) => typeof e.expires === 'number' && e.expires <= count);
 }
@@ -81,7 +80,7 @@ function postTurn(ctx: C): void {
   startPhase(ctx, turn + 1, 'phase-1');
 }
 
-export function canRecover(s: S, id: string): boolean {
+function canRecover(s: S, id: string): boolean {
   const c = s.combatants[id];
   if (!c || !c.stats.recovers) return false;
   const no = opts(s).noRecoveryConditions;
@@ -104,7 +103,7 @@ export function takeRecovery(ctx: C, id: string, reason: string): void {
 function nextPhase(ctx: C): void {
   const rs = st(ctx).rs;
   if (rs.phase === 'surprise') return startPhase(ctx, rs.turn, 'phase-1');
-  const i = REGULAR.indexOf(rs.phase as PhaseName);
+  const i = rs.phase ? REGULAR.indexOf(rs.phase) : -1;
   if (i >= 0 && i < 3) return startPhase(ctx, rs.turn, REGULAR[i + 1]!);
   postTurn(ctx);
 }
@@ -129,16 +128,16 @@ export function advance(ctx: C): void {
         return h?.kind === 'delay' && h.before === next && !incapable(s, id) && !(rs.phase === 'surprise' && rs.unaware.includes(id));
       });
       if (holder) {
-        ctx.emit({ type: 'ocv-phases.hold-taken', combatantId: holder, kind: 'delay', before: next });
+        emit(ctx, { type: 'ocv-phases.hold-taken', combatantId: holder, kind: 'delay', before: next });
         return;
       }
       const d = s.combatants[next]!.data;
-      if (rs.spent.includes(next)) ctx.emit({ type: 'ocv-phases.slot', combatantId: next, outcome: 'spent' });
-      else if (d.skipNext) ctx.emit({ type: 'ocv-phases.slot', combatantId: next, outcome: 'aborted' });
-      else if (incapable(s, next)) ctx.emit({ type: 'ocv-phases.slot', combatantId: next, outcome: 'incapable' });
+      if (rs.spent.includes(next)) emit(ctx, { type: 'ocv-phases.slot', combatantId: next, outcome: 'spent' });
+      else if (d.skipNext) emit(ctx, { type: 'ocv-phases.slot', combatantId: next, outcome: 'aborted' });
+      else if (incapable(s, next)) emit(ctx, { type: 'ocv-phases.slot', combatantId: next, outcome: 'incapable' });
       else {
-        if (d.hold) ctx.emit({ type: 'ocv-phases.hold-expired', combatantId: next, reason: 'came to the next action' });
-        ctx.emit({ type: 'ocv-phases.slot', combatantId: next, outcome: 'acts' });
+        if (d.hold) emit(ctx, { type: 'ocv-phases.hold-expired', combatantId: next, reason: 'came to the next action' });
+        emit(ctx, { type: 'ocv-phases.slot', combatantId: next, outcome: 'acts' });
         return;
       }
       continue;
@@ -150,11 +149,11 @@ export function advance(ctx: C): void {
       return h?.kind === 'delay' && h.key === key && !rs.offered.includes(id) && !incapable(s, id);
     });
     if (late) {
-      ctx.emit({ type: 'ocv-phases.offered', combatantId: late });
+      emit(ctx, { type: 'ocv-phases.offered', combatantId: late });
       return;
     }
     if (++phases > 6) {
-      ctx.emit({ type: 'ocv-phases.stalled', reason: 'nobody can act' });
+      emit(ctx, { type: 'ocv-phases.stalled', reason: 'nobody can act' });
       return;
     }
     nextPhase(ctx);
@@ -164,13 +163,11 @@ export function advance(ctx: C): void {
 /** The acting character (or the GM for it) ends its action. */
 export function endTurn(ctx: C, id: string): void {
   const s = st(ctx);
-  if (s.clock.current !== id) {
-    return ctx.fail('NOT_YOUR_TURN', 'ocv-phases.initiative-order', 'Characters act in order, counting down from highest result to lowest: it is not this character\'s action.');
-  }
+  ensure(checkCurrent(s, id));
   const c = s.combatants[id]!;
   const h = c.data.hold;
   // an offered late delay not taken: it keeps waiting into the next Phase
-  ctx.emit({ type: 'ocv-phases.action-ended', combatantId: id, holding: h ? h.kind : null, acted: touched(c.data) });
-  ctx.emit({ type: 'ocv-phases.current', combatantId: null });
+  emit(ctx, { type: 'ocv-phases.action-ended', combatantId: id, holding: h ? h.kind : null, acted: touched(c.data) });
+  emit(ctx, { type: 'ocv-phases.current', combatantId: null });
   advance(ctx);
 }

@@ -1,5 +1,52 @@
+import type { CatalogueEntry } from '@fray/engine';
+
+export const ID = 'ocv-phases';
+
 /**
- * The manoeuvre table of the rule text, row by row, as data: each row's action type and whether
+ * The rule ids every refusal names, the most specific one (`ocv-phases.<rule>`); each check in
+ * checks/ quotes the sentence of the rule text it implements.
+ */
+export const RULE = {
+  initiativeOrder: 'ocv-phases.initiative-order',
+  interrupts: 'ocv-phases.interrupts',
+  incapable: 'ocv-phases.incapable',
+  surprise: 'ocv-phases.surprise',
+  actionTypes: 'ocv-phases.action-types',
+  fullPhase: 'ocv-phases.full-phase',
+  startFullPhase: 'ocv-phases.start-full-phase',
+  restrictedPhase: 'ocv-phases.restricted-phase',
+  freeActions: 'ocv-phases.free-actions',
+  stunned: 'ocv-phases.stunned',
+  prone: 'ocv-phases.prone',
+  hexes: 'ocv-phases.hexes',
+  movement: 'ocv-phases.movement',
+  oneStep: 'ocv-phases.one-step',
+  stepNoMove: 'ocv-phases.step-no-move',
+  stepSlow: 'ocv-phases.step-slow',
+  stepTerrain: 'ocv-phases.step-terrain',
+  attack: 'ocv-phases.attack',
+  meleeReach: 'ocv-phases.melee-reach',
+  ranged: 'ocv-phases.ranged',
+  lineOfSight: 'ocv-phases.line-of-sight',
+  items: 'ocv-phases.items',
+  aooOpportunity: 'ocv-phases.aoo-opportunity',
+  aooDodge: 'ocv-phases.aoo-dodge',
+  aooOnePerPhase: 'ocv-phases.aoo-one-per-phase',
+  aooManoeuvre: 'ocv-phases.aoo-manoeuvre',
+  skillCheckNegates: 'ocv-phases.skill-check-negates',
+  usuallyVaries: 'ocv-phases.usually-varies',
+  delay: 'ocv-phases.delay',
+  delayNoInterrupt: 'ocv-phases.delay-no-interrupt',
+  ready: 'ocv-phases.ready',
+  readyTrigger: 'ocv-phases.ready-trigger',
+  abort: 'ocv-phases.abort',
+  abortDefensive: 'ocv-phases.abort-defensive',
+  abortLockout: 'ocv-phases.abort-lockout',
+  abortGaveUp: 'ocv-phases.abort-gave-up',
+} as const;
+
+/**
+ * The manoeuvre table of the rule text, row by row, in data: each row's action type and whether
  * it provokes an attack of opportunity ("Yes", "No", "Yes (skill check negates)", "Usually
  * (varies)"). OCV/DCV modifiers of the combat manoeuvres are not in the text: they are the
  * usual values of the system and can be overridden with the `manoeuvreModifiers` option.
@@ -8,7 +55,7 @@
 export type ActionType = 'attack' | 'move' | 'full' | 'free' | 'none';
 export type Provokes = 'no' | 'yes' | 'skill' | 'varies';
 /** Which command performs a row. */
-export type Via = 'attack' | 'defend' | 'move' | 'act' | 'free' | 'delay' | 'step' | 'ready';
+type Via = 'attack' | 'defend' | 'move' | 'act' | 'free' | 'delay' | 'step' | 'ready';
 
 export interface Row {
   id: string;
@@ -20,7 +67,7 @@ export interface Row {
   ocv?: number;
   dcv?: number;
   halveDcv?: boolean;
-  /** needs an attack roll (usable as an attack of opportunity if also melee-capable) */
+  /** needs an attack roll (usable for an attack of opportunity if also melee-capable) */
   attackRoll?: boolean;
   /** defensive: a target of aborting */
   defensive?: boolean;
@@ -88,7 +135,7 @@ export const ROWS: readonly Row[] = [
 
 export const ROW: Readonly<Record<string, Row>> = Object.fromEntries(ROWS.map((r) => [r.id, r]));
 
-export const rowsVia = (via: Via): string[] => ROWS.filter((r) => r.via === via).map((r) => r.id);
+const rowsVia = (via: Via): string[] => ROWS.filter((r) => r.via === via).map((r) => r.id);
 export const ATTACK_IDS = rowsVia('attack');
 export const DEFEND_IDS = rowsVia('defend');
 export const MOVE_IDS = rowsVia('move');
@@ -111,3 +158,15 @@ export const PROVOKES_LABEL: Record<Provokes, string> = {
   skill: 'Yes (skill check negates)',
   varies: 'Usually (varies)',
 };
+
+const signed = (n: number): string => (n >= 0 ? `+${n}` : `${n}`);
+
+/** Every row of the manoeuvre table, for the catalogue GET /rulesets shows. */
+export const catalogue: CatalogueEntry[] = ROWS.map((r) => ({
+  id: r.id,
+  label: r.label,
+  kind: TYPE_LABEL[r.type],
+  provokes: PROVOKES_LABEL[r.provokes],
+  rule: `manoeuvre table: ${r.label} — ${TYPE_LABEL[r.type]}, attack of opportunity: ${PROVOKES_LABEL[r.provokes]}`,
+  notes: r.ocv !== undefined || r.dcv !== undefined ? `OCV ${signed(r.ocv ?? 0)}, DCV ${signed(r.dcv ?? 0)}${r.halveDcv ? ', DCV halved' : ''}` : undefined,
+}));

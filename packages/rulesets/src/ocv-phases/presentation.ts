@@ -1,4 +1,5 @@
-import type { RulesetDisplay } from '@fray/engine';
+import { keepIf, keepKeys, withParts, type EncounterState, type RulesetDisplay, type Viewer } from '@fray/engine';
+import type { RS } from './state.js';
 
 /** How `ocv-phases` is shown: see docs/rulesets/ocv-phases.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -118,3 +119,24 @@ export const display: RulesetDisplay = {
     { name: 'Brick', side: 'villains', stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 }, doc: 'A super-strong villain with long arms.' },
   ],
 };
+
+/** What players and spectators see of `rs`: nothing about combatants hidden from them. */
+export function projectState(rs: RS, viewer: Viewer, state: EncounterState<RS>): RS {
+  if (viewer.role === 'gm') return rs;
+  const playerId = viewer.role === 'player' ? viewer.playerId : null;
+  const hidden = new Set(Object.values(state.combatants).filter((c) => c.hidden && (playerId === null || c.controller !== playerId)).map((c) => c.id));
+  if (hidden.size === 0) return rs;
+  const keep = (id: string | null) => id === null || !hidden.has(id);
+  return withParts(rs, {
+    order: keepIf(rs.order, keep),
+    scores: keepKeys(rs.scores, keep),
+    unaware: keepIf(rs.unaware, keep),
+    passed: keepIf(rs.passed, keep),
+    spent: keepIf(rs.spent, keep),
+    offered: keepIf(rs.offered, keep),
+    jobs: keepIf(rs.jobs, (j) => keep(j.actor) && j.targetIds.every(keep)),
+    intents: keepIf(rs.intents, (i) => keep(i.combatantId)),
+    pauseFor: keep(rs.pauseFor) ? rs.pauseFor : null,
+    attacks: keepIf(rs.attacks, (a) => keep(a.attackerId) && keep(a.targetId)),
+  });
+}
