@@ -60,7 +60,7 @@ export function resolveAttack(ctx: ArCtx, attackerId: string, targetId: string, 
   emit(ctx, 'attack-resolved', { combatantId: a.id, targetId: t.id, kind, hit: res.success, advantage: plain(parts), defense: def.value + def.advantage, action: opts.action });
   if (!res.success) return false;
   if (opts.stunt) {
-    resolveStunt(ctx, a.id, t.id, kind, opts.stunt, res.degrees);
+    resolveStunt(ctx, a.id, t.id, kind, opts.stunt);
   } else {
     dealDamage(ctx, a.id, t.id, kind, opts);
   }
