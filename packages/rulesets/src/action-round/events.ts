@@ -120,7 +120,10 @@ interface Facts {
 }
 
 export type Fact = keyof Facts;
-/** The typed union of the ruleset's own events. */
+/**
+ * The typed union of the ruleset's own events.
+ * @public
+ */
 export type ArEvent = { [K in Fact]: { type: `action-round.${K}` } & Facts[K] & Patch }[Fact];
 /** Facts about one combatant whose only patch is its data (`patchData`). */
 type DataFact = { [K in Fact]: Facts[K] extends Who ? K : never }[Fact];

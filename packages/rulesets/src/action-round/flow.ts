@@ -2,10 +2,10 @@ import { ensure, ruleError, type Effect, type ReactionWindow } from '@fray/engin
 import { RULE } from './catalogue.js';
 import { checkActNow, checkDelay, checkTurn } from './checks/index.js';
 import { emit, patchData, type ArCtx } from './events.js';
-import { runDeferred } from './resolve/deferred.js';
-import { expireAt, loseAim, resistanceCheck, resistible, setFatigue, type Marker } from './resolve/effects.js';
-import { walkPath } from './resolve/path.js';
-import { finish, type Resume } from './resolve/windows.js';
+import { runDeferred } from './commands/resolve/deferred.js';
+import { expireAt, loseAim, resistanceCheck, resistible, setFatigue, type Marker } from './commands/resolve/effects.js';
+import { walkPath } from './commands/resolve/path.js';
+import { finish, type Resume } from './commands/resolve/windows.js';
 import { combatant, cond, isIncapacitated, secondsPerRound, type C, type Data, type State } from './state/index.js';
 
 /** The clock: combat start, turns, rounds, delay, what ends with them, and what resumes after a reaction. */
@@ -31,7 +31,7 @@ export function startCombat(ctx: ArCtx): void {
 }
 
 /** The start of a combatant's turn: fresh budget, and everything that ends or begins "at the start of your next turn". */
-export function beginTurn(ctx: ArCtx, id: string): void {
+function beginTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
   if (c.data.delaying) {
@@ -89,7 +89,7 @@ export function endTurn(ctx: ArCtx, id: string): void {
   advance(ctx, id);
 }
 
-export function finishTurn(ctx: ArCtx, id: string): void {
+function finishTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
   // Resistance checks at the end of the turn "are not considered actions at all".
@@ -105,7 +105,7 @@ export function finishTurn(ctx: ArCtx, id: string): void {
 }
 
 /** Hand the turn to the next in the order (a new round after the last). Incapacitated characters are skipped. */
-export function advance(ctx: ArCtx, fromId: string): void {
+function advance(ctx: ArCtx, fromId: string): void {
   for (let guard = 0; guard < 2 * ctx.state.clock.order.length + 2; guard++) {
     const s = ctx.state;
     const order = s.clock.order;

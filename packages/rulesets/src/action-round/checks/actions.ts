@@ -2,6 +2,7 @@ import { chebyshev, ruleError, type EngineError, type Item } from '@fray/engine'
 import { RULE } from '../catalogue.js';
 import { combinablePowers, powerReachWhy } from '../mechanics/combat.js';
 import type { Options } from '../options.js';
+import { checkFree } from './turn.js';
 import { combatant, freeHand, groundItemNear, heldItems, isIncapacitated, isTwoHanded, posOf, type C, type LastCheck, type Power, type State } from '../state/index.js';
 
 /** Why the other actions may not happen: delay, powers, Destiny, items, commands, influence. */
@@ -72,11 +73,13 @@ type Pool = 'destiny' | 'fate' | 'corruption';
 /** SPEND DESTINY, FATE, OR CORRUPTION: a point in the pool, and what each use needs. */
 export function checkSpend(s: State, c: C, pool: Pool, use: string, benefit: string | undefined): EngineError | null {
   if (c.data[pool] <= 0) return ruleError('BUDGET_EXHAUSTED', RULE.destiny, `${c.name} has no ${pool} to spend.`);
-  // "If unconscious, or unable to take free actions for some other reason, you can still spend ... to attempt to use the Recover action": only that.
-  if (use !== 'recover' && isIncapacitated(s, c)) {
-    return ruleError('ILLEGAL_ACTION', RULE.destinyUnconscious, `${c.name} cannot take free actions: "If unconscious ... you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6" (only Recover).`);
-  }
-  return checkSpendUse(s, s.rs.lastCheck[c.id], use, benefit);
+  return checkSpendWhileDown(s, c, use) ?? checkSpendUse(s, s.rs.lastCheck[c.id], use, benefit);
+}
+
+/** "If unconscious, or unable to take free actions for some other reason, you can still spend ... to attempt to use the Recover action": only that. */
+export function checkSpendWhileDown(s: State, c: C, use: string): EngineError | null {
+  if (use === 'recover' || !isIncapacitated(s, c)) return null;
+  return ruleError('ILLEGAL_ACTION', RULE.destinyUnconscious, `${c.name} cannot take free actions: "If unconscious ... you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6" (only Recover).`);
 }
 
 function checkSpendUse(s: State, last: LastCheck | undefined, use: string, benefit: string | undefined): EngineError | null {
@@ -159,6 +162,17 @@ export function checkConversation(o: Options, c: C, t: C): EngineError | null {
   const pc = posOf(c);
   const pt = posOf(t);
   return pc && pt && chebyshev(pc, pt) <= o.conversationRange ? null : ruleError('ILLEGAL_ACTION', RULE.influence, `${t.name} is out of conversation range.`);
+}
+
+/** ASSIST a skill check: name the skill. */
+export function checkAssistSkill(skill: string | undefined): EngineError | null {
+  return skill ? null : ruleError('INVALID_COMMAND', RULE.assist, 'Name the skill your assistance adds to.');
+}
+
+/** TALK: "speaking is a free action that you can perform even when it isn’t your turn", but not while incapacitated. */
+export function checkTalk(s: State, c: C): EngineError | null {
+  if (isIncapacitated(s, c)) return ruleError('ILLEGAL_ACTION', RULE.incapacitated, `${c.name} is incapacitated and cannot speak.`);
+  return checkFree(s, c);
 }
 
 /** GAMBIT: "Success grants you or an ally"; moving needs the Disadvantage chosen. */

@@ -1,4 +1,4 @@
-import { ruleError, type EngineError } from '@fray/engine';
+import { ruleError, type Command, type EngineError } from '@fray/engine';
 import { RULE } from '../catalogue.js';
 import type { Options } from '../options.js';
 import { combatant, hasReacted, isIncapacitated, slotFor, type C, type Slot, type State } from '../state/index.js';
@@ -45,7 +45,7 @@ export function checkBudget(s: State, c: C, type: Slot | 'free'): EngineError | 
 }
 
 /** A slot of `type` left this turn (substitutions included). */
-export function checkSlot(c: C, type: Slot): EngineError | null {
+function checkSlot(c: C, type: Slot): EngineError | null {
   if (slotFor(c.data, type) !== null) return null;
   const r = SLOT_RULES[type];
   return ruleError('BUDGET_EXHAUSTED', r.rule, `${c.name} has no ${type} action left this turn. ${r.text}`);
@@ -72,6 +72,17 @@ export function checkReaction(s: State, o: Options, c: C, readied = false): Engi
 export function checkReadiedWaits(c: C): EngineError | null {
   if (!c.data.readied) return null;
   return ruleError('ILLEGAL_ACTION', RULE.readyConcentration, `${c.name} is waiting with a readied action (${c.data.readied.action}): "until you take your readied action, you cannot take any other Reactions".`);
+}
+
+/**
+ * A reaction command from a combatant the open window does not ask (the engine's refuseReaction
+ * hook): a readied character "cannot take any other Reactions" until it takes the readied one.
+ */
+export function refuseReaction(s: State, cmd: Command): EngineError | null {
+  const id = cmd['combatantId'];
+  const c = typeof id === 'string' ? s.combatants[id] : undefined;
+  if (!c || cmd.type === 'readied' || cmd.type === 'reaction.pass') return null;
+  return checkReadiedWaits(c);
 }
 
 /** Reactions declared on one's own check (Raise, Smash, Slam, Hunch): each is the turn's one reaction. */

@@ -1,10 +1,10 @@
 import { ensure } from '@fray/engine';
 import { checkAimTarget, checkMaintainAim, checkRecover, checkStance } from '../checks/index.js';
 import { patchData, type ArCtx } from '../events.js';
-import { spend } from '../resolve/budget.js';
-import { resistanceCheck, setFatigue } from '../resolve/effects.js';
-import { check } from '../resolve/roll.js';
-import { finish } from '../resolve/windows.js';
+import { spend } from './resolve/budget.js';
+import { resistanceCheck, setFatigue } from './resolve/effects.js';
+import { check } from './resolve/roll.js';
+import { finish } from './resolve/windows.js';
 import { boost, combatant, type C } from '../state/index.js';
 import { command, gate, me, provokeThenResolve, target, threateners } from './kit.js';
 import { S } from './schemas.js';

@@ -1,12 +1,12 @@
 import { commandKit, ensure } from '@fray/engine';
-import { checkBudget, checkTarget, checkTurn } from '../checks/index.js';
+import { checkBudget, checkTarget } from '../checks/index.js';
 import type { ArCtx } from '../events.js';
 import { threatenersOf } from '../mechanics/threat.js';
 import type { Options } from '../options.js';
-import { runDeferred } from '../resolve/deferred.js';
-import type { DeferredAction } from '../resolve/deferred-types.js';
+import { runDeferred } from './resolve/deferred.js';
+import type { DeferredAction } from './resolve/deferred-types.js';
 import { plain } from '../events.js';
-import { openOa } from '../resolve/windows.js';
+import { openOa } from './resolve/windows.js';
 import { combatant, type C, type RS, type Slot } from '../state/index.js';
 
 /** What every command group shares: the typed command builder, the actor, targets, the budget gate, provoking. */
@@ -22,9 +22,6 @@ export function target(ctx: ArCtx, id: string | undefined, self?: C): C {
 /** The turn and a slot of `type` (or a free action). */
 export function gate(ctx: ArCtx, c: C, type: Slot | 'free'): void {
   ensure(checkBudget(ctx.state, c, type));
-}
-export function turn(ctx: ArCtx, c: C): void {
-  ensure(checkTurn(ctx.state, c));
 }
 
 /** Let threatening enemies react before the action resolves ("the provoking action resumes" on close). */

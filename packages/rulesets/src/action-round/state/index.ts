@@ -12,6 +12,9 @@ export { positionSchema, statDocs, statsSchema } from './stats.js';
 export { initialData, initialState, secondsPerRound } from './initial.js';
 export { copyData, copyRs, sameData, sameRs } from './copy.js';
 
+/** The encounter's options (the engine parsed them with optionsSchema when the encounter was made). */
+export const optionsOf = (s: State): Options => s.options as Options;
+
 /** A combatant the caller knows is there (the engine checked `combatantId`, or a check found it). */
 export function combatant(s: State, id: string): C {
   return s.combatants[id]!;
@@ -101,7 +104,7 @@ export function boost(s: State, id: string, trait: string): number {
   return effectsOn(s, id, 'boost').filter((e) => e.data?.['trait'] === trait).length;
 }
 /** A Surge BURST on `id` that negates `what` ("Negate Disadvantages or opponents Advantages until the end of the character's next turn"). */
-export const hasBurst = (s: State, id: string, what: 'disadvantages' | 'advantages'): boolean =>
+const hasBurst = (s: State, id: string, what: 'disadvantages' | 'advantages'): boolean =>
   effectsOn(s, id, 'burst').some((e) => (e.data?.['negate'] ?? 'disadvantages') === what);
 /** What of a modifier `v` on a check of `selfId` against `opponentId` a BURST leaves: its own Disadvantages, or the opponent's Advantages, are negated. */
 export const afterBurst = (s: State, selfId: string, opponentId: string, v: number): number =>

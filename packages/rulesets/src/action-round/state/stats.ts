@@ -6,7 +6,7 @@ const byKind = z
   .partial()
   .transform((v) => ({ ...attackKinds, ...v }));
 
-export const powerSchema = z.object({
+const powerSchema = z.object({
   id: z.string().min(1).max(64),
   name: z.string().min(1).max(120),
   action: z.enum(['standard', 'move', 'quick', 'free']).default('standard'),

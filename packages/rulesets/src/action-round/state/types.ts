@@ -76,7 +76,7 @@ export interface LastCheck {
   degrees: number;
   natural: number;
   targetId: string | null;
-  attack?: { kind: string; damage: number; targetId: string } | null;
+  attack?: { kind: AttackKind; damage: number; targetId: string } | null;
   seq: number;
 }
 

@@ -1,7 +1,7 @@
 import { check } from './roll.js';
-import { emit, patchData, plain, type ArCtx } from '../events.js';
-import { damageRank, defenseAgainst, isConflictKind } from '../mechanics/combat.js';
-import { afterBurst, boost, combatant, effectsOn, sumN, type AttackKind, type Benefit } from '../state/index.js';
+import { emit, patchData, plain, type ArCtx } from '../../events.js';
+import { damageRank, defenseAgainst, isConflictKind } from '../../mechanics/combat.js';
+import { afterBurst, boost, combatant, effectsOn, sumN, type AttackKind, type Benefit } from '../../state/index.js';
 import { loseAim, takeDamage } from './effects.js';
 import { resolveStunt } from './stunt.js';
 

@@ -1,8 +1,8 @@
 import { chebyshev } from '@fray/engine';
-import { RULE } from '../catalogue.js';
-import { checkReaction } from '../checks/index.js';
-import type { ArCtx } from '../events.js';
-import { posOf, type C, type Square, type TriggerKind } from '../state/index.js';
+import { RULE } from '../../catalogue.js';
+import { checkReaction } from '../../checks/index.js';
+import type { ArCtx } from '../../events.js';
+import { posOf, type C, type Square, type TriggerKind } from '../../state/index.js';
 import type { DeferredAction } from './deferred-types.js';
 
 /** Reaction windows the ruleset opens: opportunity attacks, readied actions, counter-stunts. */

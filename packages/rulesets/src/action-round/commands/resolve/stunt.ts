@@ -1,10 +1,10 @@
 import { chebyshev, type Item } from '@fray/engine';
-import { RULE } from '../catalogue.js';
-import { checkFree, checkReaction } from '../checks/index.js';
-import { emit, patchData, plain, type ArCtx } from '../events.js';
-import { damageRank, isConflictKind, stuntSave } from '../mechanics/combat.js';
-import { dcModerate } from '../mechanics/dice.js';
-import { boost, combatant, effectsOn, freeHand, freeHands, heldItems, kindOf, occupant, posOf, type AttackKind, type Benefit, type C } from '../state/index.js';
+import { RULE } from '../../catalogue.js';
+import { checkFree, checkReaction } from '../../checks/index.js';
+import { emit, patchData, plain, type ArCtx } from '../../events.js';
+import { damageRank, isConflictKind, stuntSave } from '../../mechanics/combat.js';
+import { dcModerate } from '../../mechanics/dice.js';
+import { boost, combatant, effectsOn, freeHand, freeHands, heldItems, kindOf, occupant, posOf, type AttackKind, type Benefit, type C } from '../../state/index.js';
 import { payQuick } from './budget.js';
 import { addEffect } from './effects.js';
 import { check, opposed } from './roll.js';

@@ -1,6 +1,6 @@
 import { expireEffects, makeEffect, type Effect, type Ruleset } from '@fray/engine';
-import { patchData, type ArCtx } from '../events.js';
-import { combatant, cond, effectsOn, type State } from '../state/index.js';
+import { patchData, type ArCtx } from '../../events.js';
+import { combatant, cond, effectsOn, type State } from '../../state/index.js';
 import { check } from './roll.js';
 
 /** Effects, damage and fatigue: what happens to a character, as events. */

@@ -1,7 +1,7 @@
 import { ensure } from '@fray/engine';
-import { checkDeclared, checkQuick, checkReaction } from '../checks/index.js';
-import { emit, patchData, type ArCtx } from '../events.js';
-import { slotFor, type C, type Data, type Slot } from '../state/index.js';
+import { checkBudget, checkDeclared, checkQuick, checkReaction } from '../../checks/index.js';
+import { emit, patchData, type ArCtx } from '../../events.js';
+import { slotFor, type ActionType, type C, type Data, type Slot } from '../../state/index.js';
 
 /** Spending the turn's actions and the turn's one reaction, as events. */
 
@@ -65,4 +65,12 @@ export function payQuick(ctx: ArCtx, c: C): boolean {
     patchData(ctx, 'spent', c.id, { quickInReaction: true }, { action: 'quick', actionType: 'quick', slot: 'reaction-quick' });
   }
   return true;
+}
+
+/** A variable action of the ruled `type`: a reaction takes the turn's reaction, "none" costs nothing, else the slot. */
+export function payVariable(ctx: ArCtx, c: C, action: string, type: ActionType): void {
+  if (type === 'none') return;
+  if (type === 'reaction') return useReaction(ctx, c, action);
+  ensure(checkBudget(ctx.state, c, type));
+  spend(ctx, c, action, type);
 }

@@ -1,6 +1,6 @@
-import { emit, type ArCtx } from '../events.js';
-import { combineBonus, isConflictKind, POWER_KIND, powerDefense } from '../mechanics/combat.js';
-import { boost, combatant, type C } from '../state/index.js';
+import { emit, type ArCtx } from '../../events.js';
+import { combineBonus, isConflictKind, POWER_KIND, powerDefense } from '../../mechanics/combat.js';
+import { boost, combatant, type C } from '../../state/index.js';
 import { addEffect, takeDamage } from './effects.js';
 import { check } from './roll.js';
 import { finish } from './windows.js';

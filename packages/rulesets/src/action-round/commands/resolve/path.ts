@@ -1,7 +1,7 @@
-import { emit, plain, type ArCtx } from '../events.js';
-import { threatenersOfSquare } from '../mechanics/threat.js';
-import { rangeWhy } from '../mechanics/combat.js';
-import { combatant, occupant, posOf, type C, type Square } from '../state/index.js';
+import { emit, plain, type ArCtx } from '../../events.js';
+import { threatenersOfSquare } from '../../mechanics/threat.js';
+import { rangeWhy } from '../../mechanics/combat.js';
+import { combatant, occupant, posOf, type C, type Square } from '../../state/index.js';
 import { resolveAttack } from './attack.js';
 import { finish, openOa, type PathState, type Then } from './windows.js';
 

@@ -1,4 +1,4 @@
-import type { In } from '../commands/schemas.js';
+import type { In } from '../schemas.js';
 
 /**
  * An action paid for and waiting for the opportunity attacks it provoked: "the provoking action

@@ -1,10 +1,10 @@
 import { ensure } from '@fray/engine';
-import { checkRetrieveToHand } from '../checks/index.js';
-import type { In } from '../commands/schemas.js';
-import { emit, patchData, plain, type ArCtx } from '../events.js';
-import { dcEasy, dcHard, dcModerate, ladder, signedDegrees } from '../mechanics/dice.js';
-import { threatens } from '../mechanics/space.js';
-import { combatant, effectsOn, enemiesOf, freeHand, isTwoHanded, posOf, skillOf, type C } from '../state/index.js';
+import { checkRetrieveToHand } from '../../checks/index.js';
+import type { In } from '../schemas.js';
+import { emit, patchData, plain, type ArCtx } from '../../events.js';
+import { dcEasy, dcHard, dcModerate, ladder, signedDegrees } from '../../mechanics/dice.js';
+import { threatens } from '../../mechanics/space.js';
+import { combatant, effectsOn, enemiesOf, freeHand, isTwoHanded, posOf, skillOf, type C } from '../../state/index.js';
 import type { DeferredAction } from './deferred-types.js';
 import { addEffect, nextTurn } from './effects.js';
 import { pickUp } from './items.js';
@@ -60,7 +60,7 @@ export function stand(ctx: ArCtx, c: C): void {
   finish(ctx, c.id, []);
 }
 
-export function aim(ctx: ArCtx, c: C, targetId: string): void {
+function aim(ctx: ArCtx, c: C, targetId: string): void {
   const bonus = Math.min(ctx.options.maxAdvantage, (c.data.aim?.bonus ?? 0) + 1);
   patchData(ctx, 'aimed', c.id, { aim: { targetId, bonus, maintainedTurn: c.data.turnsTaken } }, { targetId, bonus });
   if (!effectsOn(ctx.state, c.id, 'aim-vulnerable').length) {

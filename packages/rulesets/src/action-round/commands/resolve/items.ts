@@ -1,7 +1,7 @@
 import { ensure, type Item } from '@fray/engine';
-import { checkDraw, checkOwnItem, checkPickUp } from '../checks/index.js';
-import { emit, plain, type ArCtx } from '../events.js';
-import { freeHand, groundItemNear, isTwoHanded, type C } from '../state/index.js';
+import { checkDraw, checkOwnItem, checkPickUp } from '../../checks/index.js';
+import { emit, plain, type ArCtx } from '../../events.js';
+import { freeHand, groundItemNear, isTwoHanded, type C } from '../../state/index.js';
 
 /** Items moving between hands, packs and the ground, as events. */
 
