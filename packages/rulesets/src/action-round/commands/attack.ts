@@ -10,7 +10,7 @@ import { declareReactions, spend, useDeclared, useReaction } from './resolve/bud
 import { startPath } from './resolve/path.js';
 import { opposed } from './resolve/roll.js';
 import { applyStunt } from './resolve/stunt.js';
-import { combatant, posOf, speedRank, squaresForRank, type C } from '../state/index.js';
+import { combatant, posOf, speedRank, squaresForRank } from '../state/index.js';
 import { command, gate, me, provokeThenResolve, target, threateners } from './kit.js';
 import { quickInReaction } from './reactions.js';
 import { S } from './schemas.js';

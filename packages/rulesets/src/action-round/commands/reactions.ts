@@ -12,7 +12,7 @@ import { resolvePower } from './resolve/power.js';
 import { finish } from './resolve/windows.js';
 import { combatant, speedRank, squaresForRank, type AttackKind, type Benefit, type C, type Readied, type Slot, type Square } from '../state/index.js';
 import { command, me, target } from './kit.js';
-import { READYABLE, S, type In } from './schemas.js';
+import { S, type In, type READYABLE } from './schemas.js';
 
 /** Ready and the readied action, Surge, and a quick action inside a reaction. */
 
