@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandSchema, effectApplySchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
+import { vitalSpecs } from './display.js';
 import { statsErrorMessage } from './stats-error.js';
 import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
 
@@ -100,9 +101,10 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
       }),
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId as string);
-        const vital = ruleset.display?.vitals.find((v) => v.key === cmd.vital);
+        const vitals = vitalSpecs(ruleset.display, ctx.state.options);
+        const vital = vitals.find((v) => v.key === cmd.vital);
         if (!vital || !vital.adjustable || !ruleset.adjustVital) {
-          const known = (ruleset.display?.vitals ?? []).filter((v) => v.adjustable).map((v) => v.key);
+          const known = vitals.filter((v) => v.adjustable).map((v) => v.key);
           return ctx.fail('INVALID_COMMAND', `${ruleset.id}.vitals`, `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`);
         }
         ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount as number);
