@@ -122,7 +122,7 @@ export interface StatBlock {
 }
 
 function namesIn(options: unknown, key: string | undefined): string[] {
-  const v = key && options && typeof options === 'object' ? (options as Record<string, unknown>)[key] : undefined;
+  const v: unknown = key && typeof options === 'object' && options !== null ? Reflect.get(options, key) : undefined;
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 

@@ -16,9 +16,16 @@ function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
   const max = display.namedVitals?.spec.max;
   if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
   const parent = max.key.slice(0, max.key.indexOf('.'));
-  const named = vitalSpecs(display, options).filter((v) => typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`));
-  const entries = named.map((v) => ({ key: (v.max as { key: string }).key.slice(parent.length + 1), label: `Max ${v.label}` }));
-  return withEntryFields(ruleset.stats.schema, fields, new Map([[parent, entries]]));
+  const entries = vitalSpecs(display, options).flatMap((v) =>
+    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}` }] : [],
+  );
+  return withEntryFields(fields, new Map([[parent, entries]]));
+}
+
+/** The secret stats after a toggle: an entry's secrecy is its stat's (`vitals.Mana` → `vitals`). */
+function secretAfter(fields: Field[], secret: string[], name: string, on: boolean): string[] {
+  const stat = fields.find((f) => f.name === name)?.parent ?? name;
+  return on ? [...secret, stat] : secret.filter((x) => x !== stat);
 }
 
 /**
@@ -113,10 +120,7 @@ export function CombatantForm({ ruleset, options, encounterId, token, existing, 
           errors={errors}
           onChange={(n, v) => setValues({ ...values, [n]: v })}
           secret={secret}
-          onSecret={(n, s) => {
-            const stat = fields.find((f) => f.name === n)?.parent ?? n; // an entry's secrecy is its stat's
-            setSecret(s ? [...secret, stat] : secret.filter((x) => x !== stat));
-          }}
+          onSecret={(n, s) => setSecret(secretAfter(fields, secret, n, s))}
         />
       </fieldset>
       <div className="grid2">

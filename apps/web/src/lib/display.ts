@@ -18,13 +18,18 @@ export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string
   return d ?? emptyDisplay;
 }
 
+/** The value at a path in an object, a dot reading inside (`vitals.Mana`); undefined when there is none. */
+export function valueAt(obj: unknown, path: string): unknown {
+  let v = obj;
+  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? Reflect.get(v, part) : undefined;
+  return v;
+}
+
 function read(state: EncounterState, c: Combatant, ref: FieldRef | number | undefined): number | null {
   if (typeof ref === 'number') return ref;
   if (!ref) return null;
   const from = ref.in === 'options' ? state.options : ref.in === 'stats' ? (c.stats as Record<string, unknown>) : (c.data as Record<string, unknown>);
-  // a dot reads inside an object (`vitals.Mana`)
-  let v: unknown = from;
-  for (const part of ref.key.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+  const v = valueAt(from, ref.key);
   return typeof v === 'number' ? v : null;
 }
 

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { valueAt } from './display.js';
 import { labelOf } from './labels.js';
 
 /**
@@ -25,6 +26,7 @@ export type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  additionalProperties?: JsonSchema | boolean;
   description?: string;
   title?: string;
   [k: string]: unknown;
@@ -46,6 +48,8 @@ export interface Field {
   /** a field for one entry of an object-valued property: its value is `value[parent][key]` */
   parent?: string;
   key?: string;
+  /** an object-valued property: the kind of each of its entries (a map of numbers: integer) */
+  entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
 }
 
 /** The non-null branch of `X | null`, and whether null is allowed. */
@@ -96,7 +100,9 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
   return Object.entries(s.properties ?? {}).map(([name, raw]) => {
     const { schema: prop, nullable } = unwrapNullable(raw);
     const k = kindOf(prop);
+    const ap = prop.additionalProperties;
     const field: Field = {
+      ...(typeof ap === 'object' ? { entry: kindOf(unwrapNullable(ap).schema) } : {}),
       name,
       label: prop.title ?? labelOf(name),
       ...k,
@@ -115,13 +121,11 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
  * names: `vitals` → `vitals.Mana`, `vitals.Stress`) shown as one field per entry instead of a JSON
  * field; with no entries it is not shown. `entries`: property → its entries' keys and labels.
  */
-export function withEntryFields(schema: unknown, fields: Field[], entries: Map<string, Array<{ key: string; label: string }>>): Field[] {
-  const props = ((schema ?? {}) as JsonSchema).properties ?? {};
+export function withEntryFields(fields: Field[], entries: Map<string, Array<{ key: string; label: string }>>): Field[] {
   return fields.flatMap((f) => {
     const list = entries.get(f.name);
     if (!list) return [f];
-    const raw = props[f.name] ? unwrapNullable(props[f.name]!).schema.additionalProperties : undefined;
-    const each = raw && typeof raw === 'object' ? kindOf(raw as JsonSchema) : { kind: 'json' as const };
+    const each = f.entry ?? { kind: 'json' as const };
     return list.map(({ key, label }): Field => ({ name: `${f.name}.${key}`, label, ...each, required: false, nullable: false, parent: f.name, key }));
   });
 }
@@ -133,8 +137,7 @@ export type FormValues = Record<string, FormValue>;
 export function initialValues(fields: Field[], current?: Record<string, unknown>): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    const inside = f.parent && current ? current[f.parent] : undefined;
-    const v = f.parent ? (inside && typeof inside === 'object' ? (inside as Record<string, unknown>)[f.key!] : undefined) : current && f.name in current ? current[f.name] : f.default;
+    const v = f.parent ? valueAt(current?.[f.parent], f.key!) : current && f.name in current ? current[f.name] : f.default;
     out[f.name] = toFormValue(f, v);
   }
   return out;
@@ -164,13 +167,13 @@ export interface ParseResult {
 /** Turn form values into the object to validate and send (blank optional fields are left out). */
 export function parseValues(fields: Field[], values: FormValues): ParseResult {
   const { value, errors } = parseFlat(fields, values);
+  const inside: Record<string, Record<string, unknown>> = {};
   for (const f of fields) {
     if (!f.parent || !(f.name in value)) continue;
-    const into = (value[f.parent] ??= {}) as Record<string, unknown>;
-    into[f.key!] = value[f.name];
+    (inside[f.parent] ??= {})[f.key!] = value[f.name];
     delete value[f.name];
   }
-  return { value, errors };
+  return { value: { ...value, ...inside }, errors };
 }
 
 function parseFlat(fields: Field[], values: FormValues): ParseResult {

@@ -81,7 +81,7 @@ describe("a stat holding a number per vital the encounter names (freeform's \"vi
   const freeform = registry.freeform!;
   const schema = json(freeform.statsSchema);
   const entries = new Map([['vitals', [{ key: 'Mana', label: 'Max Mana' }, { key: 'Stress', label: 'Max Stress' }]]]);
-  const fields = withEntryFields(schema, fieldsOf(schema, freeform.statDocs), entries);
+  const fields = withEntryFields(fieldsOf(schema, freeform.statDocs), entries);
 
   it('is one number field per named vital, not a JSON field, and none when the encounter names none', () => {
     expect(fields.filter((f) => f.parent === 'vitals').map((f) => [f.name, f.label, f.kind, f.min, f.max])).toEqual([
@@ -89,7 +89,7 @@ describe("a stat holding a number per vital the encounter names (freeform's \"vi
       ['vitals.Stress', 'Max Stress', 'integer', 0, 100_000],
     ]);
     expect(fields.some((f) => f.kind === 'json')).toBe(false);
-    expect(withEntryFields(schema, fieldsOf(schema), new Map([['vitals', []]])).map((f) => f.name)).not.toContain('vitals');
+    expect(withEntryFields(fieldsOf(schema), new Map([['vitals', []]])).map((f) => f.name)).not.toContain('vitals');
   });
 
   it('reads and writes the entries inside the stat, and puts an entry\'s error on its own field', () => {
