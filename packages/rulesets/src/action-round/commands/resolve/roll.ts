@@ -1,32 +1,8 @@
-import type { Ctx } from '@fray/engine';
-import type { Options } from './options.js';
-import { type LastCheck, type RS, type State } from './state.js';
+import { dcEasy, degreesOf, formula, ladder, signedDegrees } from '../../mechanics/dice.js';
+import { emit, patchData, type ArCtx } from '../../events.js';
+import { boost, effectsOn, skillOf, sumN, type C, type LastCheck } from '../../state/index.js';
 
-/** The handler context, with the state typed as this ruleset's. */
-export type ArCtx = Ctx<RS, Options> & { readonly state: State };
-
-/** DCs from the Power Level: "Easy DC (DC 10)", "Moderate DC (DC 10 + Power Level)", "Hard DC (DC 10 + Power level x 2)". */
-export const dcEasy = (): number => 10;
-export const dcModerate = (o: Options): number => 10 + o.powerLevel;
-export const dcHard = (o: Options): number => 10 + 2 * o.powerLevel;
-
-/** Degrees of success / failure: one at the DC, one more per `degreeStep` beyond it. */
-export function degreesOf(total: number, dc: number, step: number): { success: boolean; degrees: number } {
-  if (total >= dc) return { success: true, degrees: 1 + Math.floor((total - dc) / step) };
-  return { success: false, degrees: 1 + Math.floor((dc - total) / step) };
-}
-
-/**
- * The assist / gambit / hunch ladder: "Success grants ... +1 Advantage per degree of success.
- * One degree of failure provides no modifier, but two or more degrees impose -1 Disadvantage per
- * additional degree of failure." Input: signed degrees (success positive, failure negative).
- */
-export function ladder(signed: number): number {
-  if (signed > 0) return signed;
-  if (signed >= -1) return 0;
-  return signed + 1;
-}
-export const signedDegrees = (r: { success: boolean; degrees: number }): number => (r.success ? r.degrees : -r.degrees);
+/** The d20 checks: rolled through ctx.roll, recorded as `action-round.check` events. */
 
 export interface CheckInput {
   who: string;
@@ -55,10 +31,6 @@ export interface CheckResult {
   natural: number;
   rollId: string;
   fortune: number | null;
-}
-
-function formula(die: string, mod: number): string {
-  return mod === 0 ? `1${die}` : `1${die}${mod > 0 ? '+' : '-'}${Math.abs(mod)}`;
 }
 
 /** Roll a d20 check through ctx.roll and record it as an event. */
@@ -100,8 +72,7 @@ function record(ctx: ArCtx, input: CheckInput, r: CheckResult): void {
     seq: ctx.state.rs.turnSeq,
   };
   const patch = input.record === false ? {} : { lastCheck: { [input.who]: last } };
-  ctx.emit({
-    type: 'action-round.check',
+  emit(ctx, 'check', {
     combatantId: input.who,
     purpose: input.purpose,
     kind: input.kind,
@@ -113,8 +84,7 @@ function record(ctx: ArCtx, input: CheckInput, r: CheckResult): void {
     fortune: r.fortune,
     targetId: input.targetId ?? null,
     gmOnly: input.gmOnly || undefined,
-    ...patch,
-  });
+  }, patch);
 }
 
 export interface OpposedSide {
@@ -148,4 +118,40 @@ export function opposed(ctx: ArCtx, active: OpposedSide, passive: OpposedSide, k
   const r: CheckResult = { total: aroll.total, dc, success, degrees, natural, rollId: aroll.id, fortune: null };
   record(ctx, { who: active.who, bonus: active.bonus, dc, purpose: active.purpose, kind, ...extra }, r);
   return { ...r, opposing: proll.total };
+}
+
+// ---------------------------------------------------------------- skill checks
+
+type SkillOpts = { hunch?: boolean; raises?: number; advantage?: number; targetId?: string | null };
+
+/** Advantage a skill check of `c` gets: Hunch, assistance received (used up), gambits. */
+function skillAdvantage(ctx: ArCtx, c: C, skill: string, opts: SkillOpts): number {
+  let adv = opts.advantage ?? 0;
+  if (opts.hunch) {
+    // "attempt an Intuition check vs an Easy DC (DC 10). Success grants you +1 Advantage per degree of success on the Skill check"
+    const h = check(ctx, { who: c.id, bonus: skillOf(c, 'intuition'), dc: dcEasy(), purpose: `hunch before ${skill}`, kind: 'hunch', record: false });
+    adv += ladder(signedDegrees(h));
+  }
+  if (c.data.assistDegrees !== 0) {
+    adv += ladder(c.data.assistDegrees);
+    patchData(ctx, 'assistance-used', c.id, { assistDegrees: 0 }, { advantage: ladder(c.data.assistDegrees) });
+  }
+  return adv + sumN(effectsOn(ctx.state, c.id, 'advantage'));
+}
+
+/** A skill check: assistance received, gambit advantage, Hunch, Raise, boost. */
+export function skillCheck(ctx: ArCtx, c: C, skill: string, dc: number, purpose: string, opts: SkillOpts = {}): CheckResult {
+  const adv = skillAdvantage(ctx, c, skill, opts);
+  return check(ctx, { who: c.id, bonus: skillOf(c, skill) + boost(ctx.state, c.id, skill.toLowerCase()), advantage: adv, dc, purpose, kind: 'skill', raises: opts.raises, targetId: opts.targetId ?? null });
+}
+
+/** A skill check opposed by the target's skill (rolled, or passive: 10 + the skill). */
+export function opposedSkill(ctx: ArCtx, c: C, skill: string, t: C, tSkill: string, purpose: string, opts: SkillOpts & { passive?: boolean } = {}): CheckResult {
+  const adv = skillAdvantage(ctx, c, skill, { hunch: opts.hunch });
+  const bonus = skillOf(c, skill) + boost(ctx.state, c.id, skill.toLowerCase());
+  if (opts.passive) {
+    // "opposed by the target’s passive Deception check": 10 + the skill
+    return check(ctx, { who: c.id, bonus, advantage: adv, dc: 10 + skillOf(t, tSkill), purpose, kind: 'skill', raises: opts.raises, targetId: t.id });
+  }
+  return opposed(ctx, { who: c.id, bonus, advantage: adv, purpose }, { who: t.id, bonus: skillOf(t, tSkill) + boost(ctx.state, t.id, tSkill), purpose: `${t.name}: ${tSkill} (opposed)` }, 'skill', { raises: opts.raises, targetId: t.id });
 }

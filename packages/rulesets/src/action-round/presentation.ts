@@ -1,4 +1,5 @@
-import type { RulesetDisplay } from '@fray/engine';
+import { keepIf, keepKeys, withParts, type RulesetDisplay, type Viewer } from '@fray/engine';
+import type { RS, State } from './state/index.js';
 
 /** How `action-round` is shown: see docs/rulesets/action-round.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -173,3 +174,19 @@ export const display: RulesetDisplay = {
     { name: 'Captain', side: 'guards', stats: { attack: { close: 7 }, damage: { close: 5 }, defense: 5, toughness: 5, initiative: 3, will: 4, destiny: 1 }, doc: 'Leads the guards; hard to bring down.' },
   ],
 };
+
+/** What players and spectators may see: hidden characters' last checks (GM-only, like their rolls), attitudes and area-power use. */
+export function projectState(rs: RS, viewer: Viewer, state: State): RS {
+  if (viewer.role === 'gm') return rs;
+  const playerId = viewer.role === 'player' ? viewer.playerId : null;
+  const seen = (id: string): boolean => {
+    const c = state.combatants[id];
+    return !!c && (!c.hidden || (playerId !== null && c.controller === playerId));
+  };
+  return withParts(rs, {
+    lastCheck: keepKeys(rs.lastCheck, seen),
+    attitudes: keepKeys(rs.attitudes, seen),
+    areaPowerUsed: keepIf(rs.areaPowerUsed, seen),
+    interrupted: rs.interrupted && seen(rs.interrupted) ? rs.interrupted : null,
+  });
+}

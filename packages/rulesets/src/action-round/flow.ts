@@ -1,8 +1,16 @@
-import { check, type ArCtx } from './checks.js';
-import { addEffect, combatant, cond, emit, expireAt, isIncapacitated, patchData, raise, err, secondsPerRound, setFatigue, type Marker } from './rules.js';
-import type { Data } from './state.js';
+import { ensure, ruleError, type Effect, type ReactionWindow } from '@fray/engine';
+import { RULE } from './catalogue.js';
+import { checkActNow, checkDelay, checkTurn } from './checks/index.js';
+import { emit, patchData, type ArCtx } from './events.js';
+import { runDeferred } from './commands/resolve/deferred.js';
+import { expireAt, loseAim, resistanceCheck, resistible, setFatigue, type Marker } from './commands/resolve/effects.js';
+import { walkPath } from './commands/resolve/path.js';
+import { finish, type Resume } from './commands/resolve/windows.js';
+import { combatant, cond, isIncapacitated, secondsPerRound, type C, type Data, type State } from './state/index.js';
 
-export function phaseName(ctx: ArCtx): string {
+/** The clock: combat start, turns, rounds, delay, what ends with them, and what resumes after a reaction. */
+
+function phaseName(ctx: ArCtx): string {
   return secondsPerRound(ctx.options) === 6 ? 'combat-round' : 'conflict-round';
 }
 
@@ -23,7 +31,7 @@ export function startCombat(ctx: ArCtx): void {
 }
 
 /** The start of a combatant's turn: fresh budget, and everything that ends or begins "at the start of your next turn". */
-export function beginTurn(ctx: ArCtx, id: string): void {
+function beginTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
   if (c.data.delaying) {
@@ -75,17 +83,17 @@ export function beginTurn(ctx: ArCtx, id: string): void {
 export function endTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
-  if (s.clock.current !== id) raise(ctx, err('NOT_YOUR_TURN', 'turns', `It is not ${c.name}'s turn.`));
-  if (s.reaction) raise(ctx, err('REACTION_PENDING', 'turns', 'A reaction window is open.'));
+  ensure(s.clock.current !== id ? checkTurn(s, c) : null);
+  ensure(s.reaction ? ruleError('REACTION_PENDING', RULE.reactions, 'A reaction window is open: the turn ends once it is answered.') : null);
   finishTurn(ctx, id);
   advance(ctx, id);
 }
 
-export function finishTurn(ctx: ArCtx, id: string): void {
+function finishTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
   // Resistance checks at the end of the turn "are not considered actions at all".
-  for (const e of s.effects.filter((x) => x.targetId === id && (x.data as { resist?: unknown } | undefined)?.resist)) {
+  for (const e of resistible(s, id)) {
     resistanceCheck(ctx, id, e.id, 'end of turn');
   }
   if (c.data.aim && c.data.aim.maintainedTurn !== c.data.turnsTaken) {
@@ -96,26 +104,8 @@ export function finishTurn(ctx: ArCtx, id: string): void {
   expireAt(ctx, id, 'end');
 }
 
-export function resistanceCheck(ctx: ArCtx, id: string, effectId: string, why: string): boolean {
-  const e = ctx.state.effects.find((x) => x.id === effectId);
-  if (!e) return false;
-  const r = (e.data as { resist: { save: 'fortitude' | 'reflex' | 'will' | 'toughness'; dc: number } }).resist;
-  const c = combatant(ctx.state, id);
-  const res = check(ctx, { who: id, bonus: c.stats[r.save], dc: r.dc, purpose: `${r.save} resistance check vs ${e.name} (${why})`, kind: 'resistance', record: false });
-  if (res.success) ctx.emit({ type: 'effect.removed', effectId, reason: 'resisted' });
-  return res.success;
-}
-
-export function loseAim(ctx: ArCtx, id: string, reason: string): void {
-  const c = combatant(ctx.state, id);
-  patchData(ctx, 'aim-lost', id, { aim: null }, { reason });
-  for (const e of ctx.state.effects.filter((x) => x.targetId === c.id && (x.data as { kind?: string } | undefined)?.kind === 'aim-vulnerable')) {
-    ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'aim ended' });
-  }
-}
-
 /** Hand the turn to the next in the order (a new round after the last). Incapacitated characters are skipped. */
-export function advance(ctx: ArCtx, fromId: string): void {
+function advance(ctx: ArCtx, fromId: string): void {
   for (let guard = 0; guard < 2 * ctx.state.clock.order.length + 2; guard++) {
     const s = ctx.state;
     const order = s.clock.order;
@@ -149,13 +139,11 @@ export function advance(ctx: ArCtx, fromId: string): void {
 export function delay(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
-  if (s.clock.current !== id) raise(ctx, err('NOT_YOUR_TURN', 'delay', `Only the acting character can delay.`));
-  if (c.data.acted) raise(ctx, err('ILLEGAL_ACTION', 'delay', 'You cannot delay if you have already taken an action on your turn. "You must delay your entire turn."'));
-  if (isIncapacitated(s, c)) raise(ctx, err('ILLEGAL_ACTION', 'delay', 'You cannot delay if you are unable to take actions.'));
+  ensure(checkDelay(s, c));
   patchData(ctx, 'delayed', id, { delaying: true, delayedSeq: s.rs.turnSeq });
   // "Beneficial effects lasting until the end of your turn end when you choose to delay, but harmful effects that last
   // until the end of your turn last until after you act."
-  expireAt(ctx, id, 'end', (e) => (e.data as { beneficial?: boolean } | undefined)?.beneficial === true);
+  expireAt(ctx, id, 'end', (e) => e.data?.['beneficial'] === true);
   advance(ctx, id);
 }
 
@@ -163,15 +151,8 @@ export function delay(ctx: ArCtx, id: string): void {
 export function actNow(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
-  if (!c.data.delaying) raise(ctx, err('ILLEGAL_ACTION', 'delay', `${c.name} is not delaying.`));
+  ensure(checkActNow(s, c));
   const cur = s.clock.current;
-  const delayedSeq = c.data.delayedSeq;
-  if (cur !== null && combatant(s, cur).data.acted) {
-    raise(ctx, err('ILLEGAL_ACTION', 'delay', `${combatant(s, cur).name} is in the middle of a turn: take your delayed turn after it ends.`));
-  }
-  if (s.rs.turnSeq <= delayedSeq + 1 && cur !== null) {
-    raise(ctx, err('ILLEGAL_ACTION', 'delay', 'You may take your turn "at any point after any other character in the conflict has acted": no one has acted since you delayed.'));
-  }
   const order = s.clock.order.filter((x) => x !== id);
   const at = cur === null ? order.length : order.indexOf(cur);
   order.splice(at, 0, id);
@@ -179,4 +160,56 @@ export function actNow(ctx: ArCtx, id: string): void {
   ctx.emit({ type: 'clock.changed', order, current: id });
 }
 
-export { addEffect, type Marker };
+
+function isResume(v: unknown): v is Resume {
+  return typeof v === 'object' && v !== null && 't' in v;
+}
+
+/** A window closed: the provoking action resumes, the path goes on, or readied actions get their turn. */
+export function onReactionClosed(ctx: ArCtx, w: ReactionWindow): void {
+  const r = w.resume;
+  if (!isResume(r)) return;
+  switch (r.t) {
+    case 'resolve': {
+      const c = ctx.state.combatants[r.cmd.combatantId];
+      if (!c || isIncapacitated(ctx.state, c)) return emit(ctx, 'action-lost', { combatantId: r.cmd.combatantId, action: r.action, reason: 'incapacitated by the reaction' });
+      return runDeferred(ctx, r);
+    }
+    case 'path': {
+      const c = ctx.state.combatants[r.actorId];
+      if (!c || isIncapacitated(ctx.state, c)) return emit(ctx, 'movement-stopped', { combatantId: r.actorId, reason: 'incapacitated by an opportunity attack' });
+      // A character offered the opportunity during this movement is not asked again for the same movement.
+      return walkPath(ctx, r.exempt === 'all' ? r : { ...r, exempt: [...r.exempt, ...w.eligible.filter((id) => !r.exempt.includes(id))] });
+    }
+    case 'after':
+      return finish(ctx, r.actorId, r.kinds);
+    case 'none':
+      return;
+  }
+}
+
+export function onCombatantAdded(ctx: ArCtx, id: string): void {
+  if (ctx.state.status !== 'active') return;
+  ctx.emit({ type: 'clock.changed', order: [...ctx.state.clock.order, id] });
+}
+
+export function onCombatantRemoved(ctx: ArCtx): void {
+  const s = ctx.state;
+  if (s.status !== 'active' || s.clock.current !== null || s.clock.order.length === 0) return;
+  // The removed combatant was acting: the turn passes to the first in the order who has not yet had this round's turn.
+  const max = Math.max(...s.clock.order.map((id) => combatant(s, id).data.turnsTaken));
+  const next = s.clock.order.find((id) => combatant(s, id).data.turnsTaken < max);
+  if (next) beginTurn(ctx, next);
+  else advance(ctx, s.clock.order[s.clock.order.length - 1]!);
+}
+
+/** "count" turns of the affected character, the current one included when it is acting now. */
+export function effectExpiry(state: State, effect: Effect): Marker | null {
+  const d = effect.duration;
+  if (!d || d.unit === 'encounter') return null;
+  const of = effect.targetId ?? effect.sourceId;
+  const c: C | undefined = of ? state.combatants[of] : undefined;
+  if (!of || !c) return null;
+  const own = state.clock.current === of && d.unit !== 'start-of-turn' ? 1 : 0;
+  return { of, at: d.unit === 'start-of-turn' ? 'start' : 'end', turn: c.data.turnsTaken + d.count - own };
+}
