@@ -25,6 +25,7 @@ import { errorsOf as E } from './openapi.js';
 import { noteOutcome } from './request-log.js';
 import { ownerUrlOf, type ServerContext } from './server.js';
 import { clearSessionCookie } from './web-session.js';
+import { registerTimelineHttp } from './timeline-http.js';
 
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
@@ -278,12 +279,16 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     return reply.status(201).send({ id: invite.id, token, role: invite.role, playerId: invite.playerId });
   });
 
-  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
+  registerTimelineHttp(app, ctx, owned);
+
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log (of a branch: ?branch=N, default the live one)', security: bearer, params: encounterParams, querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }), response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
+    const { branch } = req.query;
+    if (branch !== undefined && !(await store.listBranches(rec.id)).some((b) => b.branch === branch)) throw new ApiError('UNKNOWN_BRANCH', `The encounter has no branch ${branch}.`);
     const entries = [];
     let after = 0;
     for (;;) {
-      const page = await store.readLog(rec.id, after, 1000);
+      const page = await store.readLog(rec.id, after, 1000, branch);
       for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: e.createdAt ? e.createdAt.toISOString() : null });
       if (page.length < 1000) break;
       after = page[page.length - 1]!.seq;

@@ -8,6 +8,8 @@ import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf, senderOfLogged } from './se
 import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
 import { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 import type { Runtime } from './runtime.js';
+import { rewind, type RewindHost } from './rewind.js';
+import { REWIND, staleBranch, type RewoundEvent } from './timeline.js';
 
 export type Sink = (msg: PatchMessage) => void;
 
@@ -42,6 +44,8 @@ interface RecentLog {
 export interface SubmitInput {
   commandId: string;
   expectedVersion?: number;
+  /** the timeline branch the sender was on (docs/timeline.md): another one is refused with STALE_BRANCH */
+  branch?: number;
   /** the command without `by` */
   command: Record<string, unknown>;
   by: Actor;
@@ -83,7 +87,7 @@ export const MAX_SYNC_HISTORY = 1000;
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
  * (projections), the recent log its viewers' syncs replay, and its deadlines.
  */
-export class EncounterHost {
+export class EncounterHost implements RewindHost {
   state: EncounterState;
   /** the version of the newest saved snapshot */
   snapshotVersion: number;
@@ -120,6 +124,10 @@ export class EncounterHost {
   private turnTimer: { key: string; combatantId: string; at: number; handle: NodeJS.Timeout | null } | null = null;
   private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
   private recent: RecentLog;
+  /** the live timeline branch (docs/timeline.md) and the rewind that started it, when this process made it */
+  branch: number;
+  private lastRewind: (RewoundEvent & { commandId: string }) | null = null;
+  private snapshotting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly runtime: Runtime,
@@ -128,8 +136,9 @@ export class EncounterHost {
     state: EncounterState,
     public lease: LeaseLike,
     readonly logger: Logger,
-    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
+    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }>; branch?: number },
   ) {
+    this.branch = opts.branch ?? 0;
     this.state = state;
     this.recent = { checkpoints: [state], commands: [] };
     this.snapshotVersion = opts.snapshotVersion;
@@ -201,12 +210,13 @@ export class EncounterHost {
   }
 
   /** Start receiving patches; returns the current projected state (consistent with the next patch). */
-  subscribe(viewer: Viewer, sink: Sink): { version: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
+  subscribe(viewer: Viewer, sink: Sink): { version: number; branch: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
     const ch = this.channel(viewer);
     ch.sinks.add(sink);
     this.lastActivity = this.runtime.now();
     return {
       version: this.state.version,
+      branch: this.branch,
       state: ch.projection,
       deadlines: this.deadlinesFor(ch),
       unsubscribe: () => {
@@ -229,7 +239,7 @@ export class EncounterHost {
       const patches = this.replayPatches(ch, since);
       if (patches) return { ok: true, kind: 'patches', version, patches };
     }
-    return { ok: true, kind: 'snapshot', version, state: ch.projection, deadlines: this.deadlinesFor(ch) };
+    return { ok: true, kind: 'snapshot', version, branch: this.branch, state: ch.projection, deadlines: this.deadlinesFor(ch) };
   }
 
   /**
@@ -536,6 +546,8 @@ export class EncounterHost {
     if (typeof seen === 'number') return { later: this.firstAck(input.commandId, sender).then((first) => first ?? { ok: true, version: seen, events: [] }) };
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
+    if (input.branch !== undefined && input.branch !== this.branch) return this.refuse(input, { ok: false, error: staleBranch(input.branch, this.branch, this.lastRewind) });
+    if (input.command.type === REWIND) return this.timeline(input, sender);
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
       return this.refuse(input, {
         ok: false,
@@ -563,6 +575,7 @@ export class EncounterHost {
         {
           encounterId: this.id,
           seq: next.version,
+          ...(this.branch > 0 ? { branch: this.branch } : {}),
           commandId: input.commandId,
           command,
           events: result.events,
@@ -572,21 +585,7 @@ export class EncounterHost {
         this.lease.token,
       );
     } catch (e) {
-      // The command id is in the log already (a retry from beyond the memory): the first ack.
-      if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
-        return (await this.firstAck(input.commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
-      }
-      // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
-      // process must reload the encounter from the database before serving it again.
-      const stale = isStaleOwner(e);
-      this.logger.warn({ err: String(e), commandId: input.commandId, stale }, 'log append refused; unloading the encounter');
-      void this.runtime.unload(this.id, stale ? 'lease lost' : 'database error', { release: !stale, snapshot: false });
-      return {
-        ok: false,
-        error: stale
-          ? { code: 'ENCOUNTER_BUSY', message: 'Another server process owns this encounter now; join again.' }
-          : { code: 'UNAVAILABLE', message: 'The database refused the write; the command was not applied.' },
-      };
+      return this.appendFailed(e, input.commandId, sender);
     }
     noteHiddenRemovals(this.hiddenGone, prev, result.events);
     this.state = next;
@@ -598,6 +597,89 @@ export class EncounterHost {
     this.broadcast(result.events);
     this.afterCommit();
     return stored;
+  }
+
+  /** A log append that failed: the first ack of a command id already logged, else the encounter leaves this process. */
+  private async appendFailed(e: unknown, commandId: string, sender: string): Promise<StoredResult> {
+    // The command id is in the log already (a retry from beyond the memory): the first ack.
+    if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
+      return (await this.firstAck(commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+    }
+    // Not acknowledged: the state stays as it was. A stale owner or an unknown outcome means this
+    // process must reload the encounter from the database before serving it again.
+    const stale = isStaleOwner(e) || (e instanceof Error && e.name === 'StaleBranchError');
+    this.logger.warn({ err: String(e), commandId, stale }, 'log append refused; unloading the encounter');
+    void this.runtime.unload(this.id, stale ? 'lease lost' : 'database error', { release: !stale, snapshot: false });
+    return {
+      ok: false,
+      error: stale
+        ? { code: 'ENCOUNTER_BUSY', message: 'Another server process owns this encounter now; join again.' }
+        : { code: 'UNAVAILABLE', message: 'The database refused the write; the command was not applied.' },
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The timeline (rewind.ts, docs/timeline.md)
+
+  private async timeline(input: SubmitInput, sender: string): Promise<StoredResult | Later> {
+    let r;
+    try {
+      r = await rewind(this, input);
+    } catch (e) {
+      return this.appendFailed(e, input.commandId, sender);
+    }
+    if (!r.ok) return this.refuse(input, r);
+    return r;
+  }
+
+  get store() {
+    return this.runtime.store;
+  }
+
+  append(entry: Parameters<RewindHost['append']>[0]): Promise<void> {
+    return this.runtime.writer.append(entry, this.lease.token);
+  }
+
+  settleSnapshots(): Promise<void> {
+    return this.snapshotting;
+  }
+
+  /** Go on from `state` on a new branch: every viewer gets the whole new view at once (a patch replacing the document). */
+  adoptBranch(state: EncounterState, branch: number, hiddenGone: HiddenGone, event: RewoundEvent, commandId: string): void {
+    const from = this.state.version;
+    this.state = state;
+    this.branch = branch;
+    this.lastRewind = { ...event, commandId };
+    for (const k of Object.keys(this.hiddenGone)) delete this.hiddenGone[k];
+    Object.assign(this.hiddenGone, hiddenGone);
+    this.recent = { checkpoints: [state], commands: [] };
+    this.snapshotVersion = -1; // the rewind saves one at once
+    this.nextSnapshotAt = state.version + Math.max(1, this.runtime.options.snapshotEvery);
+    this.remember(commandId, state.version);
+    if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
+    this.reactionTimer = null;
+    this.clearTurnTimer();
+    this.evaluateDeadlines();
+    for (const ch of this.channels.values()) {
+      const { key, projection } = this.view(ch.viewer);
+      ch.projection = projection;
+      ch.narrowedAt = state.version;
+      const msg: PatchMessage = {
+        encounterId: this.id,
+        from,
+        to: state.version,
+        branch,
+        ops: [{ op: 'replace', path: '', value: projection }],
+        events: projectEventsFor([event], viewerOfKey(key, ch.viewer), this.seenFrom(state), projection),
+        deadlines: this.deadlinesFor(ch),
+      };
+      if (ch.sinks.size > 0) this.runtime.deliver(msg, [...ch.sinks]);
+    }
+  }
+
+  /** System command ids (deadlines) name the branch after a rewind: the same version comes again on it. */
+  private deadlineId(rest: string): string {
+    return this.branch === 0 ? `deadline:${rest}` : `deadline:b${this.branch}:${rest}`;
   }
 
   /**
@@ -659,12 +741,17 @@ export class EncounterHost {
     if (version <= this.snapshotVersion && version !== 0) return;
     const state = this.state;
     try {
-      await this.runtime.store.saveSnapshot(
+      const saving = this.runtime.store.saveSnapshot(
         this.id,
         version,
         { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone } },
         { status: state.status, round: state.clock.round },
       );
+      this.snapshotting = saving.then(
+        () => undefined,
+        () => undefined,
+      );
+      await saving;
       if (version > this.snapshotVersion) this.snapshotVersion = version;
       this.nextSnapshotAt = Math.max(this.nextSnapshotAt, version + Math.max(1, this.runtime.options.snapshotEvery));
     } catch (e) {
@@ -716,7 +803,7 @@ export class EncounterHost {
         const windowId = w.id;
         const handle = setTimeout(() => {
           this.logger.info({ windowId }, 'reaction window deadline passed; resolving');
-          void this.submit({ commandId: `deadline:reaction:${windowId}`, command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
+          void this.submit({ commandId: this.deadlineId(`reaction:${windowId}`), command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
         }, seconds * 1000);
         handle.unref();
         this.reactionTimer = { windowId, at: this.runtime.now() + seconds * 1000, handle };
@@ -738,7 +825,7 @@ export class EncounterHost {
       if (this.turnTimer) this.turnTimer.handle = null;
       this.logger.info({ combatantId: current }, 'turn timer passed; ending the turn');
       void this.submit(
-        { commandId: `deadline:turn:${version}:${current}`, command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
+        { commandId: this.deadlineId(`turn:${version}:${current}`), command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
         { role: 'gm' },
       ).then((ack) => {
         if (!ack.ok) {

@@ -6,3 +6,6 @@ export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 export { diff } from './diff.js';
 export { isStaleOwner, silentLogger, type Logger, type RuntimeStore, type EncounterRecordLike, type LogEntryLike, type LeaseLike } from './store.js';
 export { reachOf, type ReachAnswer, type ReachRequest, type ReachTarget } from './reach.js';
+export { forkEncounter } from './fork.js';
+export { stateAt, staleBranch, REWIND, REWOUND, type RewoundEvent, type StateAt } from './timeline.js';
+export type { BranchLike } from './store.js';

@@ -201,6 +201,7 @@ export class Runtime {
         hiddenGone,
         archived: record.status === 'archived',
         recentCommands: recent,
+        branch: this.store.listBranches ? ((await this.store.listBranches(encounterId)).at(-1)?.branch ?? 0) : 0,
       });
       this.hosts.set(encounterId, host);
       this.metrics.loads += 1;

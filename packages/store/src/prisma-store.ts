@@ -1,3 +1,4 @@
+import { listBranches, readBranchLog, type BranchRecord } from './timeline.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAccounts } from './accounts.js';
@@ -23,7 +24,6 @@ const KEPT_OTHERS = SNAPSHOTS_KEPT - 2;
 
 type EncounterRow = Prisma.EncounterGetPayload<object>;
 type InviteRow = Prisma.InviteGetPayload<object>;
-type LogRow = Prisma.LogEntryGetPayload<object>;
 interface LeaseRow {
   encounter_id: string;
   owner_id: string;
@@ -63,15 +63,6 @@ const toInvite = (r: InviteRow): InviteRecord => ({
   combatantIds: r.combatantIds,
   revoked: r.revoked,
   expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-});
-
-const toLog = (r: LogRow): LogEntry => ({
-  encounterId: r.encounterId,
-  seq: r.seq,
-  commandId: r.commandId,
-  command: r.command,
-  events: Array.isArray(r.events) ? (r.events as unknown[]) : [],
   createdAt: r.createdAt,
 });
 
@@ -275,6 +266,7 @@ export class PrismaStore implements Store {
       const rows = entries.map((e) => ({
         e: e.encounterId,
         s: e.seq,
+        ...(e.branch ? { b: e.branch } : {}),
         c: e.commandId,
         cmd: e.command === undefined ? null : e.command,
         ev: e.events ?? [],
@@ -297,14 +289,19 @@ export class PrismaStore implements Store {
     });
   }
 
-  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
-    return this.run('readLog', async () => {
-      const rows = await this.prisma.logEntry.findMany({
-        where: { encounterId, seq: { gt: afterSeq } },
-        orderBy: { seq: 'asc' },
-        ...(limit !== undefined ? { take: limit } : {}),
-      });
-      return rows.map(toLog);
+  /** The log of a branch (default: the live one), as its path: see `timeline.ts`. */
+  readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number): Promise<LogEntry[]> {
+    return this.run('readLog', () => readBranchLog(this.info.pool, encounterId, afterSeq, limit, branch));
+  }
+
+  listBranches(encounterId: string): Promise<BranchRecord[]> {
+    return this.run('listBranches', () => listBranches(this.info.pool, encounterId));
+  }
+
+  /** Drop the snapshots after `version` (a rewind: they belong to the branch it leaves; the log keeps that branch). */
+  deleteSnapshotsAfter(encounterId: string, version: number): Promise<void> {
+    return this.run('deleteSnapshotsAfter', async () => {
+      await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version]);
     });
   }
 
@@ -357,6 +354,14 @@ export class PrismaStore implements Store {
                               ORDER BY version DESC OFFSET ${KEPT_OTHERS - 1} LIMIT 1)`,
         [encounterId, version, jsonParam(state ?? null), new Date(), summary?.status ?? null, summary?.round ?? null],
       );
+    });
+  }
+
+  /** The oldest snapshot: the encounter as created (or forked); a rewind and a fork rebuild from it. */
+  firstSnapshot(encounterId: string): Promise<SnapshotRecord | null> {
+    return this.run('firstSnapshot', async () => {
+      const r = await this.prisma.snapshot.findFirst({ where: { encounterId }, orderBy: { version: 'asc' } });
+      return r ? { encounterId: r.encounterId, version: r.version, state: r.state, createdAt: r.createdAt } : null;
     });
   }
 
