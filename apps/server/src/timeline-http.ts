@@ -6,10 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idReply } from '@fray/protocol';
-import { forkEncounter, type EncounterRecordLike } from '@fray/runtime';
+import { forkEncounter, type EncounterRecordLike, type Runtime } from '@fray/runtime';
 import { ApiError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
-import type { ServerContext } from './server.js';
+import type { ServerStore } from './store.js';
 
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
@@ -29,7 +29,7 @@ export const forkBody = z.object({ version: z.number().int().min(0), name: z.str
 
 type Owned = (req: FastifyRequest, encounterId: string) => Promise<EncounterRecordLike>;
 
-export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, owned: Owned): void {
+export function registerTimelineHttp(app: FastifyInstance, ctx: { store: ServerStore; runtime: Runtime }, owned: Owned): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { store, runtime } = ctx;
 

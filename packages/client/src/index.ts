@@ -64,6 +64,8 @@ type Listener = (mirror: EncounterMirror, msg: PatchMessage | null) => void;
  */
 export class EncounterMirror {
   version: number;
+  /** the timeline branch (docs/timeline.md): sent with this mirror's commands */
+  branch: number;
   state: unknown;
   deadlines: Deadlines;
   readonly role: ViewerRole;
@@ -80,6 +82,7 @@ export class EncounterMirror {
     join: Extract<JoinAck, { ok: true }>,
   ) {
     this.version = join.version;
+    this.branch = join.branch ?? 0;
     this.state = join.state;
     this.deadlines = join.deadlines;
     this.role = join.role;
@@ -98,7 +101,12 @@ export class EncounterMirror {
 
   /** Apply a server patch; a gap triggers a sync. */
   receive(msg: PatchMessage): void {
-    if (msg.to <= this.version) return; // already have it
+    // a rewind (docs/timeline.md): a new branch, its ops replace the whole state
+    if (msg.branch !== undefined && msg.branch > this.branch) {
+      this.branch = msg.branch;
+      this.version = msg.from;
+    }
+    if (msg.to <= this.version && msg.branch === undefined) return; // already have it
     if (msg.from !== this.version) {
       // a failed sync (the process is stopping, the database is down) is retried by the rejoin
       // that follows the disconnection; it must not be an unhandled rejection, which ends a Node process
@@ -133,7 +141,8 @@ export class EncounterMirror {
           const ack = await this.client.request('sync', { encounterId: this.encounterId, since: this.version });
           if (!ack.ok) throw new FrayError(ack.error);
           if (ack.kind === 'snapshot') {
-            if (ack.version >= this.version) {
+            if (ack.version >= this.version || (ack.branch ?? 0) > this.branch) {
+              this.branch = ack.branch ?? this.branch;
               this.state = ack.state;
               this.version = ack.version;
               this.deadlines = ack.deadlines;
@@ -152,8 +161,8 @@ export class EncounterMirror {
   }
 
   /** Send a command for this encounter (see FrayClient.command). */
-  command(command: ClientCommand, opts: { expectedVersion?: number; commandId?: string } = {}): Promise<CommandAck> {
-    return this.client.command(this.encounterId, command, opts);
+  command(command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
+    return this.client.command(this.encounterId, command, { branch: this.branch, ...opts });
   }
 }
 
@@ -416,9 +425,10 @@ export class FrayClient {
    * Send a command. Resolves with the server's ack (`ok: false` for a refused command); retries
    * with the same commandId when the connection drops before the ack.
    */
-  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string } = {}): Promise<CommandAck> {
+  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
     const commandId = opts.commandId ?? newCommandId();
-    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) };
+    const branch = opts.branch ?? this.mirrors.get(encounterId)?.branch;
+    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}), ...(branch !== undefined ? { branch } : {}) };
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {

@@ -618,61 +618,39 @@ export class EncounterHost implements RewindHost {
     };
   }
 
-  // -------------------------------------------------------------------------------------------
-  // The timeline (rewind.ts, docs/timeline.md)
-
+  // The timeline (rewind.ts, host-branch.ts, docs/timeline.md)
   private async timeline(input: SubmitInput, sender: string): Promise<StoredResult | Later> {
-    let r;
-    try {
-      r = await rewind(this, input);
-    } catch (e) {
-      return this.appendFailed(e, input.commandId, sender);
-    }
-    if (!r.ok) return this.refuse(input, r);
-    return r;
+    const r = await rewind(this, input).catch((e: unknown) => this.appendFailed(e, input.commandId, sender));
+    return r.ok ? r : this.refuse(input, r);
   }
-
   get store() {
     return this.runtime.store;
   }
-
   append(entry: Parameters<RewindHost['append']>[0]): Promise<void> {
     return this.runtime.writer.append(entry, this.lease.token);
   }
-
   settleSnapshots(): Promise<void> {
     return this.snapshotting;
   }
-
-  /** Go on from `state` on a new branch: every viewer gets the whole new view at once (a patch replacing the document). */
   adoptBranch(state: EncounterState, branch: number, hiddenGone: HiddenGone, event: RewoundEvent, commandId: string): void {
     const from = this.state.version;
     this.state = state;
     this.branch = branch;
     this.lastRewind = { ...event, commandId };
-    for (const k of Object.keys(this.hiddenGone)) delete this.hiddenGone[k];
-    Object.assign(this.hiddenGone, hiddenGone);
     this.recent = { checkpoints: [state], commands: [] };
     this.snapshotVersion = -1; // the rewind saves one at once
     this.nextSnapshotAt = state.version + Math.max(1, this.runtime.options.snapshotEvery);
+    for (const k of Object.keys(this.hiddenGone)) delete this.hiddenGone[k];
+    Object.assign(this.hiddenGone, hiddenGone);
     this.remember(commandId, state.version);
-    if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
-    this.reactionTimer = null;
-    this.clearTurnTimer();
+    this.close(false);
     this.evaluateDeadlines();
     for (const ch of this.channels.values()) {
       const { key, projection } = this.view(ch.viewer);
       ch.projection = projection;
       ch.narrowedAt = state.version;
-      const msg: PatchMessage = {
-        encounterId: this.id,
-        from,
-        to: state.version,
-        branch,
-        ops: [{ op: 'replace', path: '', value: projection }],
-        events: projectEventsFor([event], viewerOfKey(key, ch.viewer), this.seenFrom(state), projection),
-        deadlines: this.deadlinesFor(ch),
-      };
+      const events = projectEventsFor([event], viewerOfKey(key, ch.viewer), this.seenFrom(state), projection);
+      const msg: PatchMessage = { encounterId: this.id, from, to: state.version, branch, ops: [{ op: 'replace', path: '', value: projection }], events, deadlines: this.deadlinesFor(ch) };
       if (ch.sinks.size > 0) this.runtime.deliver(msg, [...ch.sinks]);
     }
   }
@@ -747,10 +725,7 @@ export class EncounterHost implements RewindHost {
         { fraySnapshot: 1, state, runtime: { turnTimerSeconds: this.turnTimerSeconds, hiddenGone: this.hiddenGone } },
         { status: state.status, round: state.clock.round },
       );
-      this.snapshotting = saving.then(
-        () => undefined,
-        () => undefined,
-      );
+      this.snapshotting = saving.catch(() => undefined);
       await saving;
       if (version > this.snapshotVersion) this.snapshotVersion = version;
       this.nextSnapshotAt = Math.max(this.nextSnapshotAt, version + Math.max(1, this.runtime.options.snapshotEvery));
@@ -855,9 +830,9 @@ export class EncounterHost implements RewindHost {
     this.turnTimer = null;
   }
 
-  /** Stop timers; the host takes no more commands. */
-  close(): void {
-    this.closed = true;
+  /** Stop timers; the host takes no more commands (`closing` false: only the timers, as a rewind does). */
+  close(closing = true): void {
+    this.closed = closing;
     if (this.reactionTimer) clearTimeout(this.reactionTimer.handle);
     this.reactionTimer = null;
     this.clearTurnTimer();

@@ -19,5 +19,3 @@ export type { BackupErrorCode, BackupHeader } from './backup-file.js';
 export { allEncounters } from './census.js';
 export { accountEncounterIds, readEncounterBundle, writeEncounterBundles } from './transfer.js';
 export type { EncounterBundle } from './transfer.js';
-export { listBranches, pathOf } from './timeline.js';
-export type { BranchRecord, PathSegment } from './timeline.js';
