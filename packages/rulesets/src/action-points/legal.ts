@@ -94,7 +94,7 @@ export function legalActions(state: S, id: string): ActionOption[] {
     if (b) opt.blocked = b;
     out.push(opt);
   }
-  out.push(...turnOptions(s, c, base));
+  turnOptions(out, s, c, base);
   return out;
 }
 
@@ -111,12 +111,12 @@ function gated(opt: ApActionOption, blocked: EngineError | null): ApActionOption
 type Base = Pick<ApActionOption, 'apLeft' | 'inProgress'>;
 
 /** Ending one's place in the phase, stopping for the round, delaying, declaring, an immediate action. */
-function turnOptions(s: S, c: C, base: Base): ApActionOption[] {
+function turnOptions(out: ApActionOption[], s: S, c: C, base: Base): void {
   const id = c.id;
   const notMine = checkInitiative(s, c);
   const must = notMine ? null : mustContinue(s, c);
   const last = s.rs.phaseIdx >= PHASES.length - 1;
-  return [
+  out.push(
     gated(
       { command: 'turn.end', label: must ? `End my initiative (spoils ${must.action})` : 'End my initiative in this phase', kind: 'turn', allowed: true, template: { combatantId: id }, rule: 'Actions are resolved in order of initiative within each phase.', ...base },
       notMine,
@@ -134,5 +134,5 @@ function turnOptions(s: S, c: C, base: Base): ApActionOption[] {
       checkDeclare(s, c),
     ),
     gated({ command: 'immediateAction', label: 'Use an immediate-action ability', kind: 'reaction', allowed: true, template: { combatantId: id }, rule: 'Spells and abilities resolved as immediate actions are a type of a reaction.', ...base }, checkImmediate(s, c)),
-  ];
+  );
 }

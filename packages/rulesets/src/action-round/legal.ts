@@ -13,6 +13,7 @@ import {
   checkNotProne,
   checkProne,
   checkQuick,
+  checkReadiedTrigger,
   checkReadiedWaits,
   checkReaction,
   checkSlam,
@@ -73,7 +74,8 @@ function reactionBlock(v: View, def: ActionDef): EngineError | null {
   const { s, o, c, w } = v;
   if (TRIGGERED.has(def.id)) {
     if (w && w.allowed.includes(def.command) && w.responses[c.id] === 'pending') return null;
-    const rule = def.id === 'opportunity-attack' ? RULE.opportunityAttack : def.id === 'counter-stunt' ? RULE.counterStunt : RULE.readied;
+    if (def.id === 'readied') return checkReadiedTrigger(s, c);
+    const rule = def.id === 'opportunity-attack' ? RULE.opportunityAttack : RULE.counterStunt;
     return ruleError('ILLEGAL_ACTION', rule, 'Only when triggered: "you react in response to something else happening".');
   }
   const r = checkReaction(s, o, c) ?? (ON_OWN_CHECK.has(def.id) ? checkTurn(s, c) : null);
@@ -210,12 +212,29 @@ function otherShape(v: View, def: ActionDef): Shape {
   return plain(null);
 }
 
+/** SURGE: the benefits that name something (a trait, a power's alternate effect, an ongoing effect on you). */
+function surgeShape(v: View, def: ActionDef): Shape | null {
+  const c = v.c;
+  if (def.id === 'surge-boost') return { blocked: null, provokes: null, params: [{ name: 'trait', kind: 'text' }] };
+  if (def.id === 'surge-alternate-effect') {
+    const powers = c.stats.powers.filter((p) => p.alternates.length);
+    const blocked = powers.length ? null : ruleError('ILLEGAL_ACTION', RULE.surge, 'No power with alternate effects.');
+    return { blocked, provokes: null, params: [{ name: 'powerId', kind: 'choice', options: names(powers) }, { name: 'alternate', kind: 'text' }] };
+  }
+  if (def.id === 'surge-resistance') {
+    const effects = v.s.effects.filter((e) => e.targetId === c.id);
+    const blocked = effects.length ? null : ruleError('ILLEGAL_ACTION', RULE.surge, 'No ongoing effect on you to resist.');
+    return { blocked, provokes: null, params: [{ name: 'effectId', kind: 'choice', options: names(effects) }] };
+  }
+  return null;
+}
+
 /** Targets, reach and provocation, once the budget allows the action. */
 function shapeOf(v: View, def: ActionDef): Shape {
   if (def.command === 'attack' || def.command === 'stunt') return attackShape(v, def);
   if (def.command === 'charge' || def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') return moveShape(v, def);
   if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') return assistShape(v, def);
-  return itemShape(v, def) ?? otherShape(v, def);
+  return itemShape(v, def) ?? surgeShape(v, def) ?? otherShape(v, def);
 }
 
 function catalogueOption(v: View, def: ActionDef): ActionOption {

@@ -1,5 +1,6 @@
 import type { Ruleset } from '@fray/engine';
 import { catalogue, ID } from './catalogue.js';
+import { refuseReaction } from './checks/index.js';
 import { commands } from './commands/index.js';
 import { adjustVital } from './commands/gm.js';
 import { evolve } from './events.js';
@@ -37,6 +38,7 @@ export const ocvPhases: Ruleset<RS, OcvPhasesOptions, Stats, Data> = {
   endTurn,
   legalActions,
   onReactionClosed,
+  refuseReaction,
   onCombatantAdded,
   onCombatantRemoved,
   effectExpiry,

@@ -86,3 +86,36 @@ describe('a typed refusal with its rule instead of the schema\'s message', () =>
     expect(e.message).toContain('Strike is not one');
   });
 });
+
+describe('a window a character is not offered: the rule that kept it out, not the engine\'s generic reaction rule', () => {
+  // a (acts first) next to enemies e1 and e2; e2 dodged on its action
+  const ring = () => {
+    let s = encounter(
+      [
+        { id: 'a', side: 'x', cv: 9, at: hex(0, 0) },
+        { id: 'e1', side: 'y', cv: 5, at: hex(1, 0) },
+        { id: 'e2', side: 'y', cv: 4, at: hex(0, 1) },
+        { id: 'far', side: 'y', cv: 3, at: hex(8, 0) },
+      ],
+      { options: { offerAbort: false, pauseAfterInterruptHit: false } },
+    ).s;
+    s = end(s); // a
+    s = end(s); // e1
+    s = ok(s, cmd('defend', 'e2', { manoeuvre: 'dodge' })).state;
+    s = end(end(s)); // e2, far → Phase 2: a
+    return ok(s, cmd('act', 'a', { action: 'pick-up' })).state; // provokes from e1 only
+  };
+
+  it('"you cannot make an attack of opportunity if you have used the dodge manoeuvre": a pass from the dodger names it', () => {
+    const s = ring();
+    expect(s.reaction).toMatchObject({ kind: 'ocv-phases.attack-of-opportunity', eligible: ['e1'] });
+    const e = refused(s, cmd('reaction.pass', 'e2'), 'ocv-phases.aoo-dodge');
+    expect(e.message).toContain('dodge');
+    refused(s, cmd('opportunityAttack', 'e2'), 'ocv-phases.aoo-dodge');
+  });
+
+  it('"An attack of opportunity" comes from a character the lapse is next to: a pass from one far off names that rule', () => {
+    const e = refused(ring(), cmd('reaction.pass', 'far'), 'ocv-phases.aoo-opportunity');
+    expect(e.message).toContain('provokes one from you');
+  });
+});

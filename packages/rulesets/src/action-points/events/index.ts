@@ -171,7 +171,11 @@ function evolveCombatant(s: S, e: Extract<ApEvent, { combatantId: string }>, w: 
       return true;
     case 'action-points.advanced-progressed': {
       const r = c && ownRecord(c, e.key, w);
-      if (r) Object.assign(r, { spent: e.spent, lastRound: e.round, lastPhase: e.phase });
+      if (r) {
+        r.spent = e.spent;
+        r.lastRound = e.round;
+        r.lastPhase = e.phase;
+      }
       return true;
     }
     case 'action-points.advanced-spoiled':
@@ -185,7 +189,11 @@ function evolveCombatant(s: S, e: Extract<ApEvent, { combatantId: string }>, w: 
       return true;
     }
     case 'action-points.readied':
-      if (c) Object.assign(own(w, c), { ready: w.adopt(e.ready), forfeitedRound: e.ready.round });
+      if (c) {
+        const d = own(w, c);
+        d.ready = w.adopt(e.ready);
+        d.forfeitedRound = e.ready.round;
+      }
       return true;
     case 'action-points.reaction-used':
       if (c) reactionUsed(c, e, w);

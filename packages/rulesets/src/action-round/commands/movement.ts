@@ -130,16 +130,15 @@ const stand = command({
   actor: 'combatant',
   handle(ctx: ArCtx, cmd) {
     const c = me(ctx, cmd);
+    gate(ctx, c, cmd.acrobatic ? 'free' : 'move');
     ensure(checkProne(ctx.state, c));
     if (cmd.acrobatic) {
-      gate(ctx, c, 'free');
       spend(ctx, c, 'stand-acrobatic', 'free');
       // "from prone to standing as a free action (with no Opportunity Action) by making an Acrobatics check with a Hard DC"
       const r = skillCheck(ctx, c, 'acrobatics', dcHard(ctx.options), 'stand up (Acrobatics, free action)');
       if (r.success) standUp(ctx, combatant(ctx.state, c.id));
       return;
     }
-    gate(ctx, c, 'move');
     spend(ctx, c, 'stand', 'move');
     provokeThenResolve(ctx, c, { t: 'resolve', action: 'stand', cmd: { combatantId: c.id } }, threateners(ctx, c), `${c.name} stands up`);
   },

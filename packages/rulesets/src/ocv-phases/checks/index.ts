@@ -5,3 +5,4 @@ export * from './attack.js';
 export * from './holds.js';
 export * from './actions.js';
 export * from './gm.js';
+export * from './windows.js';
