@@ -11,7 +11,7 @@ const act = command({
   actor: 'combatant',
   schema: commandSchema('act', actFields),
   handle(ctx: LCtx, cmd) {
-    performAct(ctx, cmd as unknown as ActInput);
+    performAct(ctx, cmd);
  },
 });
 
@@ -20,8 +20,8 @@ const offerItem = command({
   schema: commandSchema('offerItem', { combatantId: idSchema, itemId: idSchema, toId: idSchema }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const c = s.combatants[cmd.combatantId as string]!;
-    const to = s.combatants[cmd.toId as string];
+    const c = s.combatants[cmd.combatantId]!;
+    const to = s.combatants[cmd.toId];
     if (s.clock.phase !== 'action') refuse({ code: 'WRONG_PHASE', rule: 'legends.giving', message: 'Items change hands in the action phase.' });
     if (!to || to.id === c.id) return refuse({ code: 'UNKNOWN_TARGET', rule: 'legends.giving', message: `No one "${String(cmd.toId)}" to give to.` });
     const it = c.items.find((i) => i.id === cmd.itemId);

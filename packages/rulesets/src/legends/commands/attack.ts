@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emit } from '../events/index.js';
 import { commandSchema, idSchema, refuse, ruleError } from '@fray/engine';
 import { type LCtx } from '../state/index.js';
 import { endIfOneSideStands, standingSides, wound } from './consequences.js';
@@ -24,10 +25,10 @@ const resolveAttack = command({
     const s = ctx.state;
     const a = s.rs.attacks?.find((x) => x.id === cmd.attackId);
     if (!a) refuse(ruleError('INVALID_COMMAND', 'legends.attack-outcome', `No pending attack "${String(cmd.attackId)}": it was resolved already, or never made.`));
-    const hit = (cmd.hit as boolean | undefined) ?? a.hit;
-    const damage = hit ? ((cmd.damage as number | undefined) ?? a.damage) : 0;
+    const hit = cmd.hit ?? a.hit;
+    const damage = hit ? (cmd.damage ?? a.damage) : 0;
     const changed = hit !== a.hit || damage !== a.damage;
-    ctx.emit({ type: 'legends.attackResolved', attackId: a.id, combatantId: a.by, targetId: a.target, hit, damage, changed: changed || undefined });
+    emit(ctx, { type: 'legends.attackResolved', attackId: a.id, combatantId: a.by, targetId: a.target, hit, damage, changed: changed || undefined });
     const t = s.combatants[a.target];
     if (!t || !hit || damage === 0) return;
     const before = standingSides(s);

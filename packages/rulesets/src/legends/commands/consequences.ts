@@ -47,7 +47,7 @@ export function openAttack(ctx: LCtx, id: string, targetId: string, attack: stri
   const formula = damageFormula(s, c, weaponId);
   const damage = r.success ? ctx.roll(formula, `damage (${attack})`, { combatantId: id }).total : 0;
   const pending: PendingAttack = { id: ctx.newId('atk'), by: id, target: targetId, attack, weaponId, total: r.total, margin: r.margin, hit: r.success, damage, damageFormula: formula, rollId: r.rollId };
-  ctx.emit({ type: 'legends.attackRolled', combatantId: id, targetId, attack: pending });
+  emit(ctx, { type: 'legends.attackRolled', combatantId: id, targetId, attack: pending });
 }
 
 /** Add wounds (negative: heal); at the toughness the character is taken out, below it back in. */
@@ -55,7 +55,7 @@ export function wound(ctx: LCtx, id: string, amount: number, reason: string): vo
   const c = ctx.state.combatants[id]!;
   const before = c.data.wounds ?? 0;
   const wounds = Math.max(0, before + amount);
-  ctx.emit({ type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, healed: wounds < before || undefined, reason });
+  emit(ctx, { type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, healed: wounds < before || undefined, reason });
   const limit = c.stats.toughness;
   const out = ctx.state.effects.find((e) => e.targetId === id && e.name === TAKEN_OUT);
   if (wounds >= limit && !out) {
@@ -105,7 +105,7 @@ export function fall(ctx: LCtx, id: string): void {
     // "You suffer a knockdown if the character carrying you drops you involuntarily."
     emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: x.id, voluntary: false });
     const knock = newEffect(ctx, { name: 'Knocked down (dropped while carried)', condition: 'knocked-down', targetId: x.id, sourceId: id, duration: null });
-    emit(ctx, { type: 'effect.applied', effect: knock });
+    ctx.emit({ type: 'effect.applied', effect: knock });
  }
 }
 

@@ -42,7 +42,7 @@ const declareGroupDefense = command({
  }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const c = s.combatants[cmd.combatantId as string]!;
+    const c = s.combatants[cmd.combatantId]!;
     const g = posOf(c).group;
     if (!g) return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.group-defense', message: `${c.name} is not grouped-up: groups "gain access to group defense".` });
     const reprioritize = s.rs.overflow.includes(g);
@@ -51,17 +51,17 @@ const declareGroupDefense = command({
  }
     if (reprioritize) {
       const before = s.rs.defense[g]!.protected;
-      const added = (cmd.protected as string[]).filter((x) => !before.includes(x));
+      const added = cmd.protected.filter((x) => !before.includes(x));
       if (added.length > 0) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.group-defense.fallen-defenders', message: 'After defenders fall the group chooses "who to prioritize and keep defending": nobody new.' });
  }
     const o = opts(s);
-    const objects = (cmd.objects as { id: string; name?: string; quarters?: number; area?: string }[]).map((ob) => {
+    const objects = cmd.objects.map((ob) => {
       const it = findItem(s, ob.id);
       // "such a defended location may count as more or less than 1 character": the GM gives quarters (default 1 character)
       const quarters = ob.quarters ?? (it ? o.itemWeightQuarters : 4);
       return { id: ob.id, name: ob.name ?? it?.item.name ?? ob.id, quarters, ...(ob.area ? { area: ob.area } : {}) };
  });
-    const d: GroupDefense = { protected: [...new Set(cmd.protected as string[])], objects };
+    const d: GroupDefense = { protected: [...new Set(cmd.protected)], objects };
     validateDefense(ctx, g, d);
     if (reprioritize) {
       const before = s.rs.defense[g]!.protected;
@@ -81,11 +81,11 @@ const breakGroupDefense = command({
   schema: commandSchema('breakGroupDefense', { group: idSchema }),
   handle(ctx: LCtx, cmd) {
     // "Any lengthy disagreement amongst the group regarding any part of group defense results in group defense breaking down entirely."
-    const d = ctx.state.rs.defense[cmd.group as string];
+    const d = ctx.state.rs.defense[cmd.group];
     if (!d) return refuse({ code: 'INVALID_COMMAND', rule: 'legends.group-defense', message: `Group "${String(cmd.group)}" has no group defense.` });
     for (const id of d.protected) emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: cmd.group });
     emit(ctx, { type: 'legends.groupDefenseBrokenDown', group: cmd.group });
-    if (ctx.state.rs.queue.includes(cmd.group as string)) {
+    if (ctx.state.rs.queue.includes(cmd.group)) {
       emit(ctx, { type: 'legends.queue', queue: ctx.state.rs.queue.filter((x) => x !== cmd.group) });
       if (ctx.state.rs.queue.length === 0 && ctx.state.clock.phase === 'group-defense') afterGroupDefense(ctx);
  }

@@ -1,4 +1,5 @@
 import { refuse, ruleError } from '@fray/engine';
+import { emit } from '../events/index.js';
 import { endTurn } from '../flow/rounds.js';
 import { findAction, type ActInput } from '../catalogue.js';
 import { checkAct } from '../checks/index.js';
@@ -23,7 +24,7 @@ export function performAct(ctx: LCtx, a: ActInput): void {
   const secondMinor = kind === 'minor' && pc.data.turn.minors.length === 1;
   const s = ctx.state;
   const c = s.combatants[a.combatantId]!;
-  ctx.emit({
+  emit(ctx, {
     type: 'legends.acted',
     combatantId: c.id,
     action: d.key,
@@ -43,11 +44,11 @@ export function performAct(ctx: LCtx, a: ActInput): void {
  }
 }
 
-function dropInfo(s: LState, c: LCombatant, fallen = false): Record<string, unknown> {
+function dropInfo(s: LState, c: LCombatant, fallen = false): DroppedInfo {
   const p = posOf(c);
   const info: DroppedInfo = { by: c.id, round: s.clock.round, turnN: c.data.turn.n, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
   if (fallen) info.fallen = true;
-  return info as unknown as Record<string, unknown>;
+  return info;
 }
 
 function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActInput): void {
@@ -60,7 +61,7 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       const t = s.combatants[a.targetId!]!;
       const w = a.weaponId ? c().items.find((i) => i.id === a.weaponId) : undefined;
       const ws = w ? wielding(c(), w) : null;
-      ctx.emit({
+      emit(ctx, {
         type: 'legends.attacked',
         combatantId: id,
         targetId: t.id,
@@ -77,14 +78,14 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
  }
     case 'drop': {
       const items = a.itemId ? c().items.filter((i) => i.id === a.itemId) : c().items.filter(inHand);
-      for (const it of items) ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped: dropInfo(s, c()) });
+      for (const it of items) emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped: dropInfo(s, c()) });
       return;
  }
     case 'swap-hands':
-      ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand! });
+      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand! });
       return;
     case 'draw':
-      ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand ?? freeHandSlot(c())! });
+      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand ?? freeHandSlot(c())! });
       return;
     case 'inventory':
       for (const op of a.ops!) inventoryOp(ctx, id, op, kind);
@@ -96,21 +97,21 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
  }
     case 'offer-from-inventory':
     case 'give-into-inventory':
-      ctx.emit({
+      emit(ctx, {
         type: 'legends.offered',
         combatantId: id,
         offer: { id: ctx.newId('o'), from: id, to: a.targetId!, itemId: a.itemId!, kind: d.key === 'offer-from-inventory' ? 'inventory' : 'into' },
  });
       return;
     case 'touch':
-      ctx.emit({ type: 'legends.touched', combatantId: id, touch: { by: id, target: a.targetId!, round: s.clock.round, until: a.until ?? 'end-of-turn' } });
+      emit(ctx, { type: 'legends.touched', combatantId: id, touch: { by: id, target: a.targetId!, round: s.clock.round, until: a.until ?? 'end-of-turn' } });
       return;
     case 'bypass': {
       // "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll."
       const od = outnumberedDice(ctx, c(), 0, a.breakout);
       const r = statRoll(ctx, { combatantId: id, stat: 'SPD', dice: 2, die: 12, hindrance: od.hindrance, easing: od.easing, purpose: 'bypass group defense (2d12 on SPD)' });
       applyBreakout(ctx, id, a.breakout, 'action');
-      ctx.emit({ type: 'legends.bypassRolled', combatantId: id, success: r.success, margin: r.margin, hindrance: od.hindrance, easing: od.easing });
+      emit(ctx, { type: 'legends.bypassRolled', combatantId: id, success: r.success, margin: r.margin, hindrance: od.hindrance, easing: od.easing });
       if (!r.success) {
         // "If you fail the SPD roll, you have 1 degree of melee disadvantage against all characters until the beginning of your next turn."
         addDisadvantage(ctx, id, 1, 'failed bypass of group defense', 'start-of-turn');
@@ -118,26 +119,26 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       return;
  }
     case 'leave-group-defense':
-      ctx.emit({ type: 'legends.groupDefenseLeft', combatantId: id, group: isProtected(s, id) });
+      emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: isProtected(s, id) });
       return;
     case 'stow-for-ally':
-      ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: a.targetId!, toId: a.targetId!, itemId: a.itemId!, location: 'carried' });
+      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: a.targetId!, toId: a.targetId!, itemId: a.itemId!, location: 'carried' });
       return;
     case 'recover-items': {
       for (const it of c().items.filter((i) => droppedOf(i)?.fallen)) {
         const slot = freeHandSlot(c());
         if (!slot) break;
-        ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: slot });
+        emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: slot });
  }
       return;
  }
     case 'drop-carried':
-      ctx.emit({ type: 'legends.carryEnded', combatantId: id, targetId: a.targetId!, voluntary: true });
+      emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: a.targetId!, voluntary: true });
       return;
     case 'stop-being-carried':
-      ctx.emit({ type: 'legends.carryEnded', combatantId: id, targetId: id, voluntary: true });
+      emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: id, voluntary: true });
       return;
     default:
-      ctx.emit({ type: 'legends.actionResolved', combatantId: id, action: d.key, kind, targetId: a.targetId ?? null, note: a.note ?? null });
+      emit(ctx, { type: 'legends.actionResolved', combatantId: id, action: d.key, kind, targetId: a.targetId ?? null, note: a.note ?? null });
  }
 }

@@ -1,4 +1,5 @@
 import { refuse, ruleError, type EngineError, type Item } from '@fray/engine';
+import { emit } from '../events/index.js';
 import type { ActInput, InventoryOp } from '../catalogue.js';
 import { handCheck } from '../checks/index.js';
 import { statRoll } from '../mechanics/dice.js';
@@ -24,13 +25,13 @@ export function inventoryOp(ctx: LCtx, id: string, op: InventoryOp, kind: Action
       if (!it || it.location !== 'carried') return refuse(ruleError('ILLEGAL_ACTION', 'legends.inventory', `${c.name} carries no item "${op.itemId}".`));
       const h = takeHand(c, op.hand);
       if (typeof h === 'object') return refuse(ruleError(h.code, h.rule, h.message));
-      ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: h });
+      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: h });
       return;
  }
     case 'stow': {
       const it = c.items.find((i) => i.id === op.itemId);
       if (!it || !inHand(it)) return refuse(ruleError('ILLEGAL_ACTION', 'legends.inventory', `${c.name} holds no item "${op.itemId}".`));
-      ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'carried' });
+      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'carried' });
       return;
  }
     case 'pickup':
@@ -47,13 +48,13 @@ export function inventoryOp(ctx: LCtx, id: string, op: InventoryOp, kind: Action
       if (!groupedUp(c, giver)) return refuse(ruleError('ILLEGAL_ACTION', 'legends.giving', '"You must be grouped-up with the other character."'));
       if (offer.kind === 'hand' && !inHand(it)) return refuse(ruleError('ILLEGAL_ACTION', 'legends.giving', '"so long as the item is in your hand when the other character takes it"'));
       if (op.op === 'accept' || offer.kind === 'into') {
-        ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: giver.id, toId: id, itemId: it.id, location: 'carried' });
+        emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: giver.id, toId: id, itemId: it.id, location: 'carried' });
  } else {
         const h = takeHand(c, op.hand);
         if (typeof h === 'object') return refuse(ruleError(h.code, h.rule, h.message));
-        ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: giver.id, toId: id, itemId: it.id, location: h });
+        emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: giver.id, toId: id, itemId: it.id, location: h });
  }
-      ctx.emit({ type: 'legends.offerClosed', offerId: offer.id });
+      emit(ctx, { type: 'legends.offerClosed', offerId: offer.id });
       return;
  }
  }
@@ -70,7 +71,7 @@ export function startCarrying(ctx: LCtx, id: string, targetId: string): void {
   if (c.data.carriedBy) return refuse(ruleError('ILLEGAL_ACTION', 'legends.carrying', `${c.name} is being carried.`));
   if (rangeBetween(s, c, t) !== 'short') return refuse(ruleError('ILLEGAL_ACTION', 'legends.carrying', `${t.name} is out of reach.`));
   if (!freeHandSlot(c)) return refuse(ruleError('ILLEGAL_ACTION', 'legends.free-hands', '"you must have a free hand in order to grab an item"'));
-  ctx.emit({ type: 'legends.carried', combatantId: id, targetId: t.id });
+  emit(ctx, { type: 'legends.carried', combatantId: id, targetId: t.id });
 }
 
 export function pickUpItem(ctx: LCtx, id: string, op: Extract<InventoryOp, { op: 'pickup' }>, kind: ActionKind, retry: boolean): void {
@@ -105,11 +106,11 @@ export function pickUpItem(ctx: LCtx, id: string, op: Extract<InventoryOp, { op:
     const od = outnumberedDice(ctx, c, 0, op.breakout);
     applyBreakout(ctx, id, op.breakout, 'action');
     const r = statRoll(ctx, { combatantId: id, stat, hindrance: od.hindrance, easing: od.easing, purpose: `pick up ${found.item.name} in an engagement (d12 on ${stat})${retry ? ', retry' : ''}` });
-    ctx.emit({ type: 'legends.pickupRolled', combatantId: id, itemId: found.item.id, success: r.success, margin: r.margin });
+    emit(ctx, { type: 'legends.pickupRolled', combatantId: id, itemId: found.item.id, success: r.success, margin: r.margin });
     if (!r.success) {
-      if (kind === 'minor') ctx.emit({ type: 'legends.pickupFailed', combatantId: id, itemId: found.item.id });
+      if (kind === 'minor') emit(ctx, { type: 'legends.pickupFailed', combatantId: id, itemId: found.item.id });
       return;
  }
  }
-  ctx.emit({ type: 'legends.itemMoved', combatantId: id, fromId: found.owner.id, toId: id, itemId: found.item.id, location: h });
+  emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: found.owner.id, toId: id, itemId: found.item.id, location: h });
 }

@@ -14,12 +14,12 @@ const move = command({
   actor: 'combatant',
   schema: commandSchema('move', { combatantId: idSchema, destination: destinationSchema, breakout: breakoutSchema.optional(), uncontested: z.boolean().optional() }),
   handle(ctx: LCtx, cmd) {
-    const c = requireMovementDecider(ctx, cmd.combatantId as string);
+    const c = requireMovementDecider(ctx, cmd.combatantId);
     if (openGroupMoveOf(ctx.state, c)) {
       refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: 'Your group is moving together: agree (groupMove) or stay ("If there is any lengthy disagreement about the group\'s movement choices, the entire group fails to move").' });
  }
     if (cmd.uncontested && cmd.by.role === 'player') refuse({ code: 'NOT_AUTHORIZED', rule: 'legends.outnumbering', message: 'Only the GM says the enemy does not wish to interfere.' });
-    const r = resolveDestination(ctx, c, cmd.destination as Destination);
+    const r = resolveDestination(ctx, c, cmd.destination);
     shiftQueue(ctx, [c.id]);
     rollMovement(ctx, c, r, cmd.breakout as Breakout | undefined, false, null, Boolean(cmd.uncontested));
     continueMovement(ctx);
@@ -36,7 +36,7 @@ const finishMove = command({
  }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const id = cmd.combatantId as string;
+    const id = cmd.combatantId;
     const p = s.rs.pending.find((x) => x.combatantId === id && !x.finished);
     if (!p) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.movement', message: `${s.combatants[id]!.name} has no movement roll to finish.` });
     if (!p.group && s.rs.pending.find((x) => !x.finished)?.combatantId !== id) refuse({ code: 'NOT_YOUR_TURN', rule: 'legends.movement', message: 'Another movement is being finished first.' });
@@ -50,7 +50,7 @@ const finishMove = command({
  }
     const reach = reachOf(ctx.options, margin, rush !== 'none');
     if (cmd.prepareRush) {
-      const pr = cmd.prepareRush as { watch: string; anticipate: string };
+      const pr = cmd.prepareRush;
       // "If your roll result in normal movement is such that you would be able to rush for increased distance (but you did not rush), you may prepare a rush as reactive movement"
       if (rush !== 'none' || p.margin + c.stats.SPD < ctx.options.rushMediumMargin || p.reactive) {
         refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: 'A rush can be prepared only when you could have rushed for increased distance but did not.' });
@@ -59,7 +59,7 @@ const finishMove = command({
       checkWatch(ctx, [id], pr.watch);
       emit(ctx, { type: 'legends.reactionPrepared', combatantId: id, reaction: { id: ctx.newId('rx'), by: [id], watch: pr.watch, anticipate: pr.anticipate, kind: 'rush', margin: p.margin }, gmOnly: c.controller === null || undefined });
  }
-    const done: PendingMove = { ...p, finished: { reach, keep: cmd.keepTogether as boolean } };
+    const done: PendingMove = { ...p, finished: { reach, keep: cmd.keepTogether } };
     emit(ctx, { type: 'legends.moveUpdated', combatantId: id, pending: clone(done), rush, reach });
     settle(ctx, done);
     continueMovement(ctx);
@@ -70,7 +70,7 @@ const stay = command({
   actor: 'combatant',
   schema: commandSchema('stay', { combatantId: idSchema }),
   handle(ctx: LCtx, cmd) {
-    const c = requireMovementDecider(ctx, cmd.combatantId as string);
+    const c = requireMovementDecider(ctx, cmd.combatantId);
     const gm = openGroupMoveOf(ctx.state, c);
     if (gm) {
       // "If there is any lengthy disagreement about the group's movement choices, the entire group fails to move."
@@ -88,7 +88,7 @@ const prepareReaction = command({
   actor: 'combatant',
   schema: commandSchema('prepareReaction', { combatantId: idSchema, ...prepareFields, asGroup: z.boolean().default(false) }),
   handle(ctx: LCtx, cmd) {
-    const c = requireMovementDecider(ctx, cmd.combatantId as string);
+    const c = requireMovementDecider(ctx, cmd.combatantId);
     const s = ctx.state;
     let by = [c.id];
     if (cmd.asGroup) {
@@ -96,8 +96,8 @@ const prepareReaction = command({
       if (!g) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: `${c.name} is not grouped-up.` });
       by = membersOfGroup(s, g).filter((m) => s.rs.queue.includes(m.id)).map((m) => m.id);
  }
-    checkWatch(ctx, by, cmd.watch as string);
-    if (!s.rs.queue.includes(cmd.watch as string)) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.' });
+    checkWatch(ctx, by, cmd.watch);
+    if (!s.rs.queue.includes(cmd.watch)) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.' });
     // an NPC's prepared reaction is the GM's secret
     const secret = c.controller === null || undefined;
     emit(ctx, { type: 'legends.reactionPrepared', combatantId: c.id, reaction: { id: ctx.newId('rx'), by, watch: cmd.watch, anticipate: cmd.anticipate, kind: 'move' }, gmOnly: secret });
@@ -113,7 +113,7 @@ const react = command({
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
     const w = s.reaction;
-    const id = cmd.combatantId as string;
+    const id = cmd.combatantId;
     const c = s.combatants[id]!;
     const watched = w ? ((w.resume as { watch?: string[] } | null)?.watch ?? [w.trigger.combatantId]) : [];
     const rx = w && s.rs.reactions.find((r) => watched.includes(r.watch) && r.by.includes(id));
@@ -121,7 +121,7 @@ const react = command({
       return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.reactive-movement', message: `${c.name} prepared no reactive movement for this.` });
  }
     emit(ctx, { type: 'legends.reactionUsed', combatantId: id, reactionId: rx.id });
-    const r = resolveDestination(ctx, c, cmd.destination as Destination);
+    const r = resolveDestination(ctx, c, cmd.destination);
     if (rx.kind === 'move') {
       rollMovement(ctx, c, r, undefined, true, null, false);
       return;
@@ -142,12 +142,12 @@ const groupMove = command({
   actor: 'combatant',
   schema: commandSchema('groupMove', { combatantId: idSchema, destination: destinationSchema, breakout: breakoutSchema.optional() }),
   handle(ctx: LCtx, cmd) {
-    const c = requireMovementDecider(ctx, cmd.combatantId as string);
+    const c = requireMovementDecider(ctx, cmd.combatantId);
     const s = ctx.state;
     const g = posOf(c).group;
     if (!g) return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: '"Characters who are grouped-up can move together, if all agree to do so."' });
     let gm = openGroupMoveOf(s, c);
-    const r = resolveDestination(ctx, c, cmd.destination as Destination);
+    const r = resolveDestination(ctx, c, cmd.destination);
     if (!gm) {
       const members = membersOfGroup(s, g).filter((m) => !m.data.carriedBy && s.rs.movers.includes(m.id)).map((m) => m.id);
       if (members.some((m) => !s.rs.queue.includes(m))) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: 'Some members already decided their movement this phase.' });
@@ -168,7 +168,7 @@ const groupMove = command({
       emit(ctx, { type: 'legends.groupMoveRolled', group: g });
       for (const m of now.members) {
         const mc = ctx.state.combatants[m]!;
-        rollMovement(ctx, mc, { to: clone(now.destination), join: r.join, mode: r.mode }, m === c.id ? (cmd.breakout as Breakout | undefined) : undefined, false, g, false);
+        rollMovement(ctx, mc, { to: clone(now.destination), join: r.join, mode: r.mode }, m === c.id ? cmd.breakout : undefined, false, g, false);
  }
  }
     continueMovement(ctx);

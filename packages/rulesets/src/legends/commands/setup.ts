@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commandSchema, idSchema, refuse, requireCombatant } from '@fray/engine';
 import { clone, membersOfEngagement, membersOfGroup, opts, posOf, positionSchema, zoneTraitsSchema, type LCombatant, type LCtx, type Position, type Zone } from '../state/index.js';
 import { emit } from '../events/index.js';
-import { command, gmTool } from './kit.js';
+import { combatant, command, gmTool } from './kit.js';
 import { checkOverflow } from './consequences.js';
 
 /** Setting the scene (the GM): surprise, zones, groups, engagements, positions. */
@@ -21,10 +21,10 @@ const setSurprised = command({
   ...gmTool,
   schema: commandSchema('setSurprised', { combatantId: idSchema, surprised: z.boolean() }),
   handle(ctx: LCtx, cmd) {
-    const c = requireCombatant(ctx as never, cmd.combatantId as string);
+    const c = combatant(ctx, cmd.combatantId);
     if (ctx.state.status !== 'setup') refuse({ code: 'COMBAT_ALREADY_STARTED', rule: 'legends.surprise', message: 'Surprise is marked when combat begins.' });
     // "If a character cannot see any enemy characters when combat begins, they are considered surprised"
-    emit(ctx, { type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised as boolean });
+    emit(ctx, { type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised });
  },
 });
 
@@ -42,7 +42,7 @@ const defineZone = command({
       .strict(),
  }),
   handle(ctx: LCtx, cmd) {
-    const input = cmd.zone as { id: string; name?: string; traits?: Zone['traits']; features?: Zone['features']; neighbors?: string[] };
+    const input = cmd.zone;
     const old = ctx.state.rs.zones[input.id];
     const zone: Zone = {
       id: input.id,
@@ -70,9 +70,9 @@ const formGroup = command({
   schema: commandSchema('formGroup', { combatantIds: z.array(idSchema).min(1).max(100), groupId: idSchema.optional() }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const ids = [...new Set(cmd.combatantIds as string[])];
-    const cs = ids.map((id) => requireCombatant(ctx as never, id) as unknown as LCombatant);
-    const g = (cmd.groupId as string | undefined) ?? ctx.newId('grp');
+    const ids = [...new Set(cmd.combatantIds)];
+    const cs = ids.map((id) => combatant(ctx, id));
+    const g = cmd.groupId ?? ctx.newId('grp');
     const existing = membersOfGroup(s, g).filter((x) => !ids.includes(x.id));
     const all = [...existing, ...cs];
     const first = all[0]!;
@@ -91,7 +91,7 @@ const leaveGroup = command({
   ...gmTool,
   schema: commandSchema('leaveGroup', { combatantId: idSchema }),
   handle(ctx: LCtx, cmd) {
-    const c = requireCombatant(ctx as never, cmd.combatantId as string) as unknown as LCombatant;
+    const c = combatant(ctx, cmd.combatantId);
     placeAll(ctx, [{ id: c.id, to: { ...posOf(c), group: null } }], 'left group');
  },
 });
@@ -101,9 +101,9 @@ const formEngagement = command({
   schema: commandSchema('formEngagement', { combatantIds: z.array(idSchema).min(1).max(200), engagementId: idSchema.optional() }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const ids = [...new Set(cmd.combatantIds as string[])];
-    const cs = ids.map((id) => requireCombatant(ctx as never, id) as unknown as LCombatant);
-    const e = (cmd.engagementId as string | undefined) ?? ctx.newId('eng');
+    const ids = [...new Set(cmd.combatantIds)];
+    const cs = ids.map((id) => combatant(ctx, id));
+    const e = cmd.engagementId ?? ctx.newId('eng');
     const all = [...membersOfEngagement(s, e).filter((x) => !ids.includes(x.id)), ...cs];
     if (new Set(all.map((c) => c.side)).size < 2) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: 'An engagement is between enemies: "all the characters on either side that are currently able to attack each other".' });
     if (all.length > opts(s).maxEngagementSize) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: `"Very large engagements of more than ${opts(s).maxEngagementSize} characters should be split up into different engagements"` });
@@ -118,7 +118,7 @@ const leaveEngagement = command({
   ...gmTool,
   schema: commandSchema('leaveEngagement', { combatantId: idSchema }),
   handle(ctx: LCtx, cmd) {
-    const c = requireCombatant(ctx as never, cmd.combatantId as string) as unknown as LCombatant;
+    const c = combatant(ctx, cmd.combatantId);
     placeAll(ctx, [{ id: c.id, to: { ...posOf(c), engagement: null } }], 'left engagement');
  },
 });
@@ -127,7 +127,7 @@ const combatant_place = command({
   ...gmTool,
   schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),
   handle(ctx: LCtx, cmd) {
-    const c = requireCombatant(ctx as never, cmd.combatantId as string) as unknown as LCombatant;
+    const c = combatant(ctx, cmd.combatantId);
     const parsed = positionSchema.safeParse(cmd.position);
     if (!parsed.success) return refuse({ code: 'INVALID_COMMAND', rule: 'legends.position', message: z.prettifyError(parsed.error) });
     const p = parsed.data;

@@ -14,7 +14,7 @@ const changeTurnOrder = command({
   schema: commandSchema('changeTurnOrder', { combatantId: idSchema, index: z.number().int().min(0).max(500).optional() }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const id = cmd.combatantId as string;
+    const id = cmd.combatantId;
     const phase = s.clock.phase;
     if (phase !== 'turn-order' && phase !== 'reorder') {
       refuse({
@@ -34,9 +34,9 @@ const changeTurnOrder = command({
  });
  }
     if (cmd.index !== undefined) {
-      const e = checkReorder(s, id, cmd.index as number, phase === 'turn-order');
+      const e = checkReorder(s, id, cmd.index, phase === 'turn-order');
       ensure(e);
-      moveInOrder(ctx, id, cmd.index as number);
+      moveInOrder(ctx, id, cmd.index);
  } else {
       emit(ctx, { type: 'legends.turnOrderKept', combatantId: id });
  }
@@ -49,7 +49,7 @@ const forfeitTurn = command({
   schema: commandSchema('forfeitTurn', { combatantId: idSchema }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const c = s.combatants[cmd.combatantId as string]!;
+    const c = s.combatants[cmd.combatantId]!;
     if (s.clock.phase !== 'action' || s.clock.current !== c.id) refuse({ code: 'NOT_YOUR_TURN', rule: 'legends.turns', message: `It is not ${c.name}'s turn.` });
     // "No character may change their turn order in this way during the first round of combat."
     if (s.clock.round === 1) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.turn-order.change', message: '"No character may change their turn order in this way during the first round of combat."' });

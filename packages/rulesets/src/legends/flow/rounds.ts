@@ -14,7 +14,7 @@ function expireAt(ctx: LCtx, pred: (m: Marker) => boolean): void {
 
 export function beginRound(ctx: LCtx, round: number): void {
   const s = ctx.state;
-  ctx.emit({ type: 'legends.roundBegan', round });
+  emit(ctx, { type: 'legends.roundBegan', round });
   ctx.emit({ type: 'clock.changed', round, phase: 'movement', current: null });
   // "ticks down at the beginning of every movement phase"; stale turn markers go too
   expireAt(ctx, (m) => (m.at === 'movement' && m.round <= round) || (m.at !== 'movement' && m.round < round));
@@ -34,23 +34,23 @@ export function beginRound(ctx: LCtx, round: number): void {
   } else {
     movers = order.filter(able);
   }
-  ctx.emit({ type: 'legends.movementPhase', round, movers });
+  emit(ctx, { type: 'legends.movementPhase', round, movers });
   if (movers.length === 0) {
     endMovementPhase(ctx);
     return;
   }
-  ctx.emit({ type: 'legends.queue', queue: movers });
+  emit(ctx, { type: 'legends.queue', queue: movers });
   ctx.emit({ type: 'clock.changed', current: movers[0] });
 }
 
 /** "Which characters or objects are defended via group defense must be decided at the end of the movement phase." */
 export function endMovementPhase(ctx: LCtx): void {
   const s = ctx.state;
-  ctx.emit({ type: 'legends.movementEnded' });
-  if (Object.keys(s.rs.defense).length > 0 || s.rs.overflow.length > 0) ctx.emit({ type: 'legends.groupDefenseReset' });
+  emit(ctx, { type: 'legends.movementEnded' });
+  if (Object.keys(s.rs.defense).length > 0 || s.rs.overflow.length > 0) emit(ctx, { type: 'legends.groupDefenseReset' });
   const groups = groupIds(s);
   if (groups.length > 0 && (s.clock.round > 1 || opts(s).firstRoundGroupDefense)) {
-    ctx.emit({ type: 'legends.queue', queue: groups });
+    emit(ctx, { type: 'legends.queue', queue: groups });
     ctx.emit({ type: 'clock.changed', phase: 'group-defense', current: null });
     return;
   }
@@ -63,8 +63,8 @@ export function afterGroupDefense(ctx: LCtx): void {
   if (forfeits.length > 0) {
     // "those who were previously earlier in turn order decide last"
     const queue = [...forfeits].sort((a, b) => s.clock.order.indexOf(b) - s.clock.order.indexOf(a));
-    ctx.emit({ type: 'legends.queue', queue });
-    ctx.emit({ type: 'legends.forfeitsCleared' });
+    emit(ctx, { type: 'legends.queue', queue });
+    emit(ctx, { type: 'legends.forfeitsCleared' });
     ctx.emit({ type: 'clock.changed', phase: 'reorder', current: queue[0] });
     return;
   }
@@ -72,7 +72,7 @@ export function afterGroupDefense(ctx: LCtx): void {
 }
 
 export function beginActionPhase(ctx: LCtx): void {
-  ctx.emit({ type: 'legends.queue', queue: [] });
+  emit(ctx, { type: 'legends.queue', queue: [] });
   ctx.emit({ type: 'clock.changed', phase: 'action', current: null });
   startTurnAt(ctx, 0);
 }
@@ -88,7 +88,7 @@ export function startTurnAt(ctx: LCtx, index: number): void {
       endRound(ctx);
       return;
     }
-    ctx.emit({ type: 'legends.turnBegan', combatantId: id, round: s.clock.round });
+    emit(ctx, { type: 'legends.turnBegan', combatantId: id, round: s.clock.round });
     ctx.emit({ type: 'clock.changed', current: id });
     // "ends right before the character's next turn in the action phase"
     expireAt(ctx, (m) => m.at === 'turn-start' && m.anchor === id && m.round <= s.clock.round);
@@ -109,13 +109,13 @@ export function endTurn(ctx: LCtx, id: string, reason: string): void {
 function finishTurn(ctx: LCtx, id: string, reason: string): void {
   const s = ctx.state;
   expireAt(ctx, (m) => m.at === 'turn-end' && m.anchor === id && m.round <= s.clock.round);
-  ctx.emit({ type: 'legends.turnEnded', combatantId: id, reason });
+  emit(ctx, { type: 'legends.turnEnded', combatantId: id, reason });
 }
 
 export function endRound(ctx: LCtx): void {
   const r = ctx.state.clock.round;
   expireAt(ctx, (m) => (m.at === 'round-end' && m.round <= r) || (m.at === 'turn-start' && m.anchor === END && m.round <= r));
-  ctx.emit({ type: 'legends.roundEnded', round: r });
+  emit(ctx, { type: 'legends.roundEnded', round: r });
   beginRound(ctx, r + 1);
 }
 
@@ -124,7 +124,7 @@ export function continueMovement(ctx: LCtx): void {
   if (s.reaction || s.clock.phase !== 'movement') return;
   const next = s.rs.pending.find((p) => !p.finished)?.combatantId ?? s.rs.queue[0];
   if (next !== undefined) {
-    if (s.clock.current !== next) emit(ctx, { type: 'clock.changed', current: next });
+    if (s.clock.current !== next) ctx.emit({ type: 'clock.changed', current: next });
     return;
   }
   endMovementPhase(ctx);
