@@ -5,8 +5,6 @@ export { checkTarget, targetCheck } from './targets.js';
 export { handCheck } from './specific.js';
 export { checkReorder } from './turns.js';
 
-
-
 /** A command names a combatant that is not in the encounter. */
 export function unknownCombatant(id: string): EngineError {
   return ruleError('UNKNOWN_COMBATANT', 'engine.combatants', `No combatant "${id}".`);

@@ -21,7 +21,7 @@ export function addDisadvantage(ctx: LCtx, id: string, degrees: number, why: str
     sourceId: id,
     duration: { unit, count: 1 },
     data: { degrees },
- });
+  });
   ctx.emit({ type: 'effect.applied', effect });
 }
 
@@ -36,7 +36,15 @@ export function applyBreakout(ctx: LCtx, id: string, b: Breakout | undefined, ph
 export const TAKEN_OUT = 'Taken out (wounds)';
 
 /** Roll an attack just declared (`legends.attacked`) and open its pending outcome. */
-export function openAttack(ctx: LCtx, id: string, targetId: string, attack: string, weaponId: string | null, competent: boolean, disadvantage: number): void {
+export function openAttack(
+  ctx: LCtx,
+  id: string,
+  targetId: string,
+  attack: string,
+  weaponId: string | null,
+  competent: boolean,
+  disadvantage: number,
+): void {
   const s = ctx.state;
   const o = opts(s);
   if (!o.attackOutcome) return;
@@ -46,7 +54,19 @@ export function openAttack(ctx: LCtx, id: string, targetId: string, attack: stri
   const r = statRoll(ctx, { combatantId: id, stat: 'DEX', hindrance, purpose: `attack roll (${attack}) on DEX` });
   const formula = damageFormula(s, c, weaponId);
   const damage = r.success ? ctx.roll(formula, `damage (${attack})`, { combatantId: id }).total : 0;
-  const pending: PendingAttack = { id: ctx.newId('atk'), by: id, target: targetId, attack, weaponId, total: r.total, margin: r.margin, hit: r.success, damage, damageFormula: formula, rollId: r.rollId };
+  const pending: PendingAttack = {
+    id: ctx.newId('atk'),
+    by: id,
+    target: targetId,
+    attack,
+    weaponId,
+    total: r.total,
+    margin: r.margin,
+    hit: r.success,
+    damage,
+    damageFormula: formula,
+    rollId: r.rollId,
+  };
   emit(ctx, { type: 'legends.attackRolled', combatantId: id, targetId, attack: pending });
 }
 
@@ -63,9 +83,9 @@ export function wound(ctx: LCtx, id: string, amount: number, reason: string): vo
     ctx.emit({ type: 'effect.applied', effect });
     if (opts(ctx.state).dropItemsConditions.includes('incapacitated')) fall(ctx, id);
     checkOverflow(ctx);
- } else if (wounds < limit && out) {
+  } else if (wounds < limit && out) {
     ctx.emit({ type: 'effect.removed', effectId: out.id, reason: 'healed' });
- }
+  }
 }
 
 /** The sides with a combatant still standing. */
@@ -97,23 +117,37 @@ export function fall(ctx: LCtx, id: string): void {
   const c = s.combatants[id]!;
   const p = posOf(c);
   for (const it of c.items.filter(inHand)) {
-    const dropped: DroppedInfo = { by: id, round: s.clock.round, turnN: c.data.turn.n, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group, fallen: true };
+    const dropped: DroppedInfo = {
+      by: id,
+      round: s.clock.round,
+      turnN: c.data.turn.n,
+      zone: p.zone,
+      area: p.area,
+      engagement: p.engagement,
+      group: p.group,
+      fallen: true,
+    };
     emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped });
- }
+  }
   for (const x of Object.values(s.combatants)) {
     if (x.data.carriedBy !== id) continue;
     // "You suffer a knockdown if the character carrying you drops you involuntarily."
     emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: x.id, voluntary: false });
-    const knock = newEffect(ctx, { name: 'Knocked down (dropped while carried)', condition: 'knocked-down', targetId: x.id, sourceId: id, duration: null });
+    const knock = newEffect(ctx, {
+      name: 'Knocked down (dropped while carried)',
+      condition: 'knocked-down',
+      targetId: x.id,
+      sourceId: id,
+      duration: null,
+    });
     ctx.emit({ type: 'effect.applied', effect: knock });
- }
+  }
 }
-
 
 export function checkOverflow(ctx: LCtx): void {
   const s = ctx.state;
   if (s.status !== 'active') return;
   for (const [g, d] of Object.entries(s.rs.defense)) {
     if (!s.rs.overflow.includes(g) && defenseOverflows(s, g, d)) emit(ctx, { type: 'legends.groupDefenseOverflow', group: g });
- }
+  }
 }

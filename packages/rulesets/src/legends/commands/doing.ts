@@ -7,7 +7,19 @@ import { statRoll } from '../mechanics/dice.js';
 import { outnumberedDice } from '../mechanics/defense.js';
 import { meleeDisadvantage, rangeBetween } from '../mechanics/space.js';
 import { wielding } from '../mechanics/weapons.js';
-import { droppedOf, freeHandSlot, inHand, isProtected, posOf, type ActionDef, type ActionKind, type DroppedInfo, type LCombatant, type LCtx, type LState } from '../state/index.js';
+import {
+  droppedOf,
+  freeHandSlot,
+  inHand,
+  isProtected,
+  posOf,
+  type ActionDef,
+  type ActionKind,
+  type DroppedInfo,
+  type LCombatant,
+  type LCtx,
+  type LState,
+} from '../state/index.js';
 import { addDisadvantage, applyBreakout, openAttack } from './consequences.js';
 import { inventoryOp, pickUpItem } from './inventory.js';
 
@@ -35,18 +47,26 @@ export function performAct(ctx: LCtx, a: ActInput): void {
     targetId: a.targetId ?? null,
     doubleMinor: secondMinor || undefined,
     note: a.note,
- });
+  });
   doAction(ctx, c.id, d, kind, a);
   // "After undertaking one major action, your turn is over." / "Your second minor action must end your turn"
   const after = ctx.state.combatants[c.id];
   if (after && ctx.state.clock.current === c.id && !after.data.turn.ended && (kind === 'major' || secondMinor)) {
     endTurn(ctx, c.id, kind === 'major' ? 'major action' : 'double minor');
- }
+  }
 }
 
 function dropInfo(s: LState, c: LCombatant, fallen = false): DroppedInfo {
   const p = posOf(c);
-  const info: DroppedInfo = { by: c.id, round: s.clock.round, turnN: c.data.turn.n, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
+  const info: DroppedInfo = {
+    by: c.id,
+    round: s.clock.round,
+    turnN: c.data.turn.n,
+    zone: p.zone,
+    area: p.area,
+    engagement: p.engagement,
+    group: p.group,
+  };
   if (fallen) info.fallen = true;
   return info;
 }
@@ -72,20 +92,36 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
         range: rangeBetween(s, c(), t),
         meleeDisadvantage: d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id),
         bypassed: c().data.turn.bypassed,
- });
+      });
       openAttack(ctx, id, t.id, d.key, w?.id ?? null, ws?.competent ?? false, d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id));
       return;
- }
+    }
     case 'drop': {
       const items = a.itemId ? c().items.filter((i) => i.id === a.itemId) : c().items.filter(inHand);
-      for (const it of items) emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped: dropInfo(s, c()) });
+      for (const it of items)
+        emit(ctx, {
+          type: 'legends.itemMoved',
+          combatantId: id,
+          fromId: id,
+          toId: id,
+          itemId: it.id,
+          location: 'ground',
+          dropped: dropInfo(s, c()),
+        });
       return;
- }
+    }
     case 'swap-hands':
       emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand! });
       return;
     case 'draw':
-      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand ?? freeHandSlot(c())! });
+      emit(ctx, {
+        type: 'legends.itemMoved',
+        combatantId: id,
+        fromId: id,
+        toId: id,
+        itemId: a.itemId!,
+        location: a.hand ?? freeHandSlot(c())!,
+      });
       return;
     case 'inventory':
       for (const op of a.ops!) inventoryOp(ctx, id, op, kind);
@@ -94,44 +130,76 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       const itemId = c().data.turn.pickupFailed!;
       pickUpItem(ctx, id, { op: 'pickup', itemId, stat: a.stat, breakout: a.breakout, hand: a.hand }, 'major', true);
       return;
- }
+    }
     case 'offer-from-inventory':
     case 'give-into-inventory':
       emit(ctx, {
         type: 'legends.offered',
         combatantId: id,
-        offer: { id: ctx.newId('o'), from: id, to: a.targetId!, itemId: a.itemId!, kind: d.key === 'offer-from-inventory' ? 'inventory' : 'into' },
- });
+        offer: {
+          id: ctx.newId('o'),
+          from: id,
+          to: a.targetId!,
+          itemId: a.itemId!,
+          kind: d.key === 'offer-from-inventory' ? 'inventory' : 'into',
+        },
+      });
       return;
     case 'touch':
-      emit(ctx, { type: 'legends.touched', combatantId: id, touch: { by: id, target: a.targetId!, round: s.clock.round, until: a.until ?? 'end-of-turn' } });
+      emit(ctx, {
+        type: 'legends.touched',
+        combatantId: id,
+        touch: { by: id, target: a.targetId!, round: s.clock.round, until: a.until ?? 'end-of-turn' },
+      });
       return;
     case 'bypass': {
       // "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll."
       const od = outnumberedDice(ctx, c(), 0, a.breakout);
-      const r = statRoll(ctx, { combatantId: id, stat: 'SPD', dice: 2, die: 12, hindrance: od.hindrance, easing: od.easing, purpose: 'bypass group defense (2d12 on SPD)' });
+      const r = statRoll(ctx, {
+        combatantId: id,
+        stat: 'SPD',
+        dice: 2,
+        die: 12,
+        hindrance: od.hindrance,
+        easing: od.easing,
+        purpose: 'bypass group defense (2d12 on SPD)',
+      });
       applyBreakout(ctx, id, a.breakout, 'action');
-      emit(ctx, { type: 'legends.bypassRolled', combatantId: id, success: r.success, margin: r.margin, hindrance: od.hindrance, easing: od.easing });
+      emit(ctx, {
+        type: 'legends.bypassRolled',
+        combatantId: id,
+        success: r.success,
+        margin: r.margin,
+        hindrance: od.hindrance,
+        easing: od.easing,
+      });
       if (!r.success) {
         // "If you fail the SPD roll, you have 1 degree of melee disadvantage against all characters until the beginning of your next turn."
         addDisadvantage(ctx, id, 1, 'failed bypass of group defense', 'start-of-turn');
- }
+      }
       return;
- }
+    }
     case 'leave-group-defense':
       emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: isProtected(s, id) });
       return;
     case 'stow-for-ally':
-      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: a.targetId!, toId: a.targetId!, itemId: a.itemId!, location: 'carried' });
+      emit(ctx, {
+        type: 'legends.itemMoved',
+        combatantId: id,
+        fromId: a.targetId!,
+        toId: a.targetId!,
+        itemId: a.itemId!,
+        location: 'carried',
+      });
       return;
     case 'recover-items': {
       for (const it of c().items.filter((i) => droppedOf(i)?.fallen)) {
         const slot = freeHandSlot(c());
         if (!slot) break;
         emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: slot });
- }
+      }
       return;
- }
+    }
     case 'drop-carried':
       emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: a.targetId!, voluntary: true });
       return;
@@ -139,6 +207,13 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: id, voluntary: true });
       return;
     default:
-      emit(ctx, { type: 'legends.actionResolved', combatantId: id, action: d.key, kind, targetId: a.targetId ?? null, note: a.note ?? null });
- }
+      emit(ctx, {
+        type: 'legends.actionResolved',
+        combatantId: id,
+        action: d.key,
+        kind,
+        targetId: a.targetId ?? null,
+        note: a.note ?? null,
+      });
+  }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commandSchema, effectApplySchema, idSchema, refuse, requireCombatant, type Effect } from '@fray/engine';
-import { actionDefSchema, inHand, opts, posOf, type DroppedInfo, type LCombatant, type LCtx } from '../state/index.js';
+import { commandSchema, effectApplySchema, idSchema, refuse, type Effect } from '@fray/engine';
+import { actionDefSchema, inHand, opts, posOf, type DroppedInfo, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { combatant, command, gmTool } from './kit.js';
 import { checkOverflow, endIfOneSideStands, fall, standingSides, wound } from './consequences.js';
@@ -26,7 +26,7 @@ const effect_apply = command({
     ctx.emit({ type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
     if (target && effect.condition && opts(ctx.state).dropItemsConditions.includes(effect.condition)) fall(ctx, target.id);
     checkOverflow(ctx);
- },
+  },
 });
 
 const dropItem = command({
@@ -37,13 +37,22 @@ const dropItem = command({
     // "Items dropped due to Hand/Arm Injuries fall under the rules above, as if you had dropped them on your previous turn."
     const c = combatant(ctx, cmd.combatantId);
     const it = c.items.find((i) => i.id === cmd.itemId);
-    if (!it || !inHand(it)) return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.dropped-items', message: `${c.name} holds no "${String(cmd.itemId)}".` });
+    if (!it || !inHand(it))
+      return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.dropped-items', message: `${c.name} holds no "${String(cmd.itemId)}".` });
     const p = posOf(c);
     // the last turn it began counts as its "previous turn"; asPreviousTurn false: dropped now, in no turn of its own
     const turnN = cmd.asPreviousTurn ? c.data.turn.n : c.data.turn.n - 1;
-    const dropped: DroppedInfo = { by: c.id, round: ctx.state.clock.round, turnN, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
+    const dropped: DroppedInfo = {
+      by: c.id,
+      round: ctx.state.clock.round,
+      turnN,
+      zone: p.zone,
+      area: p.area,
+      engagement: p.engagement,
+      group: p.group,
+    };
     emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
- },
+  },
 });
 
 const setFatigue = command({
@@ -52,7 +61,7 @@ const setFatigue = command({
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
     emit(ctx, { type: 'legends.fatigueChanged', combatantId: c.id, fatigue: cmd.fatigue });
- },
+  },
 });
 
 const defineAction = command({
@@ -60,16 +69,17 @@ const defineAction = command({
   schema: commandSchema('defineAction', { action: actionDefSchema }),
   handle(ctx: LCtx, cmd) {
     emit(ctx, { type: 'legends.actionDefined', action: cmd.action });
- },
+  },
 });
 
 const removeAction = command({
   ...gmTool,
   schema: commandSchema('removeAction', { key: z.string().min(1).max(48) }),
   handle(ctx: LCtx, cmd) {
-    if (!ctx.state.rs.customActions[cmd.key]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.actions', message: `No GM-defined action "${String(cmd.key)}".` });
+    if (!ctx.state.rs.customActions[cmd.key])
+      refuse({ code: 'INVALID_COMMAND', rule: 'legends.actions', message: `No GM-defined action "${String(cmd.key)}".` });
     emit(ctx, { type: 'legends.actionRemoved', key: cmd.key });
- },
+  },
 });
 
 const advancePhase = command({
@@ -98,8 +108,8 @@ const advancePhase = command({
       default:
         if (s.clock.current) endTurn(ctx, s.clock.current, 'ended by the GM');
         else startTurnAt(ctx, 0);
- }
- },
+    }
+  },
 });
 
 export const gmCommands = { 'effect.apply': effect_apply, dropItem, setFatigue, defineAction, removeAction, advancePhase };
@@ -115,6 +125,6 @@ export function adjustVital(ctx: LCtx, id: string, vital: string, amount: number
     const before = standingSides(ctx.state);
     wound(ctx, id, amount, amount > 0 ? 'the GM' : 'healed by the GM');
     return endIfOneSideStands(ctx, before);
- }
+  }
   emit(ctx, { type: 'legends.fatigueChanged', combatantId: id, fatigue: Math.max(0, c.data.fatigue + amount) });
 }

@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, refuse, requireCombatant } from '@fray/engine';
-import { clone, membersOfEngagement, membersOfGroup, opts, posOf, positionSchema, zoneTraitsSchema, type LCombatant, type LCtx, type Position, type Zone } from '../state/index.js';
+import { commandSchema, idSchema, refuse } from '@fray/engine';
+import {
+  clone,
+  membersOfEngagement,
+  membersOfGroup,
+  opts,
+  posOf,
+  positionSchema,
+  zoneTraitsSchema,
+  type LCtx,
+  type Position,
+  type Zone,
+} from '../state/index.js';
 import { emit } from '../events/index.js';
 import { combatant, command, gmTool } from './kit.js';
 import { checkOverflow } from './consequences.js';
 
 /** Setting the scene (the GM): surprise, zones, groups, engagements, positions. */
-
 
 function requireSetupZone(ctx: LCtx, zone: string): void {
   if (!ctx.state.rs.zones[zone]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No zone "${zone}".` });
@@ -22,10 +32,11 @@ const setSurprised = command({
   schema: commandSchema('setSurprised', { combatantId: idSchema, surprised: z.boolean() }),
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
-    if (ctx.state.status !== 'setup') refuse({ code: 'COMBAT_ALREADY_STARTED', rule: 'legends.surprise', message: 'Surprise is marked when combat begins.' });
+    if (ctx.state.status !== 'setup')
+      refuse({ code: 'COMBAT_ALREADY_STARTED', rule: 'legends.surprise', message: 'Surprise is marked when combat begins.' });
     // "If a character cannot see any enemy characters when combat begins, they are considered surprised"
     emit(ctx, { type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised });
- },
+  },
 });
 
 const defineZone = command({
@@ -36,11 +47,18 @@ const defineZone = command({
         id: z.string().min(1).max(64),
         name: z.string().min(1).max(120).optional(),
         traits: zoneTraitsSchema.optional(),
-        features: z.array(z.object({ id: z.string().min(1).max(64), name: z.string().min(1).max(120), description: z.string().max(500).default('') }).strict()).max(50).optional(),
+        features: z
+          .array(
+            z
+              .object({ id: z.string().min(1).max(64), name: z.string().min(1).max(120), description: z.string().max(500).default('') })
+              .strict(),
+          )
+          .max(50)
+          .optional(),
         neighbors: z.array(z.string().min(1).max(64)).max(50).optional(),
- })
+      })
       .strict(),
- }),
+  }),
   handle(ctx: LCtx, cmd) {
     const input = cmd.zone;
     const old = ctx.state.rs.zones[input.id];
@@ -50,8 +68,10 @@ const defineZone = command({
       traits: input.traits ?? old?.traits ?? {},
       features: input.features ?? old?.features ?? [],
       neighbors: input.neighbors ?? old?.neighbors ?? [],
- };
-    for (const n of zone.neighbors) if (n === zone.id || !ctx.state.rs.zones[n]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No neighbouring zone "${n}".` });
+    };
+    for (const n of zone.neighbors)
+      if (n === zone.id || !ctx.state.rs.zones[n])
+        refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No neighbouring zone "${n}".` });
     emit(ctx, { type: 'legends.zoneDefined', zone: clone(zone) });
     // neighbours are mutual
     for (const other of Object.values(ctx.state.rs.zones)) {
@@ -59,10 +79,13 @@ const defineZone = command({
       const should = zone.neighbors.includes(other.id);
       const has = other.neighbors.includes(zone.id);
       if (should !== has) {
-        emit(ctx, { type: 'legends.zoneDefined', zone: { ...clone(other), neighbors: should ? [...other.neighbors, zone.id] : other.neighbors.filter((x) => x !== zone.id) } });
- }
- }
- },
+        emit(ctx, {
+          type: 'legends.zoneDefined',
+          zone: { ...clone(other), neighbors: should ? [...other.neighbors, zone.id] : other.neighbors.filter((x) => x !== zone.id) },
+        });
+      }
+    }
+  },
 });
 
 const formGroup = command({
@@ -77,14 +100,29 @@ const formGroup = command({
     const all = [...existing, ...cs];
     const first = all[0]!;
     if (all.length < 2) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: '"A group can be as small as 2 characters"' });
-    if (all.length > opts(s).maxGroupSize) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}"; "a larger number of characters should be considered to be more than 1 group."` });
+    if (all.length > opts(s).maxGroupSize)
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.grouping',
+        message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}"; "a larger number of characters should be considered to be more than 1 group."`,
+      });
     for (const c of all) {
-      if (c.side !== first.side) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: '"Allied characters keeping in close proximity to one another are referred to as grouped-up."' });
-      if (posOf(c).zone !== posOf(first).zone) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'A group is in one zone.' });
- }
+      if (c.side !== first.side)
+        refuse({
+          code: 'ILLEGAL_ACTION',
+          rule: 'legends.grouping',
+          message: '"Allied characters keeping in close proximity to one another are referred to as grouped-up."',
+        });
+      if (posOf(c).zone !== posOf(first).zone)
+        refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'A group is in one zone.' });
+    }
     const fp = posOf(first);
-    placeAll(ctx, cs.map((c) => ({ id: c.id, to: { ...posOf(c), area: fp.area, group: g, engagement: posOf(c).engagement ?? fp.engagement } })), 'group formed');
- },
+    placeAll(
+      ctx,
+      cs.map((c) => ({ id: c.id, to: { ...posOf(c), area: fp.area, group: g, engagement: posOf(c).engagement ?? fp.engagement } })),
+      'group formed',
+    );
+  },
 });
 
 const leaveGroup = command({
@@ -93,7 +131,7 @@ const leaveGroup = command({
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
     placeAll(ctx, [{ id: c.id, to: { ...posOf(c), group: null } }], 'left group');
- },
+  },
 });
 
 const formEngagement = command({
@@ -105,13 +143,28 @@ const formEngagement = command({
     const cs = ids.map((id) => combatant(ctx, id));
     const e = cmd.engagementId ?? ctx.newId('eng');
     const all = [...membersOfEngagement(s, e).filter((x) => !ids.includes(x.id)), ...cs];
-    if (new Set(all.map((c) => c.side)).size < 2) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: 'An engagement is between enemies: "all the characters on either side that are currently able to attack each other".' });
-    if (all.length > opts(s).maxEngagementSize) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: `"Very large engagements of more than ${opts(s).maxEngagementSize} characters should be split up into different engagements"` });
+    if (new Set(all.map((c) => c.side)).size < 2)
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.engagement',
+        message: 'An engagement is between enemies: "all the characters on either side that are currently able to attack each other".',
+      });
+    if (all.length > opts(s).maxEngagementSize)
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.engagement',
+        message: `"Very large engagements of more than ${opts(s).maxEngagementSize} characters should be split up into different engagements"`,
+      });
     const zone = posOf(all[0]!).zone;
-    if (all.some((c) => posOf(c).zone !== zone)) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: 'An engagement is in one zone.' });
+    if (all.some((c) => posOf(c).zone !== zone))
+      refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: 'An engagement is in one zone.' });
     const area = posOf(all[0]!).area;
-    placeAll(ctx, cs.map((c) => ({ id: c.id, to: { ...posOf(c), area, engagement: e } })), 'engagement formed');
- },
+    placeAll(
+      ctx,
+      cs.map((c) => ({ id: c.id, to: { ...posOf(c), area, engagement: e } })),
+      'engagement formed',
+    );
+  },
 });
 
 const leaveEngagement = command({
@@ -120,7 +173,7 @@ const leaveEngagement = command({
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
     placeAll(ctx, [{ id: c.id, to: { ...posOf(c), engagement: null } }], 'left engagement');
- },
+  },
 });
 
 const combatant_place = command({
@@ -135,14 +188,32 @@ const combatant_place = command({
     const s = ctx.state;
     if (p.group) {
       const others = membersOfGroup(s, p.group).filter((x) => x.id !== c.id);
-      if (others.some((x) => x.side !== c.side)) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'Groups are of allied characters.' });
-      if (others.length + 1 > opts(s).maxGroupSize) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}".` });
- }
+      if (others.some((x) => x.side !== c.side))
+        refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'Groups are of allied characters.' });
+      if (others.length + 1 > opts(s).maxGroupSize)
+        refuse({
+          code: 'ILLEGAL_ACTION',
+          rule: 'legends.grouping',
+          message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}".`,
+        });
+    }
     if (p.engagement && membersOfEngagement(s, p.engagement).filter((x) => x.id !== c.id).length + 1 > opts(s).maxEngagementSize) {
-      refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: `Engagements of more than ${opts(s).maxEngagementSize} characters should be split up.` });
- }
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.engagement',
+        message: `Engagements of more than ${opts(s).maxEngagementSize} characters should be split up.`,
+      });
+    }
     placeAll(ctx, [{ id: c.id, to: p }], 'placed by the GM');
- },
+  },
 });
 
-export const setupCommands = { setSurprised, defineZone, formGroup, leaveGroup, formEngagement, leaveEngagement, 'combatant.place': combatant_place };
+export const setupCommands = {
+  setSurprised,
+  defineZone,
+  formGroup,
+  leaveGroup,
+  formEngagement,
+  leaveEngagement,
+  'combatant.place': combatant_place,
+};

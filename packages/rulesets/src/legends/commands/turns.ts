@@ -20,9 +20,10 @@ const changeTurnOrder = command({
       refuse({
         code: 'WRONG_PHASE',
         rule: 'legends.turn-order.change',
-        message: '"After the initial decisions about turn order, a character can only change their position in the list by completely forfeiting one turn in the action phase."',
- });
- }
+        message:
+          '"After the initial decisions about turn order, a character can only change their position in the list by completely forfeiting one turn in the action phase."',
+      });
+    }
     if (s.rs.queue[0] !== id) {
       refuse({
         code: 'NOT_YOUR_TURN',
@@ -31,17 +32,17 @@ const changeTurnOrder = command({
           phase === 'turn-order'
             ? '"This decision begins with the second-to-last character ... and proceeds up the list"'
             : '"those who were previously earlier in turn order decide last"',
- });
- }
+      });
+    }
     if (cmd.index !== undefined) {
       const e = checkReorder(s, id, cmd.index, phase === 'turn-order');
       ensure(e);
       moveInOrder(ctx, id, cmd.index);
- } else {
+    } else {
       emit(ctx, { type: 'legends.turnOrderKept', combatantId: id });
- }
+    }
     nextDecision(ctx);
- },
+  },
 });
 
 const forfeitTurn = command({
@@ -50,13 +51,24 @@ const forfeitTurn = command({
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
     const c = s.combatants[cmd.combatantId]!;
-    if (s.clock.phase !== 'action' || s.clock.current !== c.id) refuse({ code: 'NOT_YOUR_TURN', rule: 'legends.turns', message: `It is not ${c.name}'s turn.` });
+    if (s.clock.phase !== 'action' || s.clock.current !== c.id)
+      refuse({ code: 'NOT_YOUR_TURN', rule: 'legends.turns', message: `It is not ${c.name}'s turn.` });
     // "No character may change their turn order in this way during the first round of combat."
-    if (s.clock.round === 1) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.turn-order.change', message: '"No character may change their turn order in this way during the first round of combat."' });
-    if (c.data.turn.seq.length > 0) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.turn-order.change', message: 'Changing turn order means "completely forfeiting one turn": no actions may be taken in it.' });
+    if (s.clock.round === 1)
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.turn-order.change',
+        message: '"No character may change their turn order in this way during the first round of combat."',
+      });
+    if (c.data.turn.seq.length > 0)
+      refuse({
+        code: 'ILLEGAL_ACTION',
+        rule: 'legends.turn-order.change',
+        message: 'Changing turn order means "completely forfeiting one turn": no actions may be taken in it.',
+      });
     emit(ctx, { type: 'legends.forfeited', combatantId: c.id, round: s.clock.round });
     endTurn(ctx, c.id, 'forfeited to change turn order');
- },
+  },
 });
 
 export const turnCommands = { changeTurnOrder, forfeitTurn };

@@ -1,5 +1,5 @@
 import { draftWriter, type Item, type Writer } from '@fray/engine';
-import { clone, newTurn, posOf, type DroppedInfo, type LCombatant, type LState } from '../state/index.js';
+import { clone, newTurn, posOf, type LCombatant, type LState, droppedInfo } from '../state/index.js';
 import { dataOf, part, turnOf } from './copy.js';
 import { lockout, normalize, reanchor } from './space.js';
 import type { ClockEvent, ItemEvent, LegendsEvent, MovementEvent } from './types.js';
@@ -9,7 +9,14 @@ import type { ClockEvent, ItemEvent, LegendsEvent, MovementEvent } from './types
  * The events go by domain, the most frequent first; each part answers false for the types that are not its own.
  */
 export function evolve(s: LState, e: LegendsEvent, w: Writer = draftWriter): boolean {
-  return evolveClock(s, e, w) || evolveAction(s, e, w) || evolveMovement(s, e, w) || evolveDefense(s, e, w) || evolveItems(s, e, w) || evolveTable(s, e, w);
+  return (
+    evolveClock(s, e, w) ||
+    evolveAction(s, e, w) ||
+    evolveMovement(s, e, w) ||
+    evolveDefense(s, e, w) ||
+    evolveItems(s, e, w) ||
+    evolveTable(s, e, w)
+  );
 }
 
 /** the combatant an event is about (a fresh lookup: on the draft path each lookup makes a draft of it) */
@@ -188,7 +195,9 @@ function evolvePlaced(s: LState, e: Extract<MovementEvent, { type: 'legends.move
     if (!a || !b) return false;
     const pa = posOf(a);
     const pb = posOf(b);
-    return pa.zone === pb.zone && ((pa.group !== null && pa.group === pb.group) || (pa.engagement !== null && pa.engagement === pb.engagement));
+    return (
+      pa.zone === pb.zone && ((pa.group !== null && pa.group === pb.group) || (pa.engagement !== null && pa.engagement === pb.engagement))
+    );
   });
   normalize(s, w);
   return true;
@@ -205,7 +214,9 @@ function evolveMoveDecisions(s: LState, e: LegendsEvent, w: Writer): boolean {
       rs.reactions = rs.reactions.filter((r) => r.watch !== e.watch);
       return true;
     case 'legends.reactionUsed':
-      rs.reactions = rs.reactions.map((r) => (r.id === e.reactionId ? { ...r, by: r.by.filter((b) => b !== e.combatantId) } : r)).filter((r) => r.by.length > 0);
+      rs.reactions = rs.reactions
+        .map((r) => (r.id === e.reactionId ? { ...r, by: r.by.filter((b) => b !== e.combatantId) } : r))
+        .filter((r) => r.by.length > 0);
       return true;
     case 'legends.groupMoveDeclared':
       part(w, rs, 'groupMoves').push(clone(e.groupMove));
@@ -249,7 +260,8 @@ function evolveDefense(s: LState, e: LegendsEvent, w: Writer): boolean {
       return true;
     case 'legends.groupDefenseLeft': {
       const d = e.group === null ? undefined : rs.defense[e.group];
-      if (d && e.group !== null) w.own<DefenseOf>(part(w, rs, 'defense'), e.group).protected = d.protected.filter((x) => x !== e.combatantId);
+      if (d && e.group !== null)
+        w.own<DefenseOf>(part(w, rs, 'defense'), e.group).protected = d.protected.filter((x) => x !== e.combatantId);
       lockout(s, e.combatantId, w);
       return true;
     }
@@ -281,7 +293,7 @@ function evolveItems(s: LState, e: LegendsEvent, w: Writer): boolean {
       // "If your body is moved in any way ... they count as normally dropped items."
       for (let k = 0; k < target.items.length; k++) {
         const it = target.items[k]!;
-        const d = it.props?.dropped as DroppedInfo | undefined;
+        const d = droppedInfo(it);
         if (d?.fallen) w.own<Item>(w.own<Item[]>(target, 'items'), k).props = { ...it.props, dropped: { ...d, fallen: false } };
       }
       normalize(s, w);

@@ -74,7 +74,14 @@ export type ActionEvent =
 /** The movement phase: rolls, rushes, moves, prepared reactions, grouped-up movement. */
 export type MovementEvent =
   | { type: 'legends.moveRolled'; combatantId: string; pending: PendingMove; hindrance: number; easing: number }
-  | { type: 'legends.moveUpdated'; combatantId: string; pending: PendingMove; rush?: 'none' | 'self' | 'external'; reach?: number; overridden?: true }
+  | {
+      type: 'legends.moveUpdated';
+      combatantId: string;
+      pending: PendingMove;
+      rush?: 'none' | 'self' | 'external';
+      reach?: number;
+      overridden?: true;
+    }
   | { type: 'legends.moveFinished'; combatantId: string }
   | { type: 'legends.movementDeclined'; combatantId: string; reason: string }
   | { type: 'legends.rushed'; combatantId: string; fatigue: number; plusTn: number; source: 'self' | 'external' }
@@ -111,7 +118,15 @@ export type DefenseEvent =
 
 /** Items and carried characters. */
 export type ItemEvent =
-  | { type: 'legends.itemMoved'; combatantId: string; fromId: string; toId: string; itemId: string; location: Item['location']; dropped?: DroppedInfo }
+  | {
+      type: 'legends.itemMoved';
+      combatantId: string;
+      fromId: string;
+      toId: string;
+      itemId: string;
+      location: Item['location'];
+      dropped?: DroppedInfo;
+    }
   | { type: 'legends.offered'; combatantId: string; offer: Offer }
   | { type: 'legends.offerClosed'; offerId: string }
   | { type: 'legends.carried'; combatantId: string; targetId: string }
@@ -126,7 +141,15 @@ export type TableEvent =
   | { type: 'legends.fatigueChanged'; combatantId: string; fatigue: number }
   | { type: 'legends.wounded'; combatantId: string; wounds: number; amount: number; healed?: true | undefined; reason: string }
   | { type: 'legends.attackRolled'; combatantId: string; targetId: string; attack: PendingAttack }
-  | { type: 'legends.attackResolved'; attackId: string; combatantId: string; targetId: string; hit: boolean; damage: number; changed?: true | undefined };
+  | {
+      type: 'legends.attackResolved';
+      attackId: string;
+      combatantId: string;
+      targetId: string;
+      hit: boolean;
+      damage: number;
+      changed?: true | undefined;
+    };
 
 /** Every event of the legends ruleset. */
 export type LegendsEvent = ClockEvent | ActionEvent | MovementEvent | DefenseEvent | ItemEvent | TableEvent;

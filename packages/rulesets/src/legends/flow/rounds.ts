@@ -1,7 +1,7 @@
-import { expireEffects, type Effect } from '@fray/engine';
+import { expireEffects, type Effect, type ReactionWindow } from '@fray/engine';
 import { emit } from '../events/index.js';
 import { groupIds, isDown, opts, type LCtx } from '../state/index.js';
-import { END, type Marker } from './durations.js';
+import { END, type Marker, isMarker } from './durations.js';
 
 /**
  * Rounds and phases. Phases (clock.phase): `turn-order` (the initial move-down decisions), `movement`,
@@ -9,7 +9,7 @@ import { END, type Marker } from './durations.js';
  */
 
 function expireAt(ctx: LCtx, pred: (m: Marker) => boolean): void {
-  expireEffects(ctx as never, (e: Effect) => e.expires !== null && typeof e.expires === 'object' && pred(e.expires as Marker));
+  expireEffects(ctx, (e: Effect) => isMarker(e.expires) && pred(e.expires));
 }
 
 export function beginRound(ctx: LCtx, round: number): void {
@@ -29,8 +29,13 @@ export function beginRound(ctx: LCtx, round: number): void {
     // "There is no movement phase during the first round of combat ... The only exception ... is
     //  when an entire side is surprised ... the non-surprised side receives a movement phase"
     const sides = [...new Set(order.map((id) => s.combatants[id]!.side))];
-    const fully = sides.filter((side) => order.filter((id) => s.combatants[id]!.side === side).every((id) => s.combatants[id]!.data.surprised));
-    movers = fully.length > 0 ? order.filter((id) => !fully.includes(s.combatants[id]!.side) && !s.combatants[id]!.data.surprised && able(id)) : [];
+    const fully = sides.filter((side) =>
+      order.filter((id) => s.combatants[id]!.side === side).every((id) => s.combatants[id]!.data.surprised),
+    );
+    movers =
+      fully.length > 0
+        ? order.filter((id) => !fully.includes(s.combatants[id]!.side) && !s.combatants[id]!.data.surprised && able(id))
+        : [];
   } else {
     movers = order.filter(able);
   }
@@ -128,4 +133,10 @@ export function continueMovement(ctx: LCtx): void {
     return;
   }
   endMovementPhase(ctx);
+}
+
+/** The movers a reactive movement window answers (its `resume`, set by triggerReactions). */
+export function watchedBy(w: ReactionWindow): string[] | null {
+  const r = w.resume;
+  return typeof r === 'object' && r !== null && 'watch' in r && Array.isArray(r.watch) ? r.watch : null;
 }

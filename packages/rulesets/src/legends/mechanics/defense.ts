@@ -1,5 +1,15 @@
 import { refuse, ruleError } from '@fray/engine';
-import { isDown, isEnemy, membersOfGroup, opts, posOf, type GroupDefense, type LCombatant, type LCtx, type LState } from '../state/index.js';
+import {
+  isDown,
+  isEnemy,
+  membersOfGroup,
+  opts,
+  posOf,
+  type GroupDefense,
+  type LCombatant,
+  type LCtx,
+  type LState,
+} from '../state/index.js';
 import { outnumbering, type Breakout } from './space.js';
 
 /**
@@ -42,7 +52,13 @@ export function defenseOverflows(state: LState, group: string, d: GroupDefense):
  * `breakoutRemovesHindrance: 'roll'` (default) it removes 1 Hindrance of the roll whatever its source; with
  * 'outnumbering' only one the outnumbering dice gave. Where there is nothing it may remove it is refused, and costs nothing.
  */
-export function outnumberedDice(ctx: LCtx, c: LCombatant, base: number, breakout: Breakout | undefined, uncontested = false): { hindrance: number; easing: number } {
+export function outnumberedDice(
+  ctx: LCtx,
+  c: LCombatant,
+  base: number,
+  breakout: Breakout | undefined,
+  uncontested = false,
+): { hindrance: number; easing: number } {
   const od = outnumbering(ctx.state, c, breakout, uncontested);
   let hindrance = base + od.hindrance;
   if (breakout?.removeHindrance) {
@@ -50,7 +66,13 @@ export function outnumberedDice(ctx: LCtx, c: LCombatant, base: number, breakout
     const removable = fromRoll ? hindrance : od.hindrance;
     if (removable <= 0) {
       const what = fromRoll ? 'this roll has no Hindrance' : `the outnumbering dice give no Hindrance (${od.mine} against ${od.theirs})`;
-      return refuse(ruleError('ILLEGAL_ACTION', 'legends.breakout.remove-hindrance', `Breakout tactics' "Remove 1 Hindrance" has nothing to remove: ${what}. Nothing was spent.`));
+      return refuse(
+        ruleError(
+          'ILLEGAL_ACTION',
+          'legends.breakout.remove-hindrance',
+          `Breakout tactics' "Remove 1 Hindrance" has nothing to remove: ${what}. Nothing was spent.`,
+        ),
+      );
     }
     hindrance -= 1;
   }

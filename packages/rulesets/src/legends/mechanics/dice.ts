@@ -31,7 +31,13 @@ export function statFormula(o: LegendsOptions, dice: number, die: number, net: n
   return `${dice + Math.abs(net)}d${die}${net > 0 ? worse : better}${dice}`;
 }
 
-export function judge(o: LegendsOptions, stat: number, total: number, net: number, plusTn: number): { tn: number; margin: number; success: boolean } {
+export function judge(
+  o: LegendsOptions,
+  stat: number,
+  total: number,
+  net: number,
+  plusTn: number,
+): { tn: number; margin: number; success: boolean } {
   const tnShift = o.hindranceMode === 'tn' ? -net * o.hindranceTnStep : 0;
   if (o.rollMechanic === 'roll-under') {
     const tn = stat + plusTn + tnShift;

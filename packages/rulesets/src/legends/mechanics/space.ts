@@ -125,7 +125,7 @@ export function outnumbering(
 export function meleeDisadvantage(state: LState, id: string): number {
   let n = 0;
   for (const e of state.effects) {
-    if (e.targetId === id && e.condition === 'melee-disadvantage') n += Number((e.data as { degrees?: number } | undefined)?.degrees ?? 1);
+    if (e.targetId === id && e.condition === 'melee-disadvantage') n += Number(e.data?.degrees ?? 1);
   }
   return n;
 }

@@ -20,7 +20,7 @@ export function wielding(c: LCombatant, it: Item): { wielding: boolean; competen
   if (!two && w.twoHandedOnly) return { wielding: false, competent: false, reason: `${it.name} needs two hands.` };
   const req = two ? (w.twoHanded ?? w.oneHanded ?? {}) : (w.oneHanded ?? {});
   for (const [stat, min] of Object.entries(req)) {
-    if (c.stats[stat as 'DEX' | 'SPD' | 'STR'] < (min as number)) {
+    if ((stat === 'DEX' || stat === 'SPD' || stat === 'STR') && min !== undefined && c.stats[stat] < min) {
       return {
         wielding: false,
         competent: false,
@@ -37,6 +37,6 @@ export function damageFormula(s: LState, c: LCombatant, weaponId: string | null)
   const o = opts(s);
   if (!weaponId) return o.unarmedDamage;
   const it = c.items.find((i) => i.id === weaponId);
-  const own = (it?.props as { damage?: unknown } | undefined)?.damage;
+  const own = it?.props?.damage;
   return typeof own === 'string' && DICE.test(own) && it && weaponOf(it) ? own : o.attackDamage;
 }
