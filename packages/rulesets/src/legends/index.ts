@@ -1,5 +1,6 @@
 import type { Ruleset } from '@fray/engine';
 import { catalogue } from './catalogue.js';
+import { refuseReaction } from './checks/index.js';
 import { adjustVital, commands } from './commands/index.js';
 import { copyRs, evolve, sameRs } from './events/index.js';
 import {
@@ -61,6 +62,7 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   onCombatantRemoved,
   onRollOverridden,
   onReactionClosed,
+  refuseReaction,
   adjustVital,
   projectState,
   invariants,

@@ -4,6 +4,7 @@ export { actGate, checkAct } from './act.js';
 export { checkTarget, targetCheck } from './targets.js';
 export { handCheck } from './specific.js';
 export { checkReorder } from './turns.js';
+export { refuseReaction } from './movement.js';
 
 /** A command names a combatant that is not in the encounter. */
 export function unknownCombatant(id: string): EngineError {

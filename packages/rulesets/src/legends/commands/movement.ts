@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, refuse } from '@fray/engine';
+import { commandSchema, ensure, idSchema, refuse } from '@fray/engine';
+import { checkFinishMove, checkGrouped, checkGroupStillToMove, checkOwnMove, checkPrepareRush, checkRush, checkWatch, checkWatchStillToMove, noPreparedReaction } from '../checks/movement.js';
 import { clone, membersOfGroup, posOf, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { command } from './kit.js';
@@ -7,7 +8,6 @@ import { breakoutSchema, stepsBetween } from '../mechanics/space.js';
 import { continueMovement, watchedBy } from '../flow/rounds.js';
 import {
   arrivals,
-  checkWatch,
   destinationSchema,
   doRush,
   openGroupMoveOf,
@@ -17,7 +17,6 @@ import {
   requireMovementDecider,
   resolveDestination,
   rollMovement,
-  rushCheck,
   settle,
   shiftQueue,
 } from './moving.js';
@@ -35,16 +34,7 @@ const move = command({
   }),
   handle(ctx: LCtx, cmd) {
     const c = requireMovementDecider(ctx, cmd.combatantId);
-    if (openGroupMoveOf(ctx.state, c)) {
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.grouped-movement',
-        message:
-          'Your group is moving together: agree (groupMove) or stay ("If there is any lengthy disagreement about the group\'s movement choices, the entire group fails to move").',
-      });
-    }
-    if (cmd.uncontested && cmd.by.role === 'player')
-      refuse({ code: 'NOT_AUTHORIZED', rule: 'legends.outnumbering', message: 'Only the GM says the enemy does not wish to interfere.' });
+    ensure(checkOwnMove(openGroupMoveOf(ctx.state, c) !== undefined, cmd.by, cmd.uncontested));
     const r = resolveDestination(ctx, c, cmd.destination);
     shiftQueue(ctx, [c.id]);
     rollMovement(ctx, c, r, cmd.breakout, false, null, Boolean(cmd.uncontested));
@@ -64,15 +54,13 @@ const finishMove = command({
     const s = ctx.state;
     const id = cmd.combatantId;
     const p = s.rs.pending.find((x) => x.combatantId === id && !x.finished);
-    if (!p)
-      refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.movement', message: `${s.combatants[id]!.name} has no movement roll to finish.` });
-    if (!p.group && s.rs.pending.find((x) => !x.finished)?.combatantId !== id)
-      refuse({ code: 'NOT_YOUR_TURN', rule: 'legends.movement', message: 'Another movement is being finished first.' });
+    ensure(checkFinishMove(s, id, p));
+    if (!p) return;
     const c = s.combatants[id]!;
-    const rush = cmd.rush as 'none' | 'self' | 'external';
+    const rush = cmd.rush;
     let margin = p.margin;
     if (rush !== 'none') {
-      rushCheck(ctx, c, rush);
+      ensure(checkRush(c, rush));
       // "apply a reactive +TN equal to your SPD to the movement roll"
       margin += doRush(ctx, c, rush);
     }
@@ -80,15 +68,8 @@ const finishMove = command({
     if (cmd.prepareRush) {
       const pr = cmd.prepareRush;
       // "If your roll result in normal movement is such that you would be able to rush for increased distance (but you did not rush), you may prepare a rush as reactive movement"
-      if (rush !== 'none' || p.margin + c.stats.SPD < ctx.options.rushMediumMargin || p.reactive) {
-        refuse({
-          code: 'ILLEGAL_ACTION',
-          rule: 'legends.reactive-movement',
-          message: 'A rush can be prepared only when you could have rushed for increased distance but did not.',
-        });
-      }
-      rushCheck(ctx, c, 'self');
-      checkWatch(ctx, [id], pr.watch);
+      ensure(checkPrepareRush(s, c, p, rush));
+      ensure(checkWatch(s, [id], pr.watch));
       emit(ctx, {
         type: 'legends.reactionPrepared',
         combatantId: id,
@@ -130,18 +111,13 @@ const prepareReaction = command({
     let by = [c.id];
     if (cmd.asGroup) {
       const g = posOf(c).group;
-      if (!g) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouped-movement', message: `${c.name} is not grouped-up.` });
-      by = membersOfGroup(s, g)
+      ensure(checkGrouped(c, false));
+      by = membersOfGroup(s, g!)
         .filter((m) => s.rs.queue.includes(m.id))
         .map((m) => m.id);
     }
-    checkWatch(ctx, by, cmd.watch);
-    if (!s.rs.queue.includes(cmd.watch))
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.reactive-movement',
-        message: 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.',
-      });
+    ensure(checkWatch(s, by, cmd.watch));
+    ensure(checkWatchStillToMove(s, cmd.watch));
     // an NPC's prepared reaction is the GM's secret
     const secret = c.controller === null || undefined;
     emit(ctx, {
@@ -170,13 +146,7 @@ const react = command({
     const c = s.combatants[id]!;
     const watched = w ? (watchedBy(w) ?? [w.trigger.combatantId]) : [];
     const rx = w && s.rs.reactions.find((r) => watched.includes(r.watch) && r.by.includes(id));
-    if (!w || w.kind !== 'legends.reactive-movement' || !rx) {
-      return refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.reactive-movement',
-        message: `${c.name} prepared no reactive movement for this.`,
-      });
-    }
+    if (!w || w.kind !== 'legends.reactive-movement' || !rx) return refuse(noPreparedReaction(s, c, w));
     emit(ctx, { type: 'legends.reactionUsed', combatantId: id, reactionId: rx.id });
     const r = resolveDestination(ctx, c, cmd.destination);
     if (rx.kind === 'move') {
@@ -184,8 +154,8 @@ const react = command({
       return;
     }
     // a prepared rush: "You do not suffer the effects and cost of a rush until you actually use it."
-    const rush = cmd.rush as 'self' | 'external';
-    rushCheck(ctx, c, rush);
+    const rush = cmd.rush;
+    ensure(checkRush(c, rush));
     doRush(ctx, c, rush);
     const from = posOf(c);
     const steps = stepsBetween(s, from, r.to);
@@ -226,24 +196,15 @@ const groupMove = command({
     const c = requireMovementDecider(ctx, cmd.combatantId);
     const s = ctx.state;
     const g = posOf(c).group;
-    if (!g)
-      return refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.grouped-movement',
-        message: '"Characters who are grouped-up can move together, if all agree to do so."',
-      });
+    ensure(checkGrouped(c, true));
+    if (!g) return;
     let gm = openGroupMoveOf(s, c);
     const r = resolveDestination(ctx, c, cmd.destination);
     if (!gm) {
       const members = membersOfGroup(s, g)
         .filter((m) => !m.data.carriedBy && s.rs.movers.includes(m.id))
         .map((m) => m.id);
-      if (members.some((m) => !s.rs.queue.includes(m)))
-        refuse({
-          code: 'ILLEGAL_ACTION',
-          rule: 'legends.grouped-movement',
-          message: 'Some members already decided their movement this phase.',
-        });
+      ensure(checkGroupStillToMove(s, members));
       emit(ctx, {
         type: 'legends.groupMoveDeclared',
         combatantId: c.id,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, refuse } from '@fray/engine';
+import { ensure, idSchema } from '@fray/engine';
+import { checkArrivalSizes, checkBreakoutUse, checkJoin, checkMovementDecider, checkMovementRoll, checkZone } from '../checks/movement.js';
 import { emit } from '../events/index.js';
 import { statRoll } from '../mechanics/dice.js';
 import { outnumberedDice } from '../mechanics/defense.js';
@@ -46,27 +47,16 @@ export interface Resolved {
 export function resolveDestination(ctx: LCtx, c: LCombatant, d: Destination): Resolved {
   const s = ctx.state;
   if (d.zone !== undefined) {
-    if (!s.rs.zones[d.zone]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No zone "${d.zone}".` });
+    ensure(checkZone(s, d.zone));
     return { to: { zone: d.zone, area: d.area ?? null, group: null, engagement: null }, join: null, mode: null };
   }
-  const t = s.combatants[d.join!];
-  if (!t || t.id === c.id) return refuse({ code: 'UNKNOWN_TARGET', rule: 'legends.movement', message: `No one "${d.join}" to move to.` });
-  const tp = posOf(t);
-  const mode = d.mode ?? (isEnemy(c, t) ? 'engage' : 'group');
-  if (mode === 'engage') {
-    if (!isEnemy(c, t)) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: `${t.name} is not an enemy.` });
-    return { to: { zone: tp.zone, area: tp.area, group: null, engagement: tp.engagement ?? ctx.newId('eng') }, join: t.id, mode };
-  }
-  if (mode === 'group') {
-    if (isEnemy(c, t))
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.grouping',
-        message: '"Allied characters keeping in close proximity to one another are referred to as grouped-up."',
-      });
-    return { to: { zone: tp.zone, area: tp.area, group: tp.group ?? ctx.newId('grp'), engagement: tp.engagement }, join: t.id, mode };
-  }
-  return { to: { zone: tp.zone, area: tp.area, group: null, engagement: null }, join: t.id, mode };
+  const t = d.join === undefined ? undefined : s.combatants[d.join];
+  const mode = d.mode ?? (t && isEnemy(c, t) ? 'engage' : 'group');
+  ensure(checkJoin(c, t, d.join, mode));
+  const tp = posOf(t!);
+  if (mode === 'engage') return { to: { zone: tp.zone, area: tp.area, group: null, engagement: tp.engagement ?? ctx.newId('eng') }, join: t!.id, mode };
+  if (mode === 'group') return { to: { zone: tp.zone, area: tp.area, group: tp.group ?? ctx.newId('grp'), engagement: tp.engagement }, join: t!.id, mode };
+  return { to: { zone: tp.zone, area: tp.area, group: null, engagement: null }, join: t!.id, mode };
 }
 
 export function zoneDie(state: LState, zone: string): number {
@@ -84,7 +74,6 @@ export function reachedPosition(state: LState, from: Position, to: Position, ste
 /** who else enters the new group / engagement the mover creates, and the size limits */
 export function arrivals(ctx: LCtx, movers: string[], p: PendingMove, to: Position, arrived: boolean): { id: string; to: Position }[] {
   const s = ctx.state;
-  const o = opts(s);
   const out: { id: string; to: Position }[] = movers.map((id) => ({ id, to }));
   const t = p.join ? s.combatants[p.join] : undefined;
   if (t && arrived) {
@@ -96,48 +85,13 @@ export function arrivals(ctx: LCtx, movers: string[], p: PendingMove, to: Positi
     }
     if (p.mode === 'group' && !tp.group && to.group) out.push({ id: t.id, to: { ...tp, group: to.group } });
   }
-  if (to.group) {
-    const size = new Set([...membersOfGroup(s, to.group).map((x) => x.id), ...out.filter((x) => x.to.group === to.group).map((x) => x.id)])
-      .size;
-    if (size > o.maxGroupSize)
-      refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: `A group "cannot usually be larger than ${o.maxGroupSize}".` });
-  }
-  if (to.engagement) {
-    const size = new Set([
-      ...membersOfEngagement(s, to.engagement).map((x) => x.id),
-      ...out.filter((x) => x.to.engagement === to.engagement).map((x) => x.id),
-    ]).size;
-    if (size > o.maxEngagementSize)
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.engagement',
-        message: `"Very large engagements of more than ${o.maxEngagementSize} characters should be split up"`,
-      });
-  }
+  ensure(checkArrivalSizes(s, to, out));
   return out;
 }
 
 export function requireMovementDecider(ctx: LCtx, id: string): LCombatant {
-  const s = ctx.state;
-  if (s.clock.phase !== 'movement')
-    refuse({ code: 'WRONG_PHASE', rule: 'legends.movement-phase', message: 'Movement happens in the movement phase.' });
-  if (s.rs.pending.length > 0)
-    refuse({
-      code: 'NOT_YOUR_TURN',
-      rule: 'legends.movement',
-      message: `Waiting for ${s.combatants[s.rs.pending[0]!.combatantId]?.name} to finish their movement.`,
-    });
-  if (s.rs.queue[0] !== id) {
-    const why = s.rs.movers.includes(id)
-      ? '"all characters (beginning with the topmost in turn order and proceeding down the list) decide whether or not to move"'
-      : 'this character has no movement this phase ("There is no movement phase during the first round of combat" unless an entire side is surprised; carried and fallen characters do not move on their own).';
-    refuse({
-      code: 'NOT_YOUR_TURN',
-      rule: 'legends.movement.order',
-      message: `It is not ${s.combatants[id]?.name}'s movement decision: ${why}`,
-    });
-  }
-  return s.combatants[id]!;
+  ensure(checkMovementDecider(ctx.state, id));
+  return ctx.state.combatants[id]!;
 }
 
 export function shiftQueue(ctx: LCtx, ids: string[]): void {
@@ -161,40 +115,7 @@ export function rollMovement(
   const s = ctx.state;
   const from = posOf(c);
   const steps = stepsBetween(s, from, r.to);
-  if (steps === 0)
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.movement',
-      message:
-        '"You do not need to roll dice or observe any rules for minor movements, such as darting between grouped-up allies or engaged enemies."',
-    });
-  if (!Number.isFinite(steps))
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.movement.range',
-      message: 'That is more than a medium-range movement away ("Long range ... describes distances at least 1 zone apart").',
-    });
-  if (c.data.carriedBy)
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.carrying',
-      message: '"You may not do any major actions nor make any SPD rolls while being carried"',
-    });
-  // "If the enemy is using group defense to ... prevent access to an area, bypassing group defense allows you to ... move into the blocked area during the next round's movement phase."
-  const area = r.to.area;
-  if (area !== null) {
-    for (const [g, d] of Object.entries(s.rs.defense)) {
-      const m = membersOfGroup(s, g)[0];
-      if (!m || !isEnemy(c, m) || posOf(m).zone !== r.to.zone || !d.objects.some((o) => o.area === area)) continue;
-      if (c.data.bypassedRound !== s.clock.round - 1) {
-        refuse({
-          code: 'ILLEGAL_ACTION',
-          rule: 'legends.group-defense.area',
-          message: `${m.name}'s group prevents access to ${area}: bypass their group defense in the action phase first.`,
-        });
-      }
-    }
-  }
+  ensure(checkMovementRoll(s, c, r.to, steps));
   // "If you intend to move into a neighboring zone which calls for larger movement roll dice, you must roll the larger die."
   const die = Math.max(zoneDie(s, from.zone), zoneDie(s, r.to.zone));
   const escaping = from.engagement !== null && r.to.engagement !== from.engagement;
@@ -203,13 +124,7 @@ export function rollMovement(
   if (escaping) {
     // "you must add 2 Hindrance to any movement roll that requires you to leave an engagement. Outnumbering dice also apply to this roll"
     ({ hindrance, easing } = outnumberedDice(ctx, c, 2, breakout, uncontested));
-  } else if (breakoutDegrees(breakout) > 0) {
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.breakout',
-      message: 'Breakout tactics apply only to rolls affected by outnumbering dice.',
-    });
-  }
+  } else ensure(checkBreakoutUse(escaping, breakout));
   applyBreakout(ctx, c.id, breakout, 'movement');
   const roll = statRoll(ctx, {
     combatantId: c.id,
@@ -243,24 +158,6 @@ export function reachOf(o: LegendsOptions, margin: number, rushed: boolean): num
   return rushed && margin >= o.rushMediumMargin ? 2 : 1;
 }
 
-export function rushCheck(ctx: LCtx, c: LCombatant, rush: 'self' | 'external'): void {
-  // "You cannot rush if you have 2 degrees of encumbrance or any degree of Mobility Injury."
-  if (c.stats.encumbrance >= 2)
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.rushing',
-      message: '"You cannot rush if you have 2 degrees of encumbrance or any degree of Mobility Injury."',
-    });
-  if (c.stats.mobilityInjury > 0)
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.rushing',
-      message: '"You cannot rush if you have 2 degrees of encumbrance or any degree of Mobility Injury."',
-    });
-  if (rush === 'external' && c.stats.externalSPD <= 0)
-    refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.rushing', message: 'No SPD from an outside source to rush with.' });
-}
-
 /** rushing: fatigue (unless on external SPD only), Low Stealth; returns the +TN */
 export function doRush(ctx: LCtx, c: LCombatant, rush: 'self' | 'external'): number {
   const o = ctx.options;
@@ -280,22 +177,6 @@ export function doRush(ctx: LCtx, c: LCombatant, rush: 'self' | 'external'): num
 }
 
 export const prepareFields = { watch: idSchema, anticipate: z.string().min(1).max(200) };
-
-export function checkWatch(ctx: LCtx, ids: string[], watch: string): void {
-  const s = ctx.state;
-  const order = s.clock.order;
-  const last = Math.max(...ids.map((id) => order.indexOf(id)));
-  const w = order.indexOf(watch);
-  // "The other character must be below you in turn order" / "Groups may prepare reactive movement in relation to characters later than their last character"
-  if (w < 0 || w <= last) {
-    refuse({
-      code: 'ILLEGAL_ACTION',
-      rule: 'legends.reactive-movement',
-      message:
-        '"You cannot prepare reactive movement in relation to characters earlier than you in turn order (in other words, you cannot react to reactive movement)."',
-    });
-  }
-}
 
 /** the movers (one character, or a group moving together) finished: offer the prepared reactive movement */
 export function triggerReactions(ctx: LCtx, movers: string[]): void {
