@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, refuse } from '@fray/engine';
+import { commandSchema, ensure, idSchema } from '@fray/engine';
+import { checkEngagement, checkGroup, checkNeighbors, checkPlace, checkSurprise } from '../checks/setup.js';
 import {
   clone,
   membersOfEngagement,
@@ -18,10 +19,6 @@ import { checkOverflow } from './consequences.js';
 
 /** Setting the scene (the GM): surprise, zones, groups, engagements, positions. */
 
-function requireSetupZone(ctx: LCtx, zone: string): void {
-  if (!ctx.state.rs.zones[zone]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No zone "${zone}".` });
-}
-
 function placeAll(ctx: LCtx, moves: { id: string; to: Position }[], why: string): void {
   emit(ctx, { type: 'legends.placed', combatantId: moves[0]?.id ?? null, moves: clone(moves), reason: why });
   checkOverflow(ctx);
@@ -32,8 +29,7 @@ const setSurprised = command({
   schema: commandSchema('setSurprised', { combatantId: idSchema, surprised: z.boolean() }),
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
-    if (ctx.state.status !== 'setup')
-      refuse({ code: 'COMBAT_ALREADY_STARTED', rule: 'legends.surprise', message: 'Surprise is marked when combat begins.' });
+    ensure(checkSurprise(ctx.state));
     // "If a character cannot see any enemy characters when combat begins, they are considered surprised"
     emit(ctx, { type: 'legends.surprised', combatantId: c.id, surprised: cmd.surprised });
   },
@@ -69,9 +65,7 @@ const defineZone = command({
       features: input.features ?? old?.features ?? [],
       neighbors: input.neighbors ?? old?.neighbors ?? [],
     };
-    for (const n of zone.neighbors)
-      if (n === zone.id || !ctx.state.rs.zones[n])
-        refuse({ code: 'INVALID_COMMAND', rule: 'legends.zones', message: `No neighbouring zone "${n}".` });
+    ensure(checkNeighbors(ctx.state, zone));
     emit(ctx, { type: 'legends.zoneDefined', zone: clone(zone) });
     // neighbours are mutual
     for (const other of Object.values(ctx.state.rs.zones)) {
@@ -98,24 +92,8 @@ const formGroup = command({
     const g = cmd.groupId ?? ctx.newId('grp');
     const existing = membersOfGroup(s, g).filter((x) => !ids.includes(x.id));
     const all = [...existing, ...cs];
+    ensure(checkGroup(s, all));
     const first = all[0]!;
-    if (all.length < 2) refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: '"A group can be as small as 2 characters"' });
-    if (all.length > opts(s).maxGroupSize)
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.grouping',
-        message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}"; "a larger number of characters should be considered to be more than 1 group."`,
-      });
-    for (const c of all) {
-      if (c.side !== first.side)
-        refuse({
-          code: 'ILLEGAL_ACTION',
-          rule: 'legends.grouping',
-          message: '"Allied characters keeping in close proximity to one another are referred to as grouped-up."',
-        });
-      if (posOf(c).zone !== posOf(first).zone)
-        refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'A group is in one zone.' });
-    }
     const fp = posOf(first);
     placeAll(
       ctx,
@@ -143,21 +121,7 @@ const formEngagement = command({
     const cs = ids.map((id) => combatant(ctx, id));
     const e = cmd.engagementId ?? ctx.newId('eng');
     const all = [...membersOfEngagement(s, e).filter((x) => !ids.includes(x.id)), ...cs];
-    if (new Set(all.map((c) => c.side)).size < 2)
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.engagement',
-        message: 'An engagement is between enemies: "all the characters on either side that are currently able to attack each other".',
-      });
-    if (all.length > opts(s).maxEngagementSize)
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.engagement',
-        message: `"Very large engagements of more than ${opts(s).maxEngagementSize} characters should be split up into different engagements"`,
-      });
-    const zone = posOf(all[0]!).zone;
-    if (all.some((c) => posOf(c).zone !== zone))
-      refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.engagement', message: 'An engagement is in one zone.' });
+    ensure(checkEngagement(s, all));
     const area = posOf(all[0]!).area;
     placeAll(
       ctx,
@@ -181,29 +145,8 @@ const combatant_place = command({
   schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),
   handle(ctx: LCtx, cmd) {
     const c = combatant(ctx, cmd.combatantId);
-    const parsed = positionSchema.safeParse(cmd.position);
-    if (!parsed.success) return refuse({ code: 'INVALID_COMMAND', rule: 'legends.position', message: z.prettifyError(parsed.error) });
-    const p = parsed.data;
-    requireSetupZone(ctx, p.zone);
-    const s = ctx.state;
-    if (p.group) {
-      const others = membersOfGroup(s, p.group).filter((x) => x.id !== c.id);
-      if (others.some((x) => x.side !== c.side))
-        refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.grouping', message: 'Groups are of allied characters.' });
-      if (others.length + 1 > opts(s).maxGroupSize)
-        refuse({
-          code: 'ILLEGAL_ACTION',
-          rule: 'legends.grouping',
-          message: `A group "cannot usually be larger than ${opts(s).maxGroupSize}".`,
-        });
-    }
-    if (p.engagement && membersOfEngagement(s, p.engagement).filter((x) => x.id !== c.id).length + 1 > opts(s).maxEngagementSize) {
-      refuse({
-        code: 'ILLEGAL_ACTION',
-        rule: 'legends.engagement',
-        message: `Engagements of more than ${opts(s).maxEngagementSize} characters should be split up.`,
-      });
-    }
+    ensure(checkPlace(ctx.state, c, cmd.position));
+    const p = positionSchema.parse(cmd.position);
     placeAll(ctx, [{ id: c.id, to: p }], 'placed by the GM');
   },
 });
