@@ -2,7 +2,19 @@ import { ruleError, type EngineError } from '@fray/engine';
 import { RULE, type InventoryOp } from '../catalogue.js';
 import { guardOf } from '../mechanics/defense.js';
 import { rangeBetween } from '../mechanics/space.js';
-import { droppedOf, findItem, freeHandSlot, groupedUp, inHand, isDown, isEnemy, posOf, type DroppedInfo, type LCombatant, type LState } from '../state/index.js';
+import {
+  droppedOf,
+  findItem,
+  freeHandSlot,
+  groupedUp,
+  inHand,
+  isDown,
+  isEnemy,
+  posOf,
+  type DroppedInfo,
+  type LCombatant,
+  type LState,
+} from '../state/index.js';
 import { handCheck } from './specific.js';
 
 /** Every "why not" of the inventory options (draw, stow, take, accept), carrying a character and picking up a dropped item. */
@@ -10,7 +22,8 @@ import { handCheck } from './specific.js';
 /** Draw an item one carries, into a free hand; stow one held. */
 export function checkDrawOrStow(c: LCombatant, op: Extract<InventoryOp, { op: 'draw' | 'stow' }>): EngineError | null {
   const it = c.items.find((i) => i.id === op.itemId);
-  if (op.op === 'stow') return it && inHand(it) ? null : ruleError('ILLEGAL_ACTION', RULE.inventory, `${c.name} holds no item "${op.itemId}".`);
+  if (op.op === 'stow')
+    return it && inHand(it) ? null : ruleError('ILLEGAL_ACTION', RULE.inventory, `${c.name} holds no item "${op.itemId}".`);
   if (!it || it.location !== 'carried') return ruleError('ILLEGAL_ACTION', RULE.inventory, `${c.name} carries no item "${op.itemId}".`);
   return handCheck(c, op.hand);
 }
@@ -64,7 +77,11 @@ export function checkPickup(s: LState, c: LCombatant, op: Extract<InventoryOp, {
   // "provided they dropped it before their immediately previous turn, or if they made a movement roll since dropping it"
   if (!own && dropper && drop.by !== c.id && isEnemy(c, dropper) && drop.engagement) {
     if (dropper.data.turn.n - drop.turnN < 1 && dropper.data.moveRollRound <= drop.round) {
-      return ruleError('ILLEGAL_ACTION', RULE.droppedItems, `${dropper.name} dropped it on their immediately previous turn: it is still within their reach.`);
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.droppedItems,
+        `${dropper.name} dropped it on their immediately previous turn: it is still within their reach.`,
+      );
     }
   }
   // defended by an enemy group? ("if your body is defended via group defense, these items are included in that defense")
@@ -81,4 +98,20 @@ export function checkPickup(s: LState, c: LCombatant, op: Extract<InventoryOp, {
     return ruleError('ILLEGAL_ACTION', RULE.carrying, '"You may not ... make any SPD rolls while being carried"');
   }
   return null;
+}
+
+/** "Offering the item does not require an action on your part, so long as the item is in your hand when the other character takes it." */
+export function checkOfferInHand(s: LState, c: LCombatant, toId: string, itemId: string): EngineError | null {
+  if (s.clock.phase !== 'action') return ruleError('WRONG_PHASE', RULE.giving, 'Items change hands in the action phase.');
+  const to = s.combatants[toId];
+  if (!to || to.id === c.id) return ruleError('UNKNOWN_TARGET', RULE.giving, `No one "${toId}" to give to.`);
+  const it = c.items.find((i) => i.id === itemId);
+  if (!it || !inHand(it)) {
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.giving,
+      `${c.name} holds no "${itemId}" (offer items from inventory with act offer-from-inventory).`,
+    );
+  }
+  return groupedUp(c, to) ? null : ruleError('ILLEGAL_ACTION', RULE.giving, '"You must be grouped-up with the other character."');
 }

@@ -1,7 +1,17 @@
 import { ruleError, type Actor, type Command, type EngineError, type ReactionWindow } from '@fray/engine';
 import { watchedBy } from '../flow/rounds.js';
 import { breakoutDegrees, type Breakout } from '../mechanics/space.js';
-import { isEnemy, membersOfEngagement, membersOfGroup, opts, posOf, type LCombatant, type LState, type PendingMove, type Position } from '../state/index.js';
+import {
+  isEnemy,
+  membersOfEngagement,
+  membersOfGroup,
+  opts,
+  posOf,
+  type LCombatant,
+  type LState,
+  type PendingMove,
+  type Position,
+} from '../state/index.js';
 import { RULE } from '../catalogue.js';
 
 /** Every "why not" of the movement phase: who decides, where to, the roll, rushing, reactive and grouped-up movement. */
@@ -33,7 +43,8 @@ export function checkOwnMove(groupMoving: boolean, by: Actor, uncontested: boole
       'Your group is moving together: agree (groupMove) or stay ("If there is any lengthy disagreement about the group\'s movement choices, the entire group fails to move").',
     );
   }
-  if (uncontested && by.role === 'player') return ruleError('NOT_AUTHORIZED', RULE.outnumbering, 'Only the GM says the enemy does not wish to interfere.');
+  if (uncontested && by.role === 'player')
+    return ruleError('NOT_AUTHORIZED', RULE.outnumbering, 'Only the GM says the enemy does not wish to interfere.');
   return null;
 }
 
@@ -43,11 +54,20 @@ export function checkZone(s: LState, zone: string): EngineError | null {
 }
 
 /** Joining a character: someone else who is there; an enemy's engagement, an ally's group. */
-export function checkJoin(c: LCombatant, t: LCombatant | undefined, joinId: string | undefined, mode: 'group' | 'engage' | 'near'): EngineError | null {
+export function checkJoin(
+  c: LCombatant,
+  t: LCombatant | undefined,
+  joinId: string | undefined,
+  mode: 'group' | 'engage' | 'near',
+): EngineError | null {
   if (!t || t.id === c.id) return ruleError('UNKNOWN_TARGET', RULE.movement, `No one "${joinId}" to move to.`);
   if (mode === 'engage' && !isEnemy(c, t)) return ruleError('ILLEGAL_ACTION', RULE.engagement, `${t.name} is not an enemy.`);
   if (mode === 'group' && isEnemy(c, t)) {
-    return ruleError('ILLEGAL_ACTION', RULE.grouping, '"Allied characters keeping in close proximity to one another are referred to as grouped-up."');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.grouping,
+      '"Allied characters keeping in close proximity to one another are referred to as grouped-up."',
+    );
   }
   return null;
 }
@@ -57,13 +77,18 @@ export function checkArrivalSizes(s: LState, to: Position, out: readonly { id: s
   const o = opts(s);
   if (to.group) {
     const ids = new Set([...membersOfGroup(s, to.group).map((x) => x.id), ...out.filter((x) => x.to.group === to.group).map((x) => x.id)]);
-    if (ids.size > o.maxGroupSize) return ruleError('ILLEGAL_ACTION', RULE.grouping, `A group "cannot usually be larger than ${o.maxGroupSize}".`);
+    if (ids.size > o.maxGroupSize)
+      return ruleError('ILLEGAL_ACTION', RULE.grouping, `A group "cannot usually be larger than ${o.maxGroupSize}".`);
   }
   if (to.engagement) {
     const e = to.engagement;
     const ids = new Set([...membersOfEngagement(s, e).map((x) => x.id), ...out.filter((x) => x.to.engagement === e).map((x) => x.id)]);
     if (ids.size > o.maxEngagementSize) {
-      return ruleError('ILLEGAL_ACTION', RULE.engagement, `"Very large engagements of more than ${o.maxEngagementSize} characters should be split up"`);
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.engagement,
+        `"Very large engagements of more than ${o.maxEngagementSize} characters should be split up"`,
+      );
     }
   }
   return null;
@@ -79,9 +104,14 @@ export function checkMovementRoll(s: LState, c: LCombatant, to: Position, steps:
     );
   }
   if (!Number.isFinite(steps)) {
-    return ruleError('ILLEGAL_ACTION', RULE.movementRange, 'That is more than a medium-range movement away ("Long range ... describes distances at least 1 zone apart").');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.movementRange,
+      'That is more than a medium-range movement away ("Long range ... describes distances at least 1 zone apart").',
+    );
   }
-  if (c.data.carriedBy) return ruleError('ILLEGAL_ACTION', RULE.carrying, '"You may not do any major actions nor make any SPD rolls while being carried"');
+  if (c.data.carriedBy)
+    return ruleError('ILLEGAL_ACTION', RULE.carrying, '"You may not do any major actions nor make any SPD rolls while being carried"');
   return checkGuardedArea(s, c, to);
 }
 
@@ -96,7 +126,11 @@ function checkGuardedArea(s: LState, c: LCombatant, to: Position): EngineError |
     const m = membersOfGroup(s, g)[0];
     if (!m || !isEnemy(c, m) || posOf(m).zone !== to.zone || !d.objects.some((o) => o.area === area)) continue;
     if (c.data.bypassedRound !== s.clock.round - 1) {
-      return ruleError('ILLEGAL_ACTION', RULE.groupDefenseArea, `${m.name}'s group prevents access to ${area}: bypass their group defense in the action phase first.`);
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.groupDefenseArea,
+        `${m.name}'s group prevents access to ${area}: bypass their group defense in the action phase first.`,
+      );
     }
   }
   return null;
@@ -111,7 +145,8 @@ export function checkBreakoutUse(escaping: boolean, breakout: Breakout | undefin
 /** "You cannot rush if you have 2 degrees of encumbrance or any degree of Mobility Injury." */
 export function checkRush(c: LCombatant, rush: 'self' | 'external'): EngineError | null {
   if (c.stats.encumbrance >= 2 || c.stats.mobilityInjury > 0) return ruleError('ILLEGAL_ACTION', RULE.rushing, NO_RUSH);
-  if (rush === 'external' && c.stats.externalSPD <= 0) return ruleError('ILLEGAL_ACTION', RULE.rushing, 'No SPD from an outside source to rush with.');
+  if (rush === 'external' && c.stats.externalSPD <= 0)
+    return ruleError('ILLEGAL_ACTION', RULE.rushing, 'No SPD from an outside source to rush with.');
   return null;
 }
 
@@ -127,7 +162,11 @@ export function checkFinishMove(s: LState, id: string, p: PendingMove | undefine
 /** "If your roll result in normal movement is such that you would be able to rush for increased distance (but you did not rush), you may prepare a rush as reactive movement" */
 export function checkPrepareRush(s: LState, c: LCombatant, p: PendingMove, rush: 'none' | 'self' | 'external'): EngineError | null {
   if (rush !== 'none' || p.margin + c.stats.SPD < opts(s).rushMediumMargin || p.reactive) {
-    return ruleError('ILLEGAL_ACTION', RULE.reactiveMovement, 'A rush can be prepared only when you could have rushed for increased distance but did not.');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.reactiveMovement,
+      'A rush can be prepared only when you could have rushed for increased distance but did not.',
+    );
   }
   return checkRush(c, 'self');
 }
@@ -143,7 +182,11 @@ export function checkWatch(s: LState, ids: readonly string[], watch: string): En
 /** Reactive movement answers "a later character's movement": one still to decide. */
 export function checkWatchStillToMove(s: LState, watch: string): EngineError | null {
   if (s.rs.queue.includes(watch)) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.reactiveMovement, 'Reactive movement answers "a later character\'s movement": that character has no movement decision left.');
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.reactiveMovement,
+    'Reactive movement answers "a later character\'s movement": that character has no movement decision left.',
+  );
 }
 
 /** Grouped-up movement and reactions prepared as a group: "Characters who are grouped-up can move together, if all agree to do so." */

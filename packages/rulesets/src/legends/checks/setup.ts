@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { ruleError, type EngineError } from '@fray/engine';
 import { RULE } from '../catalogue.js';
-import { membersOfEngagement, membersOfGroup, opts, positionSchema, posOf, type LCombatant, type LState, type Position, type Zone } from '../state/index.js';
+import {
+  membersOfEngagement,
+  membersOfGroup,
+  opts,
+  positionSchema,
+  posOf,
+  type LCombatant,
+  type LState,
+  type Position,
+  type Zone,
+} from '../state/index.js';
 
 /** Every "why not" of the GM's scene tools: surprise, zones, groups, engagements, positions. */
 
@@ -30,7 +40,11 @@ export function checkGroup(s: LState, all: readonly LCombatant[]): EngineError |
   const first = all[0]!;
   for (const c of all) {
     if (c.side !== first.side) {
-      return ruleError('ILLEGAL_ACTION', RULE.grouping, '"Allied characters keeping in close proximity to one another are referred to as grouped-up."');
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.grouping,
+        '"Allied characters keeping in close proximity to one another are referred to as grouped-up."',
+      );
     }
     if (posOf(c).zone !== posOf(first).zone) return ruleError('ILLEGAL_ACTION', RULE.grouping, 'A group is in one zone.');
   }
@@ -48,7 +62,11 @@ export function checkEngagement(s: LState, all: readonly LCombatant[]): EngineEr
     );
   }
   if (all.length > max) {
-    return ruleError('ILLEGAL_ACTION', RULE.engagement, `"Very large engagements of more than ${max} characters should be split up into different engagements"`);
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.engagement,
+      `"Very large engagements of more than ${max} characters should be split up into different engagements"`,
+    );
   }
   const zone = posOf(all[0]!).zone;
   return all.some((c) => posOf(c).zone !== zone) ? ruleError('ILLEGAL_ACTION', RULE.engagement, 'An engagement is in one zone.') : null;
@@ -64,7 +82,8 @@ export function checkPlace(s: LState, c: LCombatant, position: unknown): EngineE
   if (p.group) {
     const others = membersOfGroup(s, p.group).filter((x) => x.id !== c.id);
     if (others.some((x) => x.side !== c.side)) return ruleError('ILLEGAL_ACTION', RULE.grouping, 'Groups are of allied characters.');
-    if (others.length + 1 > o.maxGroupSize) return ruleError('ILLEGAL_ACTION', RULE.grouping, `A group "cannot usually be larger than ${o.maxGroupSize}".`);
+    if (others.length + 1 > o.maxGroupSize)
+      return ruleError('ILLEGAL_ACTION', RULE.grouping, `A group "cannot usually be larger than ${o.maxGroupSize}".`);
   }
   if (p.engagement && membersOfEngagement(s, p.engagement).filter((x) => x.id !== c.id).length + 1 > o.maxEngagementSize) {
     return ruleError('ILLEGAL_ACTION', RULE.engagement, `Engagements of more than ${o.maxEngagementSize} characters should be split up.`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emit } from '../events/index.js';
-import { commandSchema, idSchema, refuse, ruleError } from '@fray/engine';
+import { commandSchema, ensure, idSchema } from '@fray/engine';
+import { checkPendingAttack } from '../checks/gm.js';
 import { type LCtx } from '../state/index.js';
 import { endIfOneSideStands, standingSides, wound } from './consequences.js';
 import { command } from './kit.js';
@@ -23,15 +24,8 @@ const resolveAttack = command({
   }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const a = s.rs.attacks?.find((x) => x.id === cmd.attackId);
-    if (!a)
-      refuse(
-        ruleError(
-          'INVALID_COMMAND',
-          'legends.attack-outcome',
-          `No pending attack "${String(cmd.attackId)}": it was resolved already, or never made.`,
-        ),
-      );
+    ensure(checkPendingAttack(s, cmd.attackId));
+    const a = s.rs.attacks.find((x) => x.id === cmd.attackId)!;
     const hit = cmd.hit ?? a.hit;
     const damage = hit ? (cmd.damage ?? a.damage) : 0;
     const changed = hit !== a.hit || damage !== a.damage;

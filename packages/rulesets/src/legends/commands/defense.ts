@@ -33,7 +33,14 @@ const declareGroupDefense = command({
     const g = posOf(c).group;
     const reprioritize = g !== null && s.rs.overflow.includes(g);
     const before = g === null ? [] : (s.rs.defense[g]?.protected ?? []);
-    ensure(checkDeclareDefense(s, c, g, cmd.protected.filter((x) => !before.includes(x))));
+    ensure(
+      checkDeclareDefense(
+        s,
+        c,
+        g,
+        cmd.protected.filter((x) => !before.includes(x)),
+      ),
+    );
     if (g === null) return;
     const o = opts(s);
     const objects = cmd.objects.map((ob) => {

@@ -1,4 +1,5 @@
-import { refuse, ruleError } from '@fray/engine';
+import { ensure } from '@fray/engine';
+import { checkRemoveHindrance } from '../checks/defense.js';
 import { emit } from '../events/index.js';
 import { endTurn } from '../flow/rounds.js';
 import { findAction, type ActInput } from '../catalogue.js';
@@ -28,8 +29,7 @@ import { inventoryOp, pickUpItem } from './inventory.js';
 export function performAct(ctx: LCtx, a: ActInput): void {
   // nothing was emitted yet: validate on the plain state before the command (cheaper than the draft)
   const pre = ctx.base ?? ctx.state;
-  const err = checkAct(pre, a);
-  if (err) refuse(ruleError(err.code, err.rule, err.message));
+  ensure(checkAct(pre, a));
   const pc = pre.combatants[a.combatantId]!;
   const d = findAction(pre, pc, a.action)!;
   const kind: ActionKind = a.as ?? d.kinds[0]!;
@@ -154,7 +154,8 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
       return;
     case 'bypass': {
       // "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll."
-      const od = outnumberedDice(ctx, c(), 0, a.breakout);
+      ensure(checkRemoveHindrance(s, c(), 0, a.breakout));
+      const od = outnumberedDice(s, c(), 0, a.breakout);
       const r = statRoll(ctx, {
         combatantId: id,
         stat: 'SPD',

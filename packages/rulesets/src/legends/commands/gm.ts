@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commandSchema, effectApplySchema, idSchema, refuse, type Effect } from '@fray/engine';
+import { commandSchema, effectApplySchema, ensure, idSchema, type Effect } from '@fray/engine';
+import { checkGmDrop, checkRemoveAction } from '../checks/gm.js';
 import { actionDefSchema, inHand, opts, posOf, type DroppedInfo, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { combatant, command, gmTool } from './kit.js';
@@ -36,9 +37,7 @@ const dropItem = command({
   handle(ctx: LCtx, cmd) {
     // "Items dropped due to Hand/Arm Injuries fall under the rules above, as if you had dropped them on your previous turn."
     const c = combatant(ctx, cmd.combatantId);
-    const it = c.items.find((i) => i.id === cmd.itemId);
-    if (!it || !inHand(it))
-      return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.dropped-items', message: `${c.name} holds no "${String(cmd.itemId)}".` });
+    ensure(checkGmDrop(c, cmd.itemId));
     const p = posOf(c);
     // the last turn it began counts as its "previous turn"; asPreviousTurn false: dropped now, in no turn of its own
     const turnN = cmd.asPreviousTurn ? c.data.turn.n : c.data.turn.n - 1;
@@ -51,7 +50,7 @@ const dropItem = command({
       engagement: p.engagement,
       group: p.group,
     };
-    emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
+    emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: cmd.itemId, location: 'ground', dropped });
   },
 });
 
@@ -76,8 +75,7 @@ const removeAction = command({
   ...gmTool,
   schema: commandSchema('removeAction', { key: z.string().min(1).max(48) }),
   handle(ctx: LCtx, cmd) {
-    if (!ctx.state.rs.customActions[cmd.key])
-      refuse({ code: 'INVALID_COMMAND', rule: 'legends.actions', message: `No GM-defined action "${String(cmd.key)}".` });
+    ensure(checkRemoveAction(ctx.state, cmd.key));
     emit(ctx, { type: 'legends.actionRemoved', key: cmd.key });
   },
 });

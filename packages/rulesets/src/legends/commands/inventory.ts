@@ -1,4 +1,5 @@
 import { ensure, type Item } from '@fray/engine';
+import { checkRemoveHindrance } from '../checks/defense.js';
 import { emit } from '../events/index.js';
 import type { ActInput, InventoryOp } from '../catalogue.js';
 import { checkCarry, checkDrawOrStow, checkPickup, checkTakeOffer, ownRecentDrop } from '../checks/inventory.js';
@@ -56,7 +57,8 @@ export function pickUpItem(ctx: LCtx, id: string, op: Extract<InventoryOp, { op:
   if (!ownRecentDrop(c, drop) && drop.engagement) {
     const stat = op.stat ?? 'DEX';
     // "requires a d12 roll on either DEX or SPD (your choice); outnumbering dice apply to this roll"
-    const od = outnumberedDice(ctx, c, 0, op.breakout);
+    ensure(checkRemoveHindrance(s, c, 0, op.breakout));
+    const od = outnumberedDice(s, c, 0, op.breakout);
     applyBreakout(ctx, id, op.breakout, 'action');
     const r = statRoll(ctx, {
       combatantId: id,

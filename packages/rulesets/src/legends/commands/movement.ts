@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { commandSchema, ensure, idSchema, refuse } from '@fray/engine';
-import { checkFinishMove, checkGrouped, checkGroupStillToMove, checkOwnMove, checkPrepareRush, checkRush, checkWatch, checkWatchStillToMove, noPreparedReaction } from '../checks/movement.js';
+import {
+  checkFinishMove,
+  checkGrouped,
+  checkGroupStillToMove,
+  checkOwnMove,
+  checkPrepareRush,
+  checkRush,
+  checkWatch,
+  checkWatchStillToMove,
+  noPreparedReaction,
+} from '../checks/movement.js';
 import { clone, membersOfGroup, posOf, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { command } from './kit.js';

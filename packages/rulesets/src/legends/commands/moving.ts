@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkRemoveHindrance } from '../checks/defense.js';
 import { ensure, idSchema } from '@fray/engine';
 import { checkArrivalSizes, checkBreakoutUse, checkJoin, checkMovementDecider, checkMovementRoll, checkZone } from '../checks/movement.js';
 import { emit } from '../events/index.js';
@@ -54,8 +55,10 @@ export function resolveDestination(ctx: LCtx, c: LCombatant, d: Destination): Re
   const mode = d.mode ?? (t && isEnemy(c, t) ? 'engage' : 'group');
   ensure(checkJoin(c, t, d.join, mode));
   const tp = posOf(t!);
-  if (mode === 'engage') return { to: { zone: tp.zone, area: tp.area, group: null, engagement: tp.engagement ?? ctx.newId('eng') }, join: t!.id, mode };
-  if (mode === 'group') return { to: { zone: tp.zone, area: tp.area, group: tp.group ?? ctx.newId('grp'), engagement: tp.engagement }, join: t!.id, mode };
+  if (mode === 'engage')
+    return { to: { zone: tp.zone, area: tp.area, group: null, engagement: tp.engagement ?? ctx.newId('eng') }, join: t!.id, mode };
+  if (mode === 'group')
+    return { to: { zone: tp.zone, area: tp.area, group: tp.group ?? ctx.newId('grp'), engagement: tp.engagement }, join: t!.id, mode };
   return { to: { zone: tp.zone, area: tp.area, group: null, engagement: null }, join: t!.id, mode };
 }
 
@@ -123,7 +126,8 @@ export function rollMovement(
   let easing = 0;
   if (escaping) {
     // "you must add 2 Hindrance to any movement roll that requires you to leave an engagement. Outnumbering dice also apply to this roll"
-    ({ hindrance, easing } = outnumberedDice(ctx, c, 2, breakout, uncontested));
+    ensure(checkRemoveHindrance(s, c, 2, breakout, uncontested));
+    ({ hindrance, easing } = outnumberedDice(s, c, 2, breakout, uncontested));
   } else ensure(checkBreakoutUse(escaping, breakout));
   applyBreakout(ctx, c.id, breakout, 'movement');
   const roll = statRoll(ctx, {

@@ -7,14 +7,14 @@ import { END } from './durations.js';
 import { endTurn, beginActionPhase, beginRound, continueMovement, startTurnAt, watchedBy } from './rounds.js';
 import { setOrder } from './order.js';
 import { ensure } from '@fray/engine';
-import { checkEndTurn } from '../checks/turns.js';
+import { checkOwnTurn } from '../checks/turns.js';
 
 export { effectExpiry, END } from './durations.js';
 export { rollTurnOrder as startCombat, adjacentInOrder } from './order.js';
 
 /** The acting combatant (or the GM for it) ends its turn (`turn.end`). */
 export function endTurnCommand(ctx: LCtx, id: string): void {
-  ensure(checkEndTurn(ctx.state, id));
+  ensure(checkOwnTurn(ctx.state, id));
   endTurn(ctx, id, 'ended');
 }
 
