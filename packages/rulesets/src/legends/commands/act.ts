@@ -1,6 +1,6 @@
 import { commandSchema, ensure, idSchema } from '@fray/engine';
 import { checkOfferInHand } from '../checks/inventory.js';
-import { inHand, posOf, type LCtx } from '../state/index.js';
+import { type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { command } from './kit.js';
 import { actFields } from '../catalogue.js';

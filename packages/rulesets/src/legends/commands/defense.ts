@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commandSchema, ensure, idSchema } from '@fray/engine';
 import { checkBreakDefense, checkDeclareDefense, checkDefense } from '../checks/defense.js';
-import { findItem, hasCond, membersOfGroup, opts, posOf, type GroupDefense, type LCtx } from '../state/index.js';
+import { findItem, opts, posOf, type GroupDefense, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { command, gmTool } from './kit.js';
 import { afterGroupDefense } from '../flow/rounds.js';

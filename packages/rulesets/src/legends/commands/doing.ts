@@ -1,3 +1,4 @@
+import type { Item } from '@fray/engine';
 import { ensure } from '@fray/engine';
 import { checkRemoveHindrance } from '../checks/defense.js';
 import { emit } from '../events/index.js';
@@ -72,33 +73,102 @@ function dropInfo(s: LState, c: LCombatant, fallen = false): DroppedInfo {
 }
 
 function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActInput): void {
-  const s = ctx.state;
-  const c = () => s.combatants[id]!;
   switch (d.key) {
     case 'melee-attack':
     case 'grapple':
-    case 'ranged-attack': {
-      const t = s.combatants[a.targetId!]!;
-      const w = a.weaponId ? c().items.find((i) => i.id === a.weaponId) : undefined;
-      const ws = w ? wielding(c(), w) : null;
-      emit(ctx, {
-        type: 'legends.attacked',
-        combatantId: id,
-        targetId: t.id,
-        attack: d.key,
-        weaponId: w?.id ?? null,
-        competent: ws?.competent ?? false,
-        unarmed: !w,
-        range: rangeBetween(s, c(), t),
-        meleeDisadvantage: d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id),
-        bypassed: c().data.turn.bypassed,
-      });
-      openAttack(ctx, id, t.id, d.key, w?.id ?? null, ws?.competent ?? false, d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id));
+    case 'ranged-attack':
+      return doAttack(ctx, id, d, a);
+    case 'bypass':
+      return doBypass(ctx, id, a);
+    case 'inventory':
+      for (const op of a.ops!) inventoryOp(ctx, id, op, kind);
+      return;
+    case 'pickup-retry': {
+      const itemId = ctx.state.combatants[id]!.data.turn.pickupFailed!;
+      pickUpItem(ctx, id, { op: 'pickup', itemId, stat: a.stat, breakout: a.breakout, hand: a.hand }, 'major', true);
       return;
     }
+    case 'touch':
+      emit(ctx, {
+        type: 'legends.touched',
+        combatantId: id,
+        touch: { by: id, target: a.targetId!, round: ctx.state.clock.round, until: a.until ?? 'end-of-turn' },
+      });
+      return;
+    case 'leave-group-defense':
+      emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: isProtected(ctx.state, id) });
+      return;
+    case 'drop-carried':
+    case 'stop-being-carried':
+      emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: d.key === 'drop-carried' ? a.targetId! : id, voluntary: true });
+      return;
+    default:
+      if (doItemAction(ctx, id, d, a)) return;
+      emit(ctx, {
+        type: 'legends.actionResolved',
+        combatantId: id,
+        action: d.key,
+        kind,
+        targetId: a.targetId ?? null,
+        note: a.note ?? null,
+      });
+  }
+}
+
+/** An attack: declared (`legends.attacked`), then rolled when attacks get an outcome. */
+function doAttack(ctx: LCtx, id: string, d: ActionDef, a: ActInput): void {
+  const s = ctx.state;
+  const c = s.combatants[id]!;
+  const t = s.combatants[a.targetId!]!;
+  const w = a.weaponId ? c.items.find((i) => i.id === a.weaponId) : undefined;
+  const ws = w ? wielding(c, w) : null;
+  const disadvantage = d.key === 'ranged-attack' ? 0 : meleeDisadvantage(s, id);
+  emit(ctx, {
+    type: 'legends.attacked',
+    combatantId: id,
+    targetId: t.id,
+    attack: d.key,
+    weaponId: w?.id ?? null,
+    competent: ws?.competent ?? false,
+    unarmed: !w,
+    range: rangeBetween(s, c, t),
+    meleeDisadvantage: disadvantage,
+    bypassed: c.data.turn.bypassed,
+  });
+  openAttack(ctx, id, t.id, d.key, w?.id ?? null, ws?.competent ?? false, disadvantage);
+}
+
+/** "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll." */
+function doBypass(ctx: LCtx, id: string, a: ActInput): void {
+  const s = ctx.state;
+  const c = s.combatants[id]!;
+  ensure(checkRemoveHindrance(s, c, 0, a.breakout));
+  const od = outnumberedDice(s, c, 0, a.breakout);
+  const purpose = 'bypass group defense (2d12 on SPD)';
+  const r = statRoll(ctx, { combatantId: id, stat: 'SPD', dice: 2, die: 12, hindrance: od.hindrance, easing: od.easing, purpose });
+  applyBreakout(ctx, id, a.breakout, 'action');
+  emit(ctx, {
+    type: 'legends.bypassRolled',
+    combatantId: id,
+    success: r.success,
+    margin: r.margin,
+    hindrance: od.hindrance,
+    easing: od.easing,
+  });
+  // "If you fail the SPD roll, you have 1 degree of melee disadvantage against all characters until the beginning of your next turn."
+  if (!r.success) addDisadvantage(ctx, id, 1, 'failed bypass of group defense', 'start-of-turn');
+}
+
+/** The actions that move items: drop, swap hands, draw, offer or give from inventory, a fallen ally's item, one's own fallen items. */
+function doItemAction(ctx: LCtx, id: string, d: ActionDef, a: ActInput): boolean {
+  const s = ctx.state;
+  const c = () => s.combatants[id]!;
+  const moved = (itemId: string, location: Item['location'], owner = id) =>
+    emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: owner, toId: owner, itemId, location });
+  switch (d.key) {
     case 'drop': {
       const items = a.itemId ? c().items.filter((i) => i.id === a.itemId) : c().items.filter(inHand);
-      for (const it of items)
+      for (const it of items) {
         emit(ctx, {
           type: 'legends.itemMoved',
           combatantId: id,
@@ -108,113 +178,36 @@ function doAction(ctx: LCtx, id: string, d: ActionDef, kind: ActionKind, a: ActI
           location: 'ground',
           dropped: dropInfo(s, c()),
         });
-      return;
+      }
+      return true;
     }
     case 'swap-hands':
-      emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: a.itemId!, location: a.hand! });
-      return;
+      moved(a.itemId!, a.hand!);
+      return true;
     case 'draw':
-      emit(ctx, {
-        type: 'legends.itemMoved',
-        combatantId: id,
-        fromId: id,
-        toId: id,
-        itemId: a.itemId!,
-        location: a.hand ?? freeHandSlot(c())!,
-      });
-      return;
-    case 'inventory':
-      for (const op of a.ops!) inventoryOp(ctx, id, op, kind);
-      return;
-    case 'pickup-retry': {
-      const itemId = c().data.turn.pickupFailed!;
-      pickUpItem(ctx, id, { op: 'pickup', itemId, stat: a.stat, breakout: a.breakout, hand: a.hand }, 'major', true);
-      return;
-    }
-    case 'offer-from-inventory':
-    case 'give-into-inventory':
-      emit(ctx, {
-        type: 'legends.offered',
-        combatantId: id,
-        offer: {
-          id: ctx.newId('o'),
-          from: id,
-          to: a.targetId!,
-          itemId: a.itemId!,
-          kind: d.key === 'offer-from-inventory' ? 'inventory' : 'into',
-        },
-      });
-      return;
-    case 'touch':
-      emit(ctx, {
-        type: 'legends.touched',
-        combatantId: id,
-        touch: { by: id, target: a.targetId!, round: s.clock.round, until: a.until ?? 'end-of-turn' },
-      });
-      return;
-    case 'bypass': {
-      // "you must succeed on a 2d12 roll on SPD; outnumbering dice apply to this roll. Though the roll is on SPD, it is not considered a movement roll."
-      ensure(checkRemoveHindrance(s, c(), 0, a.breakout));
-      const od = outnumberedDice(s, c(), 0, a.breakout);
-      const r = statRoll(ctx, {
-        combatantId: id,
-        stat: 'SPD',
-        dice: 2,
-        die: 12,
-        hindrance: od.hindrance,
-        easing: od.easing,
-        purpose: 'bypass group defense (2d12 on SPD)',
-      });
-      applyBreakout(ctx, id, a.breakout, 'action');
-      emit(ctx, {
-        type: 'legends.bypassRolled',
-        combatantId: id,
-        success: r.success,
-        margin: r.margin,
-        hindrance: od.hindrance,
-        easing: od.easing,
-      });
-      if (!r.success) {
-        // "If you fail the SPD roll, you have 1 degree of melee disadvantage against all characters until the beginning of your next turn."
-        addDisadvantage(ctx, id, 1, 'failed bypass of group defense', 'start-of-turn');
-      }
-      return;
-    }
-    case 'leave-group-defense':
-      emit(ctx, { type: 'legends.groupDefenseLeft', combatantId: id, group: isProtected(s, id) });
-      return;
+      moved(a.itemId!, a.hand ?? freeHandSlot(c())!);
+      return true;
     case 'stow-for-ally':
-      emit(ctx, {
-        type: 'legends.itemMoved',
-        combatantId: id,
-        fromId: a.targetId!,
-        toId: a.targetId!,
-        itemId: a.itemId!,
-        location: 'carried',
-      });
-      return;
-    case 'recover-items': {
+      moved(a.itemId!, 'carried', a.targetId!);
+      return true;
+    case 'recover-items':
       for (const it of c().items.filter((i) => droppedOf(i)?.fallen)) {
         const slot = freeHandSlot(c());
         if (!slot) break;
-        emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: slot });
+        moved(it.id, slot);
       }
-      return;
-    }
-    case 'drop-carried':
-      emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: a.targetId!, voluntary: true });
-      return;
-    case 'stop-being-carried':
-      emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: id, voluntary: true });
-      return;
-    default:
+      return true;
+    case 'offer-from-inventory':
+    case 'give-into-inventory': {
+      const kind = d.key === 'offer-from-inventory' ? 'inventory' : 'into';
       emit(ctx, {
-        type: 'legends.actionResolved',
+        type: 'legends.offered',
         combatantId: id,
-        action: d.key,
-        kind,
-        targetId: a.targetId ?? null,
-        note: a.note ?? null,
+        offer: { id: ctx.newId('o'), from: id, to: a.targetId!, itemId: a.itemId!, kind },
       });
+      return true;
+    }
+    default:
+      return false;
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commandSchema, effectApplySchema, ensure, idSchema, type Effect } from '@fray/engine';
 import { checkGmDrop, checkRemoveAction } from '../checks/gm.js';
-import { actionDefSchema, inHand, opts, posOf, type DroppedInfo, type LCtx } from '../state/index.js';
+import { actionDefSchema, opts, posOf, type DroppedInfo, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
 import { combatant, command, gmTool } from './kit.js';
 import { checkOverflow, endIfOneSideStands, fall, standingSides, wound } from './consequences.js';

@@ -5,13 +5,12 @@ import { checkArrivalSizes, checkBreakoutUse, checkJoin, checkMovementDecider, c
 import { emit } from '../events/index.js';
 import { statRoll } from '../mechanics/dice.js';
 import { outnumberedDice } from '../mechanics/defense.js';
-import { approachArea, breakoutDegrees, stepsBetween, type Breakout } from '../mechanics/space.js';
+import { approachArea, stepsBetween, type Breakout } from '../mechanics/space.js';
 import type { LegendsOptions } from '../options.js';
 import {
   clone,
   isDown,
   isEnemy,
-  membersOfEngagement,
   membersOfGroup,
   opts,
   posOf,

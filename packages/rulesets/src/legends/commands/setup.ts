@@ -5,7 +5,6 @@ import {
   clone,
   membersOfEngagement,
   membersOfGroup,
-  opts,
   posOf,
   positionSchema,
   zoneTraitsSchema,

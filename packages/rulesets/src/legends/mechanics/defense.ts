@@ -1,14 +1,4 @@
-import {
-  isDown,
-  isEnemy,
-  membersOfGroup,
-  opts,
-  posOf,
-  type GroupDefense,
-  type LCombatant,
-  type LCtx,
-  type LState,
-} from '../state/index.js';
+import { isDown, isEnemy, membersOfGroup, opts, posOf, type GroupDefense, type LCombatant, type LState } from '../state/index.js';
 import { outnumbering, type Breakout } from './space.js';
 
 /**
