@@ -17,7 +17,7 @@ const def = (d: Partial<ActionDef> & Pick<ActionDef, 'key' | 'name' | 'kinds' | 
 });
 
 /** The actions the two texts name. The GM (defineAction) and Abilities (stats.actions) add more. */
-export const BUILTIN: Record<string, ActionDef> = Object.fromEntries(
+const BUILTIN: Record<string, ActionDef> = Object.fromEntries(
   [
     def({
       key: 'speak',
@@ -156,7 +156,7 @@ export const BUILTIN: Record<string, ActionDef> = Object.fromEntries(
 /** inventory actions: "can be either a free, minor, or major action. You must choose one of the three." */
 export const INVENTORY_CHOICE = ['draw', 'inventory'];
 
-export const inventoryOpSchema = z.discriminatedUnion('op', [
+const inventoryOpSchema = z.discriminatedUnion('op', [
   z
     .object({
       op: z.literal('draw'),
@@ -196,7 +196,7 @@ export const actFields = {
   itemId: z.string().min(1).max(64).optional(),
   weaponId: z.string().min(1).max(64).optional(),
   hand: z.enum(['left-hand', 'right-hand', 'both-hands']).optional(),
-  ops: z.array(inventoryOpSchema).min(1).max(10).optional(),
+  ops: z.array(inventoryOpSchema).min(1).max(50).optional(),
   stat: z.enum(['DEX', 'SPD']).optional(),
   breakout: breakoutSchema.optional(),
   willing: z.boolean().optional(),
@@ -244,7 +244,7 @@ export function actionListOf(state: LState, c: LCombatant): readonly ActionDef[]
   return list;
 }
 
-export function actionsOf(state: LState, c: LCombatant): Record<string, ActionDef> {
+function actionsOf(state: LState, c: LCombatant): Record<string, ActionDef> {
   const out: Record<string, ActionDef> = { ...BUILTIN, ...state.rs.customActions };
   for (const a of c.stats.actions) out[a.key] = a;
   return out;

@@ -67,5 +67,3 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   projectState,
   invariants,
 };
-
-export default legends;

@@ -83,39 +83,8 @@ function movementOptions(s: LState, c: LCombatant): ActionOption[] {
   const id = c.id;
   const w = s.reaction;
   const template = { combatantId: id };
-  if (w && w.responses[id] === 'pending' && w.kind === 'legends.reactive-movement') {
-    const params: ActionOption['params'] = [{ name: 'destination', kind: 'position' }];
-    return [
-      {
-        command: 'react',
-        label: 'Use your prepared reactive movement',
-        kind: 'reaction',
-        params,
-        template,
-        allowed: true,
-        rule: RULE.reactiveMovement,
-      },
-    ];
-  }
-  const pending = s.rs.pending.find((p) => p.combatantId === id && !p.finished);
-  if (pending) {
-    const params: ActionOption['params'] = [
-      { name: 'rush', kind: 'choice', options: ['none', 'self', 'external'] },
-      { name: 'keepTogether', kind: 'boolean', optional: true },
-      { name: 'prepareRush', kind: 'text', optional: true },
-    ];
-    return [
-      {
-        command: 'finishMove',
-        label: `Finish your movement (margin ${pending.margin})`,
-        kind: 'movement',
-        params,
-        template,
-        allowed: true,
-        rule: RULE.rushing,
-      },
-    ];
-  }
+  const busy = reactionOrRollOption(s, c);
+  if (busy) return [busy];
   const wait: EngineError | null = w
     ? { code: 'REACTION_PENDING', rule: 'engine.reactions', message: 'Waiting for reactive movement.' }
     : checkMovementDecider(s, id);
@@ -159,6 +128,43 @@ function movementOptions(s: LState, c: LCombatant): ActionOption[] {
       ...block(mine && grouped, wait ?? notGrouped),
     },
   ];
+}
+
+/** A prepared reactive movement to use now, or one's movement roll to finish (rush or not). */
+function reactionOrRollOption(s: LState, c: LCombatant): ActionOption | null {
+  const id = c.id;
+  const w = s.reaction;
+  const template = { combatantId: id };
+  if (w && w.responses[id] === 'pending' && w.kind === 'legends.reactive-movement') {
+    const params: ActionOption['params'] = [{ name: 'destination', kind: 'position' }];
+    return {
+      command: 'react',
+      label: 'Use your prepared reactive movement',
+      kind: 'reaction',
+      params,
+      template,
+      allowed: true,
+      rule: RULE.reactiveMovement,
+    };
+  }
+  const pending = s.rs.pending.find((p) => p.combatantId === id && !p.finished);
+  if (pending) {
+    const params: ActionOption['params'] = [
+      { name: 'rush', kind: 'choice', options: ['none', 'self', 'external'] },
+      { name: 'keepTogether', kind: 'boolean', optional: true },
+      { name: 'prepareRush', kind: 'text', optional: true },
+    ];
+    return {
+      command: 'finishMove',
+      label: `Finish your movement (margin ${pending.margin})`,
+      kind: 'movement',
+      params,
+      template,
+      allowed: true,
+      rule: RULE.rushing,
+    };
+  }
+  return null;
 }
 
 /** Declaring group defense at the end of the movement phase, or choosing again after defenders fell. */

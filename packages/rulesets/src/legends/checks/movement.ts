@@ -220,6 +220,16 @@ export function noPreparedReaction(s: LState, c: LCombatant, w: ReactionWindow |
 /** The engine's hook for a reaction from someone the open window does not ask: a `react` names the reactive movement rule. */
 export function refuseReaction(s: LState, command: Command): EngineError | null {
   const c = typeof command.combatantId === 'string' ? s.combatants[command.combatantId] : undefined;
-  if (command.type !== 'react' || !c || s.reaction?.kind !== 'legends.reactive-movement') return null;
-  return noPreparedReaction(s, c, s.reaction);
+  const w = s.reaction;
+  if (command.type !== 'react' || !c || w?.kind !== 'legends.reactive-movement') return null;
+  const answered = w.responses[c.id];
+  if (answered === 'passed') {
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.reactiveMovement,
+      `${c.name} declined this reactive movement already: "You may always decline to use a reaction you've prepared".`,
+    );
+  }
+  if (answered === 'reacted') return ruleError('ILLEGAL_ACTION', RULE.reactiveMovement, `${c.name} used this reactive movement already.`);
+  return noPreparedReaction(s, c, w);
 }

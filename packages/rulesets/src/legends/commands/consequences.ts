@@ -4,7 +4,7 @@ import { statRoll } from '../mechanics/dice.js';
 import { defenseOverflows } from '../mechanics/defense.js';
 import { breakoutDegrees, type Breakout } from '../mechanics/space.js';
 import { damageFormula } from '../mechanics/weapons.js';
-import { hasCond, inHand, isDown, opts, posOf, type DroppedInfo, type LCtx, type LState, type PendingAttack } from '../state/index.js';
+import { inHand, isDown, opts, posOf, type DroppedInfo, type LCtx, type LState, type PendingAttack } from '../state/index.js';
 
 /**
  * What follows from an action, an attack or a condition: melee disadvantage, the outcome of an attack (option
@@ -33,7 +33,7 @@ export function applyBreakout(ctx: LCtx, id: string, b: Breakout | undefined, ph
 }
 
 /** the condition a character at its limit gets; the removal on healing looks for this name */
-export const TAKEN_OUT = 'Taken out (wounds)';
+const TAKEN_OUT = 'Taken out (wounds)';
 
 /** Roll an attack just declared (`legends.attacked`) and open its pending outcome. */
 export function openAttack(
@@ -104,11 +104,6 @@ export function endIfOneSideStands(ctx: LCtx, before: string[]): void {
   const reason = now.length === 1 ? `only ${now[0]} is left standing` : 'nobody is left standing';
   if (s.reaction) ctx.emit({ type: 'reaction.closed', windowId: s.reaction.id, outcome: 'combat-ended' });
   ctx.emit({ type: 'combat.ended', reason });
-}
-
-/** Is this combatant taken out by wounds (for the display and tests)? */
-export function takenOut(s: LState, id: string): boolean {
-  return hasCond(s, id, ['incapacitated']) !== null && s.effects.some((e) => e.targetId === id && e.name === TAKEN_OUT);
 }
 
 /** incapacitated or paralyzed: "you will technically drop any item(s) in your hands"; a carrier that falls drops who they carry */

@@ -61,7 +61,7 @@ export function resolveDestination(ctx: LCtx, c: LCombatant, d: Destination): Re
   return { to: { zone: tp.zone, area: tp.area, group: null, engagement: null }, join: t!.id, mode };
 }
 
-export function zoneDie(state: LState, zone: string): number {
+function zoneDie(state: LState, zone: string): number {
   return state.rs.zones[zone]?.traits.movementDie ?? opts(state).movementDie;
 }
 
@@ -182,7 +182,7 @@ export function doRush(ctx: LCtx, c: LCombatant, rush: 'self' | 'external'): num
 export const prepareFields = { watch: idSchema, anticipate: z.string().min(1).max(200) };
 
 /** the movers (one character, or a group moving together) finished: offer the prepared reactive movement */
-export function triggerReactions(ctx: LCtx, movers: string[]): void {
+function triggerReactions(ctx: LCtx, movers: string[]): void {
   const s = ctx.state;
   const watching = s.rs.reactions.filter((r) => movers.includes(r.watch));
   const eligible = [...new Set(watching.flatMap((r) => r.by))].filter((id) => s.combatants[id] && !isDown(s, id) && !movers.includes(id));
@@ -262,7 +262,7 @@ export function settle(ctx: LCtx, p: PendingMove): void {
   if (!p.reactive) triggerReactions(ctx, [c.id]);
 }
 
-export function dedupe(moves: { id: string; to: Position }[]): { id: string; to: Position }[] {
+function dedupe(moves: { id: string; to: Position }[]): { id: string; to: Position }[] {
   const m = new Map<string, Position>();
   for (const x of moves) m.set(x.id, x.to);
   return [...m.entries()].map(([id, to]) => ({ id, to }));

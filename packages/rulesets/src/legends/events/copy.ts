@@ -67,7 +67,7 @@ const sameDataLiteral = (c: LData, o: LData): boolean =>
  * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
  * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
  */
-export function sameData(c: LData, o: LData): boolean {
+function sameData(c: LData, o: LData): boolean {
   return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c, o);
 }
 

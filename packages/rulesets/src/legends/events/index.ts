@@ -1,7 +1,7 @@
 import type { LCtx } from '../state/index.js';
 import type { LegendsEvent } from './types.js';
 
-export type { LegendsEvent, Move } from './types.js';
+export type { LegendsEvent } from './types.js';
 export { evolve } from './evolve.js';
 export { copyData, copyRs, sameRs } from './copy.js';
 

@@ -17,7 +17,7 @@ import type {
 } from '../state/index.js';
 
 /** A combatant put somewhere (a move, a placement by the GM, the allies and enemies an arrival brings along). */
-export interface Move {
+interface Move {
   id: string;
   to: Position;
 }
@@ -40,7 +40,7 @@ export type ClockEvent =
   | { type: 'legends.turnEnded'; combatantId: string; reason: string };
 
 /** The action phase: actions taken and what they did. */
-export type ActionEvent =
+type ActionEvent =
   | {
       type: 'legends.acted';
       combatantId: string;
@@ -109,7 +109,7 @@ export type MovementEvent =
   | { type: 'legends.groupMoveFailed'; combatantId: string; group: string; reason?: 'disagreement' };
 
 /** Group defense. */
-export type DefenseEvent =
+type DefenseEvent =
   | { type: 'legends.groupDefenseDeclared'; combatantId: string; group: string; protected: string[]; objects: GroupDefense['objects'] }
   | { type: 'legends.groupDefenseReset' }
   | { type: 'legends.groupDefenseOverflow'; group: string }
@@ -133,7 +133,7 @@ export type ItemEvent =
   | { type: 'legends.carryEnded'; combatantId: string; targetId: string; voluntary: boolean };
 
 /** The GM's tools, vitals and attack outcomes. */
-export type TableEvent =
+type TableEvent =
   | { type: 'legends.surprised'; combatantId: string; surprised: boolean }
   | { type: 'legends.actionDefined'; action: ActionDef }
   | { type: 'legends.actionRemoved'; key: string }

@@ -9,7 +9,7 @@ import { setOrder } from './order.js';
 import { ensure } from '@fray/engine';
 import { checkOwnTurn } from '../checks/turns.js';
 
-export { effectExpiry, END } from './durations.js';
+export { effectExpiry } from './durations.js';
 export { rollTurnOrder as startCombat, adjacentInOrder } from './order.js';
 
 /** The acting combatant (or the GM for it) ends its turn (`turn.end`). */

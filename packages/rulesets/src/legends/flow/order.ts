@@ -7,7 +7,7 @@ import { END } from './durations.js';
 /** The turn order: the d12 roll on DEX, ties by d2, and the decisions to move down in it. */
 
 /** Sort ids best margin first; ties broken by d2 rolls (2 beats 1), re-rolled until resolved. */
-export function sortByMargin(ctx: LCtx, ids: string[], margins: Record<string, number>): string[] {
+function sortByMargin(ctx: LCtx, ids: string[], margins: Record<string, number>): string[] {
   const byMargin = new Map<number, string[]>();
   for (const id of ids) {
     const m = margins[id]!;

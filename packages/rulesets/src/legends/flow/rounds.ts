@@ -117,7 +117,7 @@ function finishTurn(ctx: LCtx, id: string, reason: string): void {
   emit(ctx, { type: 'legends.turnEnded', combatantId: id, reason });
 }
 
-export function endRound(ctx: LCtx): void {
+function endRound(ctx: LCtx): void {
   const r = ctx.state.clock.round;
   expireAt(ctx, (m) => (m.at === 'round-end' && m.round <= r) || (m.at === 'turn-start' && m.anchor === END && m.round <= r));
   emit(ctx, { type: 'legends.roundEnded', round: r });

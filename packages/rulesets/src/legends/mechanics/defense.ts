@@ -6,7 +6,7 @@ import { outnumbering, type Breakout } from './space.js';
  * beyond its declared list (the items of a defended body), and how long a bypass stays "current".
  */
 
-export function ratioFor(state: LState, group: string): number {
+function ratioFor(state: LState, group: string): number {
   const members = membersOfGroup(state, group);
   const zone = members[0] ? state.rs.zones[posOf(members[0]).zone] : undefined;
   return zone?.traits.groupDefenseRatio ?? opts(state).groupDefenseRatio;

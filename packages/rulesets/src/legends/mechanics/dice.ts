@@ -24,7 +24,7 @@ export interface StatRollResult {
   rollId: string;
 }
 
-export function statFormula(o: LegendsOptions, dice: number, die: number, net: number): string {
+function statFormula(o: LegendsOptions, dice: number, die: number, net: number): string {
   if (o.hindranceMode === 'tn' || net === 0) return `${dice}d${die}`;
   const worse = o.rollMechanic === 'roll-under' ? 'kh' : 'kl';
   const better = o.rollMechanic === 'roll-under' ? 'kl' : 'kh';

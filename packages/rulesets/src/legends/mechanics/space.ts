@@ -25,17 +25,17 @@ export function stepsBetween(state: LState, from: Position, to: Position): numbe
   return opts(state).neighborZoneSteps;
 }
 
-export function isApproach(area: string): boolean {
+function isApproach(area: string): boolean {
   return area.includes('>');
 }
 
-export function approachEnds(area: string): string[] {
+function approachEnds(area: string): string[] {
   const [a, b] = area.split('>');
   return [a ?? '', b ?? ''];
 }
 
 /** the place an approach area heads to (a plain area is its own) */
-export function baseArea(area: string | null): string {
+function baseArea(area: string | null): string {
   const a = area ?? '';
   const i = a.indexOf('>');
   return i < 0 ? a : a.slice(i + 1);

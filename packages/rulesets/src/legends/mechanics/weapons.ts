@@ -31,7 +31,7 @@ export function wielding(c: LCombatant, it: Item): { wielding: boolean; competen
   return { wielding: true, competent: c.stats.competences.includes(w.type), reason: '' };
 }
 
-export const DICE = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
+const DICE = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
 
 export function damageFormula(s: LState, c: LCombatant, weaponId: string | null): string {
   const o = opts(s);

@@ -46,7 +46,7 @@ export function handsOf(c: LCombatant): number {
   return c.stats.kind === 'animal' ? 0 : 2;
 }
 
-export function handsHolding(c: LCombatant): number {
+function handsHolding(c: LCombatant): number {
   let n = 0;
   for (const it of c.items) {
     if (it.location === 'both-hands') n += 2;
