@@ -16,32 +16,13 @@ import type {
   SimpleAck,
   SyncAck,
   ViewerRole,
-  WireError,
 } from '@fray/protocol';
+import { FrayError, newCommandId } from './errors.js';
 
 export type * from '@fray/protocol';
+export { FrayError } from './errors.js';
 
 export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-export class FrayError extends Error {
-  readonly code: string;
-  readonly rule: string | undefined;
-  /** NOT_OWNER: the URL of the server process that runs the encounter */
-  readonly ownerUrl: string | undefined;
-  constructor(error: WireError & { ownerUrl?: string }) {
-    super(error.message);
-    this.name = 'FrayError';
-    this.code = error.code;
-    this.rule = error.rule;
-    this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
-  }
-}
-
-function newCommandId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
 
 export interface ClientOptions {
   /** how long to wait for an ack before retrying (ms) */
@@ -101,11 +82,8 @@ export class EncounterMirror {
 
   /** Apply a server patch; a gap triggers a sync. */
   receive(msg: PatchMessage): void {
-    // a rewind (docs/timeline.md): a new branch, its ops replace the whole state
-    if (msg.branch !== undefined && msg.branch > this.branch) {
-      this.branch = msg.branch;
-      this.version = msg.from;
-    }
+    // a rewind (docs/timeline.md): the ops replace the whole state, on the new branch
+    if (msg.branch !== undefined && msg.branch > this.branch) [this.branch, this.version] = [msg.branch, msg.from];
     if (msg.to <= this.version && msg.branch === undefined) return; // already have it
     if (msg.from !== this.version) {
       // a failed sync (the process is stopping, the database is down) is retried by the rejoin

@@ -11,8 +11,8 @@ export function branchesOf(log: LogEntryLike[]): BranchLike[] {
   const out: BranchLike[] = [{ branch: 0, parent: null, fromVersion: null, baseVersion: 0, lastVersion: last(0), commandId: null, command: null, createdAt: null, live: false }];
   for (const b of [...own.keys()].filter((k) => k > 0).sort((x, y) => x - y)) {
     const marker = own.get(b)!.reduce((m, e) => (e.seq < m.seq ? e : m));
-    const ev = (marker.events[0] ?? {}) as { fromBranch?: number; fromVersion?: number };
-    out.push({ branch: b, parent: ev.fromBranch ?? 0, fromVersion: ev.fromVersion ?? 0, baseVersion: marker.seq, lastVersion: last(b), commandId: marker.commandId, command: marker.command, createdAt: marker.createdAt ?? null, live: false });
+    const ev: unknown = marker.events[0];
+    out.push({ branch: b, parent: numberIn(ev, 'fromBranch'), fromVersion: numberIn(ev, 'fromVersion'), baseVersion: marker.seq, lastVersion: last(b), commandId: marker.commandId, command: marker.command, createdAt: marker.createdAt ?? null, live: false });
   }
   out[out.length - 1]!.live = true;
   return out;
@@ -32,4 +32,9 @@ export function branchLog(log: LogEntryLike[], branch?: number): LogEntryLike[] 
     b = b.parent === null ? undefined : byId.get(b.parent);
   }
   return out;
+}
+
+function numberIn(x: unknown, key: string): number {
+  const v: unknown = typeof x === 'object' && x !== null ? Reflect.get(x, key) : undefined;
+  return typeof v === 'number' ? v : 0;
 }

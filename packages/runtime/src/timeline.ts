@@ -3,7 +3,8 @@
  * the log (the oldest snapshot, then each entry's events through the engine's `rebuild`), and the
  * `timeline.rewind` command that continues the encounter on a new branch from such a state.
  */
-import { inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { rebuild, type EncounterState, type Ruleset } from '@fray/engine';
+import { isEvents, unwrapSnapshot } from './snapshots.js';
 import type { WireError } from '@fray/protocol';
 import { z } from 'zod';
 import type { LogEntryLike, RuntimeStore } from './store.js';
@@ -31,18 +32,6 @@ export interface StateAt {
   entries: LogEntryLike[];
 }
 
-interface Wrapper {
-  fraySnapshot: 1;
-  state: EncounterState;
-  runtime?: { turnTimerSeconds?: number | null; hiddenGone?: HiddenGone };
-}
-
-function unwrap(x: unknown): { state: EncounterState; hiddenGone: HiddenGone; turnTimerSeconds: number | null } {
-  const w = x as Partial<Wrapper> | null;
-  if (w && w.fraySnapshot === 1 && w.state) return { state: inEngineOrder(w.state), hiddenGone: { ...w.runtime?.hiddenGone }, turnTimerSeconds: w.runtime?.turnTimerSeconds ?? null };
-  return { state: inEngineOrder(x as EncounterState), hiddenGone: {}, turnTimerSeconds: null };
-}
-
 /**
  * The state of an encounter at `version` on `branch` (default: the live one), or an UNKNOWN_VERSION
  * error when the branch never had that version (before the encounter's first snapshot, or after
@@ -52,14 +41,15 @@ export async function stateAt(store: RuntimeStore, ruleset: Ruleset, encounterId
   if (!store.firstSnapshot) return { error: { code: 'UNAVAILABLE', message: 'This store keeps no timeline.' } };
   const first = await store.firstSnapshot(encounterId);
   if (!first) return { error: { code: 'NOT_FOUND', message: `No encounter "${encounterId}".` } };
-  const start = unwrap(first.state);
+  const start = unwrapSnapshot(first.state);
   if (version < start.state.version) return unknownVersion(version, `the encounter's first version is ${start.state.version}`);
   const entries = (await store.readLog(encounterId, start.state.version, undefined, branch)).filter((e) => e.seq <= version);
   let state = start.state;
   for (const e of entries) {
     if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
     noteHiddenRemovals(start.hiddenGone, state, e.events);
-    state = rebuild(ruleset, state, [e.events as EngineEvent[]]);
+    if (!isEvents(e.events)) throw new Error(`Log entry ${e.seq} holds no events.`);
+    state = rebuild(ruleset, state, [e.events]);
   }
   if (state.version !== version) return unknownVersion(version, `the ${branch === undefined ? 'encounter' : `branch ${branch}`} is at version ${state.version}`);
   return { state, hiddenGone: start.hiddenGone, turnTimerSeconds: start.turnTimerSeconds, entries };

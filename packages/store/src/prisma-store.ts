@@ -289,7 +289,6 @@ export class PrismaStore implements Store {
     });
   }
 
-  /** The log of a branch (default: the live one), as its path: see `timeline.ts`. */
   readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number): Promise<LogEntry[]> {
     return this.run('readLog', () => readBranchLog(this.info.pool, encounterId, afterSeq, limit, branch));
   }
@@ -300,9 +299,7 @@ export class PrismaStore implements Store {
 
   /** Drop the snapshots after `version` (a rewind: they belong to the branch it leaves; the log keeps that branch). */
   deleteSnapshotsAfter(encounterId: string, version: number): Promise<void> {
-    return this.run('deleteSnapshotsAfter', async () => {
-      await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version]);
-    });
+    return this.run('deleteSnapshotsAfter', async () => void (await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version])));
   }
 
   /**
@@ -359,10 +356,8 @@ export class PrismaStore implements Store {
 
   /** The oldest snapshot: the encounter as created (or forked); a rewind and a fork rebuild from it. */
   firstSnapshot(encounterId: string): Promise<SnapshotRecord | null> {
-    return this.run('firstSnapshot', async () => {
-      const r = await this.prisma.snapshot.findFirst({ where: { encounterId }, orderBy: { version: 'asc' } });
-      return r ? { encounterId: r.encounterId, version: r.version, state: r.state, createdAt: r.createdAt } : null;
-    });
+    const select = { encounterId: true, version: true, state: true, createdAt: true } as const;
+    return this.run('firstSnapshot', () => this.prisma.snapshot.findFirst({ where: { encounterId }, orderBy: { version: 'asc' }, select }));
   }
 
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null> {

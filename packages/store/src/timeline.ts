@@ -34,19 +34,16 @@ export interface TimelineQuery {
   query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-interface MarkerRow {
-  branch: number;
-  seq: number;
-  command_id: string;
-  command: unknown;
-  events: unknown;
-  created_at: Date;
-  last: number;
+/** A column of a row (pg's rows and the json in them are untyped). */
+function col(row: unknown, key: string): unknown {
+  return typeof row === 'object' && row !== null ? Reflect.get(row, key) : undefined;
 }
+const int = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 
 function fromBranchOf(events: unknown): { fromBranch: number; fromVersion: number } {
-  const e = (Array.isArray(events) ? events[0] : null) as { fromBranch?: unknown; fromVersion?: unknown } | null;
-  return { fromBranch: typeof e?.fromBranch === 'number' ? e.fromBranch : 0, fromVersion: typeof e?.fromVersion === 'number' ? e.fromVersion : 0 };
+  const e: unknown = Array.isArray(events) ? events[0] : null;
+  return { fromBranch: int(col(e, 'fromBranch')), fromVersion: int(col(e, 'fromVersion')) };
 }
 
 /** Every branch of an encounter, oldest first: one indexed read of each branch's first and last rows. */
@@ -61,13 +58,13 @@ export async function listBranches(db: TimelineQuery, encounterId: string): Prom
     [encounterId],
   );
   const { rows: zero } = await db.query('SELECT max(seq) AS last FROM command_log WHERE encounter_id = $1 AND branch = 0', [encounterId]);
-  const markers = rows as MarkerRow[];
   const out: BranchRecord[] = [
-    { branch: 0, parent: null, fromVersion: null, baseVersion: 0, lastVersion: Number((zero[0] as { last: number | null } | undefined)?.last ?? 0), commandId: null, command: null, createdAt: null, live: false },
+    { branch: 0, parent: null, fromVersion: null, baseVersion: 0, lastVersion: int(col(zero[0], 'last')), commandId: null, command: null, createdAt: null, live: false },
   ];
-  for (const m of markers) {
-    const { fromBranch, fromVersion } = fromBranchOf(m.events);
-    out.push({ branch: m.branch, parent: fromBranch, fromVersion, baseVersion: m.seq, lastVersion: Number(m.last), commandId: m.command_id, command: m.command, createdAt: m.created_at, live: false });
+  for (const m of rows) {
+    const { fromBranch, fromVersion } = fromBranchOf(col(m, 'events'));
+    const at = { baseVersion: int(col(m, 'seq')), lastVersion: int(col(m, 'last')), createdAt: date(col(m, 'created_at')) };
+    out.push({ branch: int(col(m, 'branch')), parent: fromBranch, fromVersion, ...at, commandId: String(col(m, 'command_id')), command: col(m, 'command'), live: false });
   }
   out[out.length - 1]!.live = true;
   return out;
@@ -103,15 +100,6 @@ export function pathCondition(path: PathSegment[], first: number): { sql: string
   return { sql: `(${parts.join(' OR ')})`, values };
 }
 
-interface LogRowSql {
-  branch: number;
-  seq: number;
-  command_id: string;
-  command: unknown;
-  events: unknown;
-  created_at: Date;
-}
-
 /** A branch's log (default: the live branch) after `afterSeq`, oldest first; empty for a branch that does not exist. */
 export async function readBranchLog(db: TimelineQuery, encounterId: string, afterSeq: number, limit?: number, branch?: number) {
   const branches = await listBranches(db, encounterId);
@@ -124,13 +112,17 @@ export async function readBranchLog(db: TimelineQuery, encounterId: string, afte
       ORDER BY seq${limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(limit))}` : ''}`,
     [encounterId, afterSeq, ...cond.values],
   );
-  return (rows as LogRowSql[]).map((r) => ({
-    encounterId,
-    seq: r.seq,
-    ...(r.branch ? { branch: r.branch } : {}),
-    commandId: r.command_id,
-    command: r.command,
-    events: Array.isArray(r.events) ? (r.events as unknown[]) : [],
-    createdAt: r.created_at,
-  }));
+  return rows.map((r) => {
+    const branch = int(col(r, 'branch'));
+    const events = col(r, 'events');
+    return {
+      encounterId,
+      seq: int(col(r, 'seq')),
+      ...(branch ? { branch } : {}),
+      commandId: String(col(r, 'command_id')),
+      command: col(r, 'command'),
+      events: Array.isArray(events) ? events : [],
+      createdAt: date(col(r, 'created_at')),
+    };
+  });
 }
