@@ -2,19 +2,20 @@
  * The GM's timeline over HTTP (docs/timeline.md): the branches of an encounter's log and a fork.
  * The rewind itself is a command (`timeline.rewind`), sent like any other.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idReply } from '@fray/protocol';
-import { forkEncounter, type EncounterRecordLike, type Runtime } from '@fray/runtime';
+import { idReply, logEntrySchema } from '@fray/protocol';
+import { forkEncounter } from '@fray/runtime';
 import { ApiError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
-import type { ServerStore } from './store.js';
+import type { ServerContext } from './context.js';
+import type { GmAccess } from './gm-access.js';
 
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
 
-export const branchSchema = z.object({
+const branchSchema = z.object({
   branch: z.number().int(),
   parent: z.number().int().nullable(),
   fromVersion: z.number().int().nullable(),
@@ -25,13 +26,28 @@ export const branchSchema = z.object({
   live: z.boolean(),
 });
 
-export const forkBody = z.object({ version: z.number().int().min(0), name: z.string().min(1).max(120).optional() }).strict();
+const forkBody = z.object({ version: z.number().int().min(0), name: z.string().min(1).max(120).optional() }).strict();
 
-type Owned = (req: FastifyRequest, encounterId: string) => Promise<EncounterRecordLike>;
-
-export function registerTimelineHttp(app: FastifyInstance, ctx: { store: ServerStore; runtime: Runtime }, owned: Owned): void {
+/** The log (of any branch), the branches, and a fork. */
+export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, access: GmAccess): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { store, runtime } = ctx;
+  const { owned } = access;
+
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log (of a branch: ?branch=N, default the live one)', security: bearer, params: encounterParams, querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }), response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const { branch } = req.query;
+    if (branch !== undefined && !(await store.listBranches(rec.id)).some((b) => b.branch === branch)) throw new ApiError('UNKNOWN_BRANCH', `The encounter has no branch ${branch}.`);
+    const entries = [];
+    let after = 0;
+    for (;;) {
+      const page = await store.readLog(rec.id, after, 1000, branch);
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: e.createdAt ? e.createdAt.toISOString() : null });
+      if (page.length < 1000) break;
+      after = page[page.length - 1]!.seq;
+    }
+    return { encounterId: rec.id, entries };
+  });
 
   r.get('/encounters/:id/branches', { schema: { summary: "The branches of the encounter's log (rewinds), oldest first; the last is live", security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), branches: z.array(branchSchema) }).describe('Every branch, kept'), ...E.gmEncounter } } }, async (req) => {
     const rec = await owned(req, req.params.id);
