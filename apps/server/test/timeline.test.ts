@@ -59,6 +59,15 @@ describe('the GM timeline over socket.io and HTTP', () => {
     const live = await s.http('GET', `/encounters/${encounterId}/log`, undefined, gmToken);
     expect((live.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual(['a', 'new']);
     expect((await s.http('GET', `/encounters/${encounterId}/log?branch=9`, undefined, gmToken)).body.error?.code).toBe('UNKNOWN_BRANCH');
+    // an export after a rewind is the live branch (the encounter as played now) and imports as it
+    const file = await s.http('GET', `/encounters/${encounterId}/export`, undefined, gmToken);
+    expect(file.status).toBe(200);
+    expect((file.body.log as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual(['a', 'new']);
+    const imported = await s.http('POST', '/encounters/import', file.body, gmToken);
+    expect(imported.status).toBe(201);
+    const copy = await s.http('GET', `/encounters/${(imported.body.encounters as Array<{ id: string }>)[0]!.id}`, undefined, gmToken);
+    expect(copy.body).toMatchObject({ version: top - 1 });
+    expect((copy.body.state as { rolls: unknown }).rolls).toEqual((gmView.state as { rolls: unknown }).rolls);
     // bad input: a version that does not exist: typed, nothing changed
     expect(await gmView.command({ type: 'timeline.rewind', toVersion: 999 })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_VERSION' } });
     expect(gmView.version).toBe(top - 1);
