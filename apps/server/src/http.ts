@@ -103,8 +103,7 @@ export function registerEncounterRoutes(app: FastifyInstance, ctx: ServerContext
 }
 
 /** A GM's combatants (add, edit, remove). */
-export function registerCombatantRoutes(app: FastifyInstance, ctx: ServerContext, access: GmAccess): void {
-  const { store } = ctx;
+export function registerCombatantRoutes(app: FastifyInstance, access: GmAccess): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { owned, gmCommand } = access;
 
@@ -136,7 +135,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
   registerErrorHandling(app, ctx);
   const access = gmAccess(ctx);
   registerEncounterRoutes(app, ctx, access);
-  registerCombatantRoutes(app, ctx, access);
+  registerCombatantRoutes(app, access);
   registerInviteRoutes(app, ctx, access);
   registerTimelineHttp(app, ctx, access);
   ctx.logger.debug({}, 'http routes registered');
