@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { BattleMap, type ReachOk, type ReachTarget } from './BattleMap.js';
+import { BattleMap } from './BattleMap.js';
+import type { ReachOk, ReachTarget } from './map-tokens.js';
 import { MapTools, toggledWall } from './MapTools.js';
-import { cellKey, cellName, isCell, type Cell, type GridKind } from '../lib/geometry.js';
+import { cellName, isCell, type Cell, type GridKind } from '../lib/geometry.js';
 import { nameOf } from '../lib/describe.js';
 import type { Live } from '../lib/live.js';
 import { displayOf } from '../lib/display.js';
@@ -341,4 +342,4 @@ function DestinationList({ answer, state, chosen, onChoose }: { answer: ReachOk;
 
 /** `canCommand` for a spectator. */
 export const noOne = (): boolean => false;
-export const cellKeyOf = cellKey;
+

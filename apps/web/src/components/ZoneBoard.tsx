@@ -1,5 +1,5 @@
-import type { BattleMapProps, ReachTarget } from './BattleMap.js';
-import { conditionsOf, tokenLabel, tokenVitals } from './BattleMap.js';
+import type { BattleMapProps, ReachTarget } from './map-tokens.js';
+import { conditionsOf, tokenLabel, tokenVitals } from './map-tokens.js';
 import { VitalBar } from './Vitals.js';
 import { sideColour } from '../lib/geometry.js';
 import type { Combatant, EncounterState } from '../lib/types.js';

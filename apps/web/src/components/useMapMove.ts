@@ -3,7 +3,7 @@ import { nameOf } from '../lib/describe.js';
 import type { Live } from '../lib/live.js';
 import type { Cell } from '../lib/geometry.js';
 import type { ActionOption, EncounterState } from '../lib/types.js';
-import type { ReachOk, ReachTarget } from './BattleMap.js';
+import type { ReachOk, ReachTarget } from './map-tokens.js';
 
 /** A movement option under way: where the server says it can go (`answer`), once it has said. */
 export interface Move {
