@@ -24,7 +24,8 @@ export const destinationParam = (o: ActionOption) => (o.params ?? []).find((p) =
 function words(space: string, t: ReachTarget): string {
   if (space === 'zones') return t.label ?? 'there';
   const unit = space === 'hexes' ? 'hex' : 'square';
-  return `${cellName(space as GridKind, t.to as Cell)}: ${t.steps} ${unit}${t.steps === 1 ? '' : space === 'hexes' ? 'es' : 's'}`;
+  const kind: GridKind = space === 'hexes' ? 'hexes' : 'squares';
+  return `${isCell(t.to) ? cellName(kind, t.to) : JSON.stringify(t.to)}: ${t.steps} ${unit}${t.steps === 1 ? '' : space === 'hexes' ? 'es' : 's'}`;
 }
 function provokeWords(state: EncounterState, space: string, t: ReachTarget): string | null {
   if (!t.provokes) return null;

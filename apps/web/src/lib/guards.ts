@@ -14,3 +14,9 @@ export function at(v: unknown, path: string): unknown {
 
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter(isString) : []);
+
+/** A text field at `path`, if there is one. */
+export const textAt = (v: unknown, path: string): string | undefined => {
+  const x = at(v, path);
+  return isString(x) ? x : undefined;
+};
