@@ -1,12 +1,35 @@
 import { useMemo, useState } from 'react';
 import { api } from '../lib/api.js';
 import { isRecord, isString } from '../lib/guards.js';
-import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
+import { displayOf, vitalSpecs } from '../lib/display.js';
+import { fieldsOf, initialValues, parseValues, validate, withEntryFields, type Field, type FormValues } from '../lib/schema-form.js';
 import type { Combatant, RulesetInfo } from '../lib/types.js';
 import { ErrorMessage } from './common.js';
 import { SchemaFields } from './SchemaFields.js';
 
 type Errors = Record<string, string>;
+
+/**
+ * The stat fields: the ruleset's stats schema, with a stat that holds the maxima of the vitals the
+ * encounter names (`vitals.{name}`) as one number field per named vital.
+ */
+function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
+  const display = displayOf([ruleset], ruleset.id);
+  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs);
+  const max = display.namedVitals?.spec.max;
+  if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
+  const parent = max.key.slice(0, max.key.indexOf('.'));
+  const entries = vitalSpecs(display, options).flatMap((v) =>
+    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}` }] : [],
+  );
+  return withEntryFields(fields, new Map([[parent, entries]]));
+}
+
+/** The secret stats after a toggle: an entry's secrecy is its stat's (`vitals.Mana` → `vitals`). */
+function secretAfter(fields: Field[], secret: string[], name: string, on: boolean): string[] {
+  const stat = fields.find((f) => f.name === name)?.parent ?? name;
+  return on ? [...secret, stat] : secret.filter((x) => x !== stat);
+}
 
 const isItem = (i: unknown): boolean => isRecord(i) && isString(i.id) && isString(i.name) && isString(i.location);
 
@@ -94,9 +117,9 @@ function ItemsAndPosition({ prefix, d, set, errors }: { prefix: string; d: Draft
 }
 
 /** The body to send, or the errors by field (`__name`, `__side`, `__items`, `__position`, and the stats'). */
-function combatantBody(ruleset: RulesetInfo, fields: ReturnType<typeof fieldsOf>, values: FormValues, d: Draft): { body: Record<string, unknown>; errs: Errors } {
+function combatantBody(ruleset: RulesetInfo, fields: Field[], values: FormValues, d: Draft): { body: Record<string, unknown>; errs: Errors } {
   const parsed = parseValues(fields, values);
-  const errs: Errors = { ...validate(ruleset.stats.schema, parsed.value), ...parsed.errors };
+  const errs: Errors = { ...validate(ruleset.stats.schema, parsed.value, new Set(fields.map((f) => f.name))), ...parsed.errors };
   if (!d.name.trim()) errs.__name = 'is required';
   if (!d.side.trim()) errs.__side = 'is required';
   const items = parseItems(d.items);
@@ -113,8 +136,8 @@ function combatantBody(ruleset: RulesetInfo, fields: ReturnType<typeof fieldsOf>
  * Add or edit a combatant: name, side, hidden, and the ruleset's stats as a form generated from
  * its JSON Schema, each stat markable as secret. Validated with the schema before sending.
  */
-export function CombatantForm({ ruleset, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
-  const fields = useMemo(() => fieldsOf(ruleset.stats.schema, ruleset.stats.docs), [ruleset]);
+export function CombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; options: unknown; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
+  const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const prefix = existing ? `edit-${existing.id}` : 'add';
   const [d, setD] = useState<Draft>(() => ({
     name: existing?.name ?? '',
@@ -151,7 +174,7 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
       <IdentityFields prefix={prefix} d={d} set={set} errors={errors} sides={sides} />
       <fieldset>
         <legend>Stats ({ruleset.name})</legend>
-        <SchemaFields idPrefix={`${prefix}-stat`} fields={fields} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} secret={d.secret} onSecret={(n, s) => set({ secret: s ? [...d.secret, n] : d.secret.filter((x) => x !== n) })} />
+        <SchemaFields idPrefix={`${prefix}-stat`} fields={fields} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} secret={d.secret} onSecret={(n, s) => set({ secret: secretAfter(fields, d.secret, n, s) })} />
       </fieldset>
       <ItemsAndPosition prefix={prefix} d={d} set={set} errors={errors} />
       {statErrors.length > 0 ? (

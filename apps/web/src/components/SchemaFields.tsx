@@ -70,7 +70,7 @@ function SchemaField({ f, p }: { f: Field; p: Props }) {
       <FieldInput f={f} v={values[f.name]} common={common} onChange={onChange} />
       {onSecret ? (
         <label className="secret-toggle">
-          <input type="checkbox" checked={secret?.includes(f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
+          <input type="checkbox" checked={secret?.includes(f.parent ?? f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
         </label>
       ) : null}
       {f.doc ? (

@@ -16,11 +16,26 @@ export const display: RulesetDisplay = {
       doc: 'Hit points, from the "hp" stat; at 0 the combatant is down (what that means is the game\'s).',
     },
   ],
+  namedVitals: {
+    names: 'vitals',
+    rising: 'risingVitals',
+    spec: {
+      key: '{name}',
+      label: '{name}',
+      short: '{name}',
+      current: { in: 'data', key: '{name}' },
+      max: { in: 'stats', key: 'vitals.{name}' },
+      direction: 'down',
+      amountWords: ['full', 'high', 'about half', 'low', 'none'],
+      adjustable: true,
+      doc: 'A vital the GM named for this encounter; its maximum is in the "vitals" stat. Harm lowers it (raises it when it rises, like Stress).',
+    },
+  },
   statGroups: [
     { label: 'Vitals', stats: ['hp', 'vitals'] },
     { label: 'Initiative', stats: ['initiative', 'initiativeBonus'] },
   ],
-  statLabels: { hp: 'Max HP', vitals: 'Other vitals (max)', initiative: 'Initiative dice', initiativeBonus: 'Initiative bonus' },
+  statLabels: { hp: 'Max HP', vitals: 'Max of the named vitals', initiative: 'Initiative dice', initiativeBonus: 'Initiative bonus' },
   internal: [],
   dataLabels: { initiative: 'Initiative', holding: 'Holding its turn', actions: 'Actions this turn' },
   events: {

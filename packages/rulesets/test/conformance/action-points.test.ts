@@ -3,9 +3,4 @@ import { registry } from '../../src/index.js';
 import { fightFromSamples } from './fixture.js';
 
 const actionPoints = registry['action-points']!;
-conformance(actionPoints, { combatants: fightFromSamples(actionPoints, [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 5, y: 5 }]), canaryPositions: [{ x: 6, y: 6 }, { x: 3, y: 1 }] }, {
-  knownDefects: {
-    // legal.ts offers "Delay to a later phase" and "Use an immediate-action ability" with allowed: false and no `blocked`: the player is not told why
-    legal: 'options not allowed without a reason (delay, immediateAction)',
-  },
-});
+conformance(actionPoints, { combatants: fightFromSamples(actionPoints, [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 5, y: 5 }]), canaryPositions: [{ x: 6, y: 6 }, { x: 3, y: 1 }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply, createEncounter, legalActions, type EncounterState, type EngineEvent } from '@fray/engine';
+import { apply, createEncounter, legalActions, vitalSpecs, type EncounterState, type EngineEvent } from '@fray/engine';
 import { freeform } from '../../src/freeform/index.js';
 
 const gm = { role: 'gm' } as const;
@@ -118,6 +118,31 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'hp', amount: -3 });
     expect(t.data('b').hp).toBe(3);
     expect(t.refuse({ type: 'vital', combatantId: 'b', vital: 'Luck', amount: 1 }).rule).toBe('freeform.vitals');
+  });
+
+  it('"The GM damages or heals any vital with the table\'s damage/heal control (`combatant.adjust`)": harm lowers a vital and raises a rising one.', () => {
+    const t = fight({ vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
+    t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Mana', amount: 2 });
+    expect(t.data('b').Mana).toBe(3);
+    t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Mana', amount: -9 });
+    expect(t.data('b').Mana).toBe(5);
+    t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Stress', amount: 3 });
+    expect(t.data('b').Stress).toBe(3);
+    t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Stress', amount: -1 });
+    expect(t.data('b').Stress).toBe(2);
+    const e = t.refuse({ type: 'combatant.adjust', combatantId: 'b', vital: 'Luck', amount: 1 });
+    expect(e.rule).toBe('freeform.vitals');
+    expect(e.message).toContain('hp, Mana, Stress');
+  });
+
+  it('"Vitals are HP and the ones the GM names for the encounter": the display names each one, with its maximum and direction.', () => {
+    const specs = vitalSpecs(freeform.display, { vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
+    expect(specs.map((v) => [v.key, v.short, v.direction, v.current, v.max])).toEqual([
+      ['hp', 'HP', 'down', { in: 'data', key: 'hp' }, { in: 'stats', key: 'hp' }],
+      ['Mana', 'Mana', 'down', { in: 'data', key: 'Mana' }, { in: 'stats', key: 'vitals.Mana' }],
+      ['Stress', 'Stress', 'up', { in: 'data', key: 'Stress' }, { in: 'stats', key: 'vitals.Stress' }],
+    ]);
+    expect(vitalSpecs(freeform.display, {}).map((v) => v.key)).toEqual(['hp']);
   });
 
   it('"Conditions lasting turns count down at the end of their bearer\'s turn (option conditionsTick: or at its start)."', () => {

@@ -94,10 +94,10 @@ export function CombatantsSection({ g }: { g: GmScope }) {
       <div className="cards">
         {combatants.map((c) =>
           editing === c.id && ruleset ? (
-            <CombatantForm key={c.id} ruleset={ruleset} encounterId={g.encounterId} token={g.token} existing={c} sides={sides} onDone={() => setEditing(null)} />
+            <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} existing={c} sides={sides} onDone={() => setEditing(null)} />
           ) : (
             <CombatantCard key={c.id} state={state} c={c} display={display}>
-              <AdjustVital display={display} c={c} send={g.send} />
+              <AdjustVital display={display} options={state.options} c={c} send={g.send} />
               <CardButtons g={g} c={c} onEdit={() => setEditing(c.id)} onError={setRevealError} />
             </CombatantCard>
           ),
@@ -117,7 +117,7 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
       {ruleset ? <QuickNpcs ruleset={ruleset} display={g.display} state={state} encounterId={g.encounterId} token={g.token} /> : null}
       <details className="sub" open={state.status === 'setup'} key={state.status}>
         <summary>The full form: name, side and every stat</summary>
-        {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={g.encounterId} token={g.token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesetsError} />}
+        {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesetsError} />}
       </details>
     </Section>
   );

@@ -2,6 +2,7 @@ import { commandSchema, idSchema, requireCombatant } from '@fray/engine';
 import { z } from 'zod';
 import { emit } from '../events.js';
 import { resort } from '../flow.js';
+import { optionsOf } from '../state.js';
 import { changeVital } from './actions.js';
 import { command, type FCtx } from './kit.js';
 
@@ -18,9 +19,13 @@ export const setInitiative = command({
   },
 });
 
-/** The GM's `combatant.adjust` on HP: harm (amount > 0) lowers it, healing raises it. */
+/**
+ * The GM's `combatant.adjust` on HP or a named vital: harm (amount > 0) lowers it, healing raises
+ * it; a rising vital (Stress) goes the other way: "Vitals in `risingVitals` start at 0 and rise".
+ */
 export function adjustVital(ctx: FCtx, combatantId: string, vital: string, amount: number): void {
-  changeVital(ctx, combatantId, vital, -amount);
+  const rising = optionsOf(ctx.state).risingVitals.includes(vital);
+  changeVital(ctx, combatantId, vital, rising ? amount : -amount);
 }
 
 export const gmCommands = { 'initiative.set': setInitiative };
