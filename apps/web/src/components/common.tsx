@@ -173,24 +173,6 @@ export function flatten(values: Record<string, unknown>, prefix = '', depth = 0)
   return out;
 }
 
-export function StatList({ values, secret = [], flat = false }: { values: Record<string, unknown>; secret?: string[]; flat?: boolean }) {
-  const entries = flat ? flatten(values) : Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
-  if (entries.length === 0) return <p className="muted">—</p>;
-  return (
-    <dl className="stats">
-      {entries.map(([k, v]) => (
-        <div key={k}>
-          <dt>
-            {k}
-            {secret.includes(k.split('.')[0]!) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
-          </dt>
-          <dd>{show(v)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 /** Stats in the ruleset's groups and words. */
 export function GroupedStats({ display, values, secret = [] }: { display: RulesetDisplay; values: Record<string, unknown>; secret?: string[] }) {
   const groups = groupedStats(display, Object.fromEntries(Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0))));

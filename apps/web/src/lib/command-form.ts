@@ -52,8 +52,3 @@ export function commandValue(fields: CommandField[], values: FormValues): { valu
   }
   return { value, errors };
 }
-
-/** Whether every field of the command has a real input (no JSON box). */
-export function formOnly(schema: unknown): boolean {
-  return commandFields(schema).every((f) => f.kind !== 'json' || !f.required);
-}

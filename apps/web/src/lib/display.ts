@@ -10,7 +10,7 @@ import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './type
  * Nothing here knows a ruleset.
  */
 
-export type { RulesetDisplay, VitalSpec };
+export type { RulesetDisplay };
 export { vitalSpecs };
 
 export const emptyDisplay: RulesetDisplay = { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} };

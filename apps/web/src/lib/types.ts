@@ -4,17 +4,7 @@
  */
 import type { WireLogEntry } from '@fray/protocol';
 
-export type {
-  ActionOption,
-  Clock,
-  Combatant,
-  Effect,
-  EncounterState,
-  EngineEvent,
-  ParamSpec,
-  ReactionWindow,
-  RollRecord,
-} from '@fray/engine';
+export type { ActionOption, Combatant, Effect, EncounterState, EngineEvent, ParamSpec } from '@fray/engine';
 
 export type { CommandAck, CreateInviteReply, Deadlines, EncounterDetail, EncounterSummary, InviteInfo, PatchMessage, RulesetInfo, ViewerRole, WireError } from '@fray/protocol';
 
