@@ -15,12 +15,13 @@ type Errors = Record<string, string>;
  */
 function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
   const display = displayOf([ruleset], ruleset.id);
-  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs);
+  // labelled in the ruleset's words ("Max HP")
+  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs).map((f) => ({ ...f, label: display.statLabels[f.name] ?? f.label }));
   const max = display.namedVitals?.spec.max;
   if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
   const parent = max.key.slice(0, max.key.indexOf('.'));
   const entries = vitalSpecs(display, options).flatMap((v) =>
-    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}` }] : [],
+    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}`, doc: v.onlyWithMax ? `Blank: this combatant has no ${v.label}.` : undefined }] : [],
   );
   return withEntryFields(fields, new Map([[parent, entries]]));
 }
@@ -45,15 +46,21 @@ function parseItems(text: string): { items?: unknown[]; error?: string } {
   return { error: 'must be a JSON list of items, each with id, name and location' };
 }
 
-/** The position field: JSON (or the text itself), checked with the ruleset's position schema. */
-function parsePosition(text: string, schema: unknown): { position?: unknown; error?: string } {
-  if (!text.trim()) return {};
-  let pos: unknown;
+function parsedOrText(text: string): unknown {
   try {
-    pos = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    pos = text.trim();
+    return text.trim();
   }
+}
+
+/** Whether the ruleset's position is words (a zone, a range band), typed as it is said; other positions are JSON. */
+const positionInWords = (ruleset: RulesetInfo): boolean => fieldsOf({ properties: { p: ruleset.position?.schema } })[0]?.kind === 'text';
+
+/** The position field: words, or JSON (else the text itself), checked with the ruleset's position schema. */
+function parsePosition(text: string, schema: unknown, words: boolean): { position?: unknown; error?: string } {
+  if (!text.trim()) return {};
+  const pos = words ? text.trim() : parsedOrText(text);
   const perr = validate(schema, pos);
   return Object.keys(perr).length > 0 ? { position: pos, error: Object.entries(perr).map(([k, m]) => `${k} ${m}`.trim()).join('; ') } : { position: pos };
 }
@@ -93,7 +100,7 @@ function IdentityFields({ prefix, d, set, errors, sides }: { prefix: string; d: 
   );
 }
 
-function ItemsAndPosition({ prefix, d, set, errors }: { prefix: string; d: Draft; set: (p: Partial<Draft>) => void; errors: Errors }) {
+function ItemsAndPosition({ prefix, d, set, errors, words }: { prefix: string; d: Draft; set: (p: Partial<Draft>) => void; errors: Errors; words: boolean }) {
   return (
     <div className="grid2">
       <div className={`field${errors.__items ? ' invalid' : ''}`}>
@@ -105,10 +112,10 @@ function ItemsAndPosition({ prefix, d, set, errors }: { prefix: string; d: Draft
         {errors.__items ? <small className="field-error" role="alert">✕ Items {errors.__items}</small> : null}
       </div>
       <div className={`field${errors.__position ? ' invalid' : ''}`}>
-        <label htmlFor={`${prefix}-position`}>Position (JSON, optional)</label>
-        <input id={`${prefix}-position`} value={d.position} onChange={(e) => set({ position: e.target.value })} aria-invalid={errors.__position ? true : undefined} aria-describedby={`${prefix}-position-doc`} />
+        <label htmlFor={`${prefix}-position`}>Position ({words ? 'optional' : 'JSON, optional'})</label>
+        <input id={`${prefix}-position`} value={d.position} onChange={(e) => set({ position: e.target.value })} aria-invalid={errors.__position ? true : undefined} aria-describedby={`${prefix}-position-doc`} placeholder={words ? 'e.g. by the door' : undefined} />
         <small id={`${prefix}-position-doc`} className="doc">
-          Where it stands in the ruleset’s spatial model (zone, hex, square…).
+          {words ? 'Where it stands, in words (a zone, a range band).' : 'Where it stands in the ruleset’s spatial model (zone, hex, square…).'}
         </small>
         {errors.__position ? <small className="field-error" role="alert">✕ Position {errors.__position}</small> : null}
       </div>
@@ -124,7 +131,7 @@ function combatantBody(ruleset: RulesetInfo, fields: Field[], values: FormValues
   if (!d.side.trim()) errs.__side = 'is required';
   const items = parseItems(d.items);
   if (items.error) errs.__items = items.error;
-  const pos = parsePosition(d.position, ruleset.position?.schema);
+  const pos = parsePosition(d.position, ruleset.position?.schema, positionInWords(ruleset));
   if (pos.error) errs.__position = pos.error;
   const body: Record<string, unknown> = { name: d.name.trim(), side: d.side.trim(), hidden: d.hidden, secretStats: d.secret, stats: parsed.value };
   if (items.items) body.items = items.items;
@@ -139,13 +146,14 @@ function combatantBody(ruleset: RulesetInfo, fields: Field[], values: FormValues
 export function CombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; options: unknown; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
   const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const prefix = existing ? `edit-${existing.id}` : 'add';
+  const words = positionInWords(ruleset);
   const [d, setD] = useState<Draft>(() => ({
     name: existing?.name ?? '',
     side: existing?.side ?? sides[0] ?? 'heroes',
     hidden: existing?.hidden ?? false,
     secret: existing?.secretStats ?? [],
     items: existing && existing.items.length > 0 ? JSON.stringify(existing.items) : '',
-    position: existing && existing.position != null ? JSON.stringify(existing.position) : '',
+    position: existing?.position == null ? '' : typeof existing.position === 'string' && words ? existing.position : JSON.stringify(existing.position),
   }));
   const set = (p: Partial<Draft>) => setD((x) => ({ ...x, ...p }));
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.stats));
@@ -176,7 +184,7 @@ export function CombatantForm({ ruleset, options, encounterId, token, existing, 
         <legend>Stats ({ruleset.name})</legend>
         <SchemaFields idPrefix={`${prefix}-stat`} fields={fields} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} secret={d.secret} onSecret={(n, s) => set({ secret: secretAfter(fields, d.secret, n, s) })} />
       </fieldset>
-      <ItemsAndPosition prefix={prefix} d={d} set={set} errors={errors} />
+      <ItemsAndPosition prefix={prefix} d={d} set={set} errors={errors} words={words} />
       {statErrors.length > 0 ? (
         <p className="field-error" role="alert" data-testid="stats-errors">
           ✕ Not sent — fix the stats: {statErrors.map(([k, m]) => `${k || 'stats'} ${m}`).join('; ')}

@@ -195,7 +195,7 @@ export function useMapPanel(p: PanelProps) {
         }
       : undefined;
 
-  if (!state || !space) return { api, element: null };
+  if (!state || !space) return { api: null, element: null }; // no map, no map tools: forms ask in their own fields
   const highlight = state.reaction?.trigger.combatantId ?? null;
   const view: PanelView = { p, state, space, selected, moves, mv, placing, setPlacing, onCell, startMove: api.startMove };
   const element = (

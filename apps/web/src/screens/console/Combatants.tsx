@@ -97,7 +97,7 @@ export function CombatantsSection({ g }: { g: GmScope }) {
             <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} existing={c} sides={sides} onDone={() => setEditing(null)} />
           ) : (
             <CombatantCard key={c.id} state={state} c={c} display={display}>
-              <AdjustVital display={display} options={state.options} c={c} send={g.send} />
+              <AdjustVital display={display} state={state} c={c} send={g.send} />
               <CardButtons g={g} c={c} onEdit={() => setEditing(c.id)} onError={setRevealError} />
             </CombatantCard>
           ),
