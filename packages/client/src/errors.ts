@@ -1,6 +1,6 @@
 import type { WireError } from '@fray/protocol';
 
-/** A refusal or failure from the server (or of the connection), with its typed code. */
+/** A refusal from the server, as an Error: its code, the rule that forbids, and (NOT_OWNER) where the encounter runs. */
 export class FrayError extends Error {
   readonly code: string;
   readonly rule: string | undefined;
@@ -13,10 +13,4 @@ export class FrayError extends Error {
     this.rule = error.rule;
     this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
   }
-}
-
-export function newCommandId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
