@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 import { FrayClient, type EncounterMirror } from '@fray/client';
-import { freshDatabase, sleep } from './proc.js';
+import { cpuSeconds, freshDatabase, loadAverage, postgresCpuSeconds, sleep } from './proc.js';
 import { freePort, startFray, type Running } from './servers.js';
 import { fmt, summarize, type Summary } from './stats.js';
 import { http as frayHttp } from './http.js';
@@ -30,6 +30,10 @@ export interface RestartOutcome {
   fromSignal: Summary;
   clients: number;
   served: number;
+  /** where the time after readiness goes, per client (ms after ready, 0 when before) */
+  phases: { connected: Summary; rejoined: Summary };
+  /** CPU seconds from the signal until the last client was served: the server, Postgres, the load generator (this process) */
+  cpu: { server: number; postgres: number; clients: number; wallSeconds: number };
 }
 
 export interface RestartResult {
@@ -143,6 +147,35 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       sv.child.kill(signal);
       let readyAt = Infinity;
       const servedAt: number[] = [];
+      const connectedAt: number[] = [];
+      const rejoinedAt: number[] = [];
+      const cpu0 = { pg: postgresCpuSeconds(), me: process.cpuUsage() };
+      // the old process's CPU from the signal until it is gone (sampled: a dead process has no /proc)
+      const oldPid = sv.pid;
+      const old0 = cpuSeconds(oldPid);
+      let oldLast = old0;
+      const sampler = setInterval(() => {
+        try {
+          oldLast = cpuSeconds(oldPid);
+        } catch {
+          // gone
+        }
+      }, 100);
+      // when each client's socket is connected again, and when its mirror first changes after that
+      // (the rejoin's sync, or a patch that only a joined client receives)
+      const unwatch = seats.map((s) => {
+        let connected = false;
+        let rejoined = false;
+        const onConnect = () => {
+          if (!connected) connectedAt.push(Date.now());
+          connected = true;
+        };
+        s.client.onSocket((sock) => sock.once('connect', onConnect));
+        return s.mirror.onChange(() => {
+          if (connected && !rejoined) rejoinedAt.push(Date.now());
+          if (connected) rejoined = true;
+        });
+      });
       const probes = seats.map(async (s) => {
         // after a crash a client acts once it has seen the connection drop; in a planned restart at once
         if (signal === 'SIGKILL') for (let w = 0; w < 100 && s.client.socket.connected; w++) await sleep(50);
@@ -150,14 +183,23 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       });
       await exited;
       const exitMs = Date.now() - at;
+      clearInterval(sampler);
+      const serverCpu = oldLast - old0;
       sv = await start();
       readyAt = Date.now();
       await Promise.race([Promise.all(probes), sleep(SERVED_CAP_MS)]);
+      const wallSeconds = (Date.now() - at) / 1000;
+      const me = process.cpuUsage(cpu0.me);
+      const cpu = { server: serverCpu + cpuSeconds(sv.pid), postgres: postgresCpuSeconds() - cpu0.pg, clients: (me.user + me.system) / 1e6, wallSeconds };
+      for (const u of unwatch) u();
+      const rel = (ts: number[]) => summarize(ts.map((t) => Math.max(0, t - readyAt)));
+      const phases = { connected: rel(connectedAt), rejoined: rel(rejoinedAt) };
       await Promise.race([stopPlay(), sleep(30_000)]);
       const fromReady = summarize(servedAt.map((t) => Math.max(0, t - readyAt)));
       const fromSignal = summarize(servedAt.map((t) => t - at));
-      outcomes.push({ signal, exitMs, readyMs: readyAt - at, fromReady, fromSignal, clients: seats.length, served: servedAt.length });
+      outcomes.push({ signal, exitMs, readyMs: readyAt - at, fromReady, fromSignal, clients: seats.length, served: servedAt.length, phases, cpu });
       log(`restart ${signal}: exited after ${exitMs} ms, ready after ${readyAt - at} ms; ${servedAt.length}/${seats.length} clients served, p50 ${fmt(fromReady.p50)} p99 ${fmt(fromReady.p99)} max ${fmt(fromReady.max)} ms after ready`);
+      log(`restart ${signal}: after ready, connected p50 ${fmt(phases.connected.p50)} p99 ${fmt(phases.connected.p99)} (${phases.connected.count}), rejoined p50 ${fmt(phases.rejoined.p50)} p99 ${fmt(phases.rejoined.p99)} (${phases.rejoined.count}); CPU s server ${cpu.server.toFixed(1)}, postgres ${cpu.postgres.toFixed(1)}, clients ${cpu.clients.toFixed(1)} in ${wallSeconds.toFixed(1)} s; load ${loadAverage()}`);
     }
 
     // every acknowledged command at the version its ack named
