@@ -279,8 +279,13 @@ export class FrayClient {
     );
   }
 
-  /** Resolves when `socket` connects; rejects with the server's reason or on timeout. */
-  private connected(socket: FraySocket, timeoutMs: number): Promise<void> {
+  /**
+   * Resolves when `socket` connects; rejects with the server's reason or on timeout. With
+   * `throughRetries`, a transport error (nothing listens yet, the process is restarting) does not
+   * reject: socket.io tries again with its short jittered backoff on the same socket, until the
+   * timeout; only the server's refusal (its middleware's reason) rejects at once.
+   */
+  private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(new FrayError({ code: 'UNAVAILABLE', message: `No connection to ${this.url} within ${timeoutMs} ms.` })), timeoutMs) : undefined;
       const done = (err?: Error) => {
@@ -291,10 +296,13 @@ export class FrayClient {
         else resolve();
       };
       const ok = () => done();
-      const bad = (err: Error & { data?: { code?: string } }) => done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
+      const bad = (err: Error & { data?: { code?: string } }) => {
+        if (throughRetries && !err.data && socket.active) return;
+        done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
+      };
       if (socket.connected) return resolve();
       socket.once('connect', ok);
-      socket.once('connect_error', bad);
+      socket.on('connect_error', bad);
     });
   }
 
@@ -341,7 +349,7 @@ export class FrayClient {
       old.io.removeAllListeners();
       old.disconnect();
       try {
-        await this.connected(this.socket, this.ackTimeoutMs);
+        await this.connected(this.socket, this.ackTimeoutMs, true);
         for (const m of this.mirrors.values()) await m.sync();
         this.moves += 1;
         return;
@@ -422,6 +430,7 @@ export class FrayClient {
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
+        await this.joinedAgain(encounterId);
         const ack = (await this.request('command', req)) as CommandAck;
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
@@ -439,6 +448,18 @@ export class FrayClient {
       }
     }
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
+  }
+
+  /**
+   * Once connected, wait for the encounter to be joined again if a rejoin or a move is under way
+   * (after a reconnect or a restart): a command sent before would only be refused NOT_JOINED, and
+   * thousands of clients doing so at a restart load the server that is catching up. Bounded by
+   * the ack timeout, like the wait after a refusal.
+   */
+  private async joinedAgain(encounterId: string): Promise<void> {
+    while (!this.socket.connected) await this.waitConnected();
+    const following = this.moving ?? this.rejoining.get(encounterId);
+    if (following) await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);
   }
 
   async sync(encounterId: string, since: number): Promise<SyncAck> {

@@ -399,9 +399,29 @@ export class Runtime {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     await Promise.allSettled([...this.loading.values()]);
-    await Promise.all([...this.hosts.values()].map((h) => h.drain()));
+    const hosts = [...this.hosts.values()];
+    // every queued command runs first (a closed host refuses what is still queued)
+    await Promise.all(hosts.map((h) => h.drain()));
     await this.writer.drain();
-    await Promise.all([...this.hosts.keys()].map((id) => this.unload(id, 'shutdown', { notifyAfterRelease: true })));
+    this.hosts.clear();
+    for (const h of hosts) h.close();
+    await Promise.all(hosts.map((h) => h.drain()));
+    await this.writer.drain();
+    // every snapshot (they share the store's pool), then every lease in one statement per 500
+    // (one statement each took seconds at 1,000 encounters), and only then the `closed` notices
+    await Promise.all(hosts.map((h) => h.snapshot()));
+    try {
+      for (let i = 0; i < hosts.length; i += 500) {
+        const chunk = hosts.slice(i, i + 500);
+        if (this.store.releaseLeases) await this.store.releaseLeases(chunk.map((h) => h.lease));
+        else await Promise.all(chunk.map((h) => this.store.releaseLease(h.lease)));
+      }
+    } catch (e) {
+      this.logger.warn({ err: String(e), leases: hosts.length }, 'lease release failed (the leases expire on their own)');
+    } finally {
+      for (const h of hosts) h.notifyClosed('shutdown');
+      this.metrics.unloads += hosts.length;
+    }
   }
 }
 

@@ -444,6 +444,20 @@ export class PrismaStore implements Store {
     });
   }
 
+  /** releaseLease for many leases in one statement (a graceful stop hands every encounter over at once). */
+  releaseLeases(leases: Lease[]): Promise<void> {
+    if (leases.length === 0) return Promise.resolve();
+    return this.run('releaseLeases', async () => {
+      const mine = leases.map((l) => ({ e: l.encounterId, o: l.ownerId, t: l.token }));
+      await this.info.pool.query(
+        `UPDATE leases l SET expires_at = now() - interval '1 millisecond'
+           FROM jsonb_to_recordset($1::jsonb) AS x(e text, o text, t bigint)
+          WHERE l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t`,
+        [jsonParam(mine)],
+      );
+    });
+  }
+
   getLease(encounterId: string): Promise<Lease | null> {
     return this.run('getLease', async () => {
       const rows = await this.prisma.$queryRaw<LeaseRow[]>`

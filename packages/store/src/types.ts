@@ -180,6 +180,8 @@ export interface Store {
   /** renew many leases at once; returns those still held (renewed) */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]>;
   releaseLease(lease: Lease): Promise<void>;
+  /** releaseLease for many leases in one statement (a graceful stop) */
+  releaseLeases(leases: Lease[]): Promise<void>;
   getLease(encounterId: string): Promise<Lease | null>;
 
   /** One round trip to the database (readiness); rejects with StoreUnavailableError when down. */
