@@ -220,8 +220,13 @@ export class FrayClient {
     socket.on('deadlines', (msg) => {
       if (current()) this.mirrors.get(msg.encounterId)?.receiveDeadlines(msg);
     });
+    let connectedBefore = false;
     socket.on('connect', () => {
       if (!current()) return;
+      // connected again (socket.io's reconnection, or ours after a refusal): every encounter is
+      // joined again, before the commands waiting for the connection go (they wait for the rejoin)
+      if (connectedBefore) for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
+      connectedBefore = true;
       for (const w of this.waiters) w.resolve();
       this.waiters.clear();
     });
@@ -246,10 +251,6 @@ export class FrayClient {
       setTimeout(() => {
         if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
       }, 500 + Math.floor(Math.random() * 500));
-    });
-    socket.io.on('reconnect', () => {
-      if (!current()) return;
-      for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
     });
     // the process is unreachable (killed, gone): after a few attempts, back to the entry URL
     socket.io.on('reconnect_attempt', (attempt) => {

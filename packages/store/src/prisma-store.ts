@@ -247,6 +247,13 @@ export class PrismaStore implements Store {
     });
   }
 
+  findInvitesByTokenHashes(tokenHashes: string[]): Promise<Map<string, InviteRecord>> {
+    return this.run('findInvitesByTokenHashes', async () => {
+      const rows = await this.prisma.invite.findMany({ where: { tokenHash: { in: tokenHashes } } });
+      return new Map(rows.map((r) => [r.tokenHash, toInvite(r)]));
+    });
+  }
+
   listInvites(encounterId: string): Promise<InviteRecord[]> {
     return this.run('listInvites', async () => {
       const rows = await this.prisma.invite.findMany({ where: { encounterId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });

@@ -152,6 +152,8 @@ export interface Store {
 
   createInvite(input: Omit<InviteRecord, 'createdAt' | 'revoked'> & { tokenHash: string }): Promise<InviteRecord>;
   findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null>;
+  /** findInviteByTokenHash for many hashes in one query (optional): a restart's reconnecting players, by their token hashes */
+  findInvitesByTokenHashes?(tokenHashes: string[]): Promise<Map<string, InviteRecord>>;
   listInvites(encounterId: string): Promise<InviteRecord[]>;
   revokeInvite(id: string): Promise<void>;
 
