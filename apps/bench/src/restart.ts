@@ -34,6 +34,8 @@ export interface RestartOutcome {
   phases: { connected: Summary; rejoined: Summary };
   /** CPU seconds from the signal until the last client was served: the server, Postgres, the load generator (this process) */
   cpu: { server: number; postgres: number; clients: number; wallSeconds: number };
+  /** the load average when the last client was served */
+  load: string;
 }
 
 export interface RestartResult {
@@ -197,7 +199,7 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       await Promise.race([stopPlay(), sleep(30_000)]);
       const fromReady = summarize(servedAt.map((t) => Math.max(0, t - readyAt)));
       const fromSignal = summarize(servedAt.map((t) => t - at));
-      outcomes.push({ signal, exitMs, readyMs: readyAt - at, fromReady, fromSignal, clients: seats.length, served: servedAt.length, phases, cpu });
+      outcomes.push({ signal, exitMs, readyMs: readyAt - at, fromReady, fromSignal, clients: seats.length, served: servedAt.length, phases, cpu, load: loadAverage() });
       log(`restart ${signal}: exited after ${exitMs} ms, ready after ${readyAt - at} ms; ${servedAt.length}/${seats.length} clients served, p50 ${fmt(fromReady.p50)} p99 ${fmt(fromReady.p99)} max ${fmt(fromReady.max)} ms after ready`);
       log(`restart ${signal}: after ready, connected p50 ${fmt(phases.connected.p50)} p99 ${fmt(phases.connected.p99)} (${phases.connected.count}), rejoined p50 ${fmt(phases.rejoined.p50)} p99 ${fmt(phases.rejoined.p99)} (${phases.rejoined.count}); CPU s server ${cpu.server.toFixed(1)}, postgres ${cpu.postgres.toFixed(1)}, clients ${cpu.clients.toFixed(1)} in ${wallSeconds.toFixed(1)} s; load ${loadAverage()}`);
     }
@@ -233,6 +235,10 @@ export function restartSection(r: RestartResult, when: string): string {
     '| restart | old process gone (ms) | new one ready (ms after the signal) | clients served | p50 after ready (ms) | p99 after ready | max after ready | p99 after the signal |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...r.outcomes.map(row),
+    '',
+    'Where the time after readiness went (ms after ready: the socket connected again, the encounter joined again; CPU seconds from the signal until the last client was served):',
+    '',
+    ...r.outcomes.map((x) => `- ${x.signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'}: connected p50 ${fmt(x.phases.connected.p50)}, p99 ${fmt(x.phases.connected.p99)}; joined again p50 ${fmt(x.phases.rejoined.p50)}, p99 ${fmt(x.phases.rejoined.p99)}; CPU s: server ${x.cpu.server.toFixed(1)}, Postgres ${x.cpu.postgres.toFixed(1)}, the 5,000 clients ${x.cpu.clients.toFixed(1)}, in ${x.cpu.wallSeconds.toFixed(0)} s of 2 cores shared with the rest of the machine (load average ${x.load})`),
     '',
     `A client not served within ${SERVED_CAP_MS / 1000} s of readiness counts as not served. ${fmt(r.acked)} commands acknowledged over the run, **${fmt(r.lost)} lost** (not in the log at the version their ack named). Refusals handed back to a client after its retries: ${refusals}.`,
   ].join('\n');
