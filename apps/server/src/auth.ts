@@ -76,12 +76,16 @@ export class Authenticator {
     if (!many) return this.store.findInviteByTokenHash(hash);
     if (!this.inviteBatch || this.inviteBatch.hashes.size >= 500) {
       const hashes = new Set<string>();
-      // the query leaves after the current turn, with every hash asked for until then
-      const result = new Promise<void>((r) => setImmediate(r)).then(() => many([...hashes]));
-      this.inviteBatch = { hashes, result };
-      void result.finally(() => {
-        if (this.inviteBatch?.hashes === hashes) this.inviteBatch = null;
-      }).catch(() => {});
+      // the query leaves after the current turn, with every hash asked for until then; a hash
+      // asked for after it left goes into the next batch
+      const batch = {
+        hashes,
+        result: new Promise<void>((r) => setImmediate(r)).then(() => {
+          if (this.inviteBatch === batch) this.inviteBatch = null;
+          return many([...hashes]);
+        }),
+      };
+      this.inviteBatch = batch;
     }
     this.inviteBatch.hashes.add(hash);
     return this.inviteBatch.result.then((m) => m.get(hash) ?? null);
