@@ -12,7 +12,7 @@ export type Cmd = Record<string, unknown>;
 type St = EncounterState;
 const gm = { role: 'gm' } as const;
 
-export interface Fight {
+interface Fight {
   ruleset: string;
   options: Record<string, unknown>;
   /** GM commands before the invites (no controllers: the invites set them) */
@@ -25,12 +25,51 @@ export interface Fight {
   fallback(s: St): Cmd;
 }
 
+// ---------------------------------------------------------------- reading the state
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+/** the value at `path` in a JSON object (undefined where there is none) */
+function at(o: unknown, ...path: string[]): unknown {
+  let v = o;
+  for (const k of path) v = isRecord(v) ? v[k] : undefined;
+  return v;
+}
+const lengthAt = (o: unknown, ...path: string[]): number => {
+  const v = at(o, ...path);
+  return Array.isArray(v) ? v.length : 0;
+};
+const numberAt = (o: unknown, ...path: string[]): number => {
+  const v = at(o, ...path);
+  return typeof v === 'number' ? v : 0;
+};
+function hexOf(p: unknown): Hex {
+  const q = at(p, 'q');
+  const r = at(p, 'r');
+  if (typeof q !== 'number' || typeof r !== 'number') throw new Error(`not a hex: ${JSON.stringify(p)}`);
+  return { q, r };
+}
+
 // ---------------------------------------------------------------- legends
 interface LegendsRs {
   queue: string[];
   /** attacks waiting for the GM's ruling (option attackOutcome, on by default) */
-  attacks?: Array<{ id: string }>;
-  pending: Array<{ combatantId: string; finished: boolean }>;
+  attackId: string | undefined;
+  /** the first combatant whose movement is not finished */
+  unfinished: string | undefined;
+}
+
+/** What the driver reads of legends' own state (rs). */
+function legendsRs(rs: unknown): LegendsRs {
+  const queue = at(rs, 'queue');
+  const attacks = at(rs, 'attacks');
+  const pending = at(rs, 'pending');
+  const attackId = Array.isArray(attacks) ? at(attacks[0], 'id') : undefined;
+  const unfinished = Array.isArray(pending) ? pending.find((p) => !at(p, 'finished')) : undefined;
+  const who = at(unfinished, 'combatantId');
+  return {
+    queue: Array.isArray(queue) ? queue.filter((x) => typeof x === 'string') : [],
+    attackId: typeof attackId === 'string' ? attackId : undefined,
+    unfinished: typeof who === 'string' ? who : undefined,
+  };
 }
 
 const legendsFight: Fight = {
@@ -67,8 +106,8 @@ const legendsFight: Fight = {
     out.push({ type: 'formGroup', combatantIds: ['c6', 'c7', 'c8'], groupId: 'r-front' });
     return out;
   })(),
-  candidates(st, n) {
-    const s = st as St & { rs: LegendsRs };
+  candidates(s, n) {
+    const rs = legendsRs(s.rs);
     const out: Cmd[] = [];
     const w = s.reaction;
     if (w) {
@@ -78,28 +117,26 @@ const legendsFight: Fight = {
       return out;
     }
     // the GM confirms each attack's outcome as rolled (toughness 1000: the fight runs its length)
-    const atk = s.rs.attacks?.[0];
-    if (atk) return [{ type: 'resolveAttack', attackId: atk.id }];
+    if (rs.attackId) return [{ type: 'resolveAttack', attackId: rs.attackId }];
     const phase = s.clock.phase;
     if (phase === 'turn-order' || phase === 'reorder') {
-      const id = s.rs.queue[0]!;
+      const id = rs.queue[0]!;
       out.push({ type: 'changeTurnOrder', combatantId: id, index: s.clock.order.length - 1 });
       out.push({ type: 'changeTurnOrder', combatantId: id });
       return out;
     }
     if (phase === 'group-defense') {
-      const g = s.rs.queue[0]!;
-      const members = Object.values(s.combatants).filter((c) => (c.position as { group?: string } | null)?.group === g);
+      const g = rs.queue[0]!;
+      const members = Object.values(s.combatants).filter((c) => at(c.position, 'group') === g);
       out.push({ type: 'declareGroupDefense', combatantId: members[0]!.id, protected: [] });
       return out;
     }
     if (phase === 'movement') {
-      const pending = s.rs.pending.find((p) => !p.finished);
-      if (pending) {
-        out.push({ type: 'finishMove', combatantId: pending.combatantId });
+      if (rs.unfinished) {
+        out.push({ type: 'finishMove', combatantId: rs.unfinished });
         return out;
       }
-      const id = s.rs.queue[0]!;
+      const id = rs.queue[0]!;
       const me = s.combatants[id]!;
       const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
       if (n % 3 !== 0) out.push({ type: 'move', combatantId: id, destination: { join: enemies[n % enemies.length]!, mode: 'engage' } });
@@ -109,12 +146,11 @@ const legendsFight: Fight = {
     const id = s.clock.current;
     if (!id) return out;
     const me = s.combatants[id]!;
-    const t = (me.data as { turn: { seq: unknown[]; free: unknown[]; minors: unknown[] } }).turn;
     const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
     const target = enemies[n % enemies.length]!;
     const act = (action: string, extra: Cmd = {}) => out.push({ type: 'act', combatantId: id, action, ...extra });
-    if (t.seq.length === 0) act('focus');
-    if (t.minors.length === 0) act('aim');
+    if (lengthAt(me.data, 'turn', 'seq') === 0) act('focus');
+    if (lengthAt(me.data, 'turn', 'minors') === 0) act('aim');
     for (const e of [target, ...enemies]) {
       act('melee-attack', { targetId: e, weaponId: `w${id.slice(1)}` });
       act('ranged-attack', { targetId: e, weaponId: `w${id.slice(1)}` });
@@ -158,15 +194,15 @@ const ocvFight: Fight = {
     if (!id) return [];
     const me = s.combatants[id]!;
     const cap = s.clock.phase === 'surprise' ? 1 : 2;
-    const d = me.data as { slots: number; attacks: number };
-    const p = me.position as Hex;
+    const d = { slots: numberAt(me.data, 'slots'), attacks: numberAt(me.data, 'attacks') };
+    const p = hexOf(me.position);
     const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side && c.position);
-    const near = enemies.filter((e) => hexDistance(p, e.position as Hex) === 1);
+    const near = enemies.filter((e) => hexDistance(p, hexOf(e.position)) === 1);
     const out: Cmd[] = [];
     if (near.length && d.attacks === 0 && d.slots < cap) out.push({ type: 'attack', combatantId: id, manoeuvre: turn % 5 === 0 ? 'haymaker' : 'strike', targetId: near[turn % near.length]!.id });
     if (d.slots === 0 && enemies.length) {
-      const goal = enemies.reduce((a, b) => (hexDistance(p, a.position as Hex) <= hexDistance(p, b.position as Hex) ? a : b)).position as Hex;
-      const occupied = new Set(Object.values(s.combatants).map((c) => `${(c.position as Hex).q},${(c.position as Hex).r}`));
+      const goal = hexOf(enemies.reduce((a, b) => (hexDistance(p, hexOf(a.position)) <= hexDistance(p, hexOf(b.position)) ? a : b)).position);
+      const occupied = new Set(Object.values(s.combatants).map((c) => `${hexOf(c.position).q},${hexOf(c.position).r}`));
       const step = hexNeighbors(p)
         .filter((h) => !occupied.has(`${h.q},${h.r}`) && !(h.q === 0 && h.r === 0))
         .sort((a, b) => hexDistance(a, goal) - hexDistance(b, goal))[0];
@@ -189,7 +225,7 @@ export const SCRIPT_COMMANDS = 10_000;
 export const rulesets: Record<string, Ruleset> = { legends: registry.legends!, 'ocv-phases': registry['ocv-phases']! };
 
 /** One scripted command: who sends it (-1: the GM, k: player client k) and what. */
-export interface Step {
+interface Step {
   sender: number;
   command: Cmd;
 }

@@ -102,7 +102,7 @@ export function monotonicOf(epochMs: number): number {
   return nowMono - (Date.now() - epochMs) / 1000;
 }
 
-export interface PerfRecording {
+interface PerfRecording {
   /** stop recording and return the split of the window (CLOCK_MONOTONIC seconds) */
   stop(window: { from: number; to: number }): Promise<PerfSplit>;
 }

@@ -6,7 +6,7 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-export interface CpuProfile {
+interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;

@@ -82,7 +82,7 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegE
   });
 }
 
-export interface FrayServerOptions {
+interface FrayServerOptions {
   databaseUrl: string;
   port?: number;
   redisUrl?: string;

@@ -31,7 +31,7 @@ export interface StartRun {
 }
 
 /** every process under `pid` (its children, theirs…), from /proc */
-export function descendants(pid: number): number[] {
+function descendants(pid: number): number[] {
   const parent = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

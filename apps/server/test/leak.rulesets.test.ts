@@ -57,7 +57,15 @@ const roster: Record<string, Member[]> = {
     { id: 'thug', name: 'Thug', side: 'foes', stats: { dexterity: 10 }, position: { x: 3, y: 0 } },
     { id: HID, name: HIDNAME, side: 'foes', hidden: true, stats: { dexterity: 16 }, position: { x: 1, y: 1 } },
   ],
+  freeform: [
+    { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { hp: 12, vitals: { Mana: 6 } }, position: 'by the door' },
+    { id: 'borin', name: 'Borin', side: 'heroes', stats: { hp: 15, initiativeBonus: 1 } },
+    { id: 'thug', name: 'Thug', side: 'foes', stats: { hp: 11 } },
+    { id: HID, name: HIDNAME, side: 'foes', hidden: true, stats: { hp: 9, initiative: '1d20+2', vitals: { Mana: 10 } }, position: 'in the rafters' },
+  ],
 };
+/** Encounter options per ruleset (the defaults otherwise). */
+const options: Record<string, object> = { freeform: { vitals: ['Mana'] } };
 
 /** A command from an option, its parameters filled from their options (`pick` chooses), or null when one cannot be. */
 function commandOf(o: Option, pick: number): Record<string, unknown> | null {
@@ -89,7 +97,7 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
       fc.asyncProperty(fc.array(fc.nat(50), { minLength: 40, maxLength: 40 }), fc.nat(1000), async (picks, seed) => {
         run += 1;
         const gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
-        const encounterId = (await s.http('POST', '/encounters', { name: `Hidden ${run}`, ruleset: rulesetId, seed }, gmToken)).body.id as string;
+        const encounterId = (await s.http('POST', '/encounters', { name: `Hidden ${run}`, ruleset: rulesetId, seed, options: options[rulesetId] ?? {} }, gmToken)).body.id as string;
         for (const c of roster[rulesetId]!) expect((await s.http('POST', `/encounters/${encounterId}/combatants`, c, gmToken)).status).toBe(201);
         const tok = async (body: unknown) => (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
         const tokens = [gmToken, await tok({ role: 'player', combatantIds: ['ayla'] }), await tok({ role: 'player', combatantIds: ['borin'] }), await tok({ role: 'spectator' })];

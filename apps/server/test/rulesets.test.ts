@@ -4,7 +4,7 @@ import type { EncounterMirror, FrayClient } from '@fray/client';
 import { connect, expectConverged, startServer, type TestServer } from './helpers.js';
 
 /**
- * The `ocv-phases`, `action-round` and `action-points` rulesets played through the server by
+ * The `ocv-phases`, `action-round`, `action-points` and `freeform` rulesets played through the server by
  * real socket.io clients: a GM, two players and a spectator; the players pick from the server's
  * legal actions, a player is refused when acting for the other's combatant, and after every
  * step every client's mirror equals the server's projection for that viewer.
@@ -36,7 +36,14 @@ const roster: Record<string, Array<{ id: string; name: string; side: string; sta
     { id: 'borin', name: 'Borin', side: 'heroes', stats: { dexterity: 12 }, position: { x: 1, y: 0 } },
     { id: 'thug', name: 'Thug', side: 'foes', stats: { dexterity: 10 }, position: { x: 3, y: 0 } },
   ],
+  freeform: [
+    { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { hp: 12, initiativeBonus: 2, vitals: { Mana: 6, Stress: 4 } }, position: 'by the door' },
+    { id: 'borin', name: 'Borin', side: 'heroes', stats: { hp: 15, vitals: { Stress: 4 } }, position: null },
+    { id: 'thug', name: 'Thug', side: 'foes', stats: { hp: 11, initiative: '2d6' }, position: 'the bar' },
+  ],
 };
+/** Encounter options per ruleset (the defaults otherwise). */
+const options: Record<string, object> = { freeform: { vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] } };
 
 describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%s over socket.io', (rulesetId) => {
   let s: TestServer;
@@ -49,7 +56,7 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
   beforeAll(async () => {
     s = await startServer({ rulesets: registry, runtime: { reactionSeconds: 0 } });
     const gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
-    const enc = await s.http('POST', '/encounters', { name: `A ${rulesetId} fight`, ruleset: rulesetId, seed: 5 }, gmToken);
+    const enc = await s.http('POST', '/encounters', { name: `A ${rulesetId} fight`, ruleset: rulesetId, seed: 5, options: options[rulesetId] ?? {} }, gmToken);
     expect(enc.status).toBe(201);
     encounterId = enc.body.id as string;
     for (const c of roster[rulesetId]!) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandSchema, effectApplySchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
+import { vitalSpecs, type VitalSpec } from './display.js';
 import { statsErrorMessage } from './stats-error.js';
 import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
 
@@ -100,9 +101,8 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
       }),
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId as string);
-        const vital = ruleset.display?.vitals.find((v) => v.key === cmd.vital);
-        if (!vital || !vital.adjustable || !ruleset.adjustVital) {
-          const known = (ruleset.display?.vitals ?? []).filter((v) => v.adjustable).map((v) => v.key);
+        const { vital, known } = adjustable(ruleset, ctx.state.options, cmd.vital);
+        if (!vital || !ruleset.adjustVital) {
           return ctx.fail('INVALID_COMMAND', `${ruleset.id}.vitals`, `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`);
         }
         ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount as number);
@@ -268,7 +268,8 @@ export function requireCombatant(ctx: Ctx, id: string): Combatant {
 
 export function makeEffect(
   ctx: Ctx,
-  ruleset: Ruleset,
+  /** only its `effectExpiry` is read */
+  ruleset: Pick<Ruleset, 'effectExpiry'>,
   init: Pick<Effect, 'name' | 'targetId' | 'sourceId' | 'duration'> & Partial<Pick<Effect, 'condition' | 'gmOnly' | 'data'>>,
 ): Effect {
   const s = ctx.state;
@@ -286,4 +287,10 @@ export function makeEffect(
   if (init.data !== undefined) effect.data = init.data;
   if (effect.duration && ruleset.effectExpiry) effect.expires = ruleset.effectExpiry(s as EncounterState, effect) ?? null;
   return effect;
+}
+
+/** The adjustable vital named `key` in an encounter with these options (its named vitals too), and the keys of all of them. */
+function adjustable(ruleset: Ruleset, options: unknown, key: unknown): { vital: VitalSpec | undefined; known: string[] } {
+  const vitals = vitalSpecs(ruleset.display, options).filter((v) => v.adjustable);
+  return { vital: vitals.find((v) => v.key === key), known: vitals.map((v) => v.key) };
 }

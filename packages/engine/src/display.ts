@@ -4,7 +4,10 @@
  * its events. Clients read this and stay ruleset-agnostic.
  */
 
-/** Where a number lives: the combatant's `data.<key>` (runtime state) or `stats.<key>`, or the encounter's `options.<key>`. */
+/**
+ * Where a number lives: the combatant's `data.<key>` (runtime state) or `stats.<key>`, or the
+ * encounter's `options.<key>`. A dot reads inside an object: `{ in: 'stats', key: 'vitals.Mana' }`.
+ */
 export interface FieldRef {
   in: 'data' | 'stats' | 'options';
   key: string;
@@ -33,6 +36,12 @@ export interface VitalSpec {
   direction: 'down' | 'up';
   /** ordered from the least to the most serious */
   thresholds?: VitalThreshold[];
+  /**
+   * What those who see no numbers are told, by how full it is (current ÷ max): full, over 3/4,
+   * over 2/5, above 0, 0 (e.g. `full, high, about half, low, none` for Mana or Stress). Without
+   * it, what is left in words of harm (unhurt, lightly hurt, about half, badly hurt, spent).
+   */
+  amountWords?: [string, string, string, string, string];
   /** the GM may apply damage or healing to it (`combatant.adjust`) */
   adjustable: boolean;
   doc: string;
@@ -46,8 +55,23 @@ export interface VitalSpec {
  */
 export type EventSentence = string | Array<{ when?: Record<string, unknown>; text: string }>;
 
+/**
+ * Vitals the GM names for each encounter (Stress, Mana): one vital per name in the option
+ * `options.<names>` (a list of strings), built from `spec` with `{name}` replaced by the name in
+ * its key, label, short label and field keys. The names in the option `options.<rising>` take the
+ * direction `up` (harm raises them). `vitalSpecs` gives the list for an encounter.
+ */
+export interface NamedVitals {
+  names: string;
+  rising?: string;
+  spec: VitalSpec;
+}
+
 export interface RulesetDisplay {
+  /** the vitals every encounter has */
   vitals: VitalSpec[];
+  /** the vitals an encounter names in its options, shown after `vitals` */
+  namedVitals?: NamedVitals;
   /** stat groups, in the order shown; stats in no group are shown last under "Other" */
   statGroups: Array<{ label: string; stats: string[] }>;
   /** a readable label per stat key */
@@ -95,4 +119,29 @@ export interface StatBlock {
   items?: Array<{ id: string; name: string; location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground'; tags?: string[]; props?: Record<string, unknown> }>;
   /** one line: what it is, in the game */
   doc: string;
+}
+
+function namesIn(options: unknown, key: string | undefined): string[] {
+  const v: unknown = key && typeof options === 'object' && options !== null ? Reflect.get(options, key) : undefined;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** `{name}` replaced by the name in a vital spec's words and field keys. */
+function named(spec: VitalSpec, name: string, rising: boolean): VitalSpec {
+  const fill = (t: string) => t.split('{name}').join(name);
+  const ref = (r: FieldRef | number | undefined) => (r === undefined || typeof r === 'number' ? r : { in: r.in, key: fill(r.key) });
+  const out: VitalSpec = { ...spec, key: fill(spec.key), label: fill(spec.label), short: fill(spec.short), current: { in: spec.current.in, key: fill(spec.current.key) }, doc: fill(spec.doc) };
+  const max = ref(spec.max);
+  if (max !== undefined) out.max = max;
+  if (rising) out.direction = 'up';
+  return out;
+}
+
+/** The vitals of an encounter with these options: the ruleset's own, then the ones it names. */
+export function vitalSpecs(display: RulesetDisplay | undefined, options: unknown): VitalSpec[] {
+  if (!display) return [];
+  const nv = display.namedVitals;
+  if (!nv) return display.vitals;
+  const rising = new Set(namesIn(options, nv.rising));
+  return [...display.vitals, ...namesIn(options, nv.names).map((n) => named(nv.spec, n, rising.has(n)))];
 }

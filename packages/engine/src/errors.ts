@@ -44,6 +44,3 @@ export class RuleViolation extends Error {
   }
 }
 
-export function violation(code: ErrorCode, rule: string, message: string): never {
-  throw new RuleViolation(code, rule, message);
-}

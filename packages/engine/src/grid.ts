@@ -15,15 +15,6 @@ export function chebyshev(a: Square, b: Square): number {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
 }
 
-/** Squares apart with the 5-10-5 diagonal rule (every second diagonal counts double). */
-export function squareDistanceAlternating(a: Square, b: Square): number {
-  const dx = Math.abs(a.x - b.x);
-  const dy = Math.abs(a.y - b.y);
-  const diag = Math.min(dx, dy);
-  const straight = Math.max(dx, dy) - diag;
-  return straight + diag + Math.floor(diag / 2);
-}
-
 export function squaresWithin(center: Square, reach: number): Square[] {
   const out: Square[] = [];
   for (let dx = -reach; dx <= reach; dx++) for (let dy = -reach; dy <= reach; dy++) if (dx || dy) out.push({ x: center.x + dx, y: center.y + dy });
@@ -47,16 +38,6 @@ const HEX_DIRS: Hex[] = [
 
 export function hexNeighbors(h: Hex): Hex[] {
   return HEX_DIRS.map((d) => ({ q: h.q + d.q, r: h.r + d.r }));
-}
-
-export function hexesWithin(center: Hex, reach: number): Hex[] {
-  const out: Hex[] = [];
-  for (let dq = -reach; dq <= reach; dq++) {
-    for (let dr = Math.max(-reach, -dq - reach); dr <= Math.min(reach, -dq + reach); dr++) {
-      if (dq || dr) out.push({ q: center.q + dq, r: center.r + dr });
-    }
-  }
-  return out;
 }
 
 /** Hexes on the straight line from a to b (cube lerp), both ends included: for line of sight. */
@@ -107,4 +88,3 @@ export function squareLine(a: Square, b: Square): Square[] {
   return out;
 }
 
-export const key = (p: Square | Hex): string => ('x' in p ? `${p.x},${p.y}` : `${p.q},${p.r}`);

@@ -6,23 +6,21 @@ export * from './dice.js';
 export * from './rng.js';
 export * from './schemas.js';
 export * from './grid.js';
-export { draftWriter, hasKeys as hasExactKeys, inEngineOrder, sameObj as sameShallow, type Writer } from './cow.js';
-export { coreCommands, requireCombatant, makeEffect } from './core.js';
+export { sameObj as sameShallow } from './cow.js';
+export { hasKeys as hasExactKeys, inEngineOrder } from './shapes.js';
+export { draftWriter, type Writer } from './writer.js';
+export { requireCombatant, makeEffect } from './core.js';
 export {
   apply,
   createEncounter,
   commandsOf,
-  evolve,
   replay,
   rebuild,
   legalActions,
-  hasCondition,
-  conditionsOf,
-  expireEffects,
-  jsonCopy,
   type CreateEncounterInput,
 } from './engine.js';
+export { hasCondition, expireEffects } from './effects.js';
+export { jsonCopy } from './json-copy.js';
 export { projectState, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
-export { projectEvent, projectEvents, unseenMarkers } from './project-events.js';
-export { unseenBy, unseenIn, redactText, namesUnseen, projectActions, unseenNamedBy, withoutCombatants, UNSEEN_WORD, type Unseen } from './unseen.js';
-export { mapLayoutSchema, mapOf, onMap, cellColRow, type MapLayout, type SpaceKind } from './map.js';
+export { projectEvents, unseenMarkers } from './project-events.js';
+export { unseenBy, unseenIn, redactText, projectActions, unseenNamedBy, withoutCombatants } from './unseen.js';

@@ -27,12 +27,3 @@ export class Rng {
   }
 }
 
-/** Derive a 32-bit seed from a string (FNV-1a), for encounter ids used as seeds. */
-export function seedFromString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}

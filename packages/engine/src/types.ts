@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { EngineError, ErrorCode } from './errors.js';
 import type { RollOutcome } from './dice.js';
 import type { RngState } from './rng.js';
-import type { Writer } from './cow.js';
+import type { Writer } from './writer.js';
 import type { RulesetDisplay } from './display.js';
 
 /** Who issued a command. `system` is the runtime (deadlines, timers); it has GM powers. */

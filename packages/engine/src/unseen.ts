@@ -81,11 +81,6 @@ export function scrubUnseen<T>(value: T, unseen: readonly Unseen[]): T {
   return walk(value) as T;
 }
 
-/** Whether the text names (as whole words) an unseen combatant. */
-export function namesUnseen(text: string, unseen: readonly Unseen[]): boolean {
-  return unseen.length > 0 && redactText(text, unseen) !== text;
-}
-
 function paramWithout(p: ParamSpec, ids: ReadonlySet<string>): ParamSpec {
   if (!p.options) return p;
   const options = p.options.filter((o) => !ids.has(String(typeof o === 'object' ? o.value : o)));

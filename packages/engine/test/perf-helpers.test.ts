@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { create } from 'mutative';
-import { apply, createEncounter, jsonCopy } from '../src/engine.js';
+import { apply, createEncounter } from '../src/engine.js';
+import { jsonCopy } from '../src/json-copy.js';
 import { mini } from './fixture.js';
 
 // Values as event payloads hold them: JSON data with undefined members and items mixed in.

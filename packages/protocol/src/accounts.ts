@@ -62,7 +62,6 @@ export const accountReply = z.object({
   passkeys: z.number(),
   createdAt: z.string(),
 });
-export type AccountReply = z.infer<typeof accountReply>;
 
 /** `PUT /account/password`: set or change it; `currentPassword` when one is set, `name` when the account has no sign-in name yet. */
 export const setPasswordBody = z.object({ password, currentPassword: password.optional(), name: signInName.optional() }).strict();

@@ -3,9 +3,9 @@ import { createEncounter, type Ruleset } from '@fray/engine';
 import { actionPoints } from '../src/action-points/index.js';
 import { actionRound } from '../src/action-round/index.js';
 import { legends } from '../src/legends/index.js';
-import { copyData as legendsCopyData } from '../src/legends/evolve.js';
+import { copyData as legendsCopyData } from '../src/legends/events/index.js';
 import { ocvPhases } from '../src/ocv-phases/index.js';
-import { copyData as ocvCopyData } from '../src/ocv-phases/evolve.js';
+import { copyData as ocvCopyData } from '../src/ocv-phases/state.js';
 import { started } from './legends/helpers.js';
 import { encounter } from './ocv-phases/helpers.js';
 

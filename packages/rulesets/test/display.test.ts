@@ -10,6 +10,7 @@ const STATS: Record<string, Record<string, unknown>> = {
   'ocv-phases': { combatValue: 5, stun: 20, endurance: 20 },
   'action-round': {},
   'action-points': { hp: 12 },
+  freeform: { hp: 12 },
 };
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
@@ -33,8 +34,9 @@ function encounter(id: string): EncounterState {
 function emittedTypes(id: string): string[] {
   const dir = join(import.meta.dirname, '../src', id);
   const found = new Set<string>();
-  for (const f of readdirSync(dir)) {
-    if (f === 'display.ts') continue;
+  // every source file of the ruleset, in its folders too; its presentation (the sentences themselves) aside
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!f.endsWith('.ts') || /(^|\/)(display|presentation)\.ts$/.test(f)) continue;
     const src = readFileSync(join(dir, f), 'utf8');
     for (const m of src.matchAll(new RegExp(`type: '(${id}\\.[a-zA-Z-]+)'`, 'g'))) found.add(m[1]!);
     for (const m of src.matchAll(/(?<!kind: |kind !== |kind === )\bev\('([a-z-]+)'\)/g)) found.add(`${id}.${m[1]}`);

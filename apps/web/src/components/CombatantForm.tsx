@@ -1,16 +1,39 @@
 import { useMemo, useState } from 'react';
 import { api } from '../lib/api.js';
-import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
+import { displayOf, vitalSpecs } from '../lib/display.js';
+import { fieldsOf, initialValues, parseValues, validate, withEntryFields, type Field, type FormValues } from '../lib/schema-form.js';
 import type { Combatant, RulesetInfo } from '../lib/types.js';
 import { ErrorMessage } from './common.js';
 import { SchemaFields } from './SchemaFields.js';
 
 /**
+ * The stat fields: the ruleset's stats schema, with a stat that holds the maxima of the vitals the
+ * encounter names (`vitals.{name}`) as one number field per named vital.
+ */
+function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
+  const display = displayOf([ruleset], ruleset.id);
+  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs);
+  const max = display.namedVitals?.spec.max;
+  if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
+  const parent = max.key.slice(0, max.key.indexOf('.'));
+  const entries = vitalSpecs(display, options).flatMap((v) =>
+    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}` }] : [],
+  );
+  return withEntryFields(fields, new Map([[parent, entries]]));
+}
+
+/** The secret stats after a toggle: an entry's secrecy is its stat's (`vitals.Mana` → `vitals`). */
+function secretAfter(fields: Field[], secret: string[], name: string, on: boolean): string[] {
+  const stat = fields.find((f) => f.name === name)?.parent ?? name;
+  return on ? [...secret, stat] : secret.filter((x) => x !== stat);
+}
+
+/**
  * Add or edit a combatant: name, side, hidden, and the ruleset's stats as a form generated from
  * its JSON Schema, each stat markable as secret. Validated with the schema before sending.
  */
-export function CombatantForm({ ruleset, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
-  const fields = useMemo(() => fieldsOf(ruleset.stats.schema, ruleset.stats.docs), [ruleset]);
+export function CombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone }: { ruleset: RulesetInfo; options: unknown; encounterId: string; token: string; existing?: Combatant; sides: string[]; onDone: () => void }) {
+  const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const prefix = existing ? `edit-${existing.id}` : 'add';
   const [name, setName] = useState(existing?.name ?? '');
   const [side, setSide] = useState(existing?.side ?? sides[0] ?? 'heroes');
@@ -25,7 +48,7 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
   const submit = async () => {
     setError(null);
     const parsed = parseValues(fields, values);
-    const errs: Record<string, string> = { ...validate(ruleset.stats.schema, parsed.value), ...parsed.errors };
+    const errs: Record<string, string> = { ...validate(ruleset.stats.schema, parsed.value, new Set(fields.map((f) => f.name))), ...parsed.errors };
     if (!name.trim()) errs.__name = 'is required';
     if (!side.trim()) errs.__side = 'is required';
     let itemList: unknown[] | undefined;
@@ -97,7 +120,7 @@ export function CombatantForm({ ruleset, encounterId, token, existing, sides, on
           errors={errors}
           onChange={(n, v) => setValues({ ...values, [n]: v })}
           secret={secret}
-          onSecret={(n, s) => setSecret(s ? [...secret, n] : secret.filter((x) => x !== n))}
+          onSecret={(n, s) => setSecret(secretAfter(fields, secret, n, s))}
         />
       </fieldset>
       <div className="grid2">

@@ -90,7 +90,7 @@ export function SchemaFields({ idPrefix, fields, values, errors, onChange, secre
             {input}
             {onSecret ? (
               <label className="secret-toggle">
-                <input type="checkbox" checked={secret?.includes(f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
+                <input type="checkbox" checked={secret?.includes(f.parent ?? f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
               </label>
             ) : null}
             {f.doc ? (

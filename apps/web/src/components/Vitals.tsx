@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
+import { valueAt, vitalSpecs, vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
 /** One bar: what is left of a vital, with its numbers when the viewer may see them, or a word. */
@@ -39,9 +39,12 @@ export function Vitals({ display, state, c, numbers, compact = false }: { displa
   );
 }
 
-/** The GM's damage or healing in one action (`combatant.adjust`, logged like any command). */
-export function AdjustVital({ display, c, send }: { display: RulesetDisplay; c: Combatant; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
-  const vitals = display.vitals.filter((v) => v.adjustable);
+/**
+ * The GM's damage or healing in one action (`combatant.adjust`, logged like any command), on any
+ * adjustable vital of the encounter (`options`: the encounter's, for the vitals it names).
+ */
+export function AdjustVital({ display, options, c, send }: { display: RulesetDisplay; options: unknown; c: Combatant; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+  const vitals = vitalSpecs(display, options).filter((v) => v.adjustable && (v.current.in !== 'data' || typeof valueAt(c.data, v.current.key) === 'number'));
   const [vital, setVital] = useState(vitals[0]?.key ?? '');
   const [amount, setAmount] = useState('');
   const [err, setErr] = useState<string | null>(null);

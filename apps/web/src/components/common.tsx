@@ -151,7 +151,12 @@ function conditionTags(state: EncounterState, id: string): ReactNode {
 function show(v: unknown): string {
   if (v === null || v === undefined) return '—';
   if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return v.join(', ');
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') {
+    // a map of numbers or words (maxima by name): "Mana 10, Stress 6"
+    const entries = Object.entries(v);
+    if (!Array.isArray(v) && entries.every(([, x]) => typeof x !== 'object')) return entries.map(([k, x]) => `${k} ${String(x)}`).join(', ') || '—';
+    return JSON.stringify(v);
+  }
   return String(v);
 }
 
@@ -211,8 +216,8 @@ export function GroupedStats({ display, values, secret = [] }: { display: Rulese
 }
 
 /** The ruleset's per-turn state worth showing (internal fields never), in its words. */
-export function TurnState({ display, data }: { display: RulesetDisplay; data: Record<string, unknown> }) {
-  const entries = shownData(display, flatten(data));
+export function TurnState({ display, data, options }: { display: RulesetDisplay; data: Record<string, unknown>; options?: unknown }) {
+  const entries = shownData(display, flatten(data), options);
   if (entries.length === 0) return <p className="muted">—</p>;
   return (
     <dl className="stats" data-testid="turn-state">
@@ -283,7 +288,7 @@ export function CombatantCard({
       </details>
       <details className="sub" open={openData}>
         <summary>This turn / round</summary>
-        <TurnState display={display} data={c.data as Record<string, unknown>} />
+        <TurnState display={display} data={c.data as Record<string, unknown>} options={state.options} />
       </details>
     </article>
   );

@@ -1,4 +1,5 @@
 import type { EventSentence, FieldRef, RulesetDisplay, VitalSpec } from '@fray/engine';
+import { vitalSpecs } from '@fray/engine/display';
 import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './types.js';
 
 /**
@@ -8,6 +9,7 @@ import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './type
  */
 
 export type { RulesetDisplay, VitalSpec };
+export { vitalSpecs };
 
 export const emptyDisplay: RulesetDisplay = { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} };
 
@@ -16,11 +18,18 @@ export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string
   return d ?? emptyDisplay;
 }
 
+/** The value at a path in an object, a dot reading inside (`vitals.Mana`); undefined when there is none. */
+export function valueAt(obj: unknown, path: string): unknown {
+  let v = obj;
+  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? Reflect.get(v, part) : undefined;
+  return v;
+}
+
 function read(state: EncounterState, c: Combatant, ref: FieldRef | number | undefined): number | null {
   if (typeof ref === 'number') return ref;
   if (!ref) return null;
   const from = ref.in === 'options' ? state.options : ref.in === 'stats' ? (c.stats as Record<string, unknown>) : (c.data as Record<string, unknown>);
-  const v = from?.[ref.key];
+  const v = valueAt(from, ref.key);
   return typeof v === 'number' ? v : null;
 }
 
@@ -47,12 +56,17 @@ function statusOf(v: VitalSpec, current: number): string | null {
   return out;
 }
 
-function roughly(left: number): string {
-  if (left >= 1) return 'unhurt';
-  if (left > 0.75) return 'lightly hurt';
-  if (left > 0.4) return 'about half';
-  if (left > 0) return 'badly hurt';
-  return 'spent';
+const HARM_WORDS = ['unhurt', 'lightly hurt', 'about half', 'badly hurt', 'spent'] as const;
+
+/** In words: what is left of a vital (harm words), or how full it is when the ruleset gives words for that. */
+function roughly(v: VitalSpec, left: number, current: number, max: number): string {
+  const [full, most, half, some, none] = v.amountWords ?? HARM_WORDS;
+  const x = v.amountWords ? Math.max(0, Math.min(1, current / max)) : left;
+  if (x >= 1) return full;
+  if (x > 0.75) return most;
+  if (x > 0.4) return half;
+  if (x > 0) return some;
+  return none;
 }
 
 /**
@@ -62,7 +76,7 @@ function roughly(left: number): string {
  */
 export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Combatant, numbers: boolean): VitalView[] {
   const out: VitalView[] = [];
-  for (const v of display.vitals) {
+  for (const v of vitalSpecs(display, state.options)) {
     const current = read(state, c, v.current);
     if (current === null) continue;
     const max = read(state, c, v.max);
@@ -71,15 +85,15 @@ export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Comb
     const shownNumbers = numbers || max === null;
     const text = shownNumbers
       ? `${v.short} ${current}${max !== null ? `/${max}` : ''}${status ? ` (${status})` : ''}`
-      : `${v.short}: ${status ?? (left !== null ? roughly(left) : '?')}`;
+      : `${v.short}: ${status ?? (left !== null && max ? roughly(v, left, current, max) : '?')}`;
     out.push({ key: v.key, label: v.label, short: v.short, current, max, left, status, numbers: shownNumbers, text });
   }
   return out;
 }
 
-/** The state fields worth showing (internal ones dropped), flattened to `a.b` keys, with labels. */
-export function shownData(display: RulesetDisplay, entries: [string, unknown][]): Array<{ key: string; label: string; value: unknown }> {
-  const vitalKeys = new Set(display.vitals.filter((v) => v.current.in === 'data').map((v) => v.current.key));
+/** The state fields worth showing (internal ones and vitals dropped), flattened to `a.b` keys, with labels. */
+export function shownData(display: RulesetDisplay, entries: [string, unknown][], options?: unknown): Array<{ key: string; label: string; value: unknown }> {
+  const vitalKeys = new Set(vitalSpecs(display, options).filter((v) => v.current.in === 'data').map((v) => v.current.key));
   const internal = (k: string) => display.internal.some((i) => i === k || k.startsWith(`${i}.`));
   return entries
     .filter(([k]) => !internal(k) && !vitalKeys.has(k))

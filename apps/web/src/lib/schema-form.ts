@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { valueAt } from './display.js';
 import { labelOf } from './labels.js';
 
 /**
@@ -25,6 +26,7 @@ export type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  additionalProperties?: JsonSchema | boolean;
   description?: string;
   title?: string;
   [k: string]: unknown;
@@ -43,6 +45,11 @@ export interface Field {
   max?: number;
   doc?: string;
   default?: unknown;
+  /** a field for one entry of an object-valued property: its value is `value[parent][key]` */
+  parent?: string;
+  key?: string;
+  /** an object-valued property: the kind of each of its entries (a map of numbers: integer) */
+  entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
 }
 
 /** The non-null branch of `X | null`, and whether null is allowed. */
@@ -93,7 +100,9 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
   return Object.entries(s.properties ?? {}).map(([name, raw]) => {
     const { schema: prop, nullable } = unwrapNullable(raw);
     const k = kindOf(prop);
+    const ap = prop.additionalProperties;
     const field: Field = {
+      ...(typeof ap === 'object' ? { entry: kindOf(unwrapNullable(ap).schema) } : {}),
       name,
       label: prop.title ?? labelOf(name),
       ...k,
@@ -107,6 +116,20 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
   });
 }
 
+/**
+ * An object-valued property whose entries are named elsewhere (a number per vital the encounter
+ * names: `vitals` → `vitals.Mana`, `vitals.Stress`) shown as one field per entry instead of a JSON
+ * field; with no entries it is not shown. `entries`: property → its entries' keys and labels.
+ */
+export function withEntryFields(fields: Field[], entries: Map<string, Array<{ key: string; label: string }>>): Field[] {
+  return fields.flatMap((f) => {
+    const list = entries.get(f.name);
+    if (!list) return [f];
+    const each = f.entry ?? { kind: 'json' as const };
+    return list.map(({ key, label }): Field => ({ name: `${f.name}.${key}`, label, ...each, required: false, nullable: false, parent: f.name, key }));
+  });
+}
+
 /** Form values are strings (inputs), booleans (checkboxes) or string lists (multiselects). */
 export type FormValue = string | boolean | string[];
 export type FormValues = Record<string, FormValue>;
@@ -114,7 +137,7 @@ export type FormValues = Record<string, FormValue>;
 export function initialValues(fields: Field[], current?: Record<string, unknown>): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    const v = current && f.name in current ? current[f.name] : f.default;
+    const v = f.parent ? valueAt(current?.[f.parent], f.key!) : current && f.name in current ? current[f.name] : f.default;
     out[f.name] = toFormValue(f, v);
   }
   return out;
@@ -143,6 +166,17 @@ export interface ParseResult {
 
 /** Turn form values into the object to validate and send (blank optional fields are left out). */
 export function parseValues(fields: Field[], values: FormValues): ParseResult {
+  const { value, errors } = parseFlat(fields, values);
+  const inside: Record<string, Record<string, unknown>> = {};
+  for (const f of fields) {
+    if (!f.parent || !(f.name in value)) continue;
+    (inside[f.parent] ??= {})[f.key!] = value[f.name];
+    delete value[f.name];
+  }
+  return { value: { ...value, ...inside }, errors };
+}
+
+function parseFlat(fields: Field[], values: FormValues): ParseResult {
   const value: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
@@ -221,16 +255,23 @@ function messageOf(e: ErrorObject): string {
   }
 }
 
-/** Validate against the schema: field name → first message ('' key for the whole object). */
-export function validate(schema: unknown, value: unknown): Record<string, string> {
+/**
+ * Validate against the schema: field name → first message ('' key for the whole object).
+ * `fieldNames`: the form's fields, so that an entry's message goes to its own field.
+ */
+export function validate(schema: unknown, value: unknown, fieldNames?: Set<string>): Record<string, string> {
   const v = validatorFor(schema);
   if (!v || v(value)) return {};
   const out: Record<string, string> = {};
   for (const e of v.errors ?? []) {
-    let field = e.instancePath.split('/')[1] ?? '';
+    const path = e.instancePath.split('/');
+    let field = path[1] ?? '';
+    // an entry with a field of its own (`vitals.Mana`) gets its message there
+    const entry = path.length === 3 && fieldNames?.has(`${field}.${path[2]!}`);
+    if (entry) field = `${field}.${path[2]!}`;
     if (e.keyword === 'required') field = String((e.params as { missingProperty: string }).missingProperty);
     const msg = e.keyword === 'required' ? 'is required' : messageOf(e);
-    const rest = e.instancePath.split('/').slice(2).join('/');
+    const rest = entry ? '' : path.slice(2).join('/');
     if (!(field in out)) out[field] = rest ? `${rest}: ${msg}` : msg;
   }
   return out;

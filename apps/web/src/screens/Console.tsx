@@ -445,10 +445,10 @@ export function Console({ encounterId }: { encounterId: string }) {
             <div className="cards">
               {combatants.map((c) =>
                 editing === c.id && ruleset ? (
-                  <CombatantForm key={c.id} ruleset={ruleset} encounterId={encounterId} token={token} existing={c} sides={sides} onDone={() => setEditing(null)} />
+                  <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={encounterId} token={token} existing={c} sides={sides} onDone={() => setEditing(null)} />
                 ) : (
                   <CombatantCard key={c.id} state={state} c={c} display={display}>
-                    <AdjustVital display={display} c={c} send={send} />
+                    <AdjustVital display={display} options={state.options} c={c} send={send} />
                     <div className="row">
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit
@@ -486,7 +486,7 @@ export function Console({ encounterId }: { encounterId: string }) {
             {/* folded away once combat starts (the GM opens it when needed) */}
             <details className="sub" open={state.status === 'setup'} key={state.status}>
               <summary>The full form: name, side and every stat</summary>
-              {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
+              {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} options={state.options} encounterId={encounterId} token={token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesets.error} />}
             </details>
           </Section>
         </div>

@@ -44,6 +44,19 @@ describe('the ruleset’s words, applied', () => {
     expect(vitalsOf(display, state, secret as never, false)[0]!.left).toBeNull();
   });
 
+  it('"HP and the vitals the GM names for the encounter": each named vital from the options, its maximum read inside a stat, a rising one shown as what is left', () => {
+    const named: RulesetDisplay = {
+      ...display,
+      namedVitals: { names: 'vitals', rising: 'risingVitals', spec: { key: '{name}', label: '{name}', short: '{name}', current: { in: 'data', key: '{name}' }, max: { in: 'stats', key: 'vitals.{name}' }, direction: 'down', amountWords: ['full', 'high', 'about half', 'low', 'none'], adjustable: true, doc: '' } },
+    };
+    const s = { ...state, options: { vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] } } as unknown as EncounterState;
+    const c = { id: 'c', name: 'Cora', stats: { hp: 10, vitals: { Mana: 10, Stress: 6 } }, data: { hp: 10, Mana: 4, Stress: 3 }, items: [] } as never;
+    expect(vitalsOf(named, s, c, true).map((v) => v.text)).toEqual(['HP 10/10', 'Mana 4/10', 'Stress 3/6']);
+    expect(vitalsOf(named, s, c, false).map((v) => v.text)).toEqual(['HP: unhurt', 'Mana: low', 'Stress: about half']);
+    expect(vitalsOf(named, state, c, true).map((v) => v.key)).toEqual(['hp']);
+    expect(shownData(named, [['Mana', 4], ['Stress', 3], ['actions', 1]], s.options).map((e) => e.key)).toEqual(['actions']);
+  });
+
   it('internal state fields are never shown; the rest in words', () => {
     const shown = shownData(display, [['tieRoll', 3], ['turn.seq', 'a'], ['ap', 2], ['hp', 3]]);
     expect(shown).toEqual([{ key: 'ap', label: 'AP left', value: 2 }]);

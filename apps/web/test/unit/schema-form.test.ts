@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, initialValues, labelOf, parseValues, validate, type FormValues } from '../../src/lib/schema-form.js';
+import { fieldsOf, initialValues, labelOf, parseValues, validate, withEntryFields, type FormValues } from '../../src/lib/schema-form.js';
 
 const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, { id: string; statsSchema: z.ZodType; optionsSchema: z.ZodType; statDocs?: Record<string, string> }> };
 
@@ -75,4 +75,30 @@ describe('forms generated from a ruleset stats schema', () => {
       expect(r.optionsSchema.safeParse(parsed.value).success).toBe(true);
     });
   }
+});
+
+describe("a stat holding a number per vital the encounter names (freeform's \"vitals\")", () => {
+  const freeform = registry.freeform!;
+  const schema = json(freeform.statsSchema);
+  const entries = new Map([['vitals', [{ key: 'Mana', label: 'Max Mana' }, { key: 'Stress', label: 'Max Stress' }]]]);
+  const fields = withEntryFields(fieldsOf(schema, freeform.statDocs), entries);
+
+  it('is one number field per named vital, not a JSON field, and none when the encounter names none', () => {
+    expect(fields.filter((f) => f.parent === 'vitals').map((f) => [f.name, f.label, f.kind, f.min, f.max])).toEqual([
+      ['vitals.Mana', 'Max Mana', 'integer', 0, 100_000],
+      ['vitals.Stress', 'Max Stress', 'integer', 0, 100_000],
+    ]);
+    expect(fields.some((f) => f.kind === 'json')).toBe(false);
+    expect(withEntryFields(fieldsOf(schema), new Map([['vitals', []]])).map((f) => f.name)).not.toContain('vitals');
+  });
+
+  it('reads and writes the entries inside the stat, and puts an entry\'s error on its own field', () => {
+    const values: FormValues = initialValues(fields, { hp: 9, vitals: { Mana: 10 } });
+    expect(values).toMatchObject({ hp: '9', 'vitals.Mana': '10', 'vitals.Stress': '' });
+    const parsed = parseValues(fields, { ...values, 'vitals.Stress': '6' });
+    expect(parsed.value).toEqual({ hp: 9, vitals: { Mana: 10, Stress: 6 } });
+    expect(parseValues(fields, { ...values, 'vitals.Mana': '' }).value).toEqual({ hp: 9 });
+    const errs = validate(schema, { vitals: { Mana: -1 } }, new Set(fields.map((f) => f.name)));
+    expect(errs['vitals.Mana']).toBe('must be at least 0');
+  });
 });

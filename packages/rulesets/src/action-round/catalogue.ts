@@ -114,8 +114,6 @@ export const ACTIONS: ActionDef[] = [
   { id: 'load', label: 'Load complex weapon', type: 'varies', oa: 'OA', command: 'load', params: [item], rule: 'loading a complex weapon always provokes an Opportunity Attack' },
 ];
 
-export const actionById: Record<string, ActionDef> = Object.fromEntries(ACTIONS.map((a) => [a.id, a]));
-
 export const catalogue: CatalogueEntry[] = ACTIONS.map((a) => ({
   id: a.id,
   label: a.label,
@@ -125,3 +123,73 @@ export const catalogue: CatalogueEntry[] = ACTIONS.map((a) => ({
   rule: a.rule,
   ...(a.notes ? { notes: a.notes } : {}),
 }));
+
+/**
+ * The rule ids every refusal names (`action-round.<rule>`), the most specific that applies. The
+ * sentence each implements is quoted where it is checked (checks/) or in the catalogue above.
+ */
+export const RULE = {
+  turns: 'action-round.turns',
+  oneStandard: 'action-round.one-standard',
+  oneMove: 'action-round.one-move',
+  oneQuick: 'action-round.one-quick',
+  freeActions: 'action-round.free-actions',
+  oneReaction: 'action-round.one-reaction',
+  reactions: 'action-round.reactions',
+  readyConcentration: 'action-round.ready-concentration',
+  raise: 'action-round.raise',
+  incapacitated: 'action-round.incapacitated',
+  turnSkipped: 'action-round.turn-skipped',
+  delay: 'action-round.delay',
+  delayInterrupt: 'action-round.delay-interrupt',
+  targets: 'action-round.targets',
+  items: 'action-round.items',
+  powers: 'action-round.powers',
+  oneAreaPower: 'action-round.one-area-power',
+  slam: 'action-round.slam',
+  crawl: 'action-round.crawl',
+  charge: 'action-round.charge',
+  move: 'action-round.move',
+  advance: 'action-round.advance',
+  withdraw: 'action-round.withdraw',
+  noSplitMove: 'action-round.no-split-move',
+  ready: 'action-round.ready',
+  readied: 'action-round.readied',
+  trick: 'action-round.trick',
+  stunt: 'action-round.stunt',
+  counterStunt: 'action-round.counter-stunt',
+  opportunityAttack: 'action-round.opportunity-attack',
+  assist: 'action-round.assist',
+  assistDelay: 'action-round.assist-delay',
+  assistCombine: 'action-round.assist-combine',
+  stand: 'action-round.stand',
+  escape: 'action-round.escape',
+  retrieve: 'action-round.retrieve',
+  aim: 'action-round.aim',
+  aimTarget: 'action-round.aim-target',
+  gambit: 'action-round.gambit',
+  command: 'action-round.command',
+  influence: 'action-round.influence',
+  draw: 'action-round.draw',
+  drop: 'action-round.drop',
+  manipulate: 'action-round.manipulate',
+  stance: 'action-round.stance',
+  switchAlternate: 'action-round.switch-alternate',
+  quickInReaction: 'action-round.quick-in-reaction',
+  destiny: 'action-round.destiny',
+  destinyCoup: 'action-round.destiny-coup',
+  destinyImproveRoll: 'action-round.destiny-improve-roll',
+  destinyStunt: 'action-round.destiny-stunt',
+  destinyUnconscious: 'action-round.destiny-unconscious',
+  surge: 'action-round.surge',
+  recover: 'action-round.recover',
+  load: 'action-round.load',
+  attack: { close: 'action-round.attack-close', ranged: 'action-round.attack-ranged', court: 'action-round.attack-court', rumor: 'action-round.attack-rumor' },
+  power: {
+    personal: 'action-round.power-personal',
+    close: 'action-round.power-close',
+    ranged: 'action-round.power-ranged',
+    court: 'action-round.power-court',
+    gossip: 'action-round.power-gossip',
+  },
+} as const;

@@ -1,217 +1,321 @@
-import type { ActionOption, EngineError, ParamSpec } from '@fray/engine';
-import { ACTIONS, type ActionDef } from './catalogue.js';
+import { ruleError, type ActionOption, type EngineError, type ParamSpec, type ReactionWindow } from '@fray/engine';
+import { ACTIONS, RULE, type ActionDef } from './catalogue.js';
+import {
+  checkActNow,
+  checkAreaPower,
+  checkBudget,
+  checkCombine,
+  checkDelay,
+  checkFree,
+  checkGrabbed,
+  checkMaintainAim,
+  checkMoveMode,
+  checkNotProne,
+  checkProne,
+  checkQuick,
+  checkReadiedTrigger,
+  checkReadiedWaits,
+  checkReaction,
+  checkSlam,
+  checkSpendWhileDown,
+  checkSplit,
+  checkTalk,
+  checkTurn,
+} from './checks/index.js';
+import { combinablePowers, powerReachWhy, rangeWhy } from './mechanics/combat.js';
+import { variableRuling } from './mechanics/rulings.js';
+import { attackProvokers, threatenersOf } from './mechanics/threat.js';
 import type { Options } from './options.js';
-import { budgetGate, err, freeGate, reactionGate, slotFor, threatenersOf, turnGate, cond } from './rules.js';
-import { attackProvokers, quickGate, rangeGate, type AttackKind } from './resolve.js';
-import { powerTargetGate, variableRuling, speedRank } from './actions.js';
-import { combinablePowers, combineGate } from './powers.js';
-import { isIncapacitated, posOf, type C } from './space.js';
-import type { Slot, State } from './state.js';
+import { optionsOf, posOf, slotFor, speedRank, type AttackKind, type C, type Power, type State } from './state/index.js';
+
+/** legalActions: every action of the catalogue for one combatant, with its cost, whom it provokes, and the check that blocks it. */
+
+type Provokes = ActionOption['provokes'];
+/** What every option of one combatant shares. */
+interface View {
+  s: State;
+  o: Options;
+  c: C;
+  w: ReactionWindow | null;
+  others: C[];
+  movementProvokes: Provokes;
+  oaProvokes: Provokes;
+  /** an open move action of this mode continues without a new slot */
+  continuing: string | null;
+}
+interface Shape {
+  blocked: EngineError | null;
+  provokes: Provokes;
+  params: ParamSpec[] | undefined;
+}
 
 const OFF_TURN_FREE = new Set(['talk', 'spend-coup', 'spend-edit-scene', 'spend-improve-roll', 'spend-inspiration', 'spend-recover', 'spend-stunt']);
+const TRIGGERED = new Set(['opportunity-attack', 'counter-stunt', 'readied']);
+const ON_OWN_CHECK = new Set(['smash', 'slam', 'raise', 'hunch']);
+const KINDS: readonly AttackKind[] = ['close', 'ranged', 'court', 'rumor'];
+
+const names = (xs: { id: string }[]): string[] => xs.map((x) => x.id);
+const isSlot = (t: string): t is 'standard' | 'move' | 'quick' => t === 'standard' || t === 'move' || t === 'quick';
 
 function costOf(c: C, type: string): Record<string, number> | undefined {
-  if (type === 'standard' || type === 'move' || type === 'quick') {
-    const slot = slotFor(c.data, type) ?? type;
-    return { [slot]: 1 };
-  }
+  if (isSlot(type)) return { [slotFor(c.data, type) ?? type]: 1 };
   if (type === 'free' || type === 'reaction') return { [type]: 1 };
   return undefined;
 }
 
-function names(cs: C[]): string[] {
-  return cs.map((x) => x.id);
+/** While a reaction window is open, only the commands it asks of this combatant. */
+function windowBlock(v: View, command: string): EngineError | null {
+  const w = v.w;
+  if (!w || (w.allowed.includes(command) && w.responses[v.c.id] === 'pending')) return null;
+  return ruleError('REACTION_PENDING', RULE.reactions, `Waiting for reactions (${w.kind}).`);
 }
 
-export function legalActions(state: State, id: string): ActionOption[] {
-  const s = state;
-  const o = s.options as Options;
-  const c = s.combatants[id] as C | undefined;
+function reactionBlock(v: View, def: ActionDef): EngineError | null {
+  const { s, o, c, w } = v;
+  if (TRIGGERED.has(def.id)) {
+    if (w && w.allowed.includes(def.command) && w.responses[c.id] === 'pending') return null;
+    if (def.id === 'readied') return checkReadiedTrigger(s, c);
+    const rule = def.id === 'opportunity-attack' ? RULE.opportunityAttack : RULE.counterStunt;
+    return ruleError('ILLEGAL_ACTION', rule, 'Only when triggered: "you react in response to something else happening".');
+  }
+  const r = checkReaction(s, o, c) ?? (ON_OWN_CHECK.has(def.id) ? checkTurn(s, c) : null);
+  return r ?? (def.id === 'slam' ? checkSlam(s, c) : null);
+}
+
+/** The turn, the budget and the reaction: what the action's type asks. */
+function budgetBlock(v: View, def: ActionDef): EngineError | null {
+  const { s, o, c } = v;
+  const t = def.type;
+  if (isSlot(t)) {
+    const b = checkBudget(s, c, t);
+    return v.continuing === def.id && b?.code === 'BUDGET_EXHAUSTED' ? null : b;
+  }
+  if (t === 'free') {
+    if (def.id === 'talk') return checkTalk(s, c);
+    if (OFF_TURN_FREE.has(def.id)) return checkSpendWhileDown(s, c, def.id.slice('spend-'.length));
+    return checkBudget(s, c, 'free');
+  }
+  if (t === 'reaction') return reactionBlock(v, def);
+  if (def.id === 'delay') return checkDelay(s, c);
+  if (def.id === 'act-now') return checkActNow(s, c);
+  if (def.id === 'resistance-check') return checkTurn(s, c);
+  if (t === 'varies') {
+    const vt = def.id === 'load' ? o.variableActionDefault : variableRuling(s, o, def.id === 'use-skill' ? 'skill:*' : 'tool:*').type;
+    return checkTurn(s, c) ?? (isSlot(vt) ? checkBudget(s, c, vt) : null);
+  }
+  return null;
+}
+
+function attackShape(v: View, def: ActionDef): Shape {
+  const { s, o, c } = v;
+  const kind = KINDS.find((k) => k === def.template?.['kind']) ?? 'close';
+  const targets = v.others.filter((x) => x.side !== c.side && rangeWhy(o, c, x, kind) === null);
+  const blocked = targets.length ? null : ruleError('UNKNOWN_TARGET', RULE.attack[kind], `No opponent is a legal target for a ${kind} attack.`);
+  const params: ParamSpec[] = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, ...(def.params ?? []).filter((p) => p.name !== 'targetId')];
+  if (def.command === 'stunt') return { blocked, provokes: v.oaProvokes, params };
+  const from = [...new Set(targets.flatMap((x) => names(attackProvokers(s, o, c, x, kind))))];
+  const reason = kind === 'close' ? 'attacking an armed opponent while unarmed' : kind === 'court' ? 'attacking an opponent with Wits while you have none' : 'a ranged attack in a threatened square';
+  return { blocked, provokes: from.length ? { from, reason } : null, params };
+}
+
+function moveShape(v: View, def: ActionDef): Shape {
+  const { s, c } = v;
+  if (def.command === 'charge') {
+    const targets = v.others.filter((x) => x.side !== c.side && posOf(x));
+    const blocked = checkMoveMode(s, c, 'walk') ?? (targets.length ? null : ruleError('UNKNOWN_TARGET', RULE.charge, 'No opponent on the grid.'));
+    return { blocked, provokes: v.movementProvokes, params: [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'path', optional: true }] };
+  }
+  const mode = def.command === 'move' ? String(def.template?.['mode'] ?? 'walk') : 'walk';
+  const blocked = checkMoveMode(s, c, mode);
+  const m = v.movementProvokes;
+  const provokes = m && (def.command === 'move' ? m : { ...m, reason: `leaving a threatened square unless moving ${def.command === 'advance' ? 'towards' : 'away from'} the nearest enemy` });
+  const left = c.data.move?.remaining ?? 0;
+  if (v.continuing === def.id) return { blocked, provokes, params: [{ name: 'path', kind: 'path', max: left, label: `up to ${left} more squares of this move action` }] };
+  // the path's longest length at this speed (run, squeeze and crawl change it: the server's check has the last word)
+  const max = Math.max(1, Math.floor(6 * 2 ** speedRank(s, c)));
+  const params = !blocked && def.command === 'move' ? (def.params ?? []).map((p) => (p.kind === 'path' ? { ...p, max } : p)) : def.params;
+  return { blocked, provokes, params };
+}
+
+function assistShape(v: View, def: ActionDef): Shape {
+  const { s, c } = v;
+  if (def.id === 'assist-skill') {
+    const order = s.clock.order;
+    const next = order[order.indexOf(c.id) + 1];
+    const ally = next ? s.combatants[next] : undefined;
+    const blocked = ally && ally.side === c.side ? null : ruleError('ILLEGAL_ACTION', RULE.assistDelay, '"must delay to the same point in the initiative order": delay to act just before the ally.');
+    return { blocked, provokes: null, params: [{ name: 'allyId', kind: 'combatant', options: ally ? [ally.id] : [] }, { name: 'skill', kind: 'text' }] };
+  }
+  if (def.id === 'assist-combine') {
+    const allies = v.others.filter((x) => x.side === c.side && combinablePowers(c, x).length > 0);
+    const none = c.stats.powers.length ? ruleError('ILLEGAL_ACTION', RULE.assistCombine, 'No ally has a power with the same effect as one of yours.') : checkCombine(c, c);
+    const params: ParamSpec[] = [{ name: 'allyId', kind: 'combatant', options: names(allies) }, { name: 'powerId', kind: 'text', optional: true }, ...(def.params ?? []).filter((p) => p.name !== 'allyId')];
+    return { blocked: allies.length ? null : none, provokes: null, params };
+  }
+  return { blocked: null, provokes: def.command === 'assess' || def.command === 'influence' ? v.oaProvokes : null, params: def.params };
+}
+
+function itemShape(v: View, def: ActionDef): Shape | null {
+  const c = v.c;
+  if (def.id === 'drop-item' || def.id === 'sheathe') {
+    const held = c.items.filter((i) => i.location !== 'carried' && i.location !== 'ground');
+    const blocked = held.length ? null : ruleError('ILLEGAL_ACTION', def.id === 'sheathe' ? RULE.draw : RULE.drop, 'Nothing in hand.');
+    return { blocked, provokes: null, params: [{ name: 'itemId', kind: 'item', options: names(held) }] };
+  }
+  if (def.id === 'draw') {
+    const carried = c.items.filter((i) => i.location === 'carried');
+    return { blocked: carried.length ? null : ruleError('ILLEGAL_ACTION', RULE.draw, 'Nothing to draw.'), provokes: null, params: [{ name: 'itemId', kind: 'item', options: names(carried) }] };
+  }
+  if (def.id === 'load') {
+    const blocked = c.items.some((i) => (i.tags ?? []).includes('complex')) ? null : ruleError('ILLEGAL_ACTION', RULE.load, 'No complex weapon.');
+    return { blocked, provokes: v.oaProvokes, params: def.params };
+  }
+  if (def.id === 'use-skill' || def.id === 'use-tool') return { blocked: null, provokes: variableRuling(v.s, v.o, 'skill:*').provokes ? v.oaProvokes : null, params: def.params };
+  if (def.id === 'retrieve') return { blocked: null, provokes: v.oaProvokes, params: def.params };
+  return null;
+}
+
+function otherShape(v: View, def: ActionDef): Shape {
+  const { s, c } = v;
+  const plain = (blocked: EngineError | null, provokes: Provokes = null): Shape => ({ blocked, provokes, params: def.params });
+  switch (def.id) {
+    case 'stand':
+      return plain(checkProne(s, c), v.oaProvokes);
+    case 'stand-acrobatic':
+      return plain(checkProne(s, c));
+    case 'escape':
+      return plain(checkGrabbed(s, c), v.movementProvokes);
+    case 'aim': {
+      const aim = c.data.aim;
+      const targets = aim ? v.others.filter((x) => x.id === aim.targetId) : v.others.filter((x) => x.side !== c.side);
+      const blocked = targets.length ? null : ruleError('UNKNOWN_TARGET', RULE.aim, 'No target.');
+      return { blocked, provokes: v.oaProvokes, params: [{ name: 'targetId', kind: 'combatant', options: names(targets) }] };
+    }
+    case 'maintain-aim':
+      return plain(checkMaintainAim(c));
+    case 'stance':
+      return plain(c.data.attackedThisTurn ? ruleError('ILLEGAL_ACTION', RULE.stance, '"Before you make an Attack on your turn".') : null);
+    case 'gambit':
+      return plain(null, v.oaProvokes);
+    case 'drop-prone':
+      return plain(checkNotProne(s, c));
+    case 'switch-alternate':
+      return plain(c.stats.powers.some((p) => p.alternates.length) ? null : ruleError('ILLEGAL_ACTION', RULE.switchAlternate, 'No power with alternate effects.'));
+    case 'command':
+      return plain(v.others.some((x) => x.stats.commander === c.id) ? null : ruleError('ILLEGAL_ACTION', RULE.command, 'No character under your control.'));
+  }
+  if (def.command === 'spend') {
+    const pool = (['destiny', 'fate', 'corruption'] as const).filter((p) => c.data[p] > 0);
+    const blocked = pool.length ? null : ruleError('BUDGET_EXHAUSTED', RULE.destiny, 'No Destiny, Fate or Corruption to spend.');
+    return { blocked, provokes: null, params: [{ name: 'pool', kind: 'choice', options: pool }] };
+  }
+  return plain(null);
+}
+
+/** SURGE: the benefits that name something (a trait, a power's alternate effect, an ongoing effect on you). */
+function surgeShape(v: View, def: ActionDef): Shape | null {
+  const c = v.c;
+  if (def.id === 'surge-boost') return { blocked: null, provokes: null, params: [{ name: 'trait', kind: 'text' }] };
+  if (def.id === 'surge-alternate-effect') {
+    const powers = c.stats.powers.filter((p) => p.alternates.length);
+    const blocked = powers.length ? null : ruleError('ILLEGAL_ACTION', RULE.surge, 'No power with alternate effects.');
+    return { blocked, provokes: null, params: [{ name: 'powerId', kind: 'choice', options: names(powers) }, { name: 'alternate', kind: 'text' }] };
+  }
+  if (def.id === 'surge-resistance') {
+    const effects = v.s.effects.filter((e) => e.targetId === c.id);
+    const blocked = effects.length ? null : ruleError('ILLEGAL_ACTION', RULE.surge, 'No ongoing effect on you to resist.');
+    return { blocked, provokes: null, params: [{ name: 'effectId', kind: 'choice', options: names(effects) }] };
+  }
+  return null;
+}
+
+/** Targets, reach and provocation, once the budget allows the action. */
+function shapeOf(v: View, def: ActionDef): Shape {
+  if (def.command === 'attack' || def.command === 'stunt') return attackShape(v, def);
+  if (def.command === 'charge' || def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') return moveShape(v, def);
+  if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') return assistShape(v, def);
+  return itemShape(v, def) ?? surgeShape(v, def) ?? otherShape(v, def);
+}
+
+function catalogueOption(v: View, def: ActionDef): ActionOption {
+  // a readied character "cannot take any other Reactions" (the command's own refusal, window or not)
+  const pre = (def.id === 'opportunity-attack' ? checkReadiedWaits(v.c) : null) ?? windowBlock(v, def.command) ?? budgetBlock(v, def);
+  const shape: Shape = pre ? { blocked: pre, provokes: null, params: def.params } : shapeOf(v, def);
+  let blocked = shape.blocked;
+  // "You cannot, however, normally split up your move action": whatever else is open
+  if (def.command === 'move' && !windowBlock(v, def.command) && slotFor(v.c.data, 'move') === null) blocked = checkSplit(v.c) ?? blocked;
+  const provokes = def.id === 'readied' && !blocked ? null : shape.provokes;
+  const opt: ActionOption = {
+    command: def.command,
+    action: def.id,
+    label: def.label,
+    kind: def.type,
+    cost: costOf(v.c, def.type),
+    provokes,
+    params: shape.params,
+    template: { combatantId: v.c.id, ...(def.template ?? {}) },
+    allowed: !blocked,
+    rule: def.rule,
+  };
+  if (blocked) opt.blocked = blocked;
+  return opt;
+}
+
+const POWER_DEFS = new Map(ACTIONS.filter((a) => a.id.startsWith('power-')).map((a) => [a.id, a]));
+
+/** Powers: one option per power, typed by the power. */
+function powerOption(v: View, p: Power): ActionOption {
+  const { s, o, c } = v;
+  const def = POWER_DEFS.get(`power-${p.range}`)!;
+  let blocked = windowBlock(v, def.command) ?? checkTurn(s, c);
+  if (!blocked) blocked = p.action === 'free' ? checkFree(s, c) : checkBudget(s, c, p.action);
+  if (!blocked) blocked = checkAreaPower(s, c, p);
+  const targets = p.range === 'personal' ? [c] : Object.values(s.combatants).filter((x) => powerReachWhy(o, c, p, x) === null);
+  if (!blocked && !targets.length) blocked = ruleError('UNKNOWN_TARGET', RULE.power[p.range], 'No target in range.');
+  return {
+    command: 'use-power',
+    action: def.id,
+    label: `${p.name} (${p.range}${p.area ? ', area' : ''})`,
+    kind: p.action,
+    cost: costOf(c, p.action),
+    provokes: (p.range === 'ranged' || p.range === 'gossip') && v.oaProvokes ? v.oaProvokes : null,
+    params: [{ name: 'targetIds', kind: 'list', options: names(targets) }],
+    template: { combatantId: c.id, powerId: p.id },
+    allowed: !blocked,
+    ...(blocked ? { blocked } : {}),
+    rule: def.rule,
+  };
+}
+
+/** A quick action as part of a reaction. */
+function quickOption(v: View, w: ReactionWindow): ActionOption {
+  const why = checkQuick(v.s, v.c);
+  const rule = 'may even use it as part of a reaction, so long as you did not use it during your last turn';
+  const opt: ActionOption = { command: w.allowed[0] ?? 'opportunity-attack', action: 'quick-in-reaction', label: 'Quick action as part of the reaction', kind: 'quick', cost: { quick: 1 }, provokes: null, params: [{ name: 'quick', kind: 'text' }], template: { combatantId: v.c.id }, allowed: !why, rule };
+  if (why) opt.blocked = why;
+  return opt;
+}
+
+export function legalActions(s: State, id: string): ActionOption[] {
+  const c = s.combatants[id];
   if (!c) return [];
-  const out: ActionOption[] = [];
-  const w = s.reaction;
-  const others = Object.values(s.combatants).filter((x) => x.id !== id) as C[];
+  const o = optionsOf(s);
   const threateners = threatenersOf(s, o, c);
-  const movementProvokes = threateners.length ? { from: names(threateners), reason: 'leaving a threatened square' } : null;
-  const oaProvokes = threateners.length ? { from: names(threateners), reason: 'an [OA] action in a threatened square' } : null;
-
-  const push = (def: ActionDef, blocked: EngineError | null, rest: Partial<ActionOption>) => {
-    const opt: ActionOption = {
-      command: def.command,
-      action: def.id,
-      label: def.label,
-      kind: def.type,
-      cost: costOf(c, def.type),
-      provokes: null,
-      params: def.params,
-      template: { combatantId: id, ...(def.template ?? {}) },
-      allowed: !blocked,
-      rule: def.rule,
-      ...rest,
-    };
-    if (blocked) opt.blocked = blocked;
-    out.push(opt);
+  const from = names(threateners);
+  const move = c.data.move;
+  const v: View = {
+    s,
+    o,
+    c,
+    w: s.reaction,
+    others: Object.values(s.combatants).filter((x) => x.id !== id),
+    movementProvokes: from.length ? { from, reason: 'leaving a threatened square' } : null,
+    oaProvokes: from.length ? { from, reason: 'an [OA] action in a threatened square' } : null,
+    continuing: move && move.remaining > 0 && !move.afterStandard ? `move-${move.mode}` : null,
   };
-
-  const windowBlock = (def: ActionDef): EngineError | null => {
-    if (!w) return null;
-    if (w.allowed.includes(def.command) && w.responses[id] === 'pending') return null;
-    return err('REACTION_PENDING', 'reactions', `Waiting for reactions (${w.kind}).`);
-  };
-
-  for (const def of ACTIONS) {
-    if (def.id.startsWith('power-')) continue;
-    let blocked: EngineError | null = windowBlock(def);
-    let provokes: ActionOption['provokes'] = null;
-    let params: ParamSpec[] | undefined = def.params;
-    const t = def.type;
-    const continuing = !!c.data.move && c.data.move.remaining > 0 && !c.data.move.afterStandard && def.id === `move-${c.data.move.mode}`;
-    if (!blocked) {
-      if (t === 'standard' || t === 'move' || t === 'quick') blocked = budgetGate(s, o, c, t);
-      // an open move action of this mode continues without a new slot
-      if (continuing && blocked?.code === 'BUDGET_EXHAUSTED') blocked = null;
-      else if (t === 'free') blocked = OFF_TURN_FREE.has(def.id) ? (isIncapacitated(s, c) && def.id !== 'spend-recover' ? (def.id === 'talk' ? err('ILLEGAL_ACTION', 'incapacitated', 'Incapacitated.') : err('ILLEGAL_ACTION', 'destiny-unconscious', 'Unable to take free actions: only the Recover spend (a 6 needed).')) : def.id === 'talk' ? freeGate(s, c) : null) : budgetGate(s, o, c, 'free');
-      else if (t === 'reaction') {
-        if (def.id === 'opportunity-attack' || def.id === 'counter-stunt' || def.id === 'readied') {
-          if (!w || !w.allowed.includes(def.command) || w.responses[id] !== 'pending') blocked = err('ILLEGAL_ACTION', def.id, 'Only when triggered: "you react in response to something else happening".');
-        } else {
-          blocked = reactionGate(s, o, c);
-          if (!blocked && (def.id === 'smash' || def.id === 'slam' || def.id === 'raise' || def.id === 'hunch')) blocked = turnGate(s, c);
-          if (!blocked && def.id === 'slam' && !(c.data.movedRound === s.clock.round && c.data.moved > 0)) blocked = err('ILLEGAL_ACTION', 'slam', '"When you move before an attack": you have not moved this round.');
-        }
-      } else if (def.id === 'delay') {
-        blocked = turnGate(s, c) ?? (c.data.acted ? err('ILLEGAL_ACTION', 'delay', 'You cannot delay if you have already taken an action on your turn.') : null);
-      } else if (def.id === 'act-now') {
-        blocked = !c.data.delaying ? err('ILLEGAL_ACTION', 'delay', 'Not delaying.') : s.clock.current && (s.combatants[s.clock.current] as C).data.acted ? err('ILLEGAL_ACTION', 'delay', 'Wait for the current turn to end.') : s.rs.turnSeq <= c.data.delayedSeq + 1 ? err('ILLEGAL_ACTION', 'delay', 'No other character has acted since you delayed.') : null;
-      } else if (def.id === 'resistance-check') {
-        blocked = turnGate(s, c);
-      } else if (t === 'varies') {
-        const ruling = variableRuling(s, o, def.id === 'use-skill' ? 'skill:*' : 'tool:*');
-        const vt = def.id === 'load' ? o.variableActionDefault : ruling.type;
-        blocked = turnGate(s, c) ?? (vt === 'standard' || vt === 'move' || vt === 'quick' ? budgetGate(s, o, c, vt) : null);
-      }
-    }
-    // targets, reach and provocation
-    if (!blocked) {
-      if (def.command === 'attack' || def.command === 'stunt') {
-        const kind = ((def.template?.['kind'] as AttackKind | undefined) ?? 'close') as AttackKind;
-        const targets = others.filter((x) => x.side !== c.side && rangeGate(s, o, c, x, kind) === null);
-        if (targets.length === 0) blocked = err('UNKNOWN_TARGET', `attack-${kind}`, `No opponent is a legal target for a ${kind} attack.`);
-        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, ...(def.params ?? []).filter((p) => p.name !== 'targetId')];
-        if (def.command === 'stunt') provokes = oaProvokes;
-        else {
-          const from = [...new Set(targets.flatMap((x) => names(attackProvokers(s, o, c, x, kind))))];
-          provokes = from.length ? { from, reason: kind === 'close' ? 'attacking an armed opponent while unarmed' : kind === 'court' ? 'attacking an opponent with Wits while you have none' : 'a ranged attack in a threatened square' } : null;
-        }
-      } else if (def.command === 'charge') {
-        const targets = others.filter((x) => x.side !== c.side && posOf(x));
-        if (cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'crawl', '"While prone, you can only move by crawling."');
-        else if (!targets.length) blocked = err('UNKNOWN_TARGET', 'charge', 'No opponent on the grid.');
-        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }, { name: 'path', kind: 'path', optional: true }];
-        provokes = movementProvokes;
-      } else if (def.command === 'move' || def.command === 'advance' || def.command === 'withdraw') {
-        const prone = cond(s, id, 'prone');
-        if (def.id === 'move-crawl' ? !prone : prone) blocked = err('ILLEGAL_ACTION', 'crawl', prone ? '"While prone, you can only move by crawling."' : 'Only while prone.');
-        if (def.command === 'move' && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
-          blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
-        }
-        if (continuing) params = [{ name: 'path', kind: 'path', max: c.data.move!.remaining, label: `up to ${c.data.move!.remaining} more squares of this move action` }];
-        provokes = movementProvokes && (def.command === 'move' ? movementProvokes : { ...movementProvokes, reason: `leaving a threatened square unless moving ${def.command === 'advance' ? 'towards' : 'away from'} the nearest enemy` });
-        // the path's longest length at this speed (run, squeeze and crawl change it: the server's check has the last word)
-        if (!blocked && def.command === 'move' && !continuing) params = (params ?? []).map((p) => (p.kind === 'path' ? { ...p, max: Math.max(1, Math.floor(6 * 2 ** speedRank(s, c))) } : p));
-      } else if (def.id === 'stand') {
-        if (!cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'stand', 'Not prone.');
-        provokes = oaProvokes;
-      } else if (def.id === 'stand-acrobatic') {
-        if (!cond(s, id, 'prone')) blocked = err('ILLEGAL_ACTION', 'stand', 'Not prone.');
-      } else if (def.id === 'escape') {
-        if (!s.effects.some((e) => e.targetId === id && (e.data as { kind?: string } | undefined)?.kind === 'grab')) blocked = err('ILLEGAL_ACTION', 'escape', 'Not grabbed.');
-        provokes = movementProvokes;
-      } else if (def.id === 'aim') {
-        const targets = c.data.aim ? others.filter((x) => x.id === c.data.aim!.targetId) : others.filter((x) => x.side !== c.side);
-        params = [{ name: 'targetId', kind: 'combatant', options: names(targets) }];
-        if (!targets.length) blocked = err('UNKNOWN_TARGET', 'aim', 'No target.');
-        provokes = oaProvokes;
-      } else if (def.id === 'maintain-aim') {
-        if (!c.data.aim) blocked = err('ILLEGAL_ACTION', 'aim', 'Not aiming.');
-        else if (c.data.aim.maintainedTurn === c.data.turnsTaken) blocked = err('ILLEGAL_ACTION', 'aim', 'The aim is already held this turn.');
-      } else if (def.id === 'stance') {
-        if (c.data.attackedThisTurn) blocked = err('ILLEGAL_ACTION', 'stance', '"Before you make an Attack on your turn".');
-      } else if (def.id === 'assist-skill') {
-        const order = s.clock.order;
-        const next = order[order.indexOf(id) + 1];
-        const ally = next ? (s.combatants[next] as C) : undefined;
-        if (!ally || ally.side !== c.side) blocked = err('ILLEGAL_ACTION', 'assist-delay', '"must delay to the same point in the initiative order": delay to act just before the ally.');
-        params = [{ name: 'allyId', kind: 'combatant', options: ally ? [ally.id] : [] }, { name: 'skill', kind: 'text' }];
-      } else if (def.id === 'assist-combine') {
-        const allies = others.filter((x) => x.side === c.side && combinablePowers(c, x).length > 0);
-        if (!allies.length) blocked = c.stats.powers.length ? err('ILLEGAL_ACTION', 'assist-combine', 'No ally has a power with the same effect as one of yours.') : combineGate(c, c);
-        params = [{ name: 'allyId', kind: 'combatant', options: names(allies) }, { name: 'powerId', kind: 'text', optional: true }, ...(def.params ?? []).filter((p) => p.name !== 'allyId')];
-      } else if (def.command === 'assist' || def.command === 'influence' || def.command === 'assess' || def.id === 'trick') {
-        if (def.command === 'assess' || def.command === 'influence') provokes = oaProvokes;
-      } else if (def.id === 'escape' || def.id === 'retrieve' || def.id === 'gambit') {
-        provokes = oaProvokes;
-      } else if (def.id === 'use-skill' || def.id === 'use-tool') {
-        provokes = variableRuling(s, o, 'skill:*').provokes ? oaProvokes : null;
-      } else if (def.id === 'load') {
-        if (!c.items.some((i) => (i.tags ?? []).includes('complex'))) blocked = err('ILLEGAL_ACTION', 'load', 'No complex weapon.');
-        provokes = oaProvokes;
-      } else if (def.command === 'spend') {
-        const pool = (['destiny', 'fate', 'corruption'] as const).filter((p) => c.data[p] > 0);
-        if (!pool.length) blocked = err('BUDGET_EXHAUSTED', 'destiny', 'No Destiny, Fate or Corruption to spend.');
-        params = [{ name: 'pool', kind: 'choice', options: pool }];
-      } else if (def.id === 'drop-item' || def.id === 'sheathe') {
-        const held = c.items.filter((i) => i.location !== 'carried' && i.location !== 'ground');
-        if (!held.length) blocked = err('ILLEGAL_ACTION', def.id, 'Nothing in hand.');
-        params = [{ name: 'itemId', kind: 'item', options: names(held as never) }];
-      } else if (def.id === 'draw') {
-        const carried = c.items.filter((i) => i.location === 'carried');
-        if (!carried.length) blocked = err('ILLEGAL_ACTION', 'draw', 'Nothing to draw.');
-        params = [{ name: 'itemId', kind: 'item', options: names(carried as never) }];
-      } else if (def.id === 'drop-prone' && cond(s, id, 'prone')) {
-        blocked = err('ILLEGAL_ACTION', 'drop', 'Already prone.');
-      } else if (def.id === 'switch-alternate' && !c.stats.powers.some((p) => p.alternates.length)) {
-        blocked = err('ILLEGAL_ACTION', 'switch-alternate', 'No power with alternate effects.');
-      } else if (def.id === 'command' && !others.some((x) => x.stats.commander === id)) {
-        blocked = err('ILLEGAL_ACTION', 'command', 'No character under your control.');
-      } else if (def.id === 'surge-additional-action' || def.id.startsWith('surge-')) {
-        // a surge is available at any time outside reaction windows
-      }
-    }
-    if (def.command === 'move' && !windowBlock(def) && c.data.move && c.data.move.afterStandard && c.data.move.remaining > 0 && slotFor(c.data, 'move') === null) {
-      blocked = err('ILLEGAL_ACTION', 'no-split-move', '"You cannot, however, normally split up your move action before and after your standard action."');
-    }
-    if (def.id === 'readied' && !blocked) provokes = null;
-    push(def, blocked, { provokes, params });
-  }
-
-  // Powers: one option per power, typed by the power.
-  for (const p of c.stats.powers) {
-    const def = ACTIONS.find((a) => a.id === `power-${p.range}`)!;
-    let blocked: EngineError | null = windowBlock(def) ?? turnGate(s, c);
-    const type = p.action as Slot | 'free';
-    if (!blocked) blocked = type === 'free' ? freeGate(s, c) : budgetGate(s, o, c, type);
-    if (!blocked && p.area && s.rs.areaPowerUsed.includes(id)) blocked = err('ILLEGAL_ACTION', 'one-area-power', '"you can only use one Area Power per round, regardless of action type used."');
-    const targets = p.range === 'personal' ? [c] : (Object.values(s.combatants) as C[]).filter((x) => powerTargetGate(s, o, c, p, x) === null);
-    if (!blocked && !targets.length) blocked = err('UNKNOWN_TARGET', `power-${p.range}`, 'No target in range.');
-    out.push({
-      command: 'use-power',
-      action: def.id,
-      label: `${p.name} (${p.range}${p.area ? ', area' : ''})`,
-      kind: p.action,
-      cost: costOf(c, p.action),
-      provokes: (p.range === 'ranged' || p.range === 'gossip') && oaProvokes ? oaProvokes : null,
-      params: [{ name: 'targetIds', kind: 'list', options: names(targets) }],
-      template: { combatantId: id, powerId: p.id },
-      allowed: !blocked,
-      ...(blocked ? { blocked } : {}),
-      rule: def.rule,
-    });
-  }
-  // A quick action as part of a reaction.
-  if (w && w.responses[id] === 'pending') {
-    const why = quickGate(s, c);
-    out.push({ command: w.allowed[0] ?? 'opportunity-attack', action: 'quick-in-reaction', label: 'Quick action as part of the reaction', kind: 'quick', cost: { quick: 1 }, provokes: null, params: [{ name: 'quick', kind: 'text' }], template: { combatantId: id }, allowed: !why, ...(why ? { blocked: err('ILLEGAL_ACTION', 'quick-in-reaction', why) } : {}), rule: 'may even use it as part of a reaction, so long as you did not use it during your last turn' });
-  }
+  const out: ActionOption[] = [];
+  for (const def of ACTIONS) if (!def.id.startsWith('power-')) out.push(catalogueOption(v, def));
+  for (const p of c.stats.powers) out.push(powerOption(v, p));
+  if (v.w && v.w.responses[id] === 'pending') out.push(quickOption(v, v.w));
   return out;
 }

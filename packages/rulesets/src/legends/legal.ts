@@ -1,7 +1,7 @@
 import type { ActionOption, EngineError } from '@fray/engine';
-import { actGate, actionListOf, checkAct, targetCheck, type ActInput } from './actions.js';
-import { checkReorder } from './flow.js';
-import { inHand, isEnemy, membersOfGroup, posOf, type ActionKind, type LState } from './model.js';
+import { actionListOf, type ActInput } from './catalogue.js';
+import { actGate, checkAct, checkReorder, targetCheck } from './checks/index.js';
+import { inHand, isEnemy, membersOfGroup, posOf, type ActionKind, type LState } from './state/index.js';
 
 const cost = (k: string): Record<string, number> => (k === 'free' ? { free: 1 } : k === 'minor' ? { minor: 1 } : k === 'major' ? { major: 1 } : { [k]: 1 });
 

@@ -1,4 +1,4 @@
-import { opts, phaseOrder, type S } from './model.js';
+import { hexOf, opts, phaseOrder, type S } from './state.js';
 
 /** Invariants of the ocv-phases state, checked by the property tests; returns the broken ones. */
 export function invariants(s: S): string[] {
@@ -39,8 +39,8 @@ export function invariants(s: S): string[] {
     if (!c.stats.combatReflexes && d.aoos > 1) out.push(`${c.id}: more than one attack of opportunity in a Phase`);
     if (d.dodging && d.manoeuvres.every((m) => m.id !== 'dodge')) out.push(`${c.id}: dodging without Dodge`);
     if (d.hold?.kind === 'ready' && d.hold.trigger.by && !s.combatants[d.hold.trigger.by]) out.push(`${c.id}: readied for a missing character`);
-    if (c.position) {
-      const p = c.position as { q: number; r: number };
+    const p = hexOf(c);
+    if (p) {
       const k = `${p.q},${p.r}`;
       if (!passing.has(c.id)) {
         if (hexes.has(k)) out.push(`two characters in hex ${k}`);

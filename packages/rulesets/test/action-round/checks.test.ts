@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { degreesOf, ladder, dcEasy, dcModerate, dcHard } from '../../src/action-round/checks.js';
+import { degreesOf, ladder, dcEasy, dcModerate, dcHard } from '../../src/action-round/mechanics/dice.js';
 import { optionsSchema } from '../../src/action-round/options.js';
 import { act, data, events, force, gm, refuse, run, setup } from './helpers.js';
 

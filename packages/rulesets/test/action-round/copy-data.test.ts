@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyData } from '../../src/action-round/state.js';
+import { copyData } from '../../src/action-round/state/index.js';
 import { copiesLikeASpread } from '../copy.js';
 import { setup } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEncounter, replay } from '@fray/engine';
 import { actionRound } from '../../src/action-round/index.js';
 import { data, events, gm, pos, run, setup } from './helpers.js';
-import type { State } from '../../src/action-round/state.js';
+import type { State } from '../../src/action-round/state/index.js';
 
 /**
  * A scripted fight of three rounds and the start of a fourth: a delay, a substitution, aim stacking,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { apply, createEncounter, legalActions, type EncounterState, type EngineEvent, type EngineError } from '@fray/engine';
 import { actionRound, invariants } from '../../src/action-round/index.js';
-import type { State } from '../../src/action-round/state.js';
+import type { State } from '../../src/action-round/state/index.js';
 
 export const gm = { role: 'gm' } as const;
 export const ruleset = actionRound;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectState } from '@fray/engine';
 import { actionRound } from '../../src/action-round/index.js';
-import type { State } from '../../src/action-round/state.js';
+import type { State } from '../../src/action-round/state/index.js';
 import { act, endTurn, force, gm, run, setup } from './helpers.js';
 
 describe('combatants joining and leaving, projection', () => {

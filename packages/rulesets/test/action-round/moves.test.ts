@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { threatenedSquares } from '../../src/action-round/space.js';
+import { threatenedSquares } from '../../src/action-round/mechanics/space.js';
 import { act, conds, data, endTurn, events, force, gm, legal, passAll, pos, refuse, run, setup } from './helpers.js';
-import type { C } from '../../src/action-round/space.js';
+import type { C } from '../../src/action-round/state/index.js';
 
 const line = (x0: number, x1: number, y = 0) => Array.from({ length: x1 - x0 + 1 }, (_, i) => ({ x: x0 + i, y }));
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { apply, createEncounter, rebuild, replay, type EngineEvent } from '@fray/engine';
 import { actionRound, invariants } from '../../src/action-round/index.js';
-import type { State } from '../../src/action-round/state.js';
+import type { State } from '../../src/action-round/state/index.js';
 
 const gm = { role: 'gm' } as const;
 const IDS = ['a', 'b', 'c', 'd', 'e'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, legal, ok, refused, types } from './helpers.js';
-import { ROWS } from '../../src/ocv-phases/table.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import { ROWS } from '../../src/ocv-phases/catalogue.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 // a (acts first) stands next to enemies e1 (east) and, optionally, e2
 const ring = (o: { options?: Record<string, unknown>; a?: Record<string, unknown>; e1?: Record<string, unknown>; e2?: boolean } = {}) =>
@@ -189,7 +189,9 @@ describe('attacks of opportunity', () => {
     s = ok(s, cmd('move', 'a', { mode: 'move-half', path: away })).state;
     const opts = legal(s, 'e1').filter((o) => o.command === 'opportunityAttack').map((o) => o.action);
     expect(opts).toEqual(['disarm', 'grab', 'haymaker', 'strike', 'other-attack']);
-    refused(s, { type: 'opportunityAttack', by: gm, combatantId: 'e1', manoeuvre: 'dodge' }, 'ocv-phases.opportunityAttack');
+    // a typed refusal naming the rule, not the schema's message
+    const e = refused(s, { type: 'opportunityAttack', by: gm, combatantId: 'e1', manoeuvre: 'dodge' }, 'ocv-phases.aoo-manoeuvre');
+    expect(e.message).toContain('any manoeuvre that requires an attack roll');
     const r = ok(force(s, [1, 1, 1]), cmd('opportunityAttack', 'e1', { manoeuvre: 'disarm' }));
     expect(r.state.rs.attacks.at(-1)).toMatchObject({ ocv: 3 }); // 5 - 2
   });

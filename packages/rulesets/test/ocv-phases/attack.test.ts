@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, refused } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 const duel = (opts: { options?: Record<string, unknown>; a?: Record<string, unknown>; b?: Record<string, unknown>; map?: Record<string, unknown>; bAt?: { q: number; r: number } } = {}) =>
   encounter(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 const three = [
   { id: 'hero', side: 'heroes', cv: 7, at: hex(0, 0) },

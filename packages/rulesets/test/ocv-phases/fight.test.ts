@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEncounter, rebuild, replay, type EngineEvent } from '@fray/engine';
 import { R, cmd, encounter, gm, hex, ok } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 /**
  * A scripted fight: a Surprise Phase, a full Turn of 4 Phases and the Post-Turn Recovery, with a

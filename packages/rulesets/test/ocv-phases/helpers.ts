@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { apply, createEncounter, legalActions, type EncounterState, type EngineError, type EngineEvent } from '@fray/engine';
 import { ocvPhases } from '../../src/ocv-phases/index.js';
-import type { RS, S } from '../../src/ocv-phases/model.js';
+import type { RS, S } from '../../src/ocv-phases/state.js';
 
 export const gm = { role: 'gm' } as const;
 export const R = ocvPhases;
@@ -60,9 +60,3 @@ export const legal = (s: S, id: string) => legalActions(R as never, s as never, 
 export const hex = (q: number, r: number) => ({ q, r });
 /** force the next 3d6 faces */
 export const force = (s: S, faces: number[]) => ok(s, { type: 'dice.force', by: gm, faces }).state;
-/** end actions until `id` is current */
-export function until(s: S, id: string, max = 60): S {
-  for (let i = 0; i < max && s.clock.current !== id; i++) s = end(s);
-  expect(s.clock.current).toBe(id);
-  return s;
-}

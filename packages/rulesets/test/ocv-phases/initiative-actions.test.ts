@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, hex, legal, ok, refused, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 // A 10, B 8, C 6, D 4, far apart unless a test moves them
 const four = (o: { options?: Record<string, unknown>; at?: Record<string, { q: number; r: number }> } = {}) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '@fray/engine';
 import { R, cmd, encounter, gm, hex, ok, refused, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 // The option `passThroughAllies` (docs/rulesets/ocv-phases.md): "whether a path may cross allies'
 // hexes (never ending in an occupied hex: a move stopped in an ally's hex — the way ahead was taken

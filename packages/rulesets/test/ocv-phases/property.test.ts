@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { apply, createEncounter, hexNeighbors, legalActions, rebuild, replay, type ActionOption, type EngineEvent, type Hex } from '@fray/engine';
 import { R, encounter, gm, hex } from './helpers.js';
-import type { S } from '../../src/ocv-phases/model.js';
+import type { S } from '../../src/ocv-phases/state.js';
 
 const TRIGGERS = ['attacks', 'moves', 'acts', 'enters-reach', 'manual'];
 

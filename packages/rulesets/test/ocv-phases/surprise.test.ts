@@ -34,7 +34,9 @@ describe('surprise phase', () => {
 
   it('"Characters who are unaware at the start of battle don\'t get to act in the Surprise Phase and have a -3 DCV penalty during that Phase"', () => {
     let { s } = encounter(cast, { unaware: ['guard'] });
-    refused(s, cmd('defend', 'guard', { manoeuvre: 'dodge' }), 'ocv-phases.initiative-order');
+    // the most specific rule: the Surprise Phase, not just the Initiative order
+    const e = refused(s, cmd('defend', 'guard', { manoeuvre: 'dodge' }), 'ocv-phases.surprise');
+    expect(e.message).toContain("don't get to act in the Surprise Phase");
     refused(s, cmd('abort', 'guard', { action: 'dodge' }), 'ocv-phases.surprise');
     s = force(s, [3, 3, 3]);
     const r = ok(s, cmd('attack', 'ninja', { manoeuvre: 'strike', targetId: 'guard' }));

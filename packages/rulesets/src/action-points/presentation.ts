@@ -1,0 +1,107 @@
+import { keepIf, withParts, type RulesetDisplay, type Viewer } from '@fray/engine';
+import type { RS, S } from './state.js';
+
+/** How `action-points` is shown: see docs/rulesets/action-points.md ("How it is shown"). */
+export const display: RulesetDisplay = {
+  vitals: [
+    {
+      key: 'hp',
+      label: 'Hit points',
+      short: 'HP',
+      current: { in: 'data', key: 'hp' },
+      max: { in: 'stats', key: 'hp' },
+      direction: 'down',
+      thresholds: [{ at: 0, label: 'down' }],
+      adjustable: true,
+      doc: 'Current hit points, out of the maximum (stat `hp`). At 0 or less the creature is down: it takes no actions and loses its advanced actions in progress.',
+    },
+  ],
+  statGroups: [
+    { label: 'Defense', stats: ['ac', 'cmd', 'fortitude', 'hp'] },
+    { label: 'Offense', stats: ['baseAttackBonus', 'attackBonus', 'cmb', 'reach', 'threatens', 'extraAttacksOfOpportunity', 'weapons'] },
+    { label: 'Initiative and speed', stats: ['dexterity', 'initiativeModifier', 'speed', 'size', 'baseActionSpeed', 'bonusAp'] },
+    { label: 'Skills and feats', stats: ['concentration', 'acrobaticsRanks', 'feats'] },
+  ],
+  statLabels: {
+    dexterity: 'Dexterity', initiativeModifier: 'Initiative modifier', speed: 'Speed (ft)', size: 'Size', baseActionSpeed: 'Base action speed',
+    hp: 'HP (max)', ac: 'AC', baseAttackBonus: 'Base attack bonus', attackBonus: 'Attack bonus', cmb: 'CMB', cmd: 'CMD', fortitude: 'Fortitude',
+    concentration: 'Concentration', acrobaticsRanks: 'Acrobatics ranks', reach: 'Reach', bonusAp: 'Bonus AP', extraAttacksOfOpportunity: 'Extra attacks of opportunity',
+    threatens: 'Threatens', feats: 'Feats', weapons: 'Weapons',
+  },
+  internal: [
+    'tiebreak', 'tieRoll', 'apBudget', 'apSpentThisRound', 'apThisPhase', 'delayUntil', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound',
+    'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nockedAt',
+  ],
+  dataLabels: {
+    aware: 'Aware', initiative: 'Initiative', ap: 'AP left', stopped: 'Stopped', freeThisPhase: 'Free actions this phase', nocked: 'Arrow nocked', unloaded: 'Unloaded',
+  },
+  events: {
+    'action-points.attack-resolved': [
+      { when: { hit: true }, text: '{combatantId} hits {targetId}: {total} against AC {ac}, {damage} damage.' },
+      { text: '{combatantId} misses {targetId}: {total} against AC {ac}.' },
+    ],
+    'action-points.damaged': [
+      { when: { hp: 0 }, text: '{targetId} takes {amount} damage and is down (0 HP).' },
+      { text: '{targetId} takes {amount} damage ({hp} HP left).' },
+    ],
+    'action-points.hp-set': '{combatantId} now has {hp} HP.',
+    'action-points.action-lost': '{combatantId} loses {action}: {reason}.',
+    'action-points.action-taken': '{combatantId}: {action} ({actionType} action).',
+    'action-points.advanced-progressed': '{combatantId} keeps working on {key} ({spent} AP).',
+    'action-points.advanced-spoiled': '{message}',
+    'action-points.advanced-started': '{combatantId} starts {advanced.action}.',
+    'action-points.ap-spent': '{combatantId} spends {amount} AP on {action}.',
+    'action-points.awareness-set': [
+      { when: { aware: true }, text: '{combatantId} is aware of the fight.' },
+      { text: '{combatantId} is unaware of the fight.' },
+    ],
+    'action-points.cast-defensively': [
+      { when: { success: true }, text: '{combatantId} casts defensively: {total} against DC {dc}.' },
+      { text: '{combatantId} fails to cast defensively: {total} against DC {dc}.' },
+    ],
+    'action-points.delayed': '{combatantId} delays to the {phase} phase.',
+    'action-points.intent-declared': '{combatantId} declares: {intent}.',
+    'action-points.loaded': '{combatantId} loads {weaponId}.',
+    'action-points.maneuver-resolved': [
+      { when: { success: true }, text: '{combatantId} succeeds at {action} against {targetId}: {total} against CMD {cmd}.' },
+      { text: '{combatantId} fails at {action} against {targetId}: {total} against CMD {cmd}.' },
+    ],
+    'action-points.moved': '{combatantId} moves.',
+    'action-points.movement-stopped': '{combatantId} stops: {reason}.',
+    'action-points.nocked': '{combatantId} nocks an arrow on {weaponId}.',
+    'action-points.phase-started': 'The {phase} phase begins.',
+    'action-points.provoked': '{combatantId} provokes: {reason}.',
+    'action-points.reaction-used': [
+      { when: { kind: 'attack-of-opportunity' }, text: '{combatantId} takes an attack of opportunity against {against}.' },
+      { text: '{combatantId} uses a reaction ({kind}).' },
+    ],
+    'action-points.readied': '{combatantId} readies {ready.action}.',
+    'action-points.ready-lost': '{combatantId} loses the readied action: {reason}.',
+    'action-points.ready-queue-cleared': 'Readied actions are cleared.',
+    'action-points.ready-triggered': "{combatantId}'s readied action is triggered.",
+    'action-points.resolved': '{combatantId}: {action} resolves.',
+    'action-points.round-ended': 'Round {round} ends.',
+    'action-points.round-started': 'Round {round} begins.',
+    'action-points.stopped': '{combatantId} stops for this round.',
+    'action-points.tie-rolls': 'Ties in initiative are rolled off.',
+    'action-points.turn': "{combatantId}'s turn.",
+    'action-points.weapon-fired': '{combatantId} fires {weaponId}.',
+  },
+  quiet: ['action-points.ap-spent', 'action-points.resolved'],
+  samples: [
+    { name: 'Goblin', side: 'goblins', stats: { dexterity: 15, hp: 6, ac: 13, baseAttackBonus: 1, size: 'small', speed: 30, weapons: [{ id: 'short-sword', name: 'Short sword', category: 'light', damage: '1d4' }] }, doc: 'Small and quick; a short sword.' },
+    { name: 'Orc', side: 'orcs', stats: { dexterity: 11, hp: 15, ac: 13, baseAttackBonus: 3, attackBonus: 3, weapons: [{ id: 'greataxe', name: 'Greataxe', category: 'two-handed', damage: '1d12' }] }, doc: 'Strong and slow; a greataxe.' },
+    { name: 'Wolf', side: 'beasts', stats: { dexterity: 15, hp: 13, ac: 14, baseAttackBonus: 1, speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', damage: '1d6' }] }, doc: 'A pack hunter.' },
+  ],
+};
+
+/** What players and spectators see of `rs`: the intents and readied actions of the combatants they see. */
+export function projectState(rs: RS, viewer: Viewer, state: S): RS {
+  if (viewer.role === 'gm') return rs;
+  const pid = viewer.role === 'player' ? viewer.playerId : null;
+  const visible = (cid: string) => {
+    const c = state.combatants[cid];
+    return !!c && (!c.hidden || (pid !== null && c.controller === pid));
+  };
+  return withParts(rs, { intents: keepIf(rs.intents, (i) => visible(i.combatantId)), readyQueue: keepIf(rs.readyQueue, (r) => visible(r.actorId)) });
+}

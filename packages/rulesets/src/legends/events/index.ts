@@ -1,0 +1,15 @@
+import type { EngineEvent } from '@fray/engine';
+import type { LCtx } from '../state/index.js';
+
+export { evolve } from './evolve.js';
+export { copyData, copyRs, sameRs } from './copy.js';
+
+/**
+ * Emit one of the ruleset's events. Events must not hold pieces of the draft state (they outlive the command): the
+ * few events that carry objects read from the state copy them (clone) where they are built.
+ */
+export function emit(ctx: LCtx, e: EngineEvent): void {
+  ctx.emit(e);
+}
+
+
