@@ -1,4 +1,5 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
+import { FrayError, newCommandId } from './errors.js';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type {
   ActionsAck,
@@ -16,32 +17,12 @@ import type {
   SimpleAck,
   SyncAck,
   ViewerRole,
-  WireError,
 } from '@fray/protocol';
 
 export type * from '@fray/protocol';
+export { FrayError } from './errors.js';
 
 export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-export class FrayError extends Error {
-  readonly code: string;
-  readonly rule: string | undefined;
-  /** NOT_OWNER: the URL of the server process that runs the encounter */
-  readonly ownerUrl: string | undefined;
-  constructor(error: WireError & { ownerUrl?: string }) {
-    super(error.message);
-    this.name = 'FrayError';
-    this.code = error.code;
-    this.rule = error.rule;
-    this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
-  }
-}
-
-function newCommandId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
 
 export interface ClientOptions {
   /** how long to wait for an ack before retrying (ms) */
@@ -281,10 +262,8 @@ export class FrayClient {
   }
 
   /**
-   * Resolves when `socket` connects; rejects with the server's reason or on timeout. With
-   * `throughRetries`, a transport error (nothing listens yet, the process is restarting) does not
-   * reject: socket.io tries again with its short jittered backoff on the same socket, until the
-   * timeout; only the server's refusal (its middleware's reason) rejects at once.
+   * Resolves when `socket` connects; rejects with the server's reason or on timeout. `throughRetries`:
+   * a transport error does not reject (socket.io's jittered backoff retries the same socket).
    */
   private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -451,12 +430,7 @@ export class FrayClient {
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }
 
-  /**
-   * Once connected, wait for the encounter to be joined again if a rejoin or a move is under way
-   * (after a reconnect or a restart): a command sent before would only be refused NOT_JOINED, and
-   * thousands of clients doing so at a restart load the server that is catching up. Bounded by
-   * the ack timeout, like the wait after a refusal.
-   */
+  /** Connected, and joined again if a rejoin or move is under way (else: NOT_JOINED), bounded by the ack timeout. */
   private async joinedAgain(encounterId: string): Promise<void> {
     while (!this.socket.connected) await this.waitConnected();
     const following = this.moving ?? this.rejoining.get(encounterId);
