@@ -1,5 +1,7 @@
-export { Runtime, defaultRuntimeOptions, unknownRulesetMessage, type RuntimeOptions, type RuntimeInit } from './runtime.js';
-export { EncounterHost, MAX_SYNC_HISTORY, RuntimeError, type Sink, type SubmitInput } from './host.js';
+export { Runtime } from './runtime.js';
+export { defaultRuntimeOptions, unknownRulesetMessage, type RuntimeOptions, type RuntimeInit } from './options.js';
+export { EncounterHost } from './host.js';
+export { MAX_SYNC_HISTORY, RuntimeError, type Sink, type SubmitInput } from './host-types.js';
 export { LogWriter } from './log-writer.js';
 export { MemoryStore } from './memory-store.js';
 export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';

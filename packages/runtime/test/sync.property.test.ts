@@ -135,9 +135,10 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
       stats: (i) => ({ stats: { dexterity: 8 + i, hp: 100, ac: 14, attackBonus: 4, weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }] }, position: { x: i, y: 0 } }),
       secret: 'hp',
     },
+    freeform: { stats: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 5 } }, position: i % 2 ? 'by the door' : null }), secret: 'hp' },
   };
 
-  it.each(['legends', 'ocv-phases', 'action-round', 'action-points'])('for a %s fight with a hidden combatant and secret stats, from every version of the last 16', async (name) => {
+  it.each(['legends', 'ocv-phases', 'action-round', 'action-points', 'freeform'])('for a %s fight with a hidden combatant and secret stats, from every version of the last 16', async (name) => {
     const ruleset = (registry as Record<string, unknown>)[name];
     expect(ruleset).toBeDefined();
     const rt = new Runtime({ store: new MemoryStore(), rulesets: registry as never, options: { ownerId: `sync-${name}`, reactionSeconds: 0 } });
@@ -197,7 +198,7 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
       const v = host.version;
       expect(host.sync(gm, v - 3)).toMatchObject({ kind: 'patches' });
       // the kept log no longer matches what was applied (as if the engine had changed under it)
-      const recent = (host as unknown as { recent: { commands: Array<Record<string, unknown>> } }).recent;
+      const recent = (host as unknown as { history: { recent: { commands: Array<Record<string, unknown>> } } }).history.recent;
       recent.commands[recent.commands.length - 2] = { type: 'dice.roll', formula: '1d20', purpose: 'not what happened', by: gm };
       expect(host.sync(gm, v - 3)).toMatchObject({ kind: 'snapshot', version: v });
       expect(errors.some((e) => e.since === v - 3)).toBe(true);
@@ -210,7 +211,7 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
     const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-max', reactionSeconds: 0, syncHistory: 1_000_000 } });
     try {
       const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed: 9 })).id);
-      const recent = () => (host as unknown as { recent: { commands: unknown[] } }).recent;
+      const recent = () => (host as unknown as { history: { recent: { commands: unknown[] } } }).history.recent;
       watch(host);
       let n = 0;
       await host.submit({ commandId: `c${++n}`, command: { type: 'combatant.add', combatant: { id: 'k', name: 'K', side: 'pcs', stats: { hp: 10, init: 1, lore: 'x' } } }, by: gm }, gm);
@@ -232,7 +233,7 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
     const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-idle', reactionSeconds: 0, syncHistory: 8 } });
     try {
       const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed: 5 })).id);
-      const recent = () => (host as unknown as { recent: { checkpoints: unknown[]; commands: unknown[] } }).recent;
+      const recent = () => (host as unknown as { history: { recent: { checkpoints: unknown[]; commands: unknown[] } } }).history.recent;
       let n = 0;
       const run = (command: Record<string, unknown>) => host.submit({ commandId: `c${++n}`, command, by: gm }, gm);
       for (let i = 0; i < 20; i++) await run({ type: 'dice.roll', formula: '1d6', purpose: `r${i}` });

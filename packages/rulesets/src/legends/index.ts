@@ -1,13 +1,31 @@
 import type { Ruleset } from '@fray/engine';
 import { catalogue } from './catalogue.js';
+import { refuseReaction } from './checks/index.js';
 import { adjustVital, commands } from './commands/index.js';
 import { copyRs, evolve, sameRs } from './events/index.js';
-import { effectExpiry, endTurnCommand, onCombatantAdded, onCombatantRemoved, onReactionClosed, onRollOverridden, startCombat } from './flow/index.js';
+import {
+  effectExpiry,
+  endTurnCommand,
+  onCombatantAdded,
+  onCombatantRemoved,
+  onReactionClosed,
+  onRollOverridden,
+  startCombat,
+} from './flow/index.js';
 import { invariants } from './invariants.js';
 import { legalActions } from './legal.js';
 import { optionDocs, optionsSchema, type LegendsOptions } from './options.js';
 import { display, projectState } from './presentation.js';
-import { initCombatant, initialState, positionSchema, statDocs, statsSchema, type LData, type LegendsStats, type LRS } from './state/index.js';
+import {
+  initCombatant,
+  initialState,
+  positionSchema,
+  statDocs,
+  statsSchema,
+  type LData,
+  type LegendsStats,
+  type LRS,
+} from './state/index.js';
 
 export type { LState, Position } from './state/index.js';
 export { outnumbering, rangeBetween } from './mechanics/space.js';
@@ -44,9 +62,8 @@ export const legends: Ruleset<LRS, LegendsOptions, LegendsStats, LData> = {
   onCombatantRemoved,
   onRollOverridden,
   onReactionClosed,
+  refuseReaction,
   adjustVital,
   projectState,
   invariants,
 };
-
-export default legends;

@@ -1,4 +1,4 @@
-import { groupIds, membersOfEngagement, membersOfGroup, opts, type LState } from './state/index.js';
+import { groupIds, membersOfEngagement, membersOfGroup, opts, type LState, posOf } from './state/index.js';
 
 /** What must hold in every state (the property tests check it after every command). */
 
@@ -19,7 +19,8 @@ export function invariants(state: LState): string[] {
     if (c.data.busyHands < 0 || c.data.fatigue < 0) broken.push(`${c.id}: a negative budget`);
     if (new Set(t.free).size !== t.free.length && t.free.some((k) => !(state.rs.customActions[k]?.repeatable ?? false))) {
       const dup = t.free.filter((k, i) => t.free.indexOf(k) !== i);
-      if (dup.some((k) => !(state.rs.customActions[k]?.repeatable || c.stats.actions.find((a) => a.key === k)?.repeatable))) broken.push(`${c.id}: the same free action twice`);
+      if (dup.some((k) => !(state.rs.customActions[k]?.repeatable || c.stats.actions.find((a) => a.key === k)?.repeatable)))
+        broken.push(`${c.id}: the same free action twice`);
     }
   }
   if (state.status === 'active') {
@@ -31,7 +32,11 @@ export function invariants(state: LState): string[] {
     const n = membersOfGroup(state, g).length;
     if (n < 2 || n > o.maxGroupSize) broken.push(`group ${g} has ${n} members`);
   }
-  const engs = new Set(Object.values(state.combatants).map((c) => (c.position as { engagement?: string | null } | null)?.engagement).filter((x): x is string => !!x));
+  const engs = new Set(
+    Object.values(state.combatants)
+      .map((c) => posOf(c).engagement)
+      .filter((x): x is string => !!x),
+  );
   for (const e of engs) if (membersOfEngagement(state, e).length > o.maxEngagementSize) broken.push(`engagement ${e} is too large`);
   return broken;
 }

@@ -62,36 +62,42 @@ export const optionDocs: Record<keyof LegendsOptions, string> = {
     'After the turn order roll, each character from the second-to-last upward may move down (default true). false skips straight to round 1.',
   movementDie: 'Die size of a movement roll on SPD where no zone trait changes it (default 12).',
   rushFatigue: 'Fatigue taken for rushing (default 6, as the text says).',
-  sprintingFocusFatigueReduction: 'How much Sprinting Focus (Athletics) decreases rushing fatigue per rank (default 3; the excerpt gives no number).',
+  sprintingFocusFatigueReduction:
+    'How much Sprinting Focus (Athletics) decreases rushing fatigue per rank (default 3; the excerpt gives no number).',
   encumbranceRushFatigue: 'Extra rushing fatigue with 1 degree of encumbrance (default 3; the excerpt gives no number).',
   rushMediumMargin: 'Margin of success (after the rush +TN) needed to move medium range (default 10, as the text says).',
   neighborZoneSteps:
     'Short-range steps needed to cross into a neighboring zone (default 2 = a medium-range movement; 1 treats the close sections of neighbouring zones as short range).',
   maxGroupSize: 'Largest group (default 10: "cannot usually be larger than 10").',
   maxEngagementSize: 'Largest engagement (default 20: "engagements of more than 20 characters should be split up").',
-  groupDefenseRatio: 'Unprotected characters needed per protected character (default 2: "1 protected character per 2 non-protected"); a zone trait groupDefenseRatio overrides it.',
+  groupDefenseRatio:
+    'Unprotected characters needed per protected character (default 2: "1 protected character per 2 non-protected"); a zone trait groupDefenseRatio overrides it.',
   bodyWeightQuarters: 'What a defended incapacitated or dead body counts as, in quarters of a character (default 1 = 1/4).',
   itemWeightQuarters: 'What a defended dropped item counts as, in quarters of a character (default 1 = 1/4).',
-  maxFreeActionsPerTurn: 'What a free action is "reasonably" limited to: at most this many free actions a turn (default null = as many different free actions as you wish).',
+  maxFreeActionsPerTurn:
+    'What a free action is "reasonably" limited to: at most this many free actions a turn (default null = as many different free actions as you wish).',
   maxTouchersPerRound: 'A character can be touched by at most this many characters a round (default 2).',
   minorInventoryOptions:
     'The minor-action inventory options (the excerpt cuts the list): draw one item, stow (put away) one item, pickup one item from the ground, take an item offered by a grouped-up character, accept an item offered from inventory. Default: all five.',
   majorInventoryOps: 'As a major action you may choose up to this many inventory options (default 3).',
   unconsciousConditions: 'Conditions that prevent every action, even purely mental ones (default unconscious, incapacitated, dead).',
   immobilizedConditions: 'Conditions that allow only purely mental actions (default pinned, paralyzed, stabilized).',
-  dropItemsConditions: 'Conditions that make a character drop what is in their hands (default unconscious, incapacitated, dead, paralyzed).',
+  dropItemsConditions:
+    'Conditions that make a character drop what is in their hands (default unconscious, incapacitated, dead, paralyzed).',
   skipIncapacitatedTurns: 'Skip the turns of characters with an unconscious condition (default true); durations still tick at their place.',
   unarmedMelee: 'Allow melee attacks without a wielded weapon (default true; the unarmed attack is recorded as such).',
-  firstRoundGroupDefense:
-    'Run the group defense declaration in round 1 too, where there is normally no movement phase (default true).',
+  firstRoundGroupDefense: 'Run the group defense declaration in round 1 too, where there is normally no movement phase (default true).',
   breakoutRemovesHindrance:
     'What the breakout option "Remove 1 Hindrance" removes. roll (default): 1 Hindrance of the roll, whatever its source (the 2 Hindrance of escaping an engagement too); refused when the roll has none. outnumbering: only a Hindrance from outnumbering dice; refused when the outnumbering dice give none (even odds).',
   bypassCurrent:
     'How long a successful bypass of group defense is "current" (an ally "must not currently be bypassing group defense" to be touched). until-benefit-lapses (default): while its benefit can still be used — the rest of the bypasser\'s turn (attacks, guarded objects: "this turn"), and, when the bypassed group guards an area, until the bypasser makes its movement roll or the next round\'s movement phase ends. until-next-turn: until the bypasser\'s next turn begins.',
   attackOutcome:
-    'Attacks get an outcome (default true). The server rolls the attack, a d12 roll on DEX with the attacker\'s degrees of melee disadvantage (melee) and incompetence as Hindrance, and on a hit the damage; the attack then waits for the GM, who confirms or changes the hit and the damage (resolveAttack). Damage adds wounds; at its toughness (stat, default 10) a character is taken out (incapacitated). false: an attack is only declared and the table resolves it, as the rule excerpts do.',
-  attackDamage: 'Damage of a hit with a weapon whose props give no damage formula (default 1d6); a weapon item may set props.damage, e.g. "1d8+1".',
+    "Attacks get an outcome (default true). The server rolls the attack, a d12 roll on DEX with the attacker's degrees of melee disadvantage (melee) and incompetence as Hindrance, and on a hit the damage; the attack then waits for the GM, who confirms or changes the hit and the damage (resolveAttack). Damage adds wounds; at its toughness (stat, default 10) a character is taken out (incapacitated). false: an attack is only declared and the table resolves it, as the rule excerpts do.",
+  attackDamage:
+    'Damage of a hit with a weapon whose props give no damage formula (default 1d6); a weapon item may set props.damage, e.g. "1d8+1".',
   unarmedDamage: 'Damage of an unarmed hit (default 1d3).',
-  incompetentHindrance: 'Hindrance on an attack roll with a weapon the attacker is not competent with ("Without competence, both melee and ranged attacks are much less effective."; default 1).',
-  endWhenOneSideStands: 'Combat ends by itself when an attack outcome leaves one side alone standing (default true); false leaves the end to the GM.',
+  incompetentHindrance:
+    'Hindrance on an attack roll with a weapon the attacker is not competent with ("Without competence, both melee and ranged attacks are much less effective."; default 1).',
+  endWhenOneSideStands:
+    'Combat ends by itself when an attack outcome leaves one side alone standing (default true); false leaves the end to the GM.',
 };

@@ -1,8 +1,8 @@
-import { apply, createEncounter, legalActions, type Command, type EncounterState, type EngineEvent } from '@fray/engine';
+import { apply, createEncounter, legalActions, type EngineEvent } from '@fray/engine';
 import { expect } from 'vitest';
 import { legends, type LState } from '../../src/legends/index.js';
 
-export const gm = { role: 'gm' } as const;
+const gm = { role: 'gm' } as const;
 export const player = (playerId: string) => ({ role: 'player', playerId }) as const;
 
 export interface Spec {
@@ -122,4 +122,3 @@ export function started(
   return t;
 }
 
-export type { Command, EncounterState };

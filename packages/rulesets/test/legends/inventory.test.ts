@@ -242,7 +242,7 @@ describe('legends: touching', () => {
   it('"a slowing free action that requires a free hand, and you may only touch one character per turn"', () => {
     const t = started(free, { setup: grouped, options: { firstRoundGroupDefense: false } });
     t.do({ type: 'act', combatantId: 'a1', action: 'touch', targetId: 'a2' });
-    t.refuse({ type: 'act', combatantId: 'a1', action: 'touch', targetId: 'a3' }, /legends\.(touch|free-actions)/);
+    t.refuse({ type: 'act', combatantId: 'a1', action: 'touch', targetId: 'a3' }, 'legends.touch', 'BUDGET_EXHAUSTED');
     // "Touching normally lasts until the end of the toucher's turn"
     expect(t.state.rs.touches).toHaveLength(1);
     t.do({ type: 'turn.end', combatantId: 'a1' });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, refuse, ruleError } from '@fray/engine';
+import { emit } from '../events/index.js';
+import { commandSchema, ensure, idSchema } from '@fray/engine';
+import { checkPendingAttack } from '../checks/gm.js';
 import { type LCtx } from '../state/index.js';
 import { endIfOneSideStands, standingSides, wound } from './consequences.js';
 import { command } from './kit.js';
@@ -19,21 +21,29 @@ const resolveAttack = command({
     hit: z.boolean().optional(),
     /** the damage dealt on a hit (default: the damage rolled) */
     damage: z.number().int().min(0).max(1000).optional(),
- }),
+  }),
   handle(ctx: LCtx, cmd) {
     const s = ctx.state;
-    const a = s.rs.attacks?.find((x) => x.id === cmd.attackId);
-    if (!a) refuse(ruleError('INVALID_COMMAND', 'legends.attack-outcome', `No pending attack "${String(cmd.attackId)}": it was resolved already, or never made.`));
-    const hit = (cmd.hit as boolean | undefined) ?? a.hit;
-    const damage = hit ? ((cmd.damage as number | undefined) ?? a.damage) : 0;
+    ensure(checkPendingAttack(s, cmd.attackId));
+    const a = s.rs.attacks.find((x) => x.id === cmd.attackId)!;
+    const hit = cmd.hit ?? a.hit;
+    const damage = hit ? (cmd.damage ?? a.damage) : 0;
     const changed = hit !== a.hit || damage !== a.damage;
-    ctx.emit({ type: 'legends.attackResolved', attackId: a.id, combatantId: a.by, targetId: a.target, hit, damage, changed: changed || undefined });
+    emit(ctx, {
+      type: 'legends.attackResolved',
+      attackId: a.id,
+      combatantId: a.by,
+      targetId: a.target,
+      hit,
+      damage,
+      changed: changed || undefined,
+    });
     const t = s.combatants[a.target];
     if (!t || !hit || damage === 0) return;
     const before = standingSides(s);
     wound(ctx, t.id, damage, `hit by ${s.combatants[a.by]?.name ?? a.by}`);
     endIfOneSideStands(ctx, before);
- },
+  },
 });
 
 export const attackCommands = { resolveAttack };

@@ -4,7 +4,7 @@ import { statRoll } from '../mechanics/dice.js';
 import { defenseOverflows } from '../mechanics/defense.js';
 import { breakoutDegrees, type Breakout } from '../mechanics/space.js';
 import { damageFormula } from '../mechanics/weapons.js';
-import { hasCond, inHand, isDown, opts, posOf, type DroppedInfo, type LCtx, type LState, type PendingAttack } from '../state/index.js';
+import { inHand, isDown, opts, posOf, type DroppedInfo, type LCtx, type LState, type PendingAttack } from '../state/index.js';
 
 /**
  * What follows from an action, an attack or a condition: melee disadvantage, the outcome of an attack (option
@@ -21,7 +21,7 @@ export function addDisadvantage(ctx: LCtx, id: string, degrees: number, why: str
     sourceId: id,
     duration: { unit, count: 1 },
     data: { degrees },
- });
+  });
   ctx.emit({ type: 'effect.applied', effect });
 }
 
@@ -33,10 +33,18 @@ export function applyBreakout(ctx: LCtx, id: string, b: Breakout | undefined, ph
 }
 
 /** the condition a character at its limit gets; the removal on healing looks for this name */
-export const TAKEN_OUT = 'Taken out (wounds)';
+const TAKEN_OUT = 'Taken out (wounds)';
 
 /** Roll an attack just declared (`legends.attacked`) and open its pending outcome. */
-export function openAttack(ctx: LCtx, id: string, targetId: string, attack: string, weaponId: string | null, competent: boolean, disadvantage: number): void {
+export function openAttack(
+  ctx: LCtx,
+  id: string,
+  targetId: string,
+  attack: string,
+  weaponId: string | null,
+  competent: boolean,
+  disadvantage: number,
+): void {
   const s = ctx.state;
   const o = opts(s);
   if (!o.attackOutcome) return;
@@ -46,8 +54,20 @@ export function openAttack(ctx: LCtx, id: string, targetId: string, attack: stri
   const r = statRoll(ctx, { combatantId: id, stat: 'DEX', hindrance, purpose: `attack roll (${attack}) on DEX` });
   const formula = damageFormula(s, c, weaponId);
   const damage = r.success ? ctx.roll(formula, `damage (${attack})`, { combatantId: id }).total : 0;
-  const pending: PendingAttack = { id: ctx.newId('atk'), by: id, target: targetId, attack, weaponId, total: r.total, margin: r.margin, hit: r.success, damage, damageFormula: formula, rollId: r.rollId };
-  ctx.emit({ type: 'legends.attackRolled', combatantId: id, targetId, attack: pending });
+  const pending: PendingAttack = {
+    id: ctx.newId('atk'),
+    by: id,
+    target: targetId,
+    attack,
+    weaponId,
+    total: r.total,
+    margin: r.margin,
+    hit: r.success,
+    damage,
+    damageFormula: formula,
+    rollId: r.rollId,
+  };
+  emit(ctx, { type: 'legends.attackRolled', combatantId: id, targetId, attack: pending });
 }
 
 /** Add wounds (negative: heal); at the toughness the character is taken out, below it back in. */
@@ -55,7 +75,7 @@ export function wound(ctx: LCtx, id: string, amount: number, reason: string): vo
   const c = ctx.state.combatants[id]!;
   const before = c.data.wounds ?? 0;
   const wounds = Math.max(0, before + amount);
-  ctx.emit({ type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, healed: wounds < before || undefined, reason });
+  emit(ctx, { type: 'legends.wounded', combatantId: id, wounds, amount: wounds - before, healed: wounds < before || undefined, reason });
   const limit = c.stats.toughness;
   const out = ctx.state.effects.find((e) => e.targetId === id && e.name === TAKEN_OUT);
   if (wounds >= limit && !out) {
@@ -63,9 +83,9 @@ export function wound(ctx: LCtx, id: string, amount: number, reason: string): vo
     ctx.emit({ type: 'effect.applied', effect });
     if (opts(ctx.state).dropItemsConditions.includes('incapacitated')) fall(ctx, id);
     checkOverflow(ctx);
- } else if (wounds < limit && out) {
+  } else if (wounds < limit && out) {
     ctx.emit({ type: 'effect.removed', effectId: out.id, reason: 'healed' });
- }
+  }
 }
 
 /** The sides with a combatant still standing. */
@@ -86,34 +106,43 @@ export function endIfOneSideStands(ctx: LCtx, before: string[]): void {
   ctx.emit({ type: 'combat.ended', reason });
 }
 
-/** Is this combatant taken out by wounds (for the display and tests)? */
-export function takenOut(s: LState, id: string): boolean {
-  return hasCond(s, id, ['incapacitated']) !== null && s.effects.some((e) => e.targetId === id && e.name === TAKEN_OUT);
-}
-
 /** incapacitated or paralyzed: "you will technically drop any item(s) in your hands"; a carrier that falls drops who they carry */
 export function fall(ctx: LCtx, id: string): void {
   const s = ctx.state;
   const c = s.combatants[id]!;
   const p = posOf(c);
   for (const it of c.items.filter(inHand)) {
-    const dropped: DroppedInfo = { by: id, round: s.clock.round, turnN: c.data.turn.n, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group, fallen: true };
+    const dropped: DroppedInfo = {
+      by: id,
+      round: s.clock.round,
+      turnN: c.data.turn.n,
+      zone: p.zone,
+      area: p.area,
+      engagement: p.engagement,
+      group: p.group,
+      fallen: true,
+    };
     emit(ctx, { type: 'legends.itemMoved', combatantId: id, fromId: id, toId: id, itemId: it.id, location: 'ground', dropped });
- }
+  }
   for (const x of Object.values(s.combatants)) {
     if (x.data.carriedBy !== id) continue;
     // "You suffer a knockdown if the character carrying you drops you involuntarily."
     emit(ctx, { type: 'legends.carryEnded', combatantId: id, targetId: x.id, voluntary: false });
-    const knock = newEffect(ctx, { name: 'Knocked down (dropped while carried)', condition: 'knocked-down', targetId: x.id, sourceId: id, duration: null });
-    emit(ctx, { type: 'effect.applied', effect: knock });
- }
+    const knock = newEffect(ctx, {
+      name: 'Knocked down (dropped while carried)',
+      condition: 'knocked-down',
+      targetId: x.id,
+      sourceId: id,
+      duration: null,
+    });
+    ctx.emit({ type: 'effect.applied', effect: knock });
+  }
 }
-
 
 export function checkOverflow(ctx: LCtx): void {
   const s = ctx.state;
   if (s.status !== 'active') return;
   for (const [g, d] of Object.entries(s.rs.defense)) {
     if (!s.rs.overflow.includes(g) && defenseOverflows(s, g, d)) emit(ctx, { type: 'legends.groupDefenseOverflow', group: g });
- }
+  }
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { commandSchema, effectApplySchema, idSchema, refuse, requireCombatant, type Effect } from '@fray/engine';
-import { actionDefSchema, inHand, opts, posOf, type DroppedInfo, type LCombatant, type LCtx } from '../state/index.js';
+import { commandSchema, effectApplySchema, ensure, idSchema, type Effect } from '@fray/engine';
+import { checkGmDrop, checkRemoveAction } from '../checks/gm.js';
+import { actionDefSchema, opts, posOf, type DroppedInfo, type LCtx } from '../state/index.js';
 import { emit } from '../events/index.js';
-import { command, gmTool } from './kit.js';
+import { combatant, command, gmTool } from './kit.js';
 import { checkOverflow, endIfOneSideStands, fall, standingSides, wound } from './consequences.js';
 import { newEffect } from '../flow/durations.js';
 import { afterGroupDefense, beginActionPhase, beginRound, endMovementPhase, endTurn, startTurnAt } from '../flow/rounds.js';
@@ -13,20 +14,20 @@ const effect_apply = command({
   ...gmTool,
   schema: effectApplySchema,
   handle(ctx: LCtx, cmd) {
-    const target = cmd.targetId ? (requireCombatant(ctx as never, cmd.targetId as string) as unknown as LCombatant) : null;
+    const target = cmd.targetId ? combatant(ctx, cmd.targetId) : null;
     const effect: Effect = newEffect(ctx, {
-      name: cmd.name as string,
-      condition: cmd.condition as string | undefined,
+      name: cmd.name,
+      condition: cmd.condition,
       targetId: target?.id ?? null,
-      sourceId: (cmd.sourceId as string | null) ?? null,
-      duration: (cmd.duration as Effect['duration']) ?? null,
-      gmOnly: cmd.gmOnly as boolean | undefined,
-      data: cmd.data as Record<string, unknown> | undefined,
- });
-    emit(ctx, { type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
+      sourceId: cmd.sourceId ?? null,
+      duration: cmd.duration ?? null,
+      gmOnly: cmd.gmOnly,
+      data: cmd.data,
+    });
+    ctx.emit({ type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
     if (target && effect.condition && opts(ctx.state).dropItemsConditions.includes(effect.condition)) fall(ctx, target.id);
     checkOverflow(ctx);
- },
+  },
 });
 
 const dropItem = command({
@@ -35,24 +36,31 @@ const dropItem = command({
   schema: commandSchema('dropItem', { combatantId: idSchema, itemId: idSchema, asPreviousTurn: z.boolean().default(true) }),
   handle(ctx: LCtx, cmd) {
     // "Items dropped due to Hand/Arm Injuries fall under the rules above, as if you had dropped them on your previous turn."
-    const c = requireCombatant(ctx as never, cmd.combatantId as string) as unknown as LCombatant;
-    const it = c.items.find((i) => i.id === cmd.itemId);
-    if (!it || !inHand(it)) return refuse({ code: 'ILLEGAL_ACTION', rule: 'legends.dropped-items', message: `${c.name} holds no "${String(cmd.itemId)}".` });
+    const c = combatant(ctx, cmd.combatantId);
+    ensure(checkGmDrop(c, cmd.itemId));
     const p = posOf(c);
     // the last turn it began counts as its "previous turn"; asPreviousTurn false: dropped now, in no turn of its own
     const turnN = cmd.asPreviousTurn ? c.data.turn.n : c.data.turn.n - 1;
-    const dropped: DroppedInfo = { by: c.id, round: ctx.state.clock.round, turnN, zone: p.zone, area: p.area, engagement: p.engagement, group: p.group };
-    emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: it.id, location: 'ground', dropped });
- },
+    const dropped: DroppedInfo = {
+      by: c.id,
+      round: ctx.state.clock.round,
+      turnN,
+      zone: p.zone,
+      area: p.area,
+      engagement: p.engagement,
+      group: p.group,
+    };
+    emit(ctx, { type: 'legends.itemMoved', combatantId: c.id, fromId: c.id, toId: c.id, itemId: cmd.itemId, location: 'ground', dropped });
+  },
 });
 
 const setFatigue = command({
   ...gmTool,
   schema: commandSchema('setFatigue', { combatantId: idSchema, fatigue: z.number().int().min(0).max(1000) }),
   handle(ctx: LCtx, cmd) {
-    const c = requireCombatant(ctx as never, cmd.combatantId as string);
+    const c = combatant(ctx, cmd.combatantId);
     emit(ctx, { type: 'legends.fatigueChanged', combatantId: c.id, fatigue: cmd.fatigue });
- },
+  },
 });
 
 const defineAction = command({
@@ -60,16 +68,16 @@ const defineAction = command({
   schema: commandSchema('defineAction', { action: actionDefSchema }),
   handle(ctx: LCtx, cmd) {
     emit(ctx, { type: 'legends.actionDefined', action: cmd.action });
- },
+  },
 });
 
 const removeAction = command({
   ...gmTool,
   schema: commandSchema('removeAction', { key: z.string().min(1).max(48) }),
   handle(ctx: LCtx, cmd) {
-    if (!ctx.state.rs.customActions[cmd.key as string]) refuse({ code: 'INVALID_COMMAND', rule: 'legends.actions', message: `No GM-defined action "${String(cmd.key)}".` });
+    ensure(checkRemoveAction(ctx.state, cmd.key));
     emit(ctx, { type: 'legends.actionRemoved', key: cmd.key });
- },
+  },
 });
 
 const advancePhase = command({
@@ -98,8 +106,8 @@ const advancePhase = command({
       default:
         if (s.clock.current) endTurn(ctx, s.clock.current, 'ended by the GM');
         else startTurnAt(ctx, 0);
- }
- },
+    }
+  },
 });
 
 export const gmCommands = { 'effect.apply': effect_apply, dropItem, setFatigue, defineAction, removeAction, advancePhase };
@@ -115,6 +123,6 @@ export function adjustVital(ctx: LCtx, id: string, vital: string, amount: number
     const before = standingSides(ctx.state);
     wound(ctx, id, amount, amount > 0 ? 'the GM' : 'healed by the GM');
     return endIfOneSideStands(ctx, before);
- }
-  ctx.emit({ type: 'legends.fatigueChanged', combatantId: id, fatigue: Math.max(0, c.data.fatigue + amount) });
+  }
+  emit(ctx, { type: 'legends.fatigueChanged', combatantId: id, fatigue: Math.max(0, c.data.fatigue + amount) });
 }

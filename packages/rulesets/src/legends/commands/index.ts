@@ -9,6 +9,12 @@ import { turnCommands } from './turns.js';
 export { adjustVital } from './gm.js';
 
 /** Every command of the legends ruleset, by group. */
-export const commands = { ...setupCommands, ...gmCommands, ...turnCommands, ...movementCommands, ...defenseCommands, ...actCommands, ...attackCommands };
-
-
+export const commands = {
+  ...setupCommands,
+  ...gmCommands,
+  ...turnCommands,
+  ...movementCommands,
+  ...defenseCommands,
+  ...actCommands,
+  ...attackCommands,
+};

@@ -7,7 +7,20 @@ import type { LCombatant, LData, LRS, TurnBudget } from '../state/index.js';
  */
 
 /** The keys of a combatant's data, in the order it is built with. */
-const DATA_KEYS: readonly string[] = ['surprised', 'fatigue', 'wounds', 'stealth', 'moveRollRound', 'turn', 'busyHands', 'noMeleeUntilRound', 'carriedBy', 'forfeitRound', 'turnRound', 'bypassedRound'];
+const DATA_KEYS: readonly string[] = [
+  'surprised',
+  'fatigue',
+  'wounds',
+  'stealth',
+  'moveRollRound',
+  'turn',
+  'busyHands',
+  'noMeleeUntilRound',
+  'carriedBy',
+  'forfeitRound',
+  'turnRound',
+  'bypassedRound',
+];
 
 const copyDataLiteral = (v: LData): LData => ({
   surprised: v.surprised,
@@ -54,12 +67,29 @@ const sameDataLiteral = (c: LData, o: LData): boolean =>
  * as the engine's `sameShallow` decides: field by field when both have exactly `DATA_KEYS` (named
  * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
  */
-export function sameData(c: LData, o: LData): boolean {
-  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c as never, o as never);
+function sameData(c: LData, o: LData): boolean {
+  return hasExactKeys(c, DATA_KEYS) && hasExactKeys(o, DATA_KEYS) ? sameDataLiteral(c, o) : sameShallow(c, o);
 }
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
-const RS_KEYS: readonly string[] = ['zones', 'turnRolls', 'queue', 'lastOrder', 'pending', 'reactions', 'groupMoves', 'defense', 'overflow', 'forfeits', 'touches', 'touchLog', 'offers', 'customActions', 'movers', 'attacks'];
+const RS_KEYS: readonly string[] = [
+  'zones',
+  'turnRolls',
+  'queue',
+  'lastOrder',
+  'pending',
+  'reactions',
+  'groupMoves',
+  'defense',
+  'overflow',
+  'forfeits',
+  'touches',
+  'touchLog',
+  'offers',
+  'customActions',
+  'movers',
+  'attacks',
+];
 
 const copyRsLiteral = (v: LRS): LRS => ({
   zones: v.zones,
@@ -115,7 +145,7 @@ const sameRsLiteral = (c: LRS, o: LRS): boolean =>
  * reads at a site of the ruleset's own; the engine's keyed reads are megamorphic), else `sameShallow`.
  */
 export function sameRs(c: LRS, o: LRS): boolean {
-  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c as never, o as never);
+  return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c, o);
 }
 
 // Writes below a combatant's top level and below `rs`'s top level go through the writer (`own`):

@@ -1,14 +1,14 @@
 import { draftWriter, type Effect, type Writer } from '@fray/engine';
-import type { Marker } from '../flow/durations.js';
-import { posOf, type GroupDefense, type LState, type Position } from '../state/index.js';
+import { isMarker } from '../flow/durations.js';
+import { posOf, type GroupDefense, type LState, isPosition } from '../state/index.js';
 import { dataOf, part } from './copy.js';
 
 /** What follows from moves: groups and engagements kept consistent, durations re-anchored, the melee lockout. */
 
 export function reanchor(s: LState, from: string, to: string, w: Writer): void {
   for (let i = 0; i < s.effects.length; i++) {
-    const m = s.effects[i]!.expires as Marker | null;
-    if (!m || typeof m !== 'object') continue;
+    const m = s.effects[i]!.expires;
+    if (!isMarker(m)) continue;
     if ((m.at === 'turn-start' || m.at === 'turn-end') && m.anchor === from) {
       // "the Ability will end at the position in turn order you originally occupied"
       // the end of its turn there is the start of the next one's; END is the end of the action phase
@@ -26,8 +26,8 @@ export function normalize(s: LState, w: Writer = draftWriter): void {
     const carrier = c.data.carriedBy ? s.combatants[c.data.carriedBy] : c.stats.mountId ? s.combatants[c.stats.mountId] : undefined;
     if (carrier) {
       const p = posOf(carrier);
-      const q = c.position as Position | null;
-      if (!q || q.zone !== p.zone || q.area !== p.area || q.group !== p.group || q.engagement !== p.engagement) {
+      const q = c.position;
+      if (!isPosition(q) || q.zone !== p.zone || q.area !== p.area || q.group !== p.group || q.engagement !== p.engagement) {
         w.changed(c);
         c.position = { ...p };
       }
@@ -43,8 +43,8 @@ export function normalize(s: LState, w: Writer = draftWriter): void {
     }
   }
   for (const c of Object.values(s.combatants)) {
-    const p = c.position as Position | null;
-    if (!p) continue;
+    const p = c.position;
+    if (!isPosition(p)) continue;
     // "A group can be as small as 2 characters"
     const dropGroup = !!p.group && (groups.get(p.group)?.length ?? 0) < 2;
     // an engagement needs two sides
@@ -58,7 +58,11 @@ export function normalize(s: LState, w: Writer = draftWriter): void {
     }
   }
   for (const [g, d] of Object.entries(s.rs.defense)) {
-    const members = new Set(Object.values(s.combatants).filter((c) => posOf(c).group === g).map((c) => c.id));
+    const members = new Set(
+      Object.values(s.combatants)
+        .filter((c) => posOf(c).group === g)
+        .map((c) => c.id),
+    );
     if (members.size < 2) {
       for (const id of d.protected) lockout(s, id, w);
       delete part(w, s.rs, 'defense')[g];

@@ -4,9 +4,7 @@ import type { LCtx, LState } from '../state/index.js';
 /** Durations: when an effect ends, as a marker in the turn order ("the position in turn order you originally occupied"). */
 
 export type Marker =
-  | { at: 'turn-start' | 'turn-end'; round: number; anchor: string }
-  | { at: 'round-end'; round: number }
-  | { at: 'movement'; round: number };
+  { at: 'turn-start' | 'turn-end'; round: number; anchor: string } | { at: 'round-end'; round: number } | { at: 'movement'; round: number };
 
 /** the anchor meaning "the end of the action phase" */
 export const END = '#end';
@@ -61,4 +59,9 @@ const EXPIRY = { effectExpiry };
 /** A new effect whose `expires` follows the legends durations. */
 export function newEffect(ctx: LCtx, init: Parameters<typeof makeEffect>[2]): Effect {
   return makeEffect(ctx, EXPIRY, init);
+}
+
+/** An effect's `expires` as effectExpiry made it. */
+export function isMarker(m: unknown): m is Marker {
+  return typeof m === 'object' && m !== null && 'at' in m && 'round' in m;
 }

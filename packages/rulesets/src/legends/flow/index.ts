@@ -4,17 +4,17 @@ import { emit } from '../events/index.js';
 import { judge, statRoll } from '../mechanics/dice.js';
 import { clone, opts, type LCombatant, type LCtx } from '../state/index.js';
 import { END } from './durations.js';
-import { endTurn, beginActionPhase, beginRound, continueMovement, startTurnAt } from './rounds.js';
+import { endTurn, beginActionPhase, beginRound, continueMovement, startTurnAt, watchedBy } from './rounds.js';
 import { setOrder } from './order.js';
 import { ensure } from '@fray/engine';
-import { checkEndTurn } from '../checks/turns.js';
+import { checkOwnTurn } from '../checks/turns.js';
 
-export { effectExpiry, END } from './durations.js';
+export { effectExpiry } from './durations.js';
 export { rollTurnOrder as startCombat, adjacentInOrder } from './order.js';
 
 /** The acting combatant (or the GM for it) ends its turn (`turn.end`). */
 export function endTurnCommand(ctx: LCtx, id: string): void {
-  ensure(checkEndTurn(ctx.state, id));
+  ensure(checkOwnTurn(ctx.state, id));
   endTurn(ctx, id, 'ended');
 }
 
@@ -42,10 +42,12 @@ export function onCombatantRemoved(ctx: LCtx, removed: LCombatant): void {
   emit(ctx, { type: 'legends.orderSet', order: [...s.clock.order] });
   const hadQueue = s.rs.queue.length > 0;
   emit(ctx, { type: 'legends.queue', queue: s.rs.queue.filter((x) => x !== removed.id) });
-  for (const p of s.rs.pending.filter((x) => x.combatantId === removed.id)) emit(ctx, { type: 'legends.moveFinished', combatantId: p.combatantId });
+  for (const p of s.rs.pending.filter((x) => x.combatantId === removed.id))
+    emit(ctx, { type: 'legends.moveFinished', combatantId: p.combatantId });
   emit(ctx, { type: 'legends.normalized' });
   const phase = s.clock.phase;
-  if (phase === 'action' && s.clock.current === null) startTurnAt(ctx, successor === END ? s.clock.order.length : s.clock.order.indexOf(successor));
+  if (phase === 'action' && s.clock.current === null)
+    startTurnAt(ctx, successor === END ? s.clock.order.length : s.clock.order.indexOf(successor));
   else if (phase === 'movement') continueMovement(ctx);
   else if ((phase === 'turn-order' || phase === 'reorder') && hadQueue && s.rs.queue.length === 0) {
     if (phase === 'turn-order') beginRound(ctx, 1);
@@ -62,7 +64,12 @@ export function onRollOverridden(ctx: LCtx, roll: RollRecord, previousTotal: num
   if (p) {
     const delta = roll.total - previousTotal;
     const margin = o.rollMechanic === 'roll-under' ? p.margin - delta : p.margin + delta;
-    emit(ctx, { type: 'legends.moveUpdated', combatantId: p.combatantId, pending: { ...clone(p), total: roll.total, margin, success: margin >= 0 }, overridden: true });
+    emit(ctx, {
+      type: 'legends.moveUpdated',
+      combatantId: p.combatantId,
+      pending: { ...clone(p), total: roll.total, margin, success: margin >= 0 },
+      overridden: true,
+    });
     return;
   }
   // a turn order roll, before anyone decided anything: the list is made again (ties keep their d2 order)
@@ -88,6 +95,6 @@ export function onRollOverridden(ctx: LCtx, roll: RollRecord, previousTotal: num
 /** The reactive movement window closed: the prepared reactions it answered are spent, and the movement phase goes on. */
 export function onReactionClosed(ctx: LCtx, w: ReactionWindow): void {
   if (w.kind !== 'legends.reactive-movement') return;
-  for (const watch of (w.resume as { watch: string[] }).watch) emit(ctx, { type: 'legends.reactionsSpent', watch });
+  for (const watch of watchedBy(w) ?? []) emit(ctx, { type: 'legends.reactionsSpent', watch });
   continueMovement(ctx);
 }

@@ -1,4 +1,5 @@
 import { opts, type LCtx, type LState } from '../state/index.js';
+import { emit } from '../events/index.js';
 import { statRoll } from '../mechanics/dice.js';
 import { beginActionPhase, beginRound } from './rounds.js';
 import { END } from './durations.js';
@@ -6,7 +7,7 @@ import { END } from './durations.js';
 /** The turn order: the d12 roll on DEX, ties by d2, and the decisions to move down in it. */
 
 /** Sort ids best margin first; ties broken by d2 rolls (2 beats 1), re-rolled until resolved. */
-export function sortByMargin(ctx: LCtx, ids: string[], margins: Record<string, number>): string[] {
+function sortByMargin(ctx: LCtx, ids: string[], margins: Record<string, number>): string[] {
   const byMargin = new Map<number, string[]>();
   for (const id of ids) {
     const m = margins[id]!;
@@ -53,12 +54,12 @@ export function rollTurnOrder(ctx: LCtx): void {
   // "surprised characters are moved below all non-surprised characters in turn order.
   //  They still make turn order rolls to determine the order amongst themselves."
   const order = [...sortByMargin(ctx, awake, margins), ...sortByMargin(ctx, surprised, margins)];
-  ctx.emit({ type: 'legends.turnOrderRolled', margins, order });
+  emit(ctx, { type: 'legends.turnOrderRolled', margins, order });
   setOrder(ctx, order);
   if (opts(s).initialTurnOrderDecisions && order.length > 1) {
     // "This decision begins with the second-to-last character ... and proceeds up the list"
     const queue = order.slice(0, -1).reverse();
-    ctx.emit({ type: 'legends.queue', queue });
+    emit(ctx, { type: 'legends.queue', queue });
     ctx.emit({ type: 'clock.changed', round: 1, phase: 'turn-order', current: queue[0] ?? null });
   } else {
     beginRound(ctx, 1);
@@ -74,7 +75,7 @@ export function adjacentInOrder(state: LState, a: string, b: string): boolean {
 
 export function setOrder(ctx: LCtx, order: string[]): void {
   ctx.emit({ type: 'clock.changed', order });
-  ctx.emit({ type: 'legends.orderSet', order });
+  emit(ctx, { type: 'legends.orderSet', order });
 }
 
 export function moveInOrder(ctx: LCtx, id: string, index: number): void {
@@ -85,14 +86,14 @@ export function moveInOrder(ctx: LCtx, id: string, index: number): void {
   if (rest.join() === order.join()) return;
   // durations keep the original position: re-anchor to whoever followed in the old order
   const successor = order[from + 1] ?? END;
-  ctx.emit({ type: 'legends.turnOrderChanged', combatantId: id, from, to: index, order: rest, successor });
+  emit(ctx, { type: 'legends.turnOrderChanged', combatantId: id, from, to: index, order: rest, successor });
   setOrder(ctx, rest);
 }
 
 /** after a turn-order / reorder decision: the next decider, or go on */
 export function nextDecision(ctx: LCtx): void {
   const q = ctx.state.rs.queue.slice(1);
-  ctx.emit({ type: 'legends.queue', queue: q });
+  emit(ctx, { type: 'legends.queue', queue: q });
   if (q.length > 0) {
     ctx.emit({ type: 'clock.changed', current: q[0] });
     return;

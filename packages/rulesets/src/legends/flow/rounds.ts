@@ -1,7 +1,7 @@
-import { expireEffects, type Effect } from '@fray/engine';
+import { expireEffects, type Effect, type ReactionWindow } from '@fray/engine';
 import { emit } from '../events/index.js';
 import { groupIds, isDown, opts, type LCtx } from '../state/index.js';
-import { END, type Marker } from './durations.js';
+import { END, type Marker, isMarker } from './durations.js';
 
 /**
  * Rounds and phases. Phases (clock.phase): `turn-order` (the initial move-down decisions), `movement`,
@@ -9,12 +9,12 @@ import { END, type Marker } from './durations.js';
  */
 
 function expireAt(ctx: LCtx, pred: (m: Marker) => boolean): void {
-  expireEffects(ctx as never, (e: Effect) => e.expires !== null && typeof e.expires === 'object' && pred(e.expires as Marker));
+  expireEffects(ctx, (e: Effect) => isMarker(e.expires) && pred(e.expires));
 }
 
 export function beginRound(ctx: LCtx, round: number): void {
   const s = ctx.state;
-  ctx.emit({ type: 'legends.roundBegan', round });
+  emit(ctx, { type: 'legends.roundBegan', round });
   ctx.emit({ type: 'clock.changed', round, phase: 'movement', current: null });
   // "ticks down at the beginning of every movement phase"; stale turn markers go too
   expireAt(ctx, (m) => (m.at === 'movement' && m.round <= round) || (m.at !== 'movement' && m.round < round));
@@ -29,28 +29,33 @@ export function beginRound(ctx: LCtx, round: number): void {
     // "There is no movement phase during the first round of combat ... The only exception ... is
     //  when an entire side is surprised ... the non-surprised side receives a movement phase"
     const sides = [...new Set(order.map((id) => s.combatants[id]!.side))];
-    const fully = sides.filter((side) => order.filter((id) => s.combatants[id]!.side === side).every((id) => s.combatants[id]!.data.surprised));
-    movers = fully.length > 0 ? order.filter((id) => !fully.includes(s.combatants[id]!.side) && !s.combatants[id]!.data.surprised && able(id)) : [];
+    const fully = sides.filter((side) =>
+      order.filter((id) => s.combatants[id]!.side === side).every((id) => s.combatants[id]!.data.surprised),
+    );
+    movers =
+      fully.length > 0
+        ? order.filter((id) => !fully.includes(s.combatants[id]!.side) && !s.combatants[id]!.data.surprised && able(id))
+        : [];
   } else {
     movers = order.filter(able);
   }
-  ctx.emit({ type: 'legends.movementPhase', round, movers });
+  emit(ctx, { type: 'legends.movementPhase', round, movers });
   if (movers.length === 0) {
     endMovementPhase(ctx);
     return;
   }
-  ctx.emit({ type: 'legends.queue', queue: movers });
+  emit(ctx, { type: 'legends.queue', queue: movers });
   ctx.emit({ type: 'clock.changed', current: movers[0] });
 }
 
 /** "Which characters or objects are defended via group defense must be decided at the end of the movement phase." */
 export function endMovementPhase(ctx: LCtx): void {
   const s = ctx.state;
-  ctx.emit({ type: 'legends.movementEnded' });
-  if (Object.keys(s.rs.defense).length > 0 || s.rs.overflow.length > 0) ctx.emit({ type: 'legends.groupDefenseReset' });
+  emit(ctx, { type: 'legends.movementEnded' });
+  if (Object.keys(s.rs.defense).length > 0 || s.rs.overflow.length > 0) emit(ctx, { type: 'legends.groupDefenseReset' });
   const groups = groupIds(s);
   if (groups.length > 0 && (s.clock.round > 1 || opts(s).firstRoundGroupDefense)) {
-    ctx.emit({ type: 'legends.queue', queue: groups });
+    emit(ctx, { type: 'legends.queue', queue: groups });
     ctx.emit({ type: 'clock.changed', phase: 'group-defense', current: null });
     return;
   }
@@ -63,8 +68,8 @@ export function afterGroupDefense(ctx: LCtx): void {
   if (forfeits.length > 0) {
     // "those who were previously earlier in turn order decide last"
     const queue = [...forfeits].sort((a, b) => s.clock.order.indexOf(b) - s.clock.order.indexOf(a));
-    ctx.emit({ type: 'legends.queue', queue });
-    ctx.emit({ type: 'legends.forfeitsCleared' });
+    emit(ctx, { type: 'legends.queue', queue });
+    emit(ctx, { type: 'legends.forfeitsCleared' });
     ctx.emit({ type: 'clock.changed', phase: 'reorder', current: queue[0] });
     return;
   }
@@ -72,7 +77,7 @@ export function afterGroupDefense(ctx: LCtx): void {
 }
 
 export function beginActionPhase(ctx: LCtx): void {
-  ctx.emit({ type: 'legends.queue', queue: [] });
+  emit(ctx, { type: 'legends.queue', queue: [] });
   ctx.emit({ type: 'clock.changed', phase: 'action', current: null });
   startTurnAt(ctx, 0);
 }
@@ -88,7 +93,7 @@ export function startTurnAt(ctx: LCtx, index: number): void {
       endRound(ctx);
       return;
     }
-    ctx.emit({ type: 'legends.turnBegan', combatantId: id, round: s.clock.round });
+    emit(ctx, { type: 'legends.turnBegan', combatantId: id, round: s.clock.round });
     ctx.emit({ type: 'clock.changed', current: id });
     // "ends right before the character's next turn in the action phase"
     expireAt(ctx, (m) => m.at === 'turn-start' && m.anchor === id && m.round <= s.clock.round);
@@ -109,13 +114,13 @@ export function endTurn(ctx: LCtx, id: string, reason: string): void {
 function finishTurn(ctx: LCtx, id: string, reason: string): void {
   const s = ctx.state;
   expireAt(ctx, (m) => m.at === 'turn-end' && m.anchor === id && m.round <= s.clock.round);
-  ctx.emit({ type: 'legends.turnEnded', combatantId: id, reason });
+  emit(ctx, { type: 'legends.turnEnded', combatantId: id, reason });
 }
 
-export function endRound(ctx: LCtx): void {
+function endRound(ctx: LCtx): void {
   const r = ctx.state.clock.round;
   expireAt(ctx, (m) => (m.at === 'round-end' && m.round <= r) || (m.at === 'turn-start' && m.anchor === END && m.round <= r));
-  ctx.emit({ type: 'legends.roundEnded', round: r });
+  emit(ctx, { type: 'legends.roundEnded', round: r });
   beginRound(ctx, r + 1);
 }
 
@@ -124,8 +129,14 @@ export function continueMovement(ctx: LCtx): void {
   if (s.reaction || s.clock.phase !== 'movement') return;
   const next = s.rs.pending.find((p) => !p.finished)?.combatantId ?? s.rs.queue[0];
   if (next !== undefined) {
-    if (s.clock.current !== next) emit(ctx, { type: 'clock.changed', current: next });
+    if (s.clock.current !== next) ctx.emit({ type: 'clock.changed', current: next });
     return;
   }
   endMovementPhase(ctx);
+}
+
+/** The movers a reactive movement window answers (its `resume`, set by triggerReactions). */
+export function watchedBy(w: ReactionWindow): string[] | null {
+  const r = w.resume;
+  return typeof r === 'object' && r !== null && 'watch' in r && Array.isArray(r.watch) ? r.watch : null;
 }

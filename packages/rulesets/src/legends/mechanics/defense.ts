@@ -1,5 +1,4 @@
-import { refuse, ruleError } from '@fray/engine';
-import { isDown, isEnemy, membersOfGroup, opts, posOf, type GroupDefense, type LCombatant, type LCtx, type LState } from '../state/index.js';
+import { isDown, isEnemy, membersOfGroup, opts, posOf, type GroupDefense, type LCombatant, type LState } from '../state/index.js';
 import { outnumbering, type Breakout } from './space.js';
 
 /**
@@ -7,7 +6,7 @@ import { outnumbering, type Breakout } from './space.js';
  * beyond its declared list (the items of a defended body), and how long a bypass stays "current".
  */
 
-export function ratioFor(state: LState, group: string): number {
+function ratioFor(state: LState, group: string): number {
   const members = membersOfGroup(state, group);
   const zone = members[0] ? state.rs.zones[posOf(members[0]).zone] : undefined;
   return zone?.traits.groupDefenseRatio ?? opts(state).groupDefenseRatio;
@@ -40,21 +39,21 @@ export function defenseOverflows(state: LState, group: string, d: GroupDefense):
  * The Hindrance and Easing of a roll affected by outnumbering dice: the roll's own Hindrance (`base`, e.g. 2 for
  * escaping an engagement) plus the outnumbering dice, less the breakout option "Remove 1 Hindrance". With
  * `breakoutRemovesHindrance: 'roll'` (default) it removes 1 Hindrance of the roll whatever its source; with
- * 'outnumbering' only one the outnumbering dice gave. Where there is nothing it may remove it is refused, and costs nothing.
+ * 'outnumbering' only one the outnumbering dice gave. `removable` is what it may remove (checkRemoveHindrance refuses
+ * the option where there is nothing).
  */
-export function outnumberedDice(ctx: LCtx, c: LCombatant, base: number, breakout: Breakout | undefined, uncontested = false): { hindrance: number; easing: number } {
-  const od = outnumbering(ctx.state, c, breakout, uncontested);
-  let hindrance = base + od.hindrance;
-  if (breakout?.removeHindrance) {
-    const fromRoll = opts(ctx.state).breakoutRemovesHindrance === 'roll';
-    const removable = fromRoll ? hindrance : od.hindrance;
-    if (removable <= 0) {
-      const what = fromRoll ? 'this roll has no Hindrance' : `the outnumbering dice give no Hindrance (${od.mine} against ${od.theirs})`;
-      return refuse(ruleError('ILLEGAL_ACTION', 'legends.breakout.remove-hindrance', `Breakout tactics' "Remove 1 Hindrance" has nothing to remove: ${what}. Nothing was spent.`));
-    }
-    hindrance -= 1;
-  }
-  return { hindrance, easing: od.easing };
+export function outnumberedDice(
+  state: LState,
+  c: LCombatant,
+  base: number,
+  breakout: Breakout | undefined,
+  uncontested = false,
+): { hindrance: number; easing: number; removable: number; mine: number; theirs: number } {
+  const od = outnumbering(state, c, breakout, uncontested);
+  const hindrance = base + od.hindrance;
+  const removable = opts(state).breakoutRemovesHindrance === 'roll' ? hindrance : od.hindrance;
+  const removed = breakout?.removeHindrance && removable > 0 ? 1 : 0;
+  return { hindrance: hindrance - removed, easing: od.easing, removable, mine: od.mine, theirs: od.theirs };
 }
 
 interface Dropped {

@@ -24,14 +24,20 @@ export interface StatRollResult {
   rollId: string;
 }
 
-export function statFormula(o: LegendsOptions, dice: number, die: number, net: number): string {
+function statFormula(o: LegendsOptions, dice: number, die: number, net: number): string {
   if (o.hindranceMode === 'tn' || net === 0) return `${dice}d${die}`;
   const worse = o.rollMechanic === 'roll-under' ? 'kh' : 'kl';
   const better = o.rollMechanic === 'roll-under' ? 'kl' : 'kh';
   return `${dice + Math.abs(net)}d${die}${net > 0 ? worse : better}${dice}`;
 }
 
-export function judge(o: LegendsOptions, stat: number, total: number, net: number, plusTn: number): { tn: number; margin: number; success: boolean } {
+export function judge(
+  o: LegendsOptions,
+  stat: number,
+  total: number,
+  net: number,
+  plusTn: number,
+): { tn: number; margin: number; success: boolean } {
   const tnShift = o.hindranceMode === 'tn' ? -net * o.hindranceTnStep : 0;
   if (o.rollMechanic === 'roll-under') {
     const tn = stat + plusTn + tnShift;

@@ -25,17 +25,17 @@ export function stepsBetween(state: LState, from: Position, to: Position): numbe
   return opts(state).neighborZoneSteps;
 }
 
-export function isApproach(area: string): boolean {
+function isApproach(area: string): boolean {
   return area.includes('>');
 }
 
-export function approachEnds(area: string): string[] {
+function approachEnds(area: string): string[] {
   const [a, b] = area.split('>');
   return [a ?? '', b ?? ''];
 }
 
 /** the place an approach area heads to (a plain area is its own) */
-export function baseArea(area: string | null): string {
+function baseArea(area: string | null): string {
   const a = area ?? '';
   const i = a.indexOf('>');
   return i < 0 ? a : a.slice(i + 1);
@@ -125,7 +125,7 @@ export function outnumbering(
 export function meleeDisadvantage(state: LState, id: string): number {
   let n = 0;
   for (const e of state.effects) {
-    if (e.targetId === id && e.condition === 'melee-disadvantage') n += Number((e.data as { degrees?: number } | undefined)?.degrees ?? 1);
+    if (e.targetId === id && e.condition === 'melee-disadvantage') n += Number(e.data?.degrees ?? 1);
   }
   return n;
 }

@@ -20,7 +20,7 @@ export function wielding(c: LCombatant, it: Item): { wielding: boolean; competen
   if (!two && w.twoHandedOnly) return { wielding: false, competent: false, reason: `${it.name} needs two hands.` };
   const req = two ? (w.twoHanded ?? w.oneHanded ?? {}) : (w.oneHanded ?? {});
   for (const [stat, min] of Object.entries(req)) {
-    if (c.stats[stat as 'DEX' | 'SPD' | 'STR'] < (min as number)) {
+    if ((stat === 'DEX' || stat === 'SPD' || stat === 'STR') && min !== undefined && c.stats[stat] < min) {
       return {
         wielding: false,
         competent: false,
@@ -31,12 +31,12 @@ export function wielding(c: LCombatant, it: Item): { wielding: boolean; competen
   return { wielding: true, competent: c.stats.competences.includes(w.type), reason: '' };
 }
 
-export const DICE = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
+const DICE = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
 
 export function damageFormula(s: LState, c: LCombatant, weaponId: string | null): string {
   const o = opts(s);
   if (!weaponId) return o.unarmedDamage;
   const it = c.items.find((i) => i.id === weaponId);
-  const own = (it?.props as { damage?: unknown } | undefined)?.damage;
+  const own = it?.props?.damage;
   return typeof own === 'string' && DICE.test(own) && it && weaponOf(it) ? own : o.attackDamage;
 }

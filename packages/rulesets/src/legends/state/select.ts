@@ -7,16 +7,29 @@ import type { DroppedInfo, LCombatant, LState, Position, TurnBudget } from './ty
 export const DEFAULT_ZONE = 'main';
 
 export function newTurn(n = 0): TurnBudget {
-  return { n, seq: [], free: [], minors: [], major: null, verbal: false, touched: null, bypassed: false, pickupFailed: null, ended: false, forfeited: false };
+  return {
+    n,
+    seq: [],
+    free: [],
+    minors: [],
+    major: null,
+    verbal: false,
+    touched: null,
+    bypassed: false,
+    pickupFailed: null,
+    ended: false,
+    forfeited: false,
+  };
 }
 
 export function posOf(c: LCombatant): Position {
-  const p = c.position as Position | null;
-  return p ?? { zone: DEFAULT_ZONE, area: null, group: null, engagement: null };
+  const p = c.position;
+  return isPosition(p) ? p : { zone: DEFAULT_ZONE, area: null, group: null, engagement: null };
 }
 
 export function opts(state: LState): LegendsOptions {
-  return state.options as unknown as LegendsOptions;
+  // the engine parsed the options with optionsSchema when the encounter was created
+  return state.options as LegendsOptions;
 }
 
 export function hasCond(state: LState, id: string, names: readonly string[]): string | null {
@@ -33,7 +46,7 @@ export function handsOf(c: LCombatant): number {
   return c.stats.kind === 'animal' ? 0 : 2;
 }
 
-export function handsHolding(c: LCombatant): number {
+function handsHolding(c: LCombatant): number {
   let n = 0;
   for (const it of c.items) {
     if (it.location === 'both-hands') n += 2;
@@ -103,7 +116,7 @@ export function findItem(state: LState, itemId: string): { owner: LCombatant; it
 }
 
 export function droppedOf(item: Item): DroppedInfo | null {
-  const d = item.props?.dropped as DroppedInfo | undefined;
+  const d = droppedInfo(item);
   return item.location === 'ground' && d ? d : null;
 }
 
@@ -116,4 +129,19 @@ export function groupedUp(a: LCombatant, b: LCombatant): boolean {
 /** A plain-data copy, for events: the same as a JSON round trip, without the text (and without reading drafts through their proxies). */
 export function clone<T>(x: T): T {
   return jsonCopy(x);
+}
+
+/** A position the ruleset put there (positionSchema parsed every position a command gave). */
+export function isPosition(p: unknown): p is Position {
+  return typeof p === 'object' && p !== null && 'zone' in p;
+}
+
+/** Where and when an item on the ground was dropped (`props.dropped`), if it says. */
+export function droppedInfo(item: Item): DroppedInfo | undefined {
+  const d = item.props?.dropped;
+  return isDroppedInfo(d) ? d : undefined;
+}
+
+function isDroppedInfo(d: unknown): d is DroppedInfo {
+  return typeof d === 'object' && d !== null && 'by' in d && 'turnN' in d;
 }

@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /** The stats of a legends character (statsSchema, documented in statDocs) and what they refer to: actions and weapons. */
 
-export const actionKinds = ['free', 'minor', 'major'] as const;
+const actionKinds = ['free', 'minor', 'major'] as const;
 
 export type ActionKind = (typeof actionKinds)[number];
 
-export const actionTags = [
+const actionTags = [
   'verbal',
   'slowing',
   'purely-mental',

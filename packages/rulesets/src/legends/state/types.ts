@@ -153,7 +153,7 @@ export interface PendingAttack {
   rollId: string;
 }
 
-export interface LRS {
+export type LRS = {
   zones: Record<string, Zone>;
   turnRolls: Record<string, number>;
   /** who still has to decide (turn-order decisions, repositioning, movement, group defense) */
@@ -176,7 +176,7 @@ export interface LRS {
   movers: string[];
   /** attacks waiting for the GM's ruling (option attackOutcome) */
   attacks: PendingAttack[];
-}
+};
 
 export type LState = EncounterState<LRS, LegendsStats, LData>;
 
