@@ -8,7 +8,7 @@ import { configFromEnv, type Config } from './config.js';
 import { resolveInstanceId } from './instance.js';
 import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
-import { trimWhenIdle } from './idle-trim.js';
+import { trimWhenQuiet } from './idle-trim.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -122,17 +122,7 @@ async function main(): Promise<void> {
   const damonSays = damonWarning(damon, cores);
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 
-  if (config.idleTrimSeconds > 0) {
-    // the young generation grown during start, given back once the start is over (2 s without a
-    // command or a load), and the same after each spell of play followed by FRAY_IDLE_TRIM_SECONDS of quiet
-    const m = server.runtime.metrics;
-    trimWhenIdle({
-      activity: () => m.commands + m.loads,
-      firstQuietMs: 2_000,
-      quietMs: config.idleTrimSeconds * 1000,
-      onTrim: ({ rssBefore, rssAfter, ms }) => logger.info({ rssBeforeMB: Math.round(rssBefore / 2 ** 20), rssAfterMB: Math.round(rssAfter / 2 ** 20), ms: Math.round(ms) }, 'idle: memory given back (a memory-reducing GC)'),
-    });
-  }
+  trimWhenQuiet(config, server.runtime.metrics, logger);
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   if (config.backups && process.env.FRAY_STORE !== 'memory') {
     scheduleBackups(store, config.backups, logger);

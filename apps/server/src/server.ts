@@ -185,10 +185,6 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     cors: { origin: true },
     serveClient: false,
     parser: jsonParser,
-    // during a graceful stop a new connection is refused at its first HTTP request, before any
-    // handshake: at a restart thousands of clients try again every second, and a refusal by the
-    // namespace's middleware (a whole websocket handshake each) took the stopping process's CPU
-    allowRequest: (_req, callback) => callback(null, ctxRef.ctx?.stopping !== true),
   });
   const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
 
