@@ -18,7 +18,8 @@ let gcFunction: GcFunction | null = null;
 function gc(): GcFunction {
   if (!gcFunction) {
     setFlagsFromString('--expose-gc');
-    gcFunction = runInNewContext('gc') as GcFunction;
+    const fn: GcFunction = runInNewContext('gc');
+    gcFunction = fn;
   }
   return gcFunction;
 }

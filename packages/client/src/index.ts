@@ -1,5 +1,5 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { FrayError, newCommandId } from './errors.js';
+import { MOVED, newCommandId, sleep } from './util.js';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type {
   ActionsAck,
@@ -17,10 +17,24 @@ import type {
   SimpleAck,
   SyncAck,
   ViewerRole,
+  WireError,
 } from '@fray/protocol';
 
 export type * from '@fray/protocol';
-export { FrayError } from './errors.js';
+
+export class FrayError extends Error {
+  readonly code: string;
+  readonly rule: string | undefined;
+  /** NOT_OWNER: the URL of the server process that runs the encounter */
+  readonly ownerUrl: string | undefined;
+  constructor(error: WireError & { ownerUrl?: string }) {
+    super(error.message);
+    this.name = 'FrayError';
+    this.code = error.code;
+    this.rule = error.rule;
+    this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
+  }
+}
 
 export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -138,10 +152,6 @@ export class EncounterMirror {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Codes after which a command may be sent again (same commandId) once the encounter is joined again. */
-const MOVED = new Set(['NOT_JOINED', 'UNAVAILABLE', 'ENCOUNTER_BUSY', 'NOT_OWNER']);
 
 /**
  * A typed socket.io client for Fray. Connect with a GM account token or an invite token.
@@ -204,8 +214,7 @@ export class FrayClient {
     let connectedBefore = false;
     socket.on('connect', () => {
       if (!current()) return;
-      // connected again (socket.io's reconnection, or ours after a refusal): every encounter is
-      // joined again, before the commands waiting for the connection go (they wait for the rejoin)
+      // connected again (any way): every encounter joined again before the waiting commands go
       if (connectedBefore) for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
       connectedBefore = true;
       for (const w of this.waiters) w.resolve();
@@ -261,10 +270,7 @@ export class FrayClient {
     );
   }
 
-  /**
-   * Resolves when `socket` connects; rejects with the server's reason or on timeout. `throughRetries`:
-   * a transport error does not reject (socket.io's jittered backoff retries the same socket).
-   */
+  /** Resolves when `socket` connects; rejects with the server's reason or on timeout (`throughRetries`: not on a transport error). */
   private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(new FrayError({ code: 'UNAVAILABLE', message: `No connection to ${this.url} within ${timeoutMs} ms.` })), timeoutMs) : undefined;
@@ -276,10 +282,7 @@ export class FrayClient {
         else resolve();
       };
       const ok = () => done();
-      const bad = (err: Error & { data?: { code?: string } }) => {
-        if (throughRetries && !err.data && socket.active) return;
-        done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
-      };
+      const bad = (err: Error & { data?: { code?: string } }) => (throughRetries && !err.data && socket.active ? undefined : done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message })));
       if (socket.connected) return resolve();
       socket.once('connect', ok);
       socket.on('connect_error', bad);

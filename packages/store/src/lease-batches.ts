@@ -1,10 +1,11 @@
+import type { PrismaClient } from './generated/prisma/client.js';
 import type { Lease } from './types.js';
 
 /**
  * The statements on many leases at once (a process's renewals every sweep, its hand-over at a
- * graceful stop), as plain parameterized queries through the store's pg pool.
+ * graceful stop).
  */
-type Pool = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+type Pool = { query(text: string, values: unknown[]): Promise<unknown> };
 interface LeaseRow {
   encounter_id: string;
   owner_id: string;
@@ -22,21 +23,19 @@ const asRecords = (leases: Lease[]) => JSON.stringify(leases.map((l) => ({ e: l.
  * neither waits for appends nor holds them up (a takeover, which changes the token, takes the
  * fence exclusively: migration 20261126010000_append_advisory_fence).
  */
-export async function renewLeasesIn(pool: Pool, leases: Lease[], ttlMs: number): Promise<Lease[]> {
-  const { rows } = await pool.query(
-    `WITH mine AS (
-       SELECT l.encounter_id FROM leases l
-         JOIN jsonb_to_recordset($1::jsonb) AS x(e text, o text, t bigint)
-           ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
-        ORDER BY l.encounter_id
-          FOR NO KEY UPDATE OF l
-     )
-     UPDATE leases SET expires_at = now() + $2::integer * interval '1 millisecond'
-      WHERE encounter_id IN (SELECT encounter_id FROM mine)
-     RETURNING encounter_id, owner_id, token, expires_at`,
-    [asRecords(leases), ttlMs],
-  );
-  return (rows as LeaseRow[]).map(asLease);
+export async function renewLeasesIn(prisma: PrismaClient, leases: Lease[], ms: number): Promise<Lease[]> {
+  const rows = await prisma.$queryRaw<LeaseRow[]>`
+    WITH mine AS (
+      SELECT l.encounter_id FROM leases l
+        JOIN jsonb_to_recordset(${asRecords(leases)}::jsonb) AS x(e text, o text, t bigint)
+          ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
+       ORDER BY l.encounter_id
+         FOR NO KEY UPDATE OF l
+    )
+    UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
+     WHERE encounter_id IN (SELECT encounter_id FROM mine)
+    RETURNING encounter_id, owner_id, token, expires_at`;
+  return rows.map(asLease);
 }
 
 /** Expires many leases at once if they are still ours (a graceful stop hands every encounter over). */

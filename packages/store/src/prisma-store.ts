@@ -416,7 +416,7 @@ export class PrismaStore implements Store {
   /** Many leases renewed in one statement (lease-batches.ts); those still ours come back. */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]> {
     if (leases.length === 0) return Promise.resolve([]);
-    return this.run('renewLeases', () => renewLeasesIn(this.info.pool, leases, ttl(ttlMs)));
+    return this.run('renewLeases', () => renewLeasesIn(this.prisma, leases, ttl(ttlMs)));
   }
 
   /**
