@@ -1,4 +1,5 @@
 import type { PrismaClient } from './generated/prisma/client.js';
+import { toLease, type LeaseRow } from './prisma-rows.js';
 import type { Lease } from './types.js';
 
 /**
@@ -6,14 +7,6 @@ import type { Lease } from './types.js';
  * graceful stop).
  */
 type Pool = { query(text: string, values: unknown[]): Promise<unknown> };
-interface LeaseRow {
-  encounter_id: string;
-  owner_id: string;
-  token: bigint | number | string;
-  expires_at: Date;
-}
-
-const asLease = (r: LeaseRow): Lease => ({ encounterId: r.encounter_id, ownerId: r.owner_id, token: Number(r.token), expiresAt: r.expires_at });
 const asRecords = (leases: Lease[]) => JSON.stringify(leases.map((l) => ({ e: l.encounterId, o: l.ownerId, t: l.token })));
 
 /**
@@ -35,7 +28,7 @@ export async function renewLeasesIn(prisma: PrismaClient, leases: Lease[], ms: n
     UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
      WHERE encounter_id IN (SELECT encounter_id FROM mine)
     RETURNING encounter_id, owner_id, token, expires_at`;
-  return rows.map(asLease);
+  return rows.map(toLease);
 }
 
 /** Expires many leases at once if they are still ours (a graceful stop hands every encounter over). */
