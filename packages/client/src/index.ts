@@ -20,6 +20,9 @@ import type {
 } from '@fray/protocol';
 
 export type * from '@fray/protocol';
+export { contributeDice, mayContribute, randomContribution } from './contribute.js';
+export { verifyDice, DiceVerifyError, type DiceLog, type DiceReport, type DiceReveal, type RollCheck, type RollStatus, type DiceVerifyErrorCode } from './verify-dice.js';
+import { contributeDice } from './contribute.js';
 
 export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -54,6 +57,8 @@ export interface ClientOptions {
    * cannot be reached): normally the load balancer. Default: the URL first connected to.
    */
   entryUrl?: string;
+  /** send this viewer's contribution to committed dice on join, while they are open (default true; docs/dice.md) */
+  contributeDice?: boolean;
 }
 
 type Listener = (mirror: EncounterMirror, msg: PatchMessage | null) => void;
@@ -403,6 +408,8 @@ export class FrayClient {
     if (!ack.ok) throw new FrayError(ack.error);
     const mirror = new EncounterMirror(this, encounterId, ack);
     this.mirrors.set(encounterId, mirror);
+    // a refused contribution (the dice were sealed meanwhile) changes nothing
+    if (this.opts.contributeDice !== false) void contributeDice(mirror).catch(() => {});
     return mirror;
   }
 
