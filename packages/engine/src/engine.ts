@@ -42,7 +42,8 @@ export function createEncounter<RS>(ruleset: Ruleset<RS>, input: CreateEncounter
     combatants: {},
     effects: [],
     reaction: null,
-    rng: seedRng(input.seed),
+    // committed dice have no generator until they are sealed (commit-commands.ts)
+    rng: input.dice ? [] : seedRng(input.seed),
     forcedRolls: [],
     rolls: [],
     rs: ruleset.initialState(options),
