@@ -17,7 +17,7 @@ import {
   type CommandAck,
   type EncounterSummary,
 } from '@fray/protocol';
-import { gmEvents, gmView, type EngineEvent } from '@fray/engine';
+import { gmView, withoutGeneratorState } from '@fray/engine';
 import { RuntimeError, unknownRulesetMessage, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
 import { hashToken, newToken } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
@@ -285,7 +285,7 @@ export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
     let after = 0;
     for (;;) {
       const page = await store.readLog(rec.id, after, 1000);
-      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: gmEvents(e.events as EngineEvent[]), at: e.createdAt ? e.createdAt.toISOString() : null });
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
       if (page.length < 1000) break;
       after = page[page.length - 1]!.seq;
     }

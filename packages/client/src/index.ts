@@ -16,29 +16,15 @@ import type {
   SimpleAck,
   SyncAck,
   ViewerRole,
-  WireError,
 } from '@fray/protocol';
 
 export type * from '@fray/protocol';
-export { contributeDice, mayContribute, randomContribution } from './contribute.js';
-export { verifyDice, DiceVerifyError, type DiceLog, type DiceReport, type DiceReveal, type RollCheck, type RollStatus, type DiceVerifyErrorCode } from './verify-dice.js';
+export { verifyDice } from './verify-dice.js';
+export { FrayError };
 import { contributeDice } from './contribute.js';
+import { FrayError } from './error.js';
 
 export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-export class FrayError extends Error {
-  readonly code: string;
-  readonly rule: string | undefined;
-  /** NOT_OWNER: the URL of the server process that runs the encounter */
-  readonly ownerUrl: string | undefined;
-  constructor(error: WireError & { ownerUrl?: string }) {
-    super(error.message);
-    this.name = 'FrayError';
-    this.code = error.code;
-    this.rule = error.rule;
-    this.ownerUrl = typeof error.ownerUrl === 'string' ? error.ownerUrl : undefined;
-  }
-}
 
 function newCommandId(): string {
   const c = globalThis.crypto;

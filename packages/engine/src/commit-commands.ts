@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commandSchema } from './schemas.js';
+import { commandKit } from './kit.js';
 import { RuleViolation } from './errors.js';
 import { deriveRngState, HEX64, participantOf, type DiceContribution, type DiceState } from './commit.js';
 import type { CommandSpec, Ctx, EncounterState, EngineEvent } from './types.js';
@@ -19,8 +20,10 @@ function committed(ctx: Ctx, rule: string): DiceState {
   return d;
 }
 
+const command = commandKit<unknown, Record<string, unknown>>();
+
 export const diceCommitCommands: Record<string, CommandSpec> = {
-  'dice.contribute': {
+  'dice.contribute': command({
     actor: 'any',
     inSetup: true,
     duringReaction: true,
@@ -32,10 +35,10 @@ export const diceCommitCommands: Record<string, CommandSpec> = {
       if (d.sealed) ctx.fail('DICE_SEALED', 'engine.dice.contribute', 'The dice are sealed (combat has started or a die was rolled): contributions are closed.');
       if (d.contributions.some((c) => c.by === by)) ctx.fail('DICE_ALREADY_CONTRIBUTED', 'engine.dice.contribute', 'You have already contributed to these dice.');
       if (d.contributions.length >= MAX_CONTRIBUTIONS) ctx.fail('INVALID_COMMAND', 'engine.dice.contribute', `At most ${MAX_CONTRIBUTIONS} contributions.`);
-      ctx.emit({ type: 'dice.contributed', by, value: cmd.value as string });
+      ctx.emit({ type: 'dice.contributed', by, value: cmd.value });
     },
-  },
-  'dice.reveal': {
+  }),
+  'dice.reveal': command({
     actor: 'gm',
     inSetup: true,
     afterEnd: true,
@@ -48,8 +51,8 @@ export const diceCommitCommands: Record<string, CommandSpec> = {
       if (ctx.state.status !== 'ended') ctx.fail('DICE_REVEAL_TOO_EARLY', 'engine.dice.reveal', 'Reveal the dice once combat has ended: a revealed seed would let anyone foresee the dice still to come.');
       emitReveal(ctx, d);
     },
-  },
-  'dice.autoReveal': {
+  }),
+  'dice.autoReveal': command({
     actor: 'gm',
     inSetup: true,
     duringReaction: true,
@@ -57,12 +60,12 @@ export const diceCommitCommands: Record<string, CommandSpec> = {
     handle(ctx, cmd) {
       const d = committed(ctx, 'engine.dice.autoReveal');
       if (d.revealed) ctx.fail('DICE_ALREADY_REVEALED', 'engine.dice.autoReveal', 'The dice of this encounter are already revealed.');
-      ctx.emit({ type: 'dice.autoRevealChanged', on: cmd.on as boolean });
+      ctx.emit({ type: 'dice.autoRevealChanged', on: cmd.on });
     },
-  },
+  }),
 };
 
-function emitReveal(ctx: Ctx, d: DiceState): void {
+function emitReveal<RS>(ctx: Ctx<RS>, d: DiceState): void {
   const secret = d.secret;
   if (!secret) throw new Error('The committed dice have lost their secret.');
   ctx.emit({ type: 'dice.revealed', seed: secret.seed, salt: secret.salt, commitment: d.commitment });
@@ -80,7 +83,7 @@ export function beforeCommittedRoll(ctx: Ctx): number {
 }
 
 /** After a command: seal when combat started without a roll; reveal when combat ended (if on). */
-export function afterDiceCommand(ctx: Ctx, before: EncounterState): void {
+export function afterDiceCommand<RS>(ctx: Ctx<RS>, before: EncounterState<RS>): void {
   const d = ctx.state.dice;
   if (!d) return;
   if (!d.sealed && ctx.state.status !== 'setup') ctx.emit({ type: 'dice.sealed', contributors: d.contributions.map((c) => c.by) });
@@ -88,14 +91,12 @@ export function afterDiceCommand(ctx: Ctx, before: EncounterState): void {
   if (ctx.state.status === 'ended' && before.status !== 'ended' && now.autoReveal && !now.revealed) emitReveal(ctx, now);
 }
 
-export const DICE_EVENTS = new Set(['dice.contributed', 'dice.sealed', 'dice.revealed', 'dice.autoRevealChanged']);
-
 /** `evolve` for the events of committed dice; false for another event. */
-export function evolveDice(s: EncounterState, e: EngineEvent, w: Writer): boolean {
+export function evolveDice<RS>(s: EncounterState<RS>, e: EngineEvent, w: Writer): boolean {
   switch (e.type) {
     case 'dice.contributed': {
       const d = w.own<DiceState>(s, 'dice');
-      w.own<DiceContribution[]>(d, 'contributions').push(w.adopt({ by: e.by as string, value: e.value as string }));
+      w.own<DiceContribution[]>(d, 'contributions').push(w.adopt({ by: String(e.by), value: String(e.value) }));
       return true;
     }
     case 'dice.sealed': {
@@ -105,7 +106,7 @@ export function evolveDice(s: EncounterState, e: EngineEvent, w: Writer): boolea
       return true;
     }
     case 'dice.revealed':
-      w.own<DiceState>(s, 'dice').revealed = w.adopt({ seed: e.seed as string, salt: e.salt as string });
+      w.own<DiceState>(s, 'dice').revealed = w.adopt({ seed: String(e.seed), salt: String(e.salt) });
       return true;
     case 'dice.autoRevealChanged':
       w.own<DiceState>(s, 'dice').autoReveal = e.on === true;
@@ -116,6 +117,6 @@ export function evolveDice(s: EncounterState, e: EngineEvent, w: Writer): boolea
 }
 
 /** `dice.rolled` of committed dice: the generator's position moves on by the outputs drawn. */
-export function countDraws(s: EncounterState, e: EngineEvent, w: Writer): void {
+export function countDraws<RS>(s: EncounterState<RS>, e: EngineEvent, w: Writer): void {
   if (s.dice && typeof e.draw === 'number' && typeof e.drawn === 'number') w.own<DiceState>(s, 'dice').draws = e.draw + e.drawn;
 }

@@ -6,7 +6,6 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils';
 import type { RngState } from './rng.js';
-import type { Actor } from './types.js';
 
 /** The scheme's name; it is also the first item of the derivation's input. */
 export const DICE_SCHEME = 'fray-dice/v1';
@@ -80,21 +79,21 @@ export function newDiceState(secret: DiceSecret): DiceState {
 }
 
 /** Who contributes: `gm`, `player:<id>`, or null for the runtime itself. */
-export function participantOf(by: Actor): string | null {
+export function participantOf(by: { role: string; playerId?: string }): string | null {
   if (by.role === 'gm') return 'gm';
-  if (by.role === 'player') return `player:${by.playerId}`;
+  if (by.role === 'player' && by.playerId !== undefined) return `player:${by.playerId}`;
   return null;
 }
 
 const publicCache = new WeakMap<DiceState, DiceState>();
 /** The dice as every viewer sees them: without the secret (the same object for the same dice). */
-export function publicDice<D extends DiceState | null | undefined>(dice: D): D {
-  if (!dice || dice.secret === undefined) return dice;
+export function publicDice(dice: DiceState): DiceState {
+  if (dice.secret === undefined) return dice;
   let out = publicCache.get(dice);
   if (!out) {
     const { secret: _s, ...rest } = dice;
     out = rest;
     publicCache.set(dice, out);
   }
-  return out as D;
+  return out;
 }

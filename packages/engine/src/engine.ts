@@ -180,7 +180,7 @@ function afterHandler<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: Encoun
   }
   closeWindowIfDone(ruleset, ctx);
   checkMapAfter(ruleset, state, ctx as Ctx<unknown>, cmd);
-  if (state.dice) afterDiceCommand(ctx as Ctx<unknown>, state as EncounterState);
+  if (state.dice) afterDiceCommand(ctx, state);
   draft.version += 1;
 }
 

@@ -22,6 +22,6 @@ export {
 export { hasCondition, expireEffects } from './effects.js';
 export { jsonCopy } from './json-copy.js';
 export { projectState, gmView, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
-export { projectEvents, gmEvent, gmEvents, unseenMarkers } from './project-events.js';
+export { projectEvents, withoutGeneratorState, unseenMarkers } from './project-events.js';
 export * from './commit.js';
 export { unseenBy, unseenIn, redactText, projectActions, unseenNamedBy, withoutCombatants } from './unseen.js';

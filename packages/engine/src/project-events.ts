@@ -42,6 +42,15 @@ export function gmEvent(event: EngineEvent): EngineEvent {
   return rest;
 }
 
+/** Logged events (of any shape) without the generator's state a roll carries: for the GM's log, files and exports. */
+export function withoutGeneratorState(events: readonly unknown[]): unknown[] {
+  return events.map((e) => {
+    if (typeof e !== 'object' || e === null || !('rngAfter' in e)) return e;
+    const { rngAfter: _r, ...rest } = e;
+    return rest;
+  });
+}
+
 /** The events of a command as the GM sees them (the list itself when no roll is among them). */
 export function gmEvents(events: readonly EngineEvent[]): EngineEvent[] {
   return events.some((e) => e.type === 'dice.rolled') ? events.map(gmEvent) : (events as EngineEvent[]);

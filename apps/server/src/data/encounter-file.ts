@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { apply, gmEvents, inEngineOrder, publicDice, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { apply, inEngineOrder, publicDice, withoutGeneratorState, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import { frayVersion, type EncounterBundle } from '@fray/store';
 import { ApiError } from '../errors.js';
 import { stateHash } from './verify.js';
@@ -98,7 +98,7 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
   const r = bundle.record;
   // committed dice not yet revealed: the file carries neither their secret nor the generator's state (docs/dice.md)
   const withheld = initial.dice?.secret !== undefined && !state.dice?.revealed;
-  const shown = withheld ? { ...initial, dice: publicDice(initial.dice) } : initial;
+  const shown = withheld && initial.dice ? { ...initial, dice: publicDice(initial.dice) } : initial;
   return {
     format: ENCOUNTER_FORMAT,
     formatVersion: ENCOUNTER_FORMAT_VERSION,
@@ -108,7 +108,10 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
     encounter: { id: r.id, name: r.name, options: r.options, seed: r.seed, status: r.status as EncounterFile['encounter']['status'], round: r.round, version: state.version, createdAt: r.createdAt.toISOString() },
     initial: { version: 0, state: shown as unknown as Record<string, unknown> },
     state: { version: state.version, sha256: stateHash(state), turnTimerSeconds: isWrapper(latest) ? (latest.runtime?.turnTimerSeconds ?? null) : null },
-    log: bundle.log.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: withheld ? gmEvents(e.events as EngineEvent[]) : (e.events as unknown[]), at: e.createdAt.toISOString() })),
+    log: bundle.log.map((e) => {
+      const events = e.events as unknown[];
+      return { seq: e.seq, commandId: e.commandId, command: e.command, events: withheld ? withoutGeneratorState(events) : events, at: e.createdAt.toISOString() };
+    }),
   };
 }
 
