@@ -23,7 +23,7 @@ import { credentialRoom, hashToken, newToken } from './auth.js';
 import { ApiError } from './errors.js';
 import { authenticateGm, refuseCrossSite, type GmAuth } from './gm-auth.js';
 import { checkPassword, hashPassword, signInHandle } from './passwords.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 import { csrfTokenFor, expectedOrigin, SESSION_DAYS, sessionCookieOf, setSessionCookie, clearSessionCookie } from './web-session.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hashToken, principalKey, type Principal } from './auth.js';
 import { ApiError } from './errors.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 import { crossOrigin, csrfTokenOf, csrfValid, sessionCookieOf } from './web-session.js';
 
 /** A signed-in GM on a request: the principal, and the session cookie's value when that is how. */

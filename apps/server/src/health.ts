@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorsOf } from './openapi.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 
 /** How long readiness waits for the database's `SELECT 1` before it calls the database down. */
 export const DEFAULT_READY_TIMEOUT_MS = 1_000;

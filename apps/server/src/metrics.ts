@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ApiError } from './errors.js';
 import { errorsOf } from './openapi.js';
 import { prometheusRegistry } from './prometheus.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 
 const counts = z.record(z.string(), z.number());
 /** GET /metrics/json's body */

@@ -15,7 +15,7 @@ import { LastSignInMethodError, type ChallengeRecord } from '@fray/store';
 import { accountsOf, errors, newId, newSession, sessionOpened, signedIn } from './account-http.js';
 import { ApiError } from './errors.js';
 import { authenticateGm } from './gm-auth.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 import { expectedOrigin } from './web-session.js';
 
 /**

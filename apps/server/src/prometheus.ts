@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 
 /**
  * This process's figures for Prometheus (prom-client): Node's own (CPU, memory, heap spaces, event

@@ -5,10 +5,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino, type Logger as PinoLogger } from 'pino';
-import { Server, type Socket } from 'socket.io';
+import { Server } from 'socket.io';
 import type { Ruleset } from '@fray/engine';
-import type { RulesetInfo } from '@fray/protocol';
-import { Runtime, type RuntimeOptions, type Sink } from '@fray/runtime';
+import { Runtime, type RuntimeOptions } from '@fray/runtime';
 import { registerAccounts } from './account-http.js';
 import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
@@ -24,11 +23,13 @@ import { RefusalCounter } from './refusals.js';
 import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
-import { attachRedis, noRedis, type RedisLink } from './redis.js';
+import { attachRedis, noRedis } from './redis.js';
 import { deliverPatch, registerSockets } from './sockets.js';
 import { engineFlush, jsonParser, wsFragments } from './transport.js';
 import type { ServerStore } from './store.js';
-import { cookiePolicy, type CookiePolicy } from './web-session.js';
+import type { ServerContext } from './context.js';
+import { inviteRoom, ownerIdFor } from './owner.js';
+import { cookiePolicy } from './web-session.js';
 
 export interface ServerOptions {
   store: ServerStore;
@@ -76,32 +77,8 @@ export interface ServerOptions {
   cookieDomain?: string | undefined;
 }
 
-export interface ServerContext {
-  store: ServerStore;
-  runtime: Runtime;
-  auth: Authenticator;
-  logger: PinoLogger;
-  limits: Limits;
-  socketLimiter: RateLimiter;
-  principalLimiter: RateLimiter;
-  httpLimiter: RateLimiter;
-  /** refused socket messages and commands, by code (GET /metrics) */
-  refusals: RefusalCounter;
-  rulesetInfos: RulesetInfo[];
-  sinks: Map<Sink, { socket: Socket; encounterId: string }>;
-  redis: RedisLink;
-  /** set when a graceful stop begins: /health/ready answers 503, new sockets and messages get UNAVAILABLE */
-  stopping: boolean;
-  disconnectInvite(inviteId: string): void;
-  /** the session cookie's name and attributes */
-  cookies: CookiePolicy;
-  /** password checks and the sign-in backoff; null on a store that keeps no accounts */
-  passwords: PasswordGate | null;
-  /** disconnect every socket in a room, on every process (an ended session or revoked API token) */
-  disconnectRoom(room: string): void;
-  /** FRAY_TRUST_PROXY (client-address.ts) */
-  trustProxy: TrustProxy;
-}
+
+export type { ServerContext } from './context.js';
 
 export interface FrayServer {
   app: FastifyInstance;
@@ -111,25 +88,6 @@ export interface FrayServer {
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
   /** Graceful stop: no new connections, every queue drained, the log flushed, leases released. */
   close(): Promise<void>;
-}
-
-/** The room every socket of an invite joins (for revocation across processes). */
-export function inviteRoom(inviteId: string): string {
-  return `invite:${inviteId}`;
-}
-
-/**
- * This process's lease owner id: its instance id (a new `fray-<uuid>` when none is given), with a
- * public URL `<instance>@<url>` (see ownerUrlOf). The store compares instances by the part before `@`.
- */
-export function ownerIdFor(publicUrl: string | undefined, instanceId: string = `fray-${randomUUID()}`): string {
-  return publicUrl ? `${instanceId}@${publicUrl}` : instanceId;
-}
-
-/** The advertised URL in a lease's owner id, or null when that process advertised none. */
-export function ownerUrlOf(ownerId: string): string | null {
-  const at = ownerId.indexOf('@');
-  return at >= 0 ? ownerId.slice(at + 1) : null;
 }
 
 /** JSON lines, or (`pretty`: a terminal) pino-pretty's coloured lines, written on this thread. */

@@ -1,6 +1,6 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { Principal } from './auth.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 import { foreignSocketOrigin } from './web-session.js';
 
 export type SocketRefusal = { refused: true; code: string; message: string; reason: string };

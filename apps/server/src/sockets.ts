@@ -23,7 +23,8 @@ import type { EncounterHost, Sink } from '@fray/runtime';
 import { credentialRoom, principalKey, viewerOf, type Principal } from './auth.js';
 import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
-import { inviteRoom, ownerUrlOf, type ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
+import { inviteRoom, ownerUrlOf } from './owner.js';
 import { holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
 
 type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;

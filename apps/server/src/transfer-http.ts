@@ -7,7 +7,7 @@ import { accountEncounterIds, frayVersion, readEncounterBundle, writeEncounterBu
 import { accountFile, encounterFile, encountersOfAccountFile, fromEncounterFile, toEncounterFile, ACCOUNT_FORMAT, ENCOUNTER_FORMAT, ENCOUNTER_FORMAT_VERSION, type EncounterFile } from './data/encounter-file.js';
 import { ApiError } from './errors.js';
 import { authenticateGm } from './gm-auth.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './context.js';
 
 /**
  * Encounters that move between servers (docs/protocol.md, "Export and import"): one encounter or a

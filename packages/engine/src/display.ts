@@ -29,6 +29,8 @@ export interface VitalSpec {
   current: FieldRef;
   /** the maximum, read from a field or fixed; none = no bar, the number alone */
   max?: FieldRef | number;
+  /** a combatant has this vital only when its maximum is given (a Bandit without Mana shows none) */
+  onlyWithMax?: boolean;
   /**
    * `down`: harm lowers it (hit points, STUN); `up`: harm raises it (a damage track, fatigue).
    * Bars always show what is left.

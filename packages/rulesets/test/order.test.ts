@@ -27,6 +27,7 @@ const fighters: Record<string, (i: number) => Record<string, unknown>> = {
   'ocv-phases': (i) => ({ stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4, recovery: 4, stun: 30, endurance: 30, combatReflexes: false }, position: { q: i - 6, r: 0 } }),
   'action-round': (i) => ({ stats: { naturalWeapons: true, initiative: i % 5, toughness: 40, defense: 2, attack: { close: 3 }, damage: { close: 2 }, range: 10, skills: { athletics: 2 } }, position: { x: i * 2, y: 0 } }),
   'action-points': (i) => ({ stats: { dexterity: 8 + (i % 3), hp: 100, ac: 14, attackBonus: 4, weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }] }, position: { x: i, y: 0 } }),
+  freeform: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 4 } }, position: i % 2 ? 'the bar' : null }),
 };
 
 const gm = { role: 'gm' } as const;

@@ -135,9 +135,10 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
       stats: (i) => ({ stats: { dexterity: 8 + i, hp: 100, ac: 14, attackBonus: 4, weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }] }, position: { x: i, y: 0 } }),
       secret: 'hp',
     },
+    freeform: { stats: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 5 } }, position: i % 2 ? 'by the door' : null }), secret: 'hp' },
   };
 
-  it.each(['legends', 'ocv-phases', 'action-round', 'action-points'])('for a %s fight with a hidden combatant and secret stats, from every version of the last 16', async (name) => {
+  it.each(['legends', 'ocv-phases', 'action-round', 'action-points', 'freeform'])('for a %s fight with a hidden combatant and secret stats, from every version of the last 16', async (name) => {
     const ruleset = (registry as Record<string, unknown>)[name];
     expect(ruleset).toBeDefined();
     const rt = new Runtime({ store: new MemoryStore(), rulesets: registry as never, options: { ownerId: `sync-${name}`, reactionSeconds: 0 } });

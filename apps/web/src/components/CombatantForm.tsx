@@ -12,14 +12,23 @@ import { SchemaFields } from './SchemaFields.js';
  */
 function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
   const display = displayOf([ruleset], ruleset.id);
-  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs);
+  // labelled in the ruleset's words ("Max HP")
+  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs).map((f) => ({ ...f, label: display.statLabels[f.name] ?? f.label }));
   const max = display.namedVitals?.spec.max;
   if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
   const parent = max.key.slice(0, max.key.indexOf('.'));
   const entries = vitalSpecs(display, options).flatMap((v) =>
-    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}` }] : [],
+    typeof v.max === 'object' && v.max.in === 'stats' && v.max.key.startsWith(`${parent}.`) ? [{ key: v.max.key.slice(parent.length + 1), label: `Max ${v.label}`, doc: v.onlyWithMax ? `Blank: this combatant has no ${v.label}.` : undefined }] : [],
   );
   return withEntryFields(fields, new Map([[parent, entries]]));
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text.trim();
+  }
 }
 
 /** The secret stats after a toggle: an entry's secrecy is its stat's (`vitals.Mana` → `vitals`). */
@@ -40,7 +49,9 @@ export function CombatantForm({ ruleset, options, encounterId, token, existing, 
   const [hidden, setHidden] = useState(existing?.hidden ?? false);
   const [secret, setSecret] = useState<string[]>(existing?.secretStats ?? []);
   const [items, setItems] = useState(existing && existing.items.length > 0 ? JSON.stringify(existing.items) : '');
-  const [position, setPosition] = useState(existing && existing.position != null ? JSON.stringify(existing.position) : '');
+  // a position in words (a zone, a range band) is typed as it is said; other positions as JSON
+  const wordsPosition = fieldsOf({ properties: { p: ruleset.position?.schema } })[0]?.kind === 'text';
+  const [position, setPosition] = useState(existing?.position == null ? '' : typeof existing.position === 'string' && wordsPosition ? existing.position : JSON.stringify(existing.position));
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.stats as Record<string, unknown> | undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
@@ -63,11 +74,7 @@ export function CombatantForm({ ruleset, options, encounterId, token, existing, 
     }
     let pos: unknown;
     if (position.trim()) {
-      try {
-        pos = JSON.parse(position) as unknown;
-      } catch {
-        pos = position.trim();
-      }
+      pos = wordsPosition ? position.trim() : parsedOrText(position);
       const perr = validate(ruleset.position?.schema, pos);
       if (Object.keys(perr).length > 0) errs.__position = Object.entries(perr).map(([k, m]) => `${k} ${m}`.trim()).join('; ');
     }
@@ -133,10 +140,10 @@ export function CombatantForm({ ruleset, options, encounterId, token, existing, 
           {errors.__items ? <small className="field-error" role="alert">✕ Items {errors.__items}</small> : null}
         </div>
         <div className={`field${errors.__position ? ' invalid' : ''}`}>
-          <label htmlFor={`${prefix}-position`}>Position (JSON, optional)</label>
-          <input id={`${prefix}-position`} value={position} onChange={(e) => setPosition(e.target.value)} aria-invalid={errors.__position ? true : undefined} aria-describedby={`${prefix}-position-doc`} />
+          <label htmlFor={`${prefix}-position`}>Position ({wordsPosition ? 'optional' : 'JSON, optional'})</label>
+          <input id={`${prefix}-position`} value={position} onChange={(e) => setPosition(e.target.value)} aria-invalid={errors.__position ? true : undefined} aria-describedby={`${prefix}-position-doc`} placeholder={wordsPosition ? 'e.g. by the door' : undefined} />
           <small id={`${prefix}-position-doc`} className="doc">
-            Where it stands in the ruleset’s spatial model (zone, hex, square…).
+            {wordsPosition ? 'Where it stands, in words (a zone, a range band).' : 'Where it stands in the ruleset’s spatial model (zone, hex, square…).'}
           </small>
           {errors.__position ? <small className="field-error" role="alert">✕ Position {errors.__position}</small> : null}
         </div>

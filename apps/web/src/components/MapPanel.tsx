@@ -234,7 +234,7 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
       }
     : undefined;
 
-  if (!state || !space) return { api, element: null };
+  if (!state || !space) return { api: null, element: null }; // no map, no map tools: forms ask in their own fields
   const highlight = state.reaction?.trigger.combatantId ?? null;
   const sel = selected ? state.combatants[selected] : undefined;
   const element = space ? (

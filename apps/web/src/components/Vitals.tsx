@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { valueAt, vitalSpecs, vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
+import { vitalSpecs, vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
 /** One bar: what is left of a vital, with its numbers when the viewer may see them, or a word. */
@@ -41,10 +41,11 @@ export function Vitals({ display, state, c, numbers, compact = false }: { displa
 
 /**
  * The GM's damage or healing in one action (`combatant.adjust`, logged like any command), on any
- * adjustable vital of the encounter (`options`: the encounter's, for the vitals it names).
+ * adjustable vital this combatant has (the encounter's named vitals included).
  */
-export function AdjustVital({ display, options, c, send }: { display: RulesetDisplay; options: unknown; c: Combatant; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
-  const vitals = vitalSpecs(display, options).filter((v) => v.adjustable && (v.current.in !== 'data' || typeof valueAt(c.data, v.current.key) === 'number'));
+export function AdjustVital({ display, state, c, send }: { display: RulesetDisplay; state: EncounterState; c: Combatant; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+  const has = new Set(vitalsOf(display, state, c, true).map((v) => v.key));
+  const vitals = vitalSpecs(display, state.options).filter((v) => v.adjustable && has.has(v.key));
   const [vital, setVital] = useState(vitals[0]?.key ?? '');
   const [amount, setAmount] = useState('');
   const [err, setErr] = useState<string | null>(null);

@@ -150,6 +150,7 @@ function conditionTags(state: EncounterState, id: string): ReactNode {
 
 function show(v: unknown): string {
   if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return v.join(', ');
   if (typeof v === 'object') {
     // a map of numbers or words (maxima by name): "Mana 10, Stress 6"

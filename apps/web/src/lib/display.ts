@@ -80,6 +80,7 @@ export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Comb
     const current = read(state, c, v.current);
     if (current === null) continue;
     const max = read(state, c, v.max);
+    if (v.onlyWithMax && max === null) continue;
     const left = max && max > 0 ? Math.max(0, Math.min(1, v.direction === 'down' ? current / max : (max - current) / max)) : null;
     const status = statusOf(v, current);
     const shownNumbers = numbers || max === null;

@@ -121,12 +121,12 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
  * names: `vitals` → `vitals.Mana`, `vitals.Stress`) shown as one field per entry instead of a JSON
  * field; with no entries it is not shown. `entries`: property → its entries' keys and labels.
  */
-export function withEntryFields(fields: Field[], entries: Map<string, Array<{ key: string; label: string }>>): Field[] {
+export function withEntryFields(fields: Field[], entries: Map<string, Array<{ key: string; label: string; doc?: string | undefined }>>): Field[] {
   return fields.flatMap((f) => {
     const list = entries.get(f.name);
     if (!list) return [f];
     const each = f.entry ?? { kind: 'json' as const };
-    return list.map(({ key, label }): Field => ({ name: `${f.name}.${key}`, label, ...each, required: false, nullable: false, parent: f.name, key }));
+    return list.map(({ key, label, doc }): Field => ({ name: `${f.name}.${key}`, label, ...each, required: false, nullable: false, parent: f.name, key, ...(doc ? { doc } : {}) }));
   });
 }
 

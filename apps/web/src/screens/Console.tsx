@@ -448,7 +448,7 @@ export function Console({ encounterId }: { encounterId: string }) {
                   <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={encounterId} token={token} existing={c} sides={sides} onDone={() => setEditing(null)} />
                 ) : (
                   <CombatantCard key={c.id} state={state} c={c} display={display}>
-                    <AdjustVital display={display} options={state.options} c={c} send={send} />
+                    <AdjustVital display={display} state={state} c={c} send={send} />
                     <div className="row">
                       <button type="button" onClick={() => setEditing(c.id)} aria-label={`Edit ${c.name}`}>
                         Edit

@@ -21,6 +21,7 @@ const STATS: Record<string, Record<string, unknown>> = {
   'ocv-phases': { combatValue: 5, stun: 24, endurance: 30 },
   'action-round': { defense: 2, toughness: 1 },
   'action-points': { hp: 12, weapons: [{ id: 'sword', name: 'Sword', category: 'one-handed', damage: '1d8' }] },
+  freeform: { hp: 12 },
 };
 const POSITIONS: Record<string, unknown[]> = {
   'action-points': [{ x: 0, y: 0 }, { x: 1, y: 0 }],

@@ -54,6 +54,9 @@ describe('the ruleset’s words, applied', () => {
     expect(vitalsOf(named, s, c, true).map((v) => v.text)).toEqual(['HP 10/10', 'Mana 4/10', 'Stress 3/6']);
     expect(vitalsOf(named, s, c, false).map((v) => v.text)).toEqual(['HP: unhurt', 'Mana: low', 'Stress: about half']);
     expect(vitalsOf(named, state, c, true).map((v) => v.key)).toEqual(['hp']);
+    // "a Bandit has no Mana": no maximum, no such vital
+    const bandit = { id: 'd', name: 'Bandit', stats: { hp: 11 }, data: { hp: 11, Mana: 0, Stress: 0 }, items: [] } as never;
+    expect(vitalsOf({ ...named, namedVitals: { ...named.namedVitals!, spec: { ...named.namedVitals!.spec, onlyWithMax: true } } }, s, bandit, true).map((v) => v.key)).toEqual(['hp']);
     expect(shownData(named, [['Mana', 4], ['Stress', 3], ['actions', 1]], s.options).map((e) => e.key)).toEqual(['actions']);
   });
 

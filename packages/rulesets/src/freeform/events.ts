@@ -18,7 +18,7 @@ export type FreeformEvent =
   | { type: 'freeform.acted'; combatantId: string; kind: 'attack' | 'cast' | 'other'; description: string; targetId: string | null; rolled: boolean; total: number | null; formula: string | null }
   | { type: 'freeform.delayed'; combatantId: string }
   | { type: 'freeform.resumed'; combatantId: string; afterId: string | null }
-  | { type: 'freeform.vital-changed'; combatantId: string; vital: string; label: string; amount: number; value: number }
+  | { type: 'freeform.vital-changed'; combatantId: string; vital: string; label: string; amount: number; change: string; value: number }
   | { type: 'freeform.condition-ticked'; effectId: string; left: number; gmOnly?: true };
 
 /** Emit one of freeform's events. */

@@ -9,8 +9,10 @@ type FCtx = Ctx<RS, FreeformOptions>;
 /** "Initiative is the combatant's own dice (or the option's) plus its bonus, unless the GM entered a value." */
 function rollInitiative(ctx: FCtx, c: Combatant): number {
   const s = statsOf(c);
-  const formula = s.initiative ?? ctx.options.initiativeFormula;
-  const total = ctx.roll(formula, 'initiative', { combatantId: c.id }).total + (s.initiativeBonus ?? 0);
+  const bonus = s.initiativeBonus ?? 0;
+  // the bonus is part of the rolled formula, so the log shows the roll that made the value ("1d20+2 … = 3")
+  const formula = `${s.initiative ?? ctx.options.initiativeFormula}${bonus > 0 ? `+${bonus}` : bonus < 0 ? `${bonus}` : ''}`;
+  const total = ctx.roll(formula, 'initiative', { combatantId: c.id }).total;
   emit(ctx, { type: 'freeform.initiative', combatantId: c.id, value: total, rolled: true });
   return total;
 }

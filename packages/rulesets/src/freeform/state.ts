@@ -19,7 +19,7 @@ export const statDocs: Record<keyof Stats, string> = {
   hp: 'Maximum hit points; leave it out for a game without them.',
   initiative: 'Dice this combatant rolls for initiative instead of the option, e.g. "1d20+3" or "2d6".',
   initiativeBonus: 'Added to the initiative roll (a DEX modifier, a Speed rating).',
-  vitals: 'Maxima of the encounter\'s own vitals (option "vitals"), e.g. {"Stress": 6, "Mana": 10}.',
+  vitals: 'The maximum of each vital the encounter names (option "vitals"), e.g. Mana 10, Stress 6; a combatant without one has no such vital.',
 };
 
 /** Where a combatant stands: free text (a zone, a range band, "behind the bar"), or nowhere. */
@@ -60,10 +60,10 @@ export function statsOf(c: Combatant): Stats {
   return c.stats as Stats;
 }
 
-/** The vitals a combatant has: `hp` when it has HP, and the encounter's own. */
+/** The vitals a combatant has: `hp` when it has HP, and those of the encounter's own it has a maximum for. */
 export function vitalsOf(c: Combatant, options: FreeformOptions): string[] {
   const d = dataOf(c);
-  return [...(typeof d.hp === 'number' ? ['hp'] : []), ...options.vitals.filter((v) => typeof d[v] === 'number')];
+  return [...(typeof d.hp === 'number' ? ['hp'] : []), ...options.vitals.filter((v) => typeof d[v] === 'number' && maxOf(c, v) !== null)];
 }
 
 /** A vital's maximum, or null when it has none. */

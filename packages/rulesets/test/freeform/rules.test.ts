@@ -53,7 +53,8 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     t.do({ type: 'initiative.set', combatantId: 'c', value: 500 });
     const events = t.do({ type: 'combat.start' });
     const rolls = events.filter((e) => e.type === 'dice.rolled' && e.purpose === 'initiative');
-    expect(rolls.map((r) => [r.combatantId, r.formula])).toEqual([['a', '1d1+40'], ['b', '1d6']]);
+    // the bonus is rolled with the dice, so the log shows the roll that made the value
+    expect(rolls.map((r) => [r.combatantId, r.formula])).toEqual([['a', '1d1+40'], ['b', '1d6+100']]);
     expect(t.data('a').initiative).toBe(41);
     expect(t.data('b').initiative).toBeGreaterThanOrEqual(101);
     expect(t.s.clock.order).toEqual(['c', 'b', 'a']);
@@ -122,8 +123,10 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
 
   it('"The GM damages or heals any vital with the table\'s damage/heal control (`combatant.adjust`)": harm lowers a vital and raises a rising one.', () => {
     const t = fight({ vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
-    t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Mana', amount: 2 });
+    const [spent] = t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Mana', amount: 2 });
     expect(t.data('b').Mana).toBe(3);
+    // the log says which way it went: "B: Mana −2 (now 3)."
+    expect(spent).toMatchObject({ type: 'freeform.vital-changed', label: 'Mana', change: '−2', value: 3 });
     t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Mana', amount: -9 });
     expect(t.data('b').Mana).toBe(5);
     t.do({ type: 'combatant.adjust', combatantId: 'b', vital: 'Stress', amount: 3 });
@@ -133,6 +136,14 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     const e = t.refuse({ type: 'combatant.adjust', combatantId: 'b', vital: 'Luck', amount: 1 });
     expect(e.rule).toBe('freeform.vitals');
     expect(e.message).toContain('hp, Mana, Stress');
+  });
+
+  it('"A combatant has a named vital only when its stat `vitals` gives it a maximum (a Bandit has no Mana)".', () => {
+    const t = fight({ vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
+    expect(t.refuse({ type: 'combatant.adjust', combatantId: 'c', vital: 'Mana', amount: 1 })).toMatchObject({ rule: 'freeform.vitals', message: 'C has no vital "Mana".' });
+    const change = (id: string) => legalActions(freeform, t.s, id).find((o) => o.command === 'vital')?.params?.[0]?.options;
+    expect(change('c')).toEqual([{ value: 'hp', label: 'HP' }]);
+    expect(change('b')).toEqual([{ value: 'hp', label: 'HP' }, { value: 'Mana', label: 'Mana' }, { value: 'Stress', label: 'Stress' }]);
   });
 
   it('"Vitals are HP and the ones the GM names for the encounter": the display names each one, with its maximum and direction.', () => {

@@ -41,7 +41,8 @@ export function changeVital(ctx: FCtx, combatantId: string, vital: string, amoun
   const max = maxOf(c, vital);
   const wanted = (typeof now === 'number' ? now : 0) + amount;
   const value = Math.max(0, max === null ? wanted : Math.min(max, wanted));
-  emit(ctx, { type: 'freeform.vital-changed', combatantId, vital, label: vital === 'hp' ? 'HP' : vital, amount, value });
+  const change = amount > 0 ? `+${amount}` : `−${-amount}`;
+  emit(ctx, { type: 'freeform.vital-changed', combatantId, vital, label: vital === 'hp' ? 'HP' : vital, amount, change, value });
 }
 
 /** A player changes their own combatant's vitals on its turn (spending Mana, taking Stress); the GM any time. */

@@ -26,7 +26,7 @@ export function checkTarget(state: LState, c: LCombatant, d: ActionDef, a: ActIn
 }
 
 /** A value that stands for "refused" when the reason is not wanted (legalActions only lists targets). */
-const REFUSED: EngineError = Object.freeze({ code: 'ILLEGAL_ACTION', rule: 'legends.actions', message: 'refused' }) as EngineError;
+const REFUSED: EngineError = Object.freeze({ code: 'ILLEGAL_ACTION', rule: 'legends.actions', message: 'refused' });
 
 /**
  * Whether `t` may be the target of `d` by `c` (null when it may), for a target that exists and an

@@ -1,6 +1,6 @@
 import type { WireError } from '@fray/protocol';
 
-/** A refusal or failure the server answered, typed: its code, the rule it names, where to go (NOT_OWNER). */
+/** A refusal from the server, as an Error: its code, the rule that forbids, and (NOT_OWNER) where the encounter runs. */
 export class FrayError extends Error {
   readonly code: string;
   readonly rule: string | undefined;
