@@ -226,7 +226,7 @@ function checkExports() {
   const bin = join(root, 'node_modules', '.bin', 'knip');
   let out;
   try {
-    out = execFileSync(process.execPath, [bin, '--no-progress', '--reporter', 'json', '--include', 'files,exports,types,nsExports,nsTypes,duplicates'], {
+    out = execFileSync(process.execPath, [bin, '--tsConfig', 'tsconfig.build.json', '--no-progress', '--reporter', 'json', '--include', 'files,exports,types,nsExports,nsTypes,duplicates'], {
       cwd: root,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,

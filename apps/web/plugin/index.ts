@@ -110,4 +110,3 @@ const plugin: FastifyPluginAsync<WebPluginOptions> = async (app, opts) => {
 };
 
 export const webPlugin = fp(plugin, { name: '@fray/web', fastify: '5.x' });
-export default webPlugin;

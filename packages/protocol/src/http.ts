@@ -24,15 +24,18 @@ export const encounterSummarySchema = z.object({
 });
 export type EncounterSummary = z.infer<typeof encounterSummarySchema>;
 
+/** An invite as the GM sees it (never its token: the server keeps only a hash). */
+const inviteInfoSchema = z.object({ id: z.string(), role: z.enum(['player', 'spectator']), playerId: z.string().nullable(), combatantIds: z.array(z.string()), revoked: z.boolean() });
+export type InviteInfo = z.infer<typeof inviteInfoSchema>;
+
 export const encounterDetailSchema = encounterSummarySchema.extend({
   options: z.unknown(),
   seed: z.number(),
   state: z.unknown(),
   turnTimerSeconds: z.number().nullable(),
-  invites: z.array(
-    z.object({ id: z.string(), role: z.enum(['player', 'spectator']), playerId: z.string().nullable(), combatantIds: z.array(z.string()), revoked: z.boolean() }),
-  ),
+  invites: z.array(inviteInfoSchema),
 });
+export type EncounterDetail = z.infer<typeof encounterDetailSchema>;
 
 export const updateEncounterBody = z
   .object({
@@ -87,6 +90,7 @@ export const createInviteReply = z.object({
 });
 
 export const idReply = z.object({ id: z.string(), version: z.number().optional() });
+export type CreateInviteReply = z.infer<typeof createInviteReply>;
 
 export const logEntrySchema = z.object({
   seq: z.number(),

@@ -1,91 +1,17 @@
-import { Prisma } from './generated/prisma/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
 import { mapError } from './errors.js';
-import type {
-  AccountRecord,
-  EncounterRecord,
-  EncounterSummary,
-  EncounterStatus,
-  InviteRecord,
-  Lease,
-  LogEntry,
-  SnapshotRecord,
-  Store,
-} from './types.js';
+import type { AccountRecord, EncounterRecord, EncounterSummary, InviteRecord, Lease, LogEntry, SnapshotRecord, Store } from './types.js';
 import { NotFoundError } from './types.js';
+import { json, seedToDb, toEncounter, toInvite, toLog, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
+
+export { jsonParam } from './prisma-rows.js';
 
 /** Snapshots kept per encounter: the first one (the encounter as created) and the newest ones. */
 export const SNAPSHOTS_KEPT = 3;
 /** besides the first snapshot and the one being saved (saveSnapshot's DELETE needs at least 1) */
 const KEPT_OTHERS = SNAPSHOTS_KEPT - 2;
-
-type EncounterRow = Prisma.EncounterGetPayload<object>;
-type InviteRow = Prisma.InviteGetPayload<object>;
-type LogRow = Prisma.LogEntryGetPayload<object>;
-interface LeaseRow {
-  encounter_id: string;
-  owner_id: string;
-  token: bigint | number;
-  expires_at: Date;
-}
-
-/** Prisma's Json input refuses a bare null: store JSON null explicitly. */
-function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
-  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
-}
-
-function seedToDb(seed: number): bigint {
-  if (!Number.isSafeInteger(seed)) throw new TypeError(`The encounter seed must be an integer, got ${seed}.`);
-  return BigInt(seed);
-}
-
-const toEncounter = (r: EncounterRow): EncounterRecord => ({
-  id: r.id,
-  accountId: r.accountId,
-  name: r.name,
-  ruleset: r.ruleset,
-  options: r.options,
-  seed: Number(r.seed),
-  status: r.status as EncounterStatus,
-  round: r.round,
-  version: r.version,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-const toInvite = (r: InviteRow): InviteRecord => ({
-  id: r.id,
-  encounterId: r.encounterId,
-  role: r.role as InviteRecord['role'],
-  playerId: r.playerId,
-  combatantIds: r.combatantIds,
-  revoked: r.revoked,
-  expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-});
-
-const toLog = (r: LogRow): LogEntry => ({
-  encounterId: r.encounterId,
-  seq: r.seq,
-  commandId: r.commandId,
-  command: r.command,
-  events: Array.isArray(r.events) ? (r.events as unknown[]) : [],
-  createdAt: r.createdAt,
-});
-
-const toLease = (r: LeaseRow): Lease => ({
-  encounterId: r.encounter_id,
-  ownerId: r.owner_id,
-  token: Number(r.token),
-  expiresAt: r.expires_at,
-});
-
-function ttl(ttlMs: number): number {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`A lease TTL must be a positive number of ms, got ${ttlMs}.`);
-  return Math.ceil(ttlMs);
-}
 
 export interface PrismaStoreInfo {
   kind: 'postgres' | 'embedded';
@@ -104,23 +30,6 @@ export interface PrismaStoreInfo {
   pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }> };
 }
 
-/**
- * A json or jsonb parameter as JSON text, flattened at once. `JSON.stringify` gives a long result
- * as a tree of pieces (a cons string) that the driver flattens into a new string only when it
- * writes the Bind message, after the query waited its turn; measuring its UTF-8 length here makes
- * V8 flatten it now, so the driver copies nothing later (docs/journal/performance-2026-11.md, Session 13).
- *
- * Text, not a Buffer in Postgres's binary format (Sessions 13 to 15 sent that): at 1,000 commands
- * a second most of these parameters outlived a scavenge, and a Buffer's memory lies outside V8's
- * heap, where it is given back only by a full GC; V8 starts one whenever that external memory has
- * grown 64 MB since the last, which these Buffers did in about 80 s (0.7 MB a second). As text
- * they stay in the heap, whose limit is five times what the last full GC left (Session 16).
- */
-export function jsonParam(value: unknown): string {
-  const text = JSON.stringify(value);
-  Buffer.byteLength(text);
-  return text;
-}
 
 /** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
 export class PrismaStore implements Store {

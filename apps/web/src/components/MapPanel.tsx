@@ -1,11 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { BattleMap, type ReachOk, type ReachTarget } from './BattleMap.js';
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { BattleMap } from './BattleMap.js';
+import type { ReachOk, ReachTarget } from './map-tokens.js';
 import { MapTools, toggledWall } from './MapTools.js';
-import { cellKey, cellName, isCell, type Cell, type GridKind } from '../lib/geometry.js';
+import { cellName, isCell, type Cell, type GridKind } from '../lib/geometry.js';
 import { nameOf } from '../lib/describe.js';
 import type { Live } from '../lib/live.js';
-import type { RulesetDisplay } from '../lib/display.js';
-import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
+import { displayOf } from '../lib/display.js';
+import { askReach, useMapMove, type MapMove, type Move, type Note } from './useMapMove.js';
+import type { ActionOption, EncounterState, RulesetInfo } from '../lib/types.js';
 
 /** What the action forms ask of the map: a destination picked on it, a combatant tapped on it. */
 export interface MapApi {
@@ -19,18 +21,11 @@ export const useMapApi = (): MapApi | null => useContext(MapContext);
 /** The option's destination field, if it has one (a path or a position). */
 export const destinationParam = (o: ActionOption) => (o.params ?? []).find((p) => p.kind === 'path' || p.kind === 'position');
 
-interface Move {
-  combatantId: string;
-  option: ActionOption;
-  params: Record<string, unknown>;
-  answer: ReachOk | null;
-}
-type Note = { kind: 'info' | 'error' | 'ok'; text: string; rule?: string | undefined } | null;
-
 function words(space: string, t: ReachTarget): string {
   if (space === 'zones') return t.label ?? 'there';
   const unit = space === 'hexes' ? 'hex' : 'square';
-  return `${cellName(space as GridKind, t.to as Cell)}: ${t.steps} ${unit}${t.steps === 1 ? '' : space === 'hexes' ? 'es' : 's'}`;
+  const kind: GridKind = space === 'hexes' ? 'hexes' : 'squares';
+  return `${isCell(t.to) ? cellName(kind, t.to) : JSON.stringify(t.to)}: ${t.steps} ${unit}${t.steps === 1 ? '' : space === 'hexes' ? 'es' : 's'}`;
 }
 function provokeWords(state: EncounterState, space: string, t: ReachTarget): string | null {
   if (!t.provokes) return null;
@@ -39,59 +34,25 @@ function provokeWords(state: EncounterState, space: string, t: ReachTarget): str
   return `⚠ Provokes${where}: ${who} may react (${t.provokes.description}).`;
 }
 
-/**
- * The map with what a player or the GM does on it: select a token, pick a movement option, see
- * where it can go (the server's `reach`), tap a destination to see the path, its cost and any
- * provocation, tap again (or Confirm) to move. The GM also drags tokens (a logged placement).
- */
 /** The GM sees every combatant's vitals as numbers. */
 const allNumbers = (): boolean => true;
 
-export function useMapPanel({ live, state, version, ruleset, isMine, canCommand, gm, title }: { live: Live | null; state: EncounterState | null; version: number; ruleset: RulesetInfo | undefined; isMine: (id: string) => boolean; canCommand: (id: string) => boolean; gm: boolean; title: string }) {
-  const space = ruleset?.space ?? null;
-  const [selected, setSelected] = useState<string | null>(null);
+interface PanelProps {
+  live: Live | null;
+  state: EncounterState | null;
+  version: number;
+  ruleset: RulesetInfo | undefined;
+  isMine: (id: string) => boolean;
+  canCommand: (id: string) => boolean;
+  gm: boolean;
+  title: string;
+}
+
+/** The movement options of the selected token, when this viewer commands it. */
+function useMoveOptions(p: PanelProps, selected: string | null): ActionOption[] {
+  const { live, canCommand, version, state } = p;
+  const space = p.ruleset?.space ?? null;
   const [moves, setMoves] = useState<ActionOption[]>([]);
-  const [move, setMove] = useState<Move | null>(null);
-  const [chosen, setChosen] = useState<ReachTarget | null>(null);
-  const [refusedAt, setRefusedAt] = useState<Cell | null>(null);
-  const [note, setNote] = useState<Note>(null);
-  const [busy, setBusy] = useState(false);
-  const picker = useRef<{ ids: string[]; onPick: (id: string) => void } | null>(null);
-  const versionRef = useRef(version);
-  versionRef.current = version;
-  /** bumped when a move starts, ends or is sent: a reach answer for an older one is dropped */
-  const gen = useRef(0);
-  const sending = useRef(false);
-
-  const loadReach = useCallback(
-    async (m: Move, keep?: ReachTarget | null) => {
-      const o = m.option;
-      if (!live) return;
-      const mine = gen.current;
-      const a = await live.reach({ combatantId: m.combatantId, command: o.command, ...(o.action ? { action: o.action } : {}), ...(o.template ? { template: o.template } : {}), params: m.params });
-      if (mine !== gen.current) return;
-      if (!a.ok) {
-        setMove(null);
-        setNote({ kind: 'error', text: a.error.message, rule: (a.error as WireError).rule });
-        return;
-      }
-      setMove({ ...m, answer: a });
-      const again = keep ? a.reachable.find((t) => JSON.stringify(t.to) === JSON.stringify(keep.to)) : undefined;
-      setChosen(again ?? null);
-      if (keep && !again) setNote({ kind: 'error', text: 'The map changed (someone moved): that destination is no longer reachable. Choose again.' });
-      else if (!keep) setNote({ kind: 'info', text: a.reachable.length ? `Tap a highlighted ${a.space === 'zones' ? 'zone or character' : a.space === 'hexes' ? 'hex' : 'square'} to see the path.` : 'Nowhere to go with this option now.' });
-    },
-    [live],
-  );
-
-  // A stale map re-syncs: when the state moves on, ask again where the mover can go.
-  useEffect(() => {
-    if (move?.answer && move.answer.version !== version && !sending.current) void loadReach(move, chosen);
-    // a "done" line says what just happened; once the fight moves on it is old news
-    else if (!move && note?.kind === 'ok' && !sending.current) setNote(null);
-  }, [version]);
-
-  // The movement options of the selected token, when this viewer commands it.
   useEffect(() => {
     let on = true;
     if (!live || !selected || !canCommand(selected) || state?.status !== 'active' || !space) {
@@ -106,83 +67,105 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
       on = false;
     };
   }, [live, selected, version, state?.status, space]);
+  return moves;
+}
 
-  const api = useMemo<MapApi>(
+/** A tap on a square, hex or zone that is not a reachable destination: why not (the server's rule). */
+async function explainRefusal(live: Live, mv: MapMove, to: unknown): Promise<void> {
+  const move = mv.move!;
+  const a = move.answer!;
+  const k = JSON.stringify(to);
+  mv.setChosen(null);
+  if (isCell(to)) mv.setRefusedAt(to);
+  const refused = a.refused.find((x) => JSON.stringify(x.to) === k);
+  if (refused) return mv.setNote({ kind: 'error', text: `Not there: ${refused.error.message}`, rule: refused.error.rule });
+  const e = await askReach(live, move, to);
+  const why = e.ok ? e.explain?.error : e.error;
+  mv.setNote({ kind: 'error', text: `Not there: ${why?.message ?? `out of reach (more than ${a.maxSteps ?? '?'} steps).`}`, rule: why?.rule });
+}
+
+type Picker = { current: { ids: string[]; onPick: (id: string) => void } | null };
+
+/** What the action forms ask of the map (MapContext). */
+function useApi(start: MapMove['start'], setSelected: (id: string) => void, picker: Picker): MapApi {
+  return useMemo<MapApi>(
     () => ({
       startMove(combatantId, option, params) {
-        gen.current += 1;
         setSelected(combatantId);
-        setChosen(null);
-        setRefusedAt(null);
-        const m = { combatantId, option, params, answer: null };
-        setMove(m);
-        setNote({ kind: 'info', text: 'Asking the server where you can go…' });
-        void loadReach(m);
+        start(combatantId, option, params);
         document.querySelector('.map-panel')?.scrollIntoView({ block: 'nearest' });
       },
       pickCombatant(ids, onPick) {
-        const p = { ids, onPick };
-        picker.current = p;
+        const pk = { ids, onPick };
+        picker.current = pk;
         return () => {
-          if (picker.current === p) picker.current = null;
+          if (picker.current === pk) picker.current = null;
         };
       },
     }),
-    [loadReach],
+    [start],
   );
+}
 
-  const cancel = () => {
-    gen.current += 1;
-    setMove(null);
-    setChosen(null);
-    setRefusedAt(null);
-    setNote(null);
-  };
+interface GmTapContext {
+  live: Live;
+  state: EncounterState | null;
+  space: RulesetInfo['space'];
+  selected: string | null;
+  placing: boolean;
+  editingWalls: boolean;
+  setPlacing: (v: boolean) => void;
+  setNote: (n: Note) => void;
+}
 
-  const confirm = async (t: ReachTarget) => {
-    if (!move?.answer || !live) return;
-    const a = move.answer;
-    if (a.version !== versionRef.current) {
-      setNote({ kind: 'info', text: 'The map changed since: checking the path again…' });
-      void loadReach(move, t);
-      return;
-    }
-    const o = move.option;
-    const value = a.paramKind === 'path' ? t.path : t.to;
-    setBusy(true);
-    sending.current = true;
-    gen.current += 1;
-    const r = await live.send({ ...move.params, ...(o.template ?? {}), [a.param]: value, type: o.command }, undefined, a.version);
-    sending.current = false;
-    setBusy(false);
-    if (r.ok) {
-      setMove(null);
-      setChosen(null);
-      setNote({ kind: 'ok', text: `✓ ${nameOf(state, move.combatantId)}: ${o.label} — done.` });
-    } else if (r.error.code === 'STALE_VERSION') {
-      setNote({ kind: 'info', text: 'Someone acted first: the map is updated; check the path and confirm again.' });
-      await live.resyncNow();
-      void loadReach(move, t);
-    } else setNote({ kind: 'error', text: r.error.message, rule: r.error.rule });
-  };
+/** The GM's tap without a move under way: a wall toggled, or the selected token placed. */
+async function gmTap(g: GmTapContext, to: unknown): Promise<void> {
+  const { live, state, space, selected, setNote } = g;
+  if (g.editingWalls && state && space && space.kind !== 'zones' && isCell(to)) {
+    const r = await live.send({ type: 'map.set', map: toggledWall(space.kind, state, to) });
+    if (!r.ok) setNote({ kind: 'error', text: r.error.message, rule: r.error.rule });
+    return;
+  }
+  if (selected && g.placing) {
+    g.setPlacing(false);
+    const r = await live.send({ type: 'combatant.place', combatantId: selected, position: to });
+    setNote(r.ok ? { kind: 'ok', text: `✓ ${nameOf(state, selected)} placed (GM).` } : { kind: 'error', text: r.error.message, rule: r.error.rule });
+  }
+}
+
+/**
+ * The map with what a player or the GM does on it: select a token, pick a movement option, see
+ * where it can go (the server's `reach`), tap a destination to see the path, its cost and any
+ * provocation, tap again (or Confirm) to move. The GM also drags tokens (a logged placement).
+ */
+export function useMapPanel(p: PanelProps) {
+  const { live, state, version, ruleset, gm } = p;
+  const space = ruleset?.space ?? null;
+  const [selected, setSelected] = useState<string | null>(null);
+  const [placing, setPlacing] = useState(false);
+  const [editingWalls, setEditingWalls] = useState(false);
+  const picker = useRef<{ ids: string[]; onPick: (id: string) => void } | null>(null);
+  const mv = useMapMove(live, state, version);
+  const moves = useMoveOptions(p, selected);
+  const { move, setNote } = mv;
+
+  const api = useApi(mv.start, setSelected, picker);
 
   const onToken = (id: string) => {
-    const p = picker.current;
-    if (p && p.ids.includes(id)) {
-      p.onPick(id);
+    const pk = picker.current;
+    if (pk && pk.ids.includes(id)) {
+      pk.onPick(id);
       setNote({ kind: 'ok', text: `Target: ${nameOf(state, id)}.` });
       return;
     }
+    const c = state?.combatants[id];
     if (move) {
-      const c = state?.combatants[id];
-      const at = c?.position;
-      if (space?.kind !== 'zones' && isCell(at)) return onCell(at);
+      if (space?.kind !== 'zones' && isCell(c?.position)) return onCell(c.position);
       return;
     }
     setSelected(selected === id ? null : id);
     setNote(null);
     // the GM places a token that is not on the map yet with the next tap
-    const c = state?.combatants[id];
     if (gm && selected !== id && c && (space?.kind === 'zones' ? !c.position : !isCell(c.position))) {
       setPlacing(true);
       setNote({ kind: 'info', text: space?.kind === 'zones' ? `Press "Place here" on a zone to place ${c.name}.` : `Tap a ${space?.kind === 'hexes' ? 'hex' : 'square'} to place ${c.name}.` });
@@ -190,127 +173,153 @@ export function useMapPanel({ live, state, version, ruleset, isMine, canCommand,
   };
 
   const onCell = async (to: unknown) => {
-    setRefusedAt(null);
+    mv.setRefusedAt(null);
     if (!live) return;
-    if (!move?.answer) {
-      if (gm && editingWalls && state && space && space.kind !== 'zones' && isCell(to)) {
-        const r = await live.send({ type: 'map.set', map: toggledWall(space.kind, state, to) });
-        if (!r.ok) setNote({ kind: 'error', text: r.error.message, rule: r.error.rule });
-        return;
-      }
-      if (gm && selected && placing) {
-        setPlacing(false);
-        const r = await live.send({ type: 'combatant.place', combatantId: selected, position: to });
-        setNote(r.ok ? { kind: 'ok', text: `✓ ${nameOf(state, selected)} placed (GM).` } : { kind: 'error', text: r.error.message, rule: r.error.rule });
-      }
-      return;
-    }
+    if (!move?.answer) return gm ? gmTap({ live, state, space, selected, placing, editingWalls, setPlacing, setNote }, to) : undefined;
     const a = move.answer;
     const k = JSON.stringify(to);
     const t = a.reachable.find((x) => JSON.stringify(x.to) === k);
-    if (t) {
-      if (chosen && JSON.stringify(chosen.to) === k) return confirm(t);
-      setChosen(t);
-      setNote({ kind: 'info', text: `${words(a.space, t)}.${t.provokes && state ? ' ' + provokeWords(state, a.space, t) : ''} Tap it again or press Confirm.` });
-      return;
-    }
-    setChosen(null);
-    if (isCell(to)) setRefusedAt(to);
-    const refused = a.refused.find((x) => JSON.stringify(x.to) === k);
-    if (refused) return setNote({ kind: 'error', text: `Not there: ${refused.error.message}`, rule: refused.error.rule });
-    const o = move.option;
-    const e = await live.reach({ combatantId: move.combatantId, command: o.command, ...(o.action ? { action: o.action } : {}), ...(o.template ? { template: o.template } : {}), params: move.params, to });
-    const why = e.ok ? e.explain?.error : e.error;
-    setNote({ kind: 'error', text: `Not there: ${why?.message ?? `out of reach (more than ${a.maxSteps ?? '?'} steps).`}`, rule: (why as WireError | undefined)?.rule });
+    if (!t) return explainRefusal(live, mv, to);
+    if (mv.chosen && JSON.stringify(mv.chosen.to) === k) return mv.confirm(t);
+    mv.setChosen(t);
+    setNote({ kind: 'info', text: `${words(a.space, t)}.${t.provokes && state ? ' ' + provokeWords(state, a.space, t) : ''} Tap it again or press Confirm.` });
   };
 
-  const [placing, setPlacing] = useState(false);
-  const [editingWalls, setEditingWalls] = useState(false);
-  const onDrop = gm
-    ? async (id: string, to: Cell) => {
-        if (!live) return;
-        const r = await live.send({ type: 'combatant.place', combatantId: id, position: to });
-        setNote(r.ok ? { kind: 'ok', text: `✓ ${nameOf(state, id)} placed at ${cellName(space!.kind as GridKind, to)} (GM placement, not a move by the rules).` } : { kind: 'error', text: r.error.message, rule: r.error.rule });
-      }
-    : undefined;
+  const gridKind = space && space.kind !== 'zones' ? space.kind : null;
+  const onDrop =
+    gm && gridKind
+      ? async (id: string, to: Cell) => {
+          if (!live) return;
+          const r = await live.send({ type: 'combatant.place', combatantId: id, position: to });
+          setNote(r.ok ? { kind: 'ok', text: `✓ ${nameOf(state, id)} placed at ${cellName(gridKind, to)} (GM placement, not a move by the rules).` } : { kind: 'error', text: r.error.message, rule: r.error.rule });
+        }
+      : undefined;
 
   if (!state || !space) return { api: null, element: null }; // no map, no map tools: forms ask in their own fields
   const highlight = state.reaction?.trigger.combatantId ?? null;
-  const sel = selected ? state.combatants[selected] : undefined;
-  const element = space ? (
-    <section className="map-panel" aria-label={title} data-testid="map-panel">
-      <BattleMap state={state} space={space} isMine={isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen, refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} placing={gm && placing ? selected : null} title={title} display={ruleset?.display as RulesetDisplay | undefined} numbers={gm ? allNumbers : isMine} />
+  const view: PanelView = { p, state, space, selected, moves, mv, placing, setPlacing, onCell, startMove: api.startMove };
+  const element = (
+    <section className="map-panel" aria-label={p.title} data-testid="map-panel">
+      <BattleMap state={state} space={space} isMine={p.isMine} selected={selected} highlight={highlight} marks={{ reach: move?.answer ?? null, chosen: mv.chosen, refusedAt: mv.refusedAt }} onToken={onToken} onCell={(to) => void onCell(to)} onDrop={onDrop} walls={editingWalls} placing={gm && placing ? selected : null} title={p.title} display={displayOf(ruleset ? [ruleset] : [], state.ruleset)} numbers={gm ? allNumbers : p.isMine} />
       {gm && live && space.kind !== 'zones' ? <MapTools live={live} state={state} kind={space.kind} editingWalls={editingWalls} setEditingWalls={setEditingWalls} /> : null}
-      <div className="map-status">
-        {highlight && state.reaction ? (
-          <p className="map-reaction" role="status">
-            ⚡ Reaction: {state.reaction.trigger.description}
-          </p>
-        ) : null}
-        {sel && !move ? (
-          <p>
-            Selected: <strong>{sel.name}</strong>
-            {moves.length === 0 && canCommand(sel.id) && state.status === 'active' ? <span className="muted"> — no movement possible now</span> : null}
-            {!canCommand(sel.id) ? <span className="muted"> — not yours to move</span> : null}
-          </p>
-        ) : null}
-        {sel && !move && moves.length > 0 ? (
-          <div className="row wrap" role="group" aria-label={`Move ${sel.name}`}>
-            {moves.map((o, i) => (
-              <button key={i} type="button" className="action" onClick={() => api.startMove(sel.id, o, {})}>
-                {o.label}
-                {o.provokes ? <span className="tag tag-warn">! may provoke</span> : null}
-              </button>
-            ))}
-          </div>
-        ) : null}
-        {gm && sel && !move ? (
-          <button type="button" aria-pressed={placing} onClick={() => setPlacing(!placing)}>
-            {placing ? `Tap a ${space.kind === 'zones' ? 'zone’s Place button' : space.kind === 'hexes' ? 'hex' : 'square'} to place ${sel.name} (GM)… (press to cancel)` : `Place ${sel.name} (GM)`}
+      <MapStatus v={view} />
+    </section>
+  );
+  return { api, element };
+}
+
+/** What the status under the map shows. */
+interface PanelView {
+  p: PanelProps;
+  state: EncounterState;
+  space: NonNullable<RulesetInfo['space']>;
+  selected: string | null;
+  moves: ActionOption[];
+  mv: MapMove;
+  placing: boolean;
+  setPlacing: (v: boolean) => void;
+  onCell: (to: unknown) => Promise<void>;
+  startMove: MapApi['startMove'];
+}
+
+/** The selected token and its movement options, or the GM's placement, or a hint. */
+function Selection({ v }: { v: PanelView }) {
+  const { p, state, space, moves, placing } = v;
+  const sel = v.selected ? state.combatants[v.selected] : undefined;
+  if (!sel) {
+    return (
+      <p className="muted">
+        {p.canCommand === noOne
+          ? 'Tap a token to see who it is.'
+          : p.gm
+            ? 'Tap a token to select it; drag it to place it (GM).'
+            : state.clock.current && p.canCommand(state.clock.current)
+              ? 'Your turn: tap your token to move it.'
+              : 'Not your turn: the map follows the fight.'}
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        Selected: <strong>{sel.name}</strong>
+        {moves.length === 0 && p.canCommand(sel.id) && state.status === 'active' ? <span className="muted"> — no movement possible now</span> : null}
+        {!p.canCommand(sel.id) ? <span className="muted"> — not yours to move</span> : null}
+      </p>
+      {moves.length > 0 ? (
+        <div className="row wrap" role="group" aria-label={`Move ${sel.name}`}>
+          {moves.map((o, i) => (
+            <button key={i} type="button" className="action" onClick={() => v.startMove(sel.id, o, {})}>
+              {o.label}
+              {o.provokes ? <span className="tag tag-warn">! may provoke</span> : null}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {p.gm ? (
+        <button type="button" aria-pressed={placing} onClick={() => v.setPlacing(!placing)}>
+          {placing ? `Tap a ${space.kind === 'zones' ? 'zone’s Place button' : space.kind === 'hexes' ? 'hex' : 'square'} to place ${sel.name} (GM)… (press to cancel)` : `Place ${sel.name} (GM)`}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** The move under way: who moves how, the destinations as a list, Confirm and Cancel. */
+function MoveUnderWay({ v, move }: { v: PanelView; move: Move }) {
+  const { mv, state } = v;
+  return (
+    <>
+      <p>
+        <strong>{nameOf(state, move.combatantId)}</strong>: {move.option.label}
+        {move.answer?.maxSteps ? <span className="muted"> (up to {move.answer.maxSteps} steps)</span> : null}
+      </p>
+      <NoteLine note={mv.note} />
+      {move.answer && move.answer.reachable.length > 0 ? <DestinationList answer={move.answer} state={state} chosen={mv.chosen} onChoose={(t) => void v.onCell(t.to)} /> : null}
+      <div className="row">
+        {mv.chosen ? (
+          <button type="button" className="primary" disabled={mv.busy} onClick={() => void mv.confirm(mv.chosen!)}>
+            {mv.busy ? 'Moving…' : `Confirm: ${move.option.label}`}
           </button>
         ) : null}
-        {!sel && !move ? (
-          <p className="muted">
-            {canCommand === noOne
-              ? 'Tap a token to see who it is.'
-              : gm
-                ? 'Tap a token to select it; drag it to place it (GM).'
-                : state.clock.current && canCommand(state.clock.current)
-                  ? 'Your turn: tap your token to move it.'
-                  : 'Not your turn: the map follows the fight.'}
-          </p>
-        ) : null}
-        {move ? (
-          <p>
-            <strong>{nameOf(state, move.combatantId)}</strong>: {move.option.label}
-            {move.answer?.maxSteps ? <span className="muted"> (up to {move.answer.maxSteps} steps)</span> : null}
-          </p>
-        ) : null}
-        {note ? (
-          <p className={note.kind === 'error' ? 'field-error' : note.kind === 'ok' ? 'ok' : 'map-note'} role={note.kind === 'error' ? 'alert' : 'status'} data-testid="map-note">
-            {note.text}
-            {note.rule ? <span className="rule"> ({note.rule})</span> : null}
-          </p>
-        ) : null}
-        {move?.answer && move.answer.reachable.length > 0 ? (
-          <DestinationList answer={move.answer} state={state} chosen={chosen} onChoose={(t) => void onCell(t.to)} />
-        ) : null}
-        {move ? (
-          <div className="row">
-            {chosen ? (
-              <button type="button" className="primary" disabled={busy} onClick={() => void confirm(chosen)}>
-                {busy ? 'Moving…' : `Confirm: ${move.option.label}`}
-              </button>
-            ) : null}
-            <button type="button" onClick={cancel}>
-              Cancel move
-            </button>
-          </div>
-        ) : null}
+        <button type="button" onClick={mv.cancel}>
+          Cancel move
+        </button>
       </div>
-    </section>
-  ) : null;
-  return { api, element };
+    </>
+  );
+}
+
+function NoteLine({ note }: { note: Note }) {
+  if (!note) return null;
+  return (
+    <p className={note.kind === 'error' ? 'field-error' : note.kind === 'ok' ? 'ok' : 'map-note'} role={note.kind === 'error' ? 'alert' : 'status'} data-testid="map-note">
+      {note.text}
+      {note.rule ? <span className="rule"> ({note.rule})</span> : null}
+    </p>
+  );
+}
+
+function MapStatus({ v }: { v: PanelView }) {
+  const { state, mv } = v;
+  const highlight = state.reaction?.trigger.combatantId ?? null;
+  return (
+    <div className="map-status">
+      {highlight && state.reaction ? (
+        <p className="map-reaction" role="status">
+          ⚡ Reaction: {state.reaction.trigger.description}
+        </p>
+      ) : null}
+      {mv.move ? (
+        <MoveUnderWay v={v} move={mv.move} />
+      ) : (
+        <>
+          <Selection v={v} />
+          <NoteLine note={mv.note} />
+        </>
+      )}
+    </div>
+  );
 }
 
 /** The same destinations as a list, for the keyboard and screen readers. */
@@ -334,4 +343,4 @@ function DestinationList({ answer, state, chosen, onChoose }: { answer: ReachOk;
 
 /** `canCommand` for a spectator. */
 export const noOne = (): boolean => false;
-export const cellKeyOf = cellKey;
+

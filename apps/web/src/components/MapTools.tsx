@@ -4,11 +4,11 @@ import type { Live } from '../lib/live.js';
 import type { EncounterState } from '../lib/types.js';
 
 /** The map as `map.set` takes it, from the current one (or the drawn rectangle before the GM set one). */
-export function currentLayout(kind: GridKind, state: EncounterState) {
+export function currentLayout(kind: GridKind, state: EncounterState): { width: number; height: number; origin: Cell; walls: Cell[] } {
   const m = mapOf(state);
   if (m) return { width: m.width, height: m.height, origin: m.origin ?? fromColRow(kind, 0, 0), walls: m.walls };
   const r = drawnRect(kind, state);
-  return { width: r.cols, height: r.rows, origin: fromColRow(kind, r.col0, r.row0), walls: [] as Cell[] };
+  return { width: r.cols, height: r.rows, origin: fromColRow(kind, r.col0, r.row0), walls: [] };
 }
 
 /** The layout with one wall added or taken away (a `map.set` command's `map`). */

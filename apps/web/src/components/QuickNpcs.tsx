@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { RulesetDisplay } from '../lib/display.js';
 import { api } from '../lib/api.js';
 import { entryOf, exportFile, numberedNames, parseFile, type Entry } from '../lib/bestiary.js';
@@ -28,6 +28,108 @@ function useAdd(encounterId: string, token: string): [Add, string | null, unknow
   return [add, done, error, busy];
 }
 
+function download(ruleset: string, list: Combatant[], name: string): void {
+  const url = URL.createObjectURL(new Blob([exportFile(ruleset, list)], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+interface QuickAdd {
+  ruleset: RulesetInfo;
+  samples: NonNullable<RulesetDisplay['samples']>;
+  combatants: Combatant[];
+  from: string;
+  setFrom: (v: string) => void;
+  count: string;
+  setCount: (v: string) => void;
+  busy: boolean;
+  onAdd: () => void;
+}
+
+/** "N × <a sample or a combatant>". */
+function QuickAddForm({ q }: { q: QuickAdd }) {
+  return (
+    <form className="row" aria-label="Quick add" onSubmit={(e) => (e.preventDefault(), q.onAdd())}>
+      <label htmlFor="quick-count" className="sr-only">
+        How many
+      </label>
+      <input id="quick-count" className="narrow" type="number" min={1} max={20} value={q.count} onChange={(e) => q.setCount(e.target.value)} />
+      <span aria-hidden="true">×</span>
+      <label htmlFor="quick-from" className="sr-only">
+        Stat block or combatant to copy
+      </label>
+      <select id="quick-from" value={q.from} onChange={(e) => q.setFrom(e.target.value)}>
+        {q.samples.length ? (
+          <optgroup label={`${q.ruleset.name} samples`}>
+            {q.samples.map((s, i) => (
+              <option key={s.name} value={`s:${i}`}>
+                {s.name} — {s.doc}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+        {q.combatants.length ? (
+          <optgroup label="Copy of a combatant">
+            {q.combatants.map((c) => (
+              <option key={c.id} value={`c:${c.id}`}>
+                {c.name} ({c.side})
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+      </select>
+      <button type="submit" disabled={q.busy || !q.from}>
+        Add
+      </button>
+    </form>
+  );
+}
+
+/** Import a party or bestiary file; export all, or the NPCs. */
+function FileRow({ state, importFile }: { state: EncounterState; importFile: (f: File) => void }) {
+  const combatants = Object.values(state.combatants);
+  return (
+    <div className="row">
+      <label className="button">
+        Import a party or bestiary (JSON)
+        <input
+          type="file"
+          accept="application/json,.json"
+          className="sr-only"
+          data-testid="import-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) importFile(f);
+            e.target.value = '';
+          }}
+        />
+      </label>
+      <button type="button" disabled={combatants.length === 0} onClick={() => download(state.ruleset, combatants, 'combatants.json')}>
+        Export all (party and NPCs)
+      </button>
+      <button type="button" disabled={!combatants.some((c) => c.controller === null)} onClick={() => download(state.ruleset, combatants.filter((c) => c.controller === null), 'bestiary.json')}>
+        Export the NPCs
+      </button>
+    </div>
+  );
+}
+
+function ImportErrors({ errors }: { errors: string[] }) {
+  return errors.length ? (
+    <div className="error" role="alert" data-testid="import-errors">
+      <strong>⚠ Nothing was imported:</strong>
+      <ul>
+        {errors.slice(0, 20).map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+    </div>
+  ) : null;
+}
+
 /** Quick NPCs: "4 × Goblin" from the ruleset's samples or a combatant, in one step; import and export as JSON. */
 export function QuickNpcs({ ruleset, display, state, encounterId, token }: { ruleset: RulesetInfo; display: RulesetDisplay; state: EncounterState; encounterId: string; token: string }) {
   const samples = display.samples ?? [];
@@ -36,9 +138,9 @@ export function QuickNpcs({ ruleset, display, state, encounterId, token }: { rul
   const [count, setCount] = useState('1');
   const [add, done, error, busy] = useAdd(encounterId, token);
   const [fileErrors, setFileErrors] = useState<string[]>([]);
-  const fileRef = useRef<HTMLInputElement>(null);
   const source = (): Entry | null => {
-    if (from.startsWith('s:')) return samples[Number(from.slice(2))] ? entryOf(samples[Number(from.slice(2))]!) : null;
+    const sample = from.startsWith('s:') ? samples[Number(from.slice(2))] : undefined;
+    if (from.startsWith('s:')) return sample ? entryOf(sample) : null;
     const c = state.combatants[from.slice(2)];
     return c ? entryOf(c) : null;
   };
@@ -56,88 +158,17 @@ export function QuickNpcs({ ruleset, display, state, encounterId, token }: { rul
     setFileErrors([]);
     await add(parsed.entries, `${parsed.entries.length} combatants imported from ${f.name}.`);
   };
-  const download = (list: Combatant[], name: string) => {
-    const url = URL.createObjectURL(new Blob([exportFile(state.ruleset, list)], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
   return (
     <div className="quick-npcs">
-      <form className="row" aria-label="Quick add" onSubmit={(e) => (e.preventDefault(), addMany())}>
-        <label htmlFor="quick-count" className="sr-only">
-          How many
-        </label>
-        <input id="quick-count" className="narrow" type="number" min={1} max={20} value={count} onChange={(e) => setCount(e.target.value)} />
-        <span aria-hidden="true">×</span>
-        <label htmlFor="quick-from" className="sr-only">
-          Stat block or combatant to copy
-        </label>
-        <select id="quick-from" value={from} onChange={(e) => setFrom(e.target.value)}>
-          {samples.length ? (
-            <optgroup label={`${ruleset.name} samples`}>
-              {samples.map((s, i) => (
-                <option key={s.name} value={`s:${i}`}>
-                  {s.name} — {s.doc}
-                </option>
-              ))}
-            </optgroup>
-          ) : null}
-          {combatants.length ? (
-            <optgroup label="Copy of a combatant">
-              {combatants.map((c) => (
-                <option key={c.id} value={`c:${c.id}`}>
-                  {c.name} ({c.side})
-                </option>
-              ))}
-            </optgroup>
-          ) : null}
-        </select>
-        <button type="submit" disabled={busy || !from}>
-          Add
-        </button>
-      </form>
-      <div className="row">
-        <label className="button">
-          Import a party or bestiary (JSON)
-          <input
-            ref={fileRef}
-            type="file"
-            accept="application/json,.json"
-            className="sr-only"
-            data-testid="import-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void importFile(f);
-              e.target.value = '';
-            }}
-          />
-        </label>
-        <button type="button" disabled={combatants.length === 0} onClick={() => download(combatants, 'combatants.json')}>
-          Export all (party and NPCs)
-        </button>
-        <button type="button" disabled={!combatants.some((c) => c.controller === null)} onClick={() => download(combatants.filter((c) => c.controller === null), 'bestiary.json')}>
-          Export the NPCs
-        </button>
-      </div>
+      <QuickAddForm q={{ ruleset, samples, combatants, from, setFrom, count, setCount, busy, onAdd: addMany }} />
+      <FileRow state={state} importFile={(f) => void importFile(f)} />
       {done ? (
         <p className="ok" role="status">
           ✓ {done}
         </p>
       ) : null}
       <ErrorMessage error={error} />
-      {fileErrors.length ? (
-        <div className="error" role="alert" data-testid="import-errors">
-          <strong>⚠ Nothing was imported:</strong>
-          <ul>
-            {fileErrors.slice(0, 20).map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ImportErrors errors={fileErrors} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { sentence, type Names, type RulesetDisplay } from '../lib/display.js';
+import { at, isRecord, isString } from '../lib/guards.js';
 import type { EncounterState } from '../lib/types.js';
 import type { PendingRuling } from '@fray/engine';
 
@@ -8,8 +9,8 @@ type Entry = Record<string, unknown> & { id: string };
 
 /** The entries of a ruling's list in the ruleset state (`rs.<list>`). */
 function entriesOf(state: EncounterState, r: PendingRuling): Entry[] {
-  const list = (state.rs as Record<string, unknown> | null | undefined)?.[r.list];
-  return Array.isArray(list) ? (list as Entry[]).filter((x) => x && typeof x.id === 'string') : [];
+  const list = at(state.rs, r.list);
+  return Array.isArray(list) ? list.filter((x: unknown): x is Entry => isRecord(x) && isString(x.id)) : [];
 }
 
 /** One pending ruling: its sentence, an optional number (e.g. the damage) and a button per choice. */

@@ -11,101 +11,89 @@ interface Props {
   onSecret?: (name: string, secret: boolean) => void;
 }
 
+type Common = { id: string; name: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+
+/** The control of one field, by its kind. */
+function FieldInput({ f, v, common, onChange }: { f: Field; v: FormValue | undefined; common: Common; onChange: Props['onChange'] }) {
+  const text = typeof v === 'string' ? v : '';
+  switch (f.kind) {
+    case 'boolean':
+      return <input type="checkbox" {...common} checked={v === true} onChange={(e) => onChange(f.name, e.target.checked)} />;
+    case 'select':
+      return (
+        <select {...common} value={text} onChange={(e) => onChange(f.name, e.target.value)}>
+          {f.nullable || !f.required ? <option value="">{f.nullable ? '(none)' : '(default)'}</option> : v === '' ? <option value="">— choose —</option> : null}
+          {f.choices!.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      );
+    case 'multiselect': {
+      const list = Array.isArray(v) ? v : [];
+      return (
+        <fieldset className="checks" id={common.id} aria-describedby={common['aria-describedby']}>
+          <legend className="sr-only">{f.label}</legend>
+          {f.choices!.map((c) => (
+            <label key={c}>
+              <input type="checkbox" checked={list.includes(c)} onChange={(e) => onChange(f.name, e.target.checked ? [...list, c] : list.filter((x) => x !== c))} /> {c}
+            </label>
+          ))}
+        </fieldset>
+      );
+    }
+    case 'json':
+      return <textarea {...common} rows={2} value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder="JSON" />;
+    case 'integer':
+    case 'number':
+      return <input {...common} type="number" inputMode="numeric" step={f.kind === 'integer' ? 1 : 'any'} value={text} onChange={(e) => onChange(f.name, e.target.value)} />;
+    default:
+      return <input {...common} type="text" value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder={f.kind === 'list' ? 'comma, separated' : undefined} />;
+  }
+}
+
+function SchemaField({ f, p }: { f: Field; p: Props }) {
+  const { idPrefix, values, errors, onChange, secret, onSecret } = p;
+  const id = `${idPrefix}-${f.name}`;
+  const err = errors[f.name];
+  const described = [f.doc ? `${id}-doc` : null, err ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
+  const common: Common = { id, name: f.name, 'aria-invalid': err ? true : undefined, 'aria-describedby': described };
+  const range = f.min !== undefined || f.max !== undefined ? ` (${f.min ?? '…'}–${f.max ?? '…'})` : '';
+  return (
+    <div className={`field field-${f.kind}${err ? ' invalid' : ''}`}>
+      <label htmlFor={id}>
+        {f.label}
+        {f.required ? <span aria-label="required"> *</span> : null}
+        <span className="muted">{range}</span>
+      </label>
+      <FieldInput f={f} v={values[f.name]} common={common} onChange={onChange} />
+      {onSecret ? (
+        <label className="secret-toggle">
+          <input type="checkbox" checked={secret?.includes(f.parent ?? f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
+        </label>
+      ) : null}
+      {f.doc ? (
+        <small id={`${id}-doc`} className="doc">
+          {f.doc}
+        </small>
+      ) : null}
+      {err ? (
+        <small id={`${id}-err`} className="field-error" role="alert">
+          ✕ {f.label} {err}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
 /** The inputs of a schema-generated form, each labelled, with its doc and its error. */
-export function SchemaFields({ idPrefix, fields, values, errors, onChange, secret, onSecret }: Props) {
+export function SchemaFields(p: Props) {
   return (
     <div className="schema-fields">
-      {fields.map((f) => {
-        const id = `${idPrefix}-${f.name}`;
-        const err = errors[f.name];
-        const described = [f.doc ? `${id}-doc` : null, err ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
-        const v = values[f.name];
-        const common = { id, name: f.name, 'aria-invalid': err ? true : undefined, 'aria-describedby': described } as const;
-        let input;
-        switch (f.kind) {
-          case 'boolean':
-            input = <input type="checkbox" {...common} checked={v === true} onChange={(e) => onChange(f.name, e.target.checked)} />;
-            break;
-          case 'select':
-            input = (
-              <select {...common} value={typeof v === 'string' ? v : ''} onChange={(e) => onChange(f.name, e.target.value)}>
-                {f.nullable || !f.required ? <option value="">{f.nullable ? '(none)' : '(default)'}</option> : v === '' ? <option value="">— choose —</option> : null}
-                {f.choices!.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            );
-            break;
-          case 'multiselect':
-            input = (
-              <fieldset className="checks" id={id} aria-describedby={described}>
-                <legend className="sr-only">{f.label}</legend>
-                {f.choices!.map((c) => {
-                  const list = Array.isArray(v) ? v : [];
-                  return (
-                    <label key={c}>
-                      <input
-                        type="checkbox"
-                        checked={list.includes(c)}
-                        onChange={(e) => onChange(f.name, e.target.checked ? [...list, c] : list.filter((x) => x !== c))}
-                      />{' '}
-                      {c}
-                    </label>
-                  );
-                })}
-              </fieldset>
-            );
-            break;
-          case 'json':
-            input = <textarea {...common} rows={2} value={typeof v === 'string' ? v : ''} onChange={(e) => onChange(f.name, e.target.value)} placeholder="JSON" />;
-            break;
-          case 'integer':
-          case 'number':
-            input = (
-              <input
-                {...common}
-                type="number"
-                inputMode="numeric"
-                step={f.kind === 'integer' ? 1 : 'any'}
-                value={typeof v === 'string' ? v : ''}
-                onChange={(e) => onChange(f.name, e.target.value)}
-              />
-            );
-            break;
-          default:
-            input = (
-              <input {...common} type="text" value={typeof v === 'string' ? v : ''} onChange={(e) => onChange(f.name, e.target.value)} placeholder={f.kind === 'list' ? 'comma, separated' : undefined} />
-            );
-        }
-        const range = f.min !== undefined || f.max !== undefined ? ` (${f.min ?? '…'}–${f.max ?? '…'})` : '';
-        return (
-          <div key={f.name} className={`field field-${f.kind}${err ? ' invalid' : ''}`}>
-            <label htmlFor={id}>
-              {f.label}
-              {f.required ? <span aria-label="required"> *</span> : null}
-              <span className="muted">{range}</span>
-            </label>
-            {input}
-            {onSecret ? (
-              <label className="secret-toggle">
-                <input type="checkbox" checked={secret?.includes(f.parent ?? f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
-              </label>
-            ) : null}
-            {f.doc ? (
-              <small id={`${id}-doc`} className="doc">
-                {f.doc}
-              </small>
-            ) : null}
-            {err ? (
-              <small id={`${id}-err`} className="field-error" role="alert">
-                ✕ {f.label} {err}
-              </small>
-            ) : null}
-          </div>
-        );
-      })}
+      {p.fields.map((f) => (
+        <SchemaField key={f.name} f={f} p={p} />
+      ))}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import type { BattleMapProps, ReachTarget } from './BattleMap.js';
-import { conditionsOf, tokenLabel, tokenVitals } from './BattleMap.js';
+import type { BattleMapProps, ReachTarget } from './map-tokens.js';
+import { conditionsOf, tokenLabel, tokenVitals } from './map-tokens.js';
 import { VitalBar } from './Vitals.js';
 import { sideColour } from '../lib/geometry.js';
+import { at, isRecord, isString } from '../lib/guards.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
 interface Zone {
@@ -11,18 +12,20 @@ interface Zone {
   features?: { id: string; name: string; description?: string }[];
   neighbors?: string[];
 }
-interface ZonePos {
-  zone: string;
-  area?: string | null;
-  group?: string | null;
-  engagement?: string | null;
-}
+
+const isZone = (z: unknown): z is Zone => isRecord(z) && isString(z.id) && isString(z.name);
 
 /** The zones as the ruleset keeps them in the state (`space.zones`, e.g. `rs.zones`). */
 export function zonesOf(state: EncounterState, path = 'rs.zones'): Zone[] {
-  const at = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), state);
-  return at && typeof at === 'object' ? (Object.values(at) as Zone[]) : [];
+  const zones = at(state, path);
+  return zones && typeof zones === 'object' ? Object.values(zones).filter(isZone) : [];
 }
+
+/** A field of a zone position or a reach target (`zone`, `join`, `group`, `engagement`), if it is a string. */
+const fieldOf = (v: unknown, key: string): string | undefined => {
+  const x = isRecord(v) ? v[key] : undefined;
+  return isString(x) ? x : undefined;
+};
 
 function traitWords(z: Zone): string[] {
   const t = z.traits ?? {};
@@ -37,7 +40,7 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
   const acting = state.clock.current === c.id;
   const mine = props.isMine(c.id);
   const conds = conditionsOf(state, c.id);
-  const joins = (props.marks.reach?.reachable ?? []).filter((t) => (t.to as { join?: string }).join === c.id);
+  const joins = (props.marks.reach?.reachable ?? []).filter((t) => fieldOf(t.to, 'join') === c.id);
   const vitals = tokenVitals(props, c);
   return (
     <li className="zone-token-row">
@@ -80,8 +83,9 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
 function ZoneContents({ state, people, props }: { state: EncounterState; people: Combatant[]; props: BattleMapProps }) {
   const byKey = new Map<string, Combatant[]>();
   for (const c of people) {
-    const p = c.position as ZonePos;
-    const k = p.engagement ? `e:${p.engagement}` : p.group ? `g:${p.group}` : 'loose';
+    const engagement = fieldOf(c.position, 'engagement');
+    const group = fieldOf(c.position, 'group');
+    const k = engagement ? `e:${engagement}` : group ? `g:${group}` : 'loose';
     byKey.set(k, [...(byKey.get(k) ?? []), c]);
   }
   return (
@@ -110,8 +114,8 @@ export function ZoneBoard(props: BattleMapProps) {
   return (
     <div className="zone-board" role="group" aria-label={props.title}>
       {zones.map((z) => {
-        const here = people.filter((c) => (c.position as ZonePos | null)?.zone === z.id);
-        const go = marks.reach?.reachable.find((t) => (t.to as { zone?: string }).zone === z.id && !(t.to as { join?: string }).join);
+        const here = people.filter((c) => fieldOf(c.position, 'zone') === z.id);
+        const go = marks.reach?.reachable.find((t) => fieldOf(t.to, 'zone') === z.id && !fieldOf(t.to, 'join'));
         const chosen = go !== undefined && marks.chosen === go;
         return (
           <section key={z.id} className={`zone${go ? ' reach' : ''}${chosen ? ' chosen' : ''}`} data-zone={z.id} aria-label={`Zone ${z.name}`}>

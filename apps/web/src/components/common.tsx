@@ -4,16 +4,18 @@ import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../l
 import { emptyDisplay, groupedStats, shownData, type RulesetDisplay } from '../lib/display.js';
 import type { ConnStatus, PendingCommand, SettledCommand } from '../lib/live.js';
 import { Vitals } from './Vitals.js';
-import type { Combatant, EncounterState, EngineEvent, LogEntry, WireError } from '../lib/types.js';
+import { eventsOf } from '../lib/events.js';
+import { isRecord, recordOf } from '../lib/guards.js';
+import type { Combatant, EncounterState, EngineEvent, LogEntry } from '../lib/types.js';
 
 export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   if (!error) return null;
-  const w = error as Partial<WireError>;
+  const w = recordOf(error);
   const text = typeof w.code === 'string' && typeof w.message === 'string' ? `${w.message}` : describeError(error);
   return (
     <div className="error" role="alert">
       <strong>⚠ Error{typeof w.code === 'string' ? ` (${w.code})` : ''}:</strong> {text}
-      {w.rule ? <span className="rule"> Rule: {w.rule}</span> : null}
+      {typeof w.rule === 'string' && w.rule ? <span className="rule"> Rule: {w.rule}</span> : null}
       {onDismiss ? (
         <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">
           ✕
@@ -166,28 +168,10 @@ export function flatten(values: Record<string, unknown>, prefix = '', depth = 0)
   const out: [string, unknown][] = [];
   for (const [k, v] of Object.entries(values)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v) && depth < 2) out.push(...flatten(v as Record<string, unknown>, key, depth + 1));
+    if (isRecord(v) && depth < 2) out.push(...flatten(v, key, depth + 1));
     else out.push([key, Array.isArray(v) ? (v.length === 0 ? 'none' : v.every((x) => typeof x !== 'object') ? v.join(', ') : v) : v]);
   }
   return out;
-}
-
-export function StatList({ values, secret = [], flat = false }: { values: Record<string, unknown>; secret?: string[]; flat?: boolean }) {
-  const entries = flat ? flatten(values) : Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
-  if (entries.length === 0) return <p className="muted">—</p>;
-  return (
-    <dl className="stats">
-      {entries.map(([k, v]) => (
-        <div key={k}>
-          <dt>
-            {k}
-            {secret.includes(k.split('.')[0]!) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
-          </dt>
-          <dd>{show(v)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
 }
 
 /** Stats in the ruleset's groups and words. */
@@ -285,11 +269,11 @@ export function CombatantCard({
       {children}
       <details className="sub" open={openStats}>
         <summary>Stats</summary>
-        <GroupedStats display={display} values={c.stats as Record<string, unknown>} secret={c.secretStats} />
+        <GroupedStats display={display} values={c.stats} secret={c.secretStats} />
       </details>
       <details className="sub" open={openData}>
         <summary>This turn / round</summary>
-        <TurnState display={display} data={c.data as Record<string, unknown>} options={state.options} />
+        <TurnState display={display} data={recordOf(c.data)} options={state.options} />
       </details>
     </article>
   );
@@ -322,7 +306,7 @@ export function EventLog({ state, log, limit }: { state: EncounterState | null; 
               #{entry.seq}
             </span>
             <ul>
-              {(entry.events as EngineEvent[]).map((e, i) =>
+              {eventsOf(entry).map((e, i) =>
                 e.type === 'dice.rolled' ? (
                   <RollLine key={i} state={state} e={e} />
                 ) : (

@@ -1,4 +1,5 @@
 /** The HTTP API (docs/protocol.md): every error is `{ error: { code, message } }`. */
+import { recordOf, textAt } from './guards.js';
 
 export class ApiError extends Error {
   constructor(
@@ -57,8 +58,8 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
     }
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; rule?: string; retryAfter?: number } } | null)?.error;
-    const e = new ApiError(err?.code ?? `HTTP_${res.status}`, err?.message ?? `The server answered ${res.status} ${res.statusText}.`, res.status, err?.rule);
+    const err = recordOf(recordOf(data).error);
+    const e = new ApiError(textAt(err, 'code') ?? `HTTP_${res.status}`, textAt(err, 'message') ?? `The server answered ${res.status} ${res.statusText}.`, res.status, textAt(err, 'rule'));
     if (!opts.token && (res.status === 401 || e.code === 'CSRF_FAILED')) onSignedOut?.(e);
     throw e;
   }

@@ -1,4 +1,5 @@
 import type { StatBlock } from '@fray/engine';
+import { recordOf, stringsOf } from './guards.js';
 import { validate } from './schema-form.js';
 import type { Combatant, RulesetInfo } from './types.js';
 
@@ -27,7 +28,7 @@ export function numberedNames(base: string, count: number, taken: string[]): str
 }
 
 export function entryOf(c: Combatant | StatBlock): Entry {
-  const e: Entry = { name: c.name, side: c.side, stats: c.stats as Record<string, unknown> };
+  const e: Entry = { name: c.name, side: c.side, stats: c.stats };
   if (c.items && c.items.length) e.items = c.items;
   if ('hidden' in c && c.hidden) e.hidden = true;
   if ('secretStats' in c && c.secretStats.length) e.secretStats = c.secretStats;
@@ -48,18 +49,18 @@ export function parseFile(text: string, ruleset: RulesetInfo): ParseResult {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    return { ok: false, errors: [`The file is not JSON: ${(e as Error).message}`] };
+    return { ok: false, errors: [`The file is not JSON: ${e instanceof Error ? e.message : String(e)}`] };
   }
-  const o = data as { fray?: unknown; ruleset?: unknown; combatants?: unknown };
-  const list = Array.isArray(data) ? data : o && typeof o === 'object' ? o.combatants : undefined;
+  const o = recordOf(data);
+  const list = Array.isArray(data) ? data : o.combatants;
   if (!Array.isArray(list)) return { ok: false, errors: ['The file has no "combatants" list (expected { "fray": "bestiary", "combatants": [...] }).'] };
   if (typeof o.ruleset === 'string' && o.ruleset !== ruleset.id) return { ok: false, errors: [`The file is for the ruleset "${o.ruleset}"; this encounter uses "${ruleset.id}".`] };
   if (list.length === 0) return { ok: false, errors: ['The "combatants" list is empty.'] };
   if (list.length > 100) return { ok: false, errors: [`At most 100 combatants at once (the file has ${list.length}).`] };
   const errors: string[] = [];
   const entries: Entry[] = [];
-  list.forEach((raw, i) => {
-    const r = (raw ?? {}) as Record<string, unknown>;
+  list.forEach((raw: unknown, i) => {
+    const r = recordOf(raw);
     const label = `Entry ${i + 1}${typeof r.name === 'string' && r.name ? ` (“${r.name}”)` : ''}`;
     const bad = (field: string, msg: string) => errors.push(`${label}: ${field} ${msg}`);
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return void errors.push(`${label}: is not an object`);
@@ -71,14 +72,14 @@ export function parseFile(text: string, ruleset: RulesetInfo): ParseResult {
       if (!Array.isArray(r.items)) bad('items', 'must be a list');
       else
         r.items.forEach((it: unknown, j) => {
-          const x = (it ?? {}) as Record<string, unknown>;
+          const x = recordOf(it);
           if (typeof x.id !== 'string' || typeof x.name !== 'string') bad(`items[${j}]`, 'needs an "id" and a "name"');
           else if (!LOCATIONS.includes(String(x.location))) bad(`items[${j}].location`, `must be one of ${LOCATIONS.join(', ')}`);
         });
     }
     if (r.hidden !== undefined && typeof r.hidden !== 'boolean') bad('hidden', 'must be true or false');
     if (r.secretStats !== undefined && !(Array.isArray(r.secretStats) && r.secretStats.every((x) => typeof x === 'string'))) bad('secretStats', 'must be a list of stat names');
-    entries.push({ name: String(r.name), side: String(r.side), stats: r.stats as Record<string, unknown>, ...(r.items ? { items: r.items as unknown[] } : {}), ...(r.hidden ? { hidden: true } : {}), ...(r.secretStats ? { secretStats: r.secretStats as string[] } : {}) });
+    entries.push({ name: String(r.name), side: String(r.side), stats: recordOf(r.stats), ...(Array.isArray(r.items) ? { items: r.items } : {}), ...(r.hidden ? { hidden: true } : {}), ...(r.secretStats ? { secretStats: stringsOf(r.secretStats) } : {}) });
   });
   return errors.length ? { ok: false, errors } : { ok: true, entries };
 }

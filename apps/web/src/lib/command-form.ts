@@ -4,6 +4,7 @@
  * name a combatant (`combatantId`, `targetIds`) become pickers. Only values no form can express
  * well (lists of objects, unions) stay JSON.
  */
+import { isRecord } from './guards.js';
 import { fieldsOf, parseValues, type Field, type FormValues, type JsonSchema } from './schema-form.js';
 
 export interface CommandField extends Field {
@@ -42,13 +43,12 @@ export function commandValue(fields: CommandField[], values: FormValues): { valu
   for (const [k, v] of Object.entries(flat)) {
     const parts = k.split('.');
     let at = value;
-    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+    for (const p of parts.slice(0, -1)) {
+      const inner = isRecord(at[p]) ? at[p] : {};
+      at[p] = inner;
+      at = inner;
+    }
     at[parts[parts.length - 1]!] = v;
   }
   return { value, errors };
-}
-
-/** Whether every field of the command has a real input (no JSON box). */
-export function formOnly(schema: unknown): boolean {
-  return commandFields(schema).every((f) => f.kind !== 'json' || !f.required);
 }

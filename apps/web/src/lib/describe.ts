@@ -1,3 +1,5 @@
+import { effectOf } from './events.js';
+import { at, recordOf, stringsOf, textAt } from './guards.js';
 import type { Effect, EncounterState, EngineEvent } from './types.js';
 
 /** Human-readable text for events, rolls, costs and durations, whatever the ruleset. */
@@ -27,7 +29,7 @@ export interface Face {
 
 function faceOf(f: unknown): Face {
   if (typeof f === 'number') return { sides: null, value: f, kept: true };
-  const o = (f ?? {}) as { sides?: number; value?: number; kept?: boolean };
+  const o = recordOf(f);
   return { sides: typeof o.sides === 'number' ? o.sides : null, value: Number(o.value), kept: o.kept !== false };
 }
 
@@ -81,17 +83,16 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
     case 'combat.ended':
       return `Combat ends${e.reason ? `: ${String(e.reason)}` : '.'}`;
     case 'combatant.added': {
-      const c = e.combatant as { name?: string; side?: string; hidden?: boolean } | undefined;
-      return `${c?.name ?? nameOf(state, e.combatantId)} joins (${c?.side ?? '?'})${c?.hidden ? ' — hidden' : ''}.`;
+      return `${textAt(e, 'combatant.name') ?? nameOf(state, e.combatantId)} joins (${textAt(e, 'combatant.side') ?? '?'})${at(e, 'combatant.hidden') ? ' — hidden' : ''}.`;
     }
     case 'combatant.removed':
       return `${nameOf(state, e.combatantId)} is removed.`;
     case 'combatant.updated':
-      return `${nameOf(state, e.combatantId)} is updated (${Object.keys((e.changes as object) ?? {}).join(', ')}).`;
+      return `${nameOf(state, e.combatantId)} is updated (${Object.keys(recordOf(e.changes)).join(', ')}).`;
     case 'combatant.placed':
       return `${nameOf(state, e.combatantId)} is placed at ${JSON.stringify(e.position)}.`;
     case 'effect.applied': {
-      const eff = e.effect as Effect;
+      const eff = effectOf(e.effect);
       return `${eff.condition ? `${eff.condition}` : eff.name} on ${eff.targetId ? nameOf(state, eff.targetId) : 'the field'} (${formatDuration(eff.duration)}).`;
     }
     case 'effect.removed':
@@ -102,7 +103,7 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
       if (e.round !== undefined) parts.push(`round ${String(e.round)}`);
       if (e.phase !== undefined && e.phase !== null) parts.push(`phase ${String(e.phase)}`);
       if (e.current !== undefined) parts.push(e.current ? `${nameOf(state, e.current)}'s turn` : 'no one acting');
-      if (Array.isArray(e.order)) parts.push(`order: ${(e.order as string[]).map((id) => nameOf(state, id)).join(' › ')}`);
+      if (Array.isArray(e.order)) parts.push(`order: ${stringsOf(e.order).map((id) => nameOf(state, id)).join(' › ')}`);
       return `Clock: ${parts.join(', ')}.`;
     }
     case 'dice.overridden':
@@ -110,8 +111,7 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
     case 'dice.forced':
       return 'GM queues the next roll’s result.';
     case 'reaction.opened': {
-      const w = e.window as { kind?: string; trigger?: { description?: string }; eligible?: string[] };
-      return `Reaction window (${w.kind ?? '?'}): ${w.trigger?.description ?? ''} — may react: ${(w.eligible ?? []).map((id) => nameOf(state, id)).join(', ') || 'none'}.`;
+      return `Reaction window (${textAt(e, 'window.kind') ?? '?'}): ${textAt(e, 'window.trigger.description') ?? ''} — may react: ${stringsOf(at(e, 'window.eligible')).map((id) => nameOf(state, id)).join(', ') || 'none'}.`;
     }
     case 'reaction.responded':
       return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'passes' : 'reacts'}${e.by === 'gm' ? ' (GM resolved)' : ''}.`;

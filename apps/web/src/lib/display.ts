@@ -1,4 +1,6 @@
 import type { EventSentence, FieldRef, RulesetDisplay, VitalSpec } from '@fray/engine';
+import { at, isRecord } from './guards.js';
+import { labelOf } from './labels.js';
 import { vitalSpecs } from '@fray/engine/display';
 import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './types.js';
 
@@ -8,28 +10,41 @@ import type { Combatant, EncounterState, EngineEvent, RulesetInfo } from './type
  * Nothing here knows a ruleset.
  */
 
-export type { RulesetDisplay, VitalSpec };
+export type { RulesetDisplay };
 export { vitalSpecs };
 
 export const emptyDisplay: RulesetDisplay = { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} };
 
-export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string): RulesetDisplay {
-  const d = rulesets?.find((r) => r.id === id)?.display as RulesetDisplay | undefined;
-  return d ?? emptyDisplay;
+/** GET /rulesets' `display` (the engine's RulesetDisplay): its lists and maps are there. */
+function isDisplay(d: unknown): d is RulesetDisplay {
+  return isRecord(d) && Array.isArray(d.vitals) && Array.isArray(d.statGroups) && isRecord(d.statLabels) && Array.isArray(d.internal) && isRecord(d.dataLabels) && isRecord(d.events);
 }
 
-/** The value at a path in an object, a dot reading inside (`vitals.Mana`); undefined when there is none. */
-export function valueAt(obj: unknown, path: string): unknown {
-  let v = obj;
-  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? Reflect.get(v, part) : undefined;
-  return v;
+export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string): RulesetDisplay {
+  const d = rulesets?.find((r) => r.id === id)?.display;
+  return isDisplay(d) ? d : emptyDisplay;
+}
+
+/**
+ * A reaction window's kind in the ruleset's words: the label (or name) of its catalogue entry
+ * (`action-points.attack-of-opportunity` → "Attack of opportunity"), else the kind's own name made
+ * readable; never the raw rule id.
+ */
+export function reactionName(ruleset: RulesetInfo | undefined, kind: string): string {
+  const key = kind.slice(kind.indexOf('.') + 1);
+  for (const e of ruleset?.catalogue ?? []) {
+    if (!isRecord(e) || (e.id !== key && e.key !== key)) continue;
+    const label = e.label ?? e.name;
+    if (typeof label === 'string') return label;
+  }
+  return labelOf(key);
 }
 
 function read(state: EncounterState, c: Combatant, ref: FieldRef | number | undefined): number | null {
   if (typeof ref === 'number') return ref;
   if (!ref) return null;
-  const from = ref.in === 'options' ? state.options : ref.in === 'stats' ? (c.stats as Record<string, unknown>) : (c.data as Record<string, unknown>);
-  const v = valueAt(from, ref.key);
+  // a dot reads inside (`vitals.Mana`)
+  const v = at(ref.in === 'options' ? state.options : ref.in === 'stats' ? c.stats : c.data, ref.key);
   return typeof v === 'number' ? v : null;
 }
 
@@ -121,11 +136,7 @@ export interface Names {
   effects?: Map<string, { name: string; targetId: string | null }>;
 }
 
-function field(e: Record<string, unknown>, path: string): unknown {
-  let v: unknown = e;
-  for (const part of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
-  return v;
-}
+const field = (e: Record<string, unknown>, path: string): unknown => at(e, path);
 
 function itemName(state: EncounterState | null, id: string): string | null {
   for (const c of Object.values(state?.combatants ?? {})) {
@@ -145,10 +156,7 @@ export function word(names: Names, v: unknown): string {
     return itemName(names.state, v) ?? v.replace(/^[a-z]+(-[a-z]+)+$/, (s) => s.replace(/-/g, ' '));
   }
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return typeof o.name === 'string' ? o.name : JSON.stringify(v);
-  }
+  if (isRecord(v)) return typeof v.name === 'string' ? v.name : JSON.stringify(v);
   return String(v);
 }
 

@@ -2,6 +2,7 @@
  * Drawing geometry for the battle map: where a square or hex cell sits on the page, the map's
  * rectangle, and cell keys. Pure layout, no rules: what is legal comes from the server (`reach`).
  */
+import { isRecord } from './guards.js';
 import type { EncounterState } from './types.js';
 
 export type GridKind = 'squares' | 'hexes';
@@ -18,21 +19,18 @@ export const HEX = 23;
 const SQRT3 = Math.sqrt(3);
 
 export function isCell(p: unknown): p is Cell {
-  if (!p || typeof p !== 'object') return false;
-  const o = p as Record<string, unknown>;
-  return (typeof o.x === 'number' && typeof o.y === 'number') || (typeof o.q === 'number' && typeof o.r === 'number');
+  if (!isRecord(p)) return false;
+  return (typeof p.x === 'number' && typeof p.y === 'number') || (typeof p.q === 'number' && typeof p.r === 'number');
 }
 
 export const cellKey = (p: Cell): string => ('x' in p ? `${p.x},${p.y}` : `${p.q},${p.r}`);
 
 /** The centre of a cell in map units. Hexes are pointy-top, axial coordinates. */
 export function centre(kind: GridKind, p: Cell): { cx: number; cy: number } {
-  if (kind === 'squares') {
-    const s = p as { x: number; y: number };
-    return { cx: s.x * SQUARE + SQUARE / 2, cy: s.y * SQUARE + SQUARE / 2 };
-  }
-  const h = p as { q: number; r: number };
-  return { cx: HEX * SQRT3 * (h.q + h.r / 2), cy: HEX * 1.5 * h.r };
+  // (the kind of the map says which coordinates a cell has)
+  if (kind === 'squares' && 'x' in p) return { cx: p.x * SQUARE + SQUARE / 2, cy: p.y * SQUARE + SQUARE / 2 };
+  if ('q' in p) return { cx: HEX * SQRT3 * (p.q + p.r / 2), cy: HEX * 1.5 * p.r };
+  return { cx: p.x * SQUARE + SQUARE / 2, cy: p.y * SQUARE + SQUARE / 2 };
 }
 
 /** The polygon points of a hex cell. */
@@ -51,18 +49,16 @@ export function fromColRow(kind: GridKind, col: number, row: number): Cell {
   return { q: col - (row - (row & 1)) / 2, r: row };
 }
 export function toColRow(kind: GridKind, p: Cell): { col: number; row: number } {
-  if (kind === 'squares') {
-    const s = p as { x: number; y: number };
-    return { col: s.x, row: s.y };
-  }
-  const h = p as { q: number; r: number };
-  return { col: h.q + (h.r - (h.r & 1)) / 2, row: h.r };
+  if (kind === 'squares' && 'x' in p) return { col: p.x, row: p.y };
+  if ('q' in p) return { col: p.q + (p.r - (p.r & 1)) / 2, row: p.r };
+  return { col: p.x, row: p.y };
 }
 
 /** The map the GM set (`map.set`, kept in the encounter's options), if any. */
 export function mapOf(state: EncounterState): MapLayout | null {
-  const m = (state.options as { map?: unknown } | undefined)?.map;
-  return m && typeof m === 'object' ? (m as MapLayout) : null;
+  const m = isRecord(state.options) ? state.options.map : undefined;
+  if (!isRecord(m) || typeof m.width !== 'number' || typeof m.height !== 'number') return null;
+  return { width: m.width, height: m.height, ...(isCell(m.origin) ? { origin: m.origin } : {}), walls: Array.isArray(m.walls) ? m.walls.filter(isCell) : [] };
 }
 
 /**

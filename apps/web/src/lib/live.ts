@@ -1,6 +1,7 @@
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
-import type { ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
-import type { ActionOption, Deadlines, EncounterState, LogEntry, PatchMessage, ViewerRole, WireError } from './types.js';
+import type { ClientCommand, ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
+import { isRecord, isString } from './guards.js';
+import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, PatchMessage, ViewerRole, WireError } from './types.js';
 
 /**
  * One live encounter for a page, on top of `@fray/client` (docs/protocol.md): the client joins,
@@ -50,7 +51,13 @@ export function commandLabel(c: Record<string, unknown>): string {
   return what.replace(/[.-]/g, ' ');
 }
 
-export type CommandResult = { ok: true; version: number; events: unknown[] } | { ok: false; error: WireError };
+export type CommandResult = CommandAck;
+
+/** The state the server sends (projected for this viewer): the engine's encounter state. */
+const isState = (s: unknown): s is EncounterState => isRecord(s) && isRecord(s.combatants) && isRecord(s.clock) && Array.isArray(s.effects);
+/** A legal-action entry of the `actions` answer. */
+const isAction = (a: unknown): a is ActionOption => isRecord(a) && isString(a.command) && isString(a.label) && typeof a.allowed === 'boolean';
+const isCommand = (c: Record<string, unknown>): c is ClientCommand => isString(c.type);
 
 const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
 const noDeadlines: Deadlines = { reaction: null, turn: null };
@@ -154,7 +161,7 @@ export class Live {
     const m = this.mirror;
     m.onChange((_m, msg) => this.onChange(msg));
     m.onDeadlines(() => this.set({ deadlines: m.deadlines ?? noDeadlines }));
-    this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, state: m.state as EncounterState, deadlines: m.deadlines ?? noDeadlines });
+    this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, state: isState(m.state) ? m.state : null, deadlines: m.deadlines ?? noDeadlines });
     void this.loadLog();
   }
 
@@ -191,7 +198,7 @@ export class Live {
     const m = this.mirror!;
     let log = this.snap.log;
     if (msg) log = [...log.filter((e) => e.seq !== msg.to), { seq: msg.to, events: msg.events }];
-    this.set({ state: m.state as EncounterState, version: m.version, deadlines: m.deadlines ?? noDeadlines, log });
+    this.set({ state: isState(m.state) ? m.state : null, version: m.version, deadlines: m.deadlines ?? noDeadlines, log });
     if (!msg) void this.loadLog(); // a snapshot: the events in between come from the log
   }
 
@@ -258,15 +265,16 @@ export class Live {
 
   /** Send until answered: the same commandId each time, so the server applies it once. */
   private async attempt(m: EncounterMirror, command: Record<string, unknown>, commandId: string, expectedVersion?: number): Promise<CommandResult> {
+    if (!isCommand(command)) return { ok: false, error: { code: 'INVALID_COMMAND', message: 'A command needs its type.' } };
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await m.command(command as never, expectedVersion === undefined ? { commandId } : { commandId, expectedVersion });
+        const ack = await m.command(command, expectedVersion === undefined ? { commandId } : { commandId, expectedVersion });
         // sent right after a reconnect, before the re-join: join again, send again
         if (!ack.ok && ack.error.code === 'NOT_JOINED' && attempt < 3) {
           await m.sync().catch(() => undefined);
           continue;
         }
-        return ack as CommandResult;
+        return ack;
       } catch (e) {
         // no answer while the connection is down (a restart, a dropped network): wait for it
         // and send again, for up to 10 minutes
@@ -296,7 +304,7 @@ export class Live {
     if (!this.client || !this.mirror) return [];
     const ack = await this.client.actions(this.opts.encounterId, combatantId);
     if (!ack.ok) throw new FrayError(ack.error);
-    return ack.actions as ActionOption[];
+    return ack.actions.filter(isAction);
   }
 
   /** Where a combatant can go with a movement option (`reach`, read-only): the server's answer. */

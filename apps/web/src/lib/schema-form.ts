@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { valueAt } from './display.js';
+import { at, isString, recordOf } from './guards.js';
 import { labelOf } from './labels.js';
 
 /**
@@ -67,7 +67,7 @@ function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean 
 }
 
 function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> {
-  if (s.enum && s.enum.every((v) => typeof v === 'string')) return { kind: 'select', choices: s.enum as string[] };
+  if (s.enum && s.enum.every(isString)) return { kind: 'select', choices: s.enum.filter(isString) };
   const type = Array.isArray(s.type) ? undefined : s.type;
   const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum : undefined);
   const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum : undefined);
@@ -82,7 +82,7 @@ function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> 
       return { kind: 'boolean' };
     case 'array': {
       const item = s.items ? unwrapNullable(s.items).schema : undefined;
-      if (item?.enum && item.enum.every((v) => typeof v === 'string')) return { kind: 'multiselect', choices: item.enum as string[] };
+      if (item?.enum && item.enum.every(isString)) return { kind: 'multiselect', choices: item.enum.filter(isString) };
       if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
       return { kind: 'json' };
     }
@@ -137,7 +137,7 @@ export type FormValues = Record<string, FormValue>;
 export function initialValues(fields: Field[], current?: Record<string, unknown>): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    const v = f.parent ? valueAt(current?.[f.parent], f.key!) : current && f.name in current ? current[f.name] : f.default;
+    const v = f.parent ? at(current?.[f.parent], f.key!) : current && f.name in current ? current[f.name] : f.default;
     out[f.name] = toFormValue(f, v);
   }
   return out;
@@ -226,7 +226,7 @@ function validatorFor(schema: unknown): ValidateFunction | null {
   if (!schema || typeof schema !== 'object') return null;
   let v = cache.get(schema);
   if (!v) {
-    const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = recordOf(schema);
     try {
       v = ajv.compile(rest);
     } catch {
@@ -238,7 +238,7 @@ function validatorFor(schema: unknown): ValidateFunction | null {
 }
 
 function messageOf(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+  const p = recordOf(e.params);
   switch (e.keyword) {
     case 'maximum':
       return `must be at most ${String(p.limit)}`;
@@ -247,7 +247,7 @@ function messageOf(e: ErrorObject): string {
     case 'type':
       return `must be ${String(p.type).replace(/,/g, ' or ')}`;
     case 'enum':
-      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+      return `must be one of: ${Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : ''}`;
     case 'additionalProperties':
       return `unknown field "${String(p.additionalProperty)}"`;
     default:
@@ -269,7 +269,7 @@ export function validate(schema: unknown, value: unknown, fieldNames?: Set<strin
     // an entry with a field of its own (`vitals.Mana`) gets its message there
     const entry = path.length === 3 && fieldNames?.has(`${field}.${path[2]!}`);
     if (entry) field = `${field}.${path[2]!}`;
-    if (e.keyword === 'required') field = String((e.params as { missingProperty: string }).missingProperty);
+    if (e.keyword === 'required') field = String(recordOf(e.params).missingProperty);
     const msg = e.keyword === 'required' ? 'is required' : messageOf(e);
     const rest = entry ? '' : path.slice(2).join('/');
     if (!(field in out)) out[field] = rest ? `${rest}: ${msg}` : msg;

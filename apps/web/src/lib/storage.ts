@@ -3,6 +3,7 @@
  * it for a session cookie and delete it (lib/session.ts, the upgrade path): nothing secret is
  * written to web storage any more.
  */
+import { isRecord } from './guards.js';
 const KEY = 'fray.account';
 
 export interface Account {
@@ -15,8 +16,9 @@ export function loadAccount(): Account | null {
   try {
     const raw = localStorage.getItem(KEY);
     if (!raw) return null;
-    const a = JSON.parse(raw) as Partial<Account>;
-    return typeof a.token === 'string' ? { accountId: a.accountId ?? null, token: a.token, name: a.name } : null;
+    const a: unknown = JSON.parse(raw);
+    if (!isRecord(a) || typeof a.token !== 'string') return null;
+    return { accountId: typeof a.accountId === 'string' ? a.accountId : null, token: a.token, name: typeof a.name === 'string' ? a.name : undefined };
   } catch {
     return null;
   }

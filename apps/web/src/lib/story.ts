@@ -1,6 +1,8 @@
 import { formatDuration, formatFaces, nameOf, rollOf, type RollView } from './describe.js';
 import { sentence, type Names, type RulesetDisplay } from './display.js';
-import type { Effect, EngineEvent, LogEntry } from './types.js';
+import { effectOf, eventsOf } from './events.js';
+import { at, stringsOf, textAt } from './guards.js';
+import type { EngineEvent, LogEntry } from './types.js';
 
 /**
  * The log as the table tells it: per command, one line per event that means something at the
@@ -25,9 +27,9 @@ export interface Reader {
 export function effectNames(log: LogEntry[]): Map<string, { name: string; targetId: string | null }> {
   const m = new Map<string, { name: string; targetId: string | null }>();
   for (const entry of log) {
-    for (const e of entry.events as EngineEvent[]) {
+    for (const e of eventsOf(entry)) {
       if (e.type === 'effect.applied') {
-        const eff = e.effect as Effect;
+        const eff = effectOf(e.effect);
         m.set(eff.id, { name: eff.condition ?? eff.name, targetId: eff.targetId });
       }
     }
@@ -46,19 +48,18 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'combat.ended':
       return `The fight is over${e.reason ? ` (${String(e.reason)})` : ''}.`;
     case 'combatant.added': {
-      const c = e.combatant as { name?: string } | undefined;
-      return `${c?.name ?? nameOf(state, e.combatantId)} joins the fight.`;
+      return `${textAt(e, 'combatant.name') ?? nameOf(state, e.combatantId)} joins the fight.`;
     }
     case 'combatant.removed':
       return `${nameOf(state, e.combatantId)} leaves the fight.`;
     case 'combatant.updated': {
-      const ch = (e.changes ?? {}) as { hidden?: boolean; name?: string };
-      if (ch.hidden === false) return `${nameOf(state, e.combatantId)} appears.`;
-      if (ch.name) return `${ch.name} is now known by that name.`;
+      const renamed = textAt(e, 'changes.name');
+      if (at(e, 'changes.hidden') === false) return `${nameOf(state, e.combatantId)} appears.`;
+      if (renamed) return `${renamed} is now known by that name.`;
       return null;
     }
     case 'effect.applied': {
-      const eff = e.effect as Effect;
+      const eff = effectOf(e.effect);
       const who = eff.targetId ? nameOf(state, eff.targetId) : 'The field';
       return eff.condition ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).` : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
     }
@@ -71,8 +72,7 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'dice.overridden':
       return `The GM changes a roll from ${String(e.previousTotal)} to ${String(e.total)}${e.reason ? ` (${String(e.reason)})` : ''}.`;
     case 'reaction.opened': {
-      const w = e.window as { trigger?: { description?: string }; eligible?: string[] };
-      return `${w.trigger?.description ?? 'Something happens'}: ${(w.eligible ?? []).map((id) => nameOf(state, id)).join(', ') || 'no one'} may react.`;
+      return `${textAt(e, 'window.trigger.description') ?? 'Something happens'}: ${stringsOf(at(e, 'window.eligible')).map((id) => nameOf(state, id)).join(', ') || 'no one'} may react.`;
     }
     case 'reaction.responded':
       return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'does not react' : 'reacts'}.`;
@@ -87,7 +87,7 @@ export function story(display: RulesetDisplay, names: Names, log: LogEntry[], re
   const out: StoryEntry[] = [];
   for (const entry of log) {
     const lines: StoryLine[] = [];
-    for (const e of entry.events as EngineEvent[]) {
+    for (const e of eventsOf(entry)) {
       if (e.type === 'dice.rolled') {
         const roll = rollOf(names.state, e)!;
         const own = typeof e.combatantId === 'string' && reader.mine(e.combatantId);

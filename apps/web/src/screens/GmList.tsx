@@ -9,6 +9,7 @@ import { SESSION_COOKIE, signOut, useGmSession } from '../lib/session.js';
 import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
 import { ExportButton, ImportFile } from '../components/Transfer.js';
 import { useAsync } from '../lib/useAsync.js';
+import { recordOf } from '../lib/guards.js';
 
 function ago(iso: string): string {
   const t = Date.parse(iso);
@@ -20,47 +21,13 @@ function ago(iso: string): string {
   return new Date(t).toLocaleDateString();
 }
 
-function CreateEncounter({ token, rulesets }: { token: string; rulesets: RulesetInfo[] }) {
-  const [rulesetId, setRulesetId] = useState(rulesets[0]?.id ?? '');
-  const ruleset = rulesets.find((r) => r.id === rulesetId);
-  const fields = useMemo(() => (ruleset ? fieldsOf(ruleset.options.schema, ruleset.options.docs) : []), [ruleset]);
-  const [name, setName] = useState('');
-  const [seed, setSeed] = useState('');
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields, (ruleset?.options.defaults ?? {}) as Record<string, unknown>));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const pick = (id: string) => {
-    setRulesetId(id);
-    const r = rulesets.find((x) => x.id === id);
-    setValues(initialValues(r ? fieldsOf(r.options.schema, r.options.docs) : [], (r?.options.defaults ?? {}) as Record<string, unknown>));
-    setErrors({});
-  };
-  const submit = async () => {
-    setError(null);
-    const parsed = parseValues(fields, values);
-    const errs = { ...validate(ruleset?.options.schema, parsed.value), ...parsed.errors };
-    const body: Record<string, unknown> = { name: name.trim() || 'Encounter', ruleset: rulesetId, options: parsed.value };
-    if (seed.trim() !== '') {
-      const n = Number(seed);
-      if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) errs.__seed = 'must be a whole number from 0 to 2147483647';
-      else body.seed = n;
-    }
-    setErrors(errs);
-    if (Object.keys(errs).length > 0) return;
-    setBusy(true);
-    try {
-      const r = await api<{ id: string }>('POST', '/encounters', body, { token });
-      navigate(`/gm/e/${encodeURIComponent(r.id)}`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+/** The new encounter's name, ruleset and dice seed. */
+function EncounterFields(p: { name: string; setName: (v: string) => void; rulesets: RulesetInfo[]; ruleset: RulesetInfo | undefined; pick: (id: string) => void; seed: string; setSeed: (v: string) => void; seedError: string | undefined }) {
+  const { name, setName, rulesets, ruleset, pick, seed, setSeed } = p;
+  const rulesetId = ruleset?.id ?? '';
+  const errors = { __seed: p.seedError };
   return (
-    <form onSubmit={(e) => (e.preventDefault(), void submit())} noValidate aria-label="Create an encounter">
-      <div className="grid2">
+    <div className="grid2">
         <div className="field">
           <label htmlFor="enc-name">Name</label>
           <input id="enc-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} placeholder="Ambush at the ford" />
@@ -89,6 +56,50 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
           ) : null}
         </div>
       </div>
+  );
+}
+
+function CreateEncounter({ token, rulesets }: { token: string; rulesets: RulesetInfo[] }) {
+  const [rulesetId, setRulesetId] = useState(rulesets[0]?.id ?? '');
+  const ruleset = rulesets.find((r) => r.id === rulesetId);
+  const fields = useMemo(() => (ruleset ? fieldsOf(ruleset.options.schema, ruleset.options.docs) : []), [ruleset]);
+  const [name, setName] = useState('');
+  const [seed, setSeed] = useState('');
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields, recordOf(ruleset?.options.defaults)));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const pick = (id: string) => {
+    setRulesetId(id);
+    const r = rulesets.find((x) => x.id === id);
+    setValues(initialValues(r ? fieldsOf(r.options.schema, r.options.docs) : [], recordOf(r?.options.defaults)));
+    setErrors({});
+  };
+  const submit = async () => {
+    setError(null);
+    const parsed = parseValues(fields, values);
+    const errs = { ...validate(ruleset?.options.schema, parsed.value), ...parsed.errors };
+    const body: Record<string, unknown> = { name: name.trim() || 'Encounter', ruleset: rulesetId, options: parsed.value };
+    if (seed.trim() !== '') {
+      const n = Number(seed);
+      if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) errs.__seed = 'must be a whole number from 0 to 2147483647';
+      else body.seed = n;
+    }
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    setBusy(true);
+    try {
+      const r = await api<{ id: string }>('POST', '/encounters', body, { token });
+      navigate(`/gm/e/${encodeURIComponent(r.id)}`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => (e.preventDefault(), void submit())} noValidate aria-label="Create an encounter">
+      <EncounterFields name={name} setName={setName} rulesets={rulesets} ruleset={ruleset} pick={pick} seed={seed} setSeed={setSeed} seedError={errors.__seed} />
       {fields.length > 0 ? (
         <details className="options">
           <summary>Ruleset options ({fields.length}, all with defaults)</summary>
@@ -105,6 +116,46 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
         Create encounter
       </button>
     </form>
+  );
+}
+
+/** The saved encounters as a table (cards on a phone), each with Resume. */
+function EncounterTable({ encounters }: { encounters: EncounterSummary[] }) {
+  return (
+          <div className="table-wrap">
+            <table className="cards-on-phone">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Ruleset</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Round</th>
+                  <th scope="col">Last activity</th>
+                  <th scope="col">
+                    <span className="sr-only">Resume</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {encounters.map((e) => (
+                  <tr key={e.id} data-testid="encounter-row">
+                    <td data-label="Name">{e.name}</td>
+                    <td data-label="Ruleset">{e.ruleset}</td>
+                    <td data-label="Status">{e.status}</td>
+                    <td data-label="Round">{e.round}</td>
+                    <td data-label="Last activity">
+                      <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
+                    </td>
+                    <td>
+                      <a className="button" href={`/gm/e/${encodeURIComponent(e.id)}`} onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))} aria-label={`Resume ${e.name}`}>
+                        Resume ▶
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
   );
 }
 
@@ -154,40 +205,7 @@ export function GmList() {
         {list.loading && !list.data ? <p className="muted">Loading…</p> : null}
         {!list.loading && encounters.length === 0 && !list.error ? <p className="muted">No encounters yet. Create one below.</p> : null}
         {encounters.length > 0 ? (
-          <div className="table-wrap">
-            <table className="cards-on-phone">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Ruleset</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Round</th>
-                  <th scope="col">Last activity</th>
-                  <th scope="col">
-                    <span className="sr-only">Resume</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {encounters.map((e) => (
-                  <tr key={e.id} data-testid="encounter-row">
-                    <td data-label="Name">{e.name}</td>
-                    <td data-label="Ruleset">{e.ruleset}</td>
-                    <td data-label="Status">{e.status}</td>
-                    <td data-label="Round">{e.round}</td>
-                    <td data-label="Last activity">
-                      <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
-                    </td>
-                    <td>
-                      <a className="button" href={`/gm/e/${encodeURIComponent(e.id)}`} onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))} aria-label={`Resume ${e.name}`}>
-                        Resume ▶
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <EncounterTable encounters={encounters} />
         ) : null}
       </Section>
       <Section title="New encounter" id="new">

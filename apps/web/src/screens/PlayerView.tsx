@@ -1,14 +1,16 @@
 import { useState } from 'react';
+import type { Dispatch, SetStateAction } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
 import { Vitals } from '../components/Vitals.js';
 import { nameOf } from '../lib/describe.js';
-import { displayOf } from '../lib/display.js';
+import { displayOf, reactionName, type RulesetDisplay } from '../lib/display.js';
+import type { Live, LiveSnapshot } from '../lib/live.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { useAsync } from '../lib/useAsync.js';
-import type { WireError } from '../lib/types.js';
+import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
 
 function fatalText(e: WireError): string {
@@ -18,14 +20,8 @@ function fatalText(e: WireError): string {
   return e.message;
 }
 
-/** The player's view (my combatants and their actions) or, read-only, the spectator's. */
-export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
-  const { live, snap } = useLive(token || null, encounterId);
-  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
-  const rulesets = useAsync(() => loadRulesets(), []);
-  const [done, setDone] = useState<string | null>(null);
-  const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
-  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset: rulesets.data?.find((r) => r.id === snap?.state?.ruleset), isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
+/** Not joined (yet): a link without its token, a refused join, or joining. */
+function NotJoined({ token, fatal }: { token: string; fatal: WireError | null | undefined }) {
   if (!token) {
     return (
       <main className="narrow-page">
@@ -36,12 +32,12 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
       </main>
     );
   }
-  if (snap?.fatal) {
+  if (fatal) {
     return (
       <main className="narrow-page">
         <h1>Cannot join</h1>
         <div className="error" role="alert" data-testid="join-error">
-          ⚠ {fatalText(snap.fatal)} <span className="muted">({snap.fatal.code}: {snap.fatal.message})</span>
+          ⚠ {fatalText(fatal)} <span className="muted">({fatal.code}: {fatal.message})</span>
         </div>
         <p>
           <a href="/">Fray home</a>
@@ -49,137 +45,195 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
       </main>
     );
   }
-  const state = snap?.state;
-  if (!live || !snap || !state) {
+  return (
+    <main className="narrow-page">
+      <p role="status">Joining the encounter…</p>
+    </main>
+  );
+}
+
+/** What this page sees of the encounter, for its parts. */
+interface Seat {
+  live: Live;
+  snap: LiveSnapshot;
+  state: EncounterState;
+  display: RulesetDisplay;
+  isMine: (id: string) => boolean;
+  /** my combatants that may react in the open window and have not answered */
+  myReactors: string[];
+  setDone: Dispatch<SetStateAction<string | null>>;
+}
+
+function ClockLine({ state }: { state: EncounterState }) {
+  const current = state.clock.current;
+  return (
+    <p className="clock-line" data-testid="clock-line">
+      Round {state.clock.round}
+      {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
+    </p>
+  );
+}
+
+/** My combatant's turn: its vitals, its actions (unless it is answering a reaction), End my turn. */
+function YourTurnCard({ p, current }: { p: Seat; current: string }) {
+  const { live, snap, state } = p;
+  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  return (
+    <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
+      <div className="banner banner-turn" role="status" data-testid="your-turn">
+        <h2 id="your-turn-h">▶ Your turn: {nameOf(state, current)}</h2>
+        {snap.deadlines.turn && snap.deadlines.turn.combatantId === current ? (
+          <>
+            {' '}
+            — ends in <Countdown at={snap.deadlines.turn.at} label="Your turn ends" />
+          </>
+        ) : null}
+        <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
+      </div>
+      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} /> : null}
+      {state.status === 'active' ? (
+        <div className="end-turn-bar">
+          <button
+            type="button"
+            className="primary end-turn"
+            onClick={async () => {
+              const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
+              setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
+            }}
+          >
+            End my turn
+          </button>
+        </div>
+      ) : null}
+      {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+    </section>
+  );
+}
+
+/** The open reaction window: a prompt when one of mine may react (what triggered it, in the ruleset's words), else a line. */
+function ReactionPrompt({ p, ruleset }: { p: Seat; ruleset: RulesetInfo | undefined }) {
+  const { live, snap, state, myReactors } = p;
+  const w = state.reaction;
+  if (!w) return null;
+  if (myReactors.length === 0) {
     return (
-      <main className="narrow-page">
-        <p role="status">Joining the encounter…</p>
-      </main>
+      <p className="muted" role="status">
+        Waiting for reactions: {w.trigger.description}
+      </p>
     );
   }
+  return (
+    <section className="reaction prompt" role="alertdialog" aria-labelledby="react-h" data-testid="reaction-prompt">
+      <h2 id="react-h">
+        ! You may react {snap.deadlines.reaction ? <Countdown at={snap.deadlines.reaction.at} label="Time left to react" /> : null}
+      </h2>
+      <p>
+        {w.trigger.description} ({reactionName(ruleset, w.kind)})
+      </p>
+      {myReactors.map((id) => (
+        <div key={id}>
+          <h3>{nameOf(state, id)}</h3>
+          <ActionPanel live={live} state={state} version={snap.version} combatantId={id} showBlocked={false} />
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function MineSection({ p, myTurn }: { p: Seat; myTurn: boolean }) {
+  const { live, snap, state } = p;
+  const mine = Object.values(state.combatants).filter((c) => p.isMine(c.id));
+  const current = state.clock.current;
+  return (
+    <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
+      {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
+      {mine.map((c) => (
+        <CombatantCard key={c.id} state={state} c={c} mine openData={!myTurn} display={p.display}>
+          {/* the acting one's actions are in the your-turn card above */}
+          {state.status === 'active' && current !== c.id && !(state.reaction && p.myReactors.includes(c.id)) ? (
+            <>
+              <h4>Actions</h4>
+              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={p.setDone} />
+            </>
+          ) : null}
+        </CombatantCard>
+      ))}
+    </Section>
+  );
+}
+
+function OthersSection({ p, spectator }: { p: Seat; spectator: boolean }) {
+  const { state } = p;
+  const others = Object.values(state.combatants).filter((c) => !p.isMine(c.id));
+  return (
+    <Section title={spectator ? 'Combatants' : 'Others'} id="others">
+      {others.length === 0 ? <p className="muted">None visible.</p> : null}
+      <ul className="others">
+        {others.map((c) => {
+          const fx = state.effects.filter((e) => e.targetId === c.id);
+          return (
+            <li key={c.id} data-testid={`other-${c.id}`}>
+              <strong>{c.name}</strong> <span className="muted">({c.side})</span>
+              {state.clock.current === c.id ? <span className="tag tag-acting">acting</span> : null}
+              {fx.length > 0 ? <span> — {fx.map((e) => e.condition ?? e.name).join(', ')}</span> : null}
+              <Vitals display={p.display} state={state} c={c} numbers={false} />
+              <details>
+                <summary>Stats</summary>
+                <GroupedStats display={p.display} values={c.stats} />
+              </details>
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
+  );
+}
+
+/** The player's view (my combatants and their actions) or, read-only, the spectator's. */
+export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
+  const { live, snap } = useLive(token || null, encounterId);
+  const rulesets = useAsync(() => loadRulesets(), []);
+  const [done, setDone] = useState<string | null>(null);
+  const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
+  const ruleset = rulesets.data?.find((r) => r.id === snap?.state?.ruleset);
+  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset, isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
+  const state = snap?.state;
+  if (!token || snap?.fatal || !live || !snap || !state) return <NotJoined token={token} fatal={snap?.fatal} />;
   const playerId = snap.playerId;
   const isMine = (id: string) => !spectator && playerId !== null && state.combatants[id]?.controller === playerId;
-  const display = displayOf(rulesets.data, state.ruleset);
-  const mine = Object.values(state.combatants).filter((c) => isMine(c.id));
-  const others = Object.values(state.combatants).filter((c) => !isMine(c.id));
   const current = state.clock.current;
   const myTurn = current !== null && isMine(current);
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
+  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors, setDone };
   return (
     <MapContext.Provider value={map.api}>
-    <main className={`play${spectator ? ' spectate' : ''}`}>
-      <header className="topbar">
-        <h1>
-          {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
-        </h1>
-        <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
-      </header>
-      <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
-      <p className="clock-line" data-testid="clock-line">
-        Round {state.clock.round}
-        {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
-      </p>
-      {myTurn && current ? (
-        <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
-          <div className="banner banner-turn" role="status" data-testid="your-turn">
-            <h2 id="your-turn-h">▶ Your turn: {nameOf(state, current)}</h2>
-            {snap.deadlines.turn && snap.deadlines.turn.combatantId === current ? (
-              <>
-                {' '}
-                — ends in <Countdown at={snap.deadlines.turn.at} label="Your turn ends" />
-              </>
-            ) : null}
-            <Vitals display={display} state={state} c={state.combatants[current]!} numbers />
-          </div>
-          {state.status === 'active' && !(w && myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={setDone} /> : null}
-          {state.status === 'active' ? (
-            <div className="end-turn-bar">
-              <button
-                type="button"
-                className="primary end-turn"
-                onClick={async () => {
-                  const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
-                  setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
-                }}
-              >
-                End my turn
-              </button>
-            </div>
-          ) : null}
-          {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
-        </section>
-      ) : null}
-      {done ? (
-        <p className="ok" role="status" data-testid="action-done">
-          ✓ {done} done.
-        </p>
-      ) : null}
-      {w && myReactors.length > 0 ? (
-        <section className="reaction prompt" role="alertdialog" aria-labelledby="react-h" data-testid="reaction-prompt">
-          <h2 id="react-h">
-            ! You may react{' '}
-            {snap.deadlines.reaction ? <Countdown at={snap.deadlines.reaction.at} label="Time left to react" /> : null}
-          </h2>
-          <p>
-            {w.trigger.description} ({w.kind})
+      <main className={`play${spectator ? ' spectate' : ''}`}>
+        <header className="topbar">
+          <h1>
+            {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
+          </h1>
+          <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
+        </header>
+        <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
+        <ClockLine state={state} />
+        {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
+        {done ? (
+          <p className="ok" role="status" data-testid="action-done">
+            ✓ {done} done.
           </p>
-          {myReactors.map((id) => (
-            <div key={id}>
-              <h3>{nameOf(state, id)}</h3>
-              <ActionPanel live={live} state={state} version={snap.version} combatantId={id} showBlocked={false} />
-            </div>
-          ))}
-        </section>
-      ) : w ? (
-        <p className="muted" role="status">
-          Waiting for reactions: {w.trigger.description}
-        </p>
-      ) : null}
-      {map.element}
-      {!spectator ? (
-        <Section title={mine.length === 1 ? 'Your combatant' : 'Your combatants'} id="mine">
-          {mine.length === 0 ? <p className="muted">No combatant is bound to this invite.</p> : null}
-          {mine.map((c) => (
-            <CombatantCard key={c.id} state={state} c={c} mine openData={!myTurn} display={display}>
-              {/* the acting one's actions are in the your-turn card above */}
-              {state.status === 'active' && current !== c.id && !(w && myReactors.includes(c.id)) ? (
-                <>
-                  <h4>Actions</h4>
-                  <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={setDone} />
-                </>
-              ) : null}
-            </CombatantCard>
-          ))}
+        ) : null}
+        <ReactionPrompt p={p} ruleset={ruleset} />
+        {map.element}
+        {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
+        <Section title="Turn order" id="turns">
+          <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
         </Section>
-      ) : null}
-      <Section title="Turn order" id="turns">
-        <TurnOrder state={state} mine={isMine} display={display} numbers={isMine} />
-      </Section>
-      <Section title={spectator ? 'Combatants' : 'Others'} id="others">
-        {others.length === 0 ? <p className="muted">None visible.</p> : null}
-        <ul className="others">
-          {others.map((c) => {
-            const fx = state.effects.filter((e) => e.targetId === c.id);
-            return (
-              <li key={c.id} data-testid={`other-${c.id}`}>
-                <strong>{c.name}</strong> <span className="muted">({c.side})</span>
-                {current === c.id ? <span className="tag tag-acting">acting</span> : null}
-                {fx.length > 0 ? <span> — {fx.map((e) => e.condition ?? e.name).join(', ')}</span> : null}
-                <Vitals display={display} state={state} c={c} numbers={false} />
-                <details>
-                  <summary>Stats</summary>
-                  <GroupedStats display={display} values={c.stats as Record<string, unknown>} />
-                </details>
-              </li>
-            );
-          })}
-        </ul>
-      </Section>
-      <Section title="What happened" id="log">
-        <StoryLog state={state} log={snap.log} display={display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
-      </Section>
-    </main>
+        <OthersSection p={p} spectator={spectator} />
+        <Section title="What happened" id="log">
+          <StoryLog state={state} log={snap.log} display={p.display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
+        </Section>
+      </main>
     </MapContext.Provider>
   );
 }

@@ -57,7 +57,14 @@ export async function addCombatant(page: Page, c: NewCombatant): Promise<void> {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid^="combatant-"]').length > n, before);
 }
 
+/** The console's invite links (open while the encounter is set up, folded away once combat starts): opened. */
+export async function openInvites(page: Page): Promise<void> {
+  const d = page.getByTestId('invites-details');
+  if ((await d.getAttribute('open')) === null) await d.locator('summary').click();
+}
+
 export async function inviteLink(page: Page, role: 'player' | 'spectator', names: string[] = []): Promise<string> {
+  await openInvites(page);
   const before = await page.getByTestId(`invite-${role}`).count();
   if (role === 'player') {
     const fs = page.getByRole('group', { name: /Player invite/ });

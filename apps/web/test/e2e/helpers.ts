@@ -19,7 +19,3 @@ export async function settle(pages: Page[], gm: Page): Promise<number> {
   for (const p of pages) await waitForVersion(p, v);
   return v;
 }
-
-export function controllerOf(state: EncounterState, id: string): string | null {
-  return state.combatants[id]?.controller ?? null;
-}

@@ -84,6 +84,11 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     await gm.getByRole('button', { name: 'Start combat' }).click();
     await s.gmSees(gm, `s.status === 'active'`);
     await settle([p1, p2, watcher], gm);
+    // on a desktop the turn order is at the top left, next to the map; the invite links fold away once combat starts
+    const [turns, board] = [(await gm.locator('#turns').boundingBox())!, (await map(gm).boundingBox())!];
+    expect(turns.x + turns.width).toBeLessThanOrEqual(board.x);
+    expect(Math.abs(turns.y - board.y)).toBeLessThan(40);
+    expect(await gm.getByTestId('invites-details').getAttribute('open')).toBeNull();
     const everyone = [p1, p2, watcher];
     const changed = async (v: number) => {
       await gm.waitForFunction((x) => (window.__frayLive?.getSnapshot().version ?? 0) > x, v);
@@ -105,6 +110,10 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
           const prompt = p1.getByTestId('reaction-prompt');
           await prompt.waitFor();
           expect(await prompt.getByRole('timer').count()).toBe(1);
+          // the window in the ruleset's words, not its rule id ("action-points.attack-of-opportunity")
+          if (w.kind.endsWith('.attack-of-opportunity')) expect(await prompt.getByRole('paragraph').first().textContent()).toContain('(Attack of opportunity)');
+          expect(await prompt.textContent()).not.toContain(w.kind);
+          expect(await gm.getByTestId('reaction-window').textContent()).not.toContain(w.kind);
           await s.keep(p1, `player-${id}-reaction-phone`, '[data-testid="reaction-prompt"]');
           await s.keep(watcher, `spectator-${id}-reaction-desktop`);
           await prompt.getByRole('button', { name: /^Attack of opportunity/ }).first().click();

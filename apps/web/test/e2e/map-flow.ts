@@ -67,8 +67,3 @@ export async function noteMatches(page: Page, re: RegExp): Promise<string> {
   await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="map-note"]')?.textContent ?? ''), re.source);
   return mapNote(page);
 }
-
-/** The version every page has reached after the GM's. */
-export async function versionOf(page: Page): Promise<number> {
-  return (await liveState(page)).version;
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sentence, shownData, vitalsOf, type RulesetDisplay } from '../../src/lib/display.js';
+import { reactionName, sentence, shownData, vitalsOf, type RulesetDisplay } from '../../src/lib/display.js';
 import { story } from '../../src/lib/story.js';
-import type { EncounterState, LogEntry } from '../../src/lib/types.js';
+import type { EncounterState, LogEntry, RulesetInfo } from '../../src/lib/types.js';
 
 const display: RulesetDisplay = {
   vitals: [{ key: 'hp', label: 'Hit points', short: 'HP', current: { in: 'data', key: 'hp' }, max: { in: 'stats', key: 'hp' }, direction: 'down', thresholds: [{ at: 0, label: 'down' }], adjustable: true, doc: '' }],
@@ -81,5 +81,20 @@ describe('the ruleset’s words, applied', () => {
     expect(first!.lines.map((l) => l.kind)).toEqual(['roll', 'text']);
     expect(first!.lines[0]).toMatchObject({ kind: 'roll', full: true });
     expect(second!.lines[0]).toMatchObject({ kind: 'roll', full: false });
+  });
+});
+
+describe('a reaction window in the ruleset’s words', () => {
+  it('the catalogue entry’s label, else the kind made readable; never the raw rule id', async () => {
+    // GET /rulesets as the server builds it (apps/server, imported by path: the server depends on this package)
+    const { rulesetInfo } = (await import('../../../server/src/rulesets-info.js' as string)) as { rulesetInfo(r: unknown): RulesetInfo };
+    const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, unknown> };
+    const infos = Object.values(registry).map(rulesetInfo);
+    const ap = infos.find((r) => r.id === 'action-points');
+    expect(reactionName(ap, 'action-points.attack-of-opportunity')).toBe('Attack of opportunity');
+    const legends = infos.find((r) => r.id === 'legends');
+    expect(reactionName(legends, 'legends.reactive-movement')).toBe('Reactive movement');
+    expect(reactionName({ ...ap!, catalogue: [{ id: 'parry', label: 'Parry (a reaction)' }] }, 'x.parry')).toBe('Parry (a reaction)');
+    expect(reactionName(undefined, 'ocv-phases.before-action')).toBe('Before action');
   });
 });

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter, type EncounterState as EngineState, type Ruleset, type RulesetDisplay } from '@fray/engine';
-import { Token, tokenVitals } from '../../src/components/BattleMap.js';
+import { Token, tokenVitals } from '../../src/components/map-tokens.js';
 import { ZoneBoard } from '../../src/components/ZoneBoard.js';
 import type { EncounterState } from '../../src/lib/types.js';
 

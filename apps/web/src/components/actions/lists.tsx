@@ -1,0 +1,98 @@
+import { formatCost } from '../../lib/describe.js';
+import type { ActionOption, WireError } from '../../lib/types.js';
+
+/** Allowed actions by kind, in the order the ruleset lists them (kinds in first-seen order). */
+function groupsOf(actions: ActionOption[], keep: (a: ActionOption) => boolean): Array<[string, Array<[ActionOption, number]>]> {
+  const groups = new Map<string, Array<[ActionOption, number]>>();
+  actions.forEach((a, i) => {
+    if (!keep(a)) return;
+    const k = a.kind ?? 'other';
+    groups.set(k, [...(groups.get(k) ?? []), [a, i]]);
+  });
+  return [...groups.entries()];
+}
+
+/** What the lists share: the actions, which are shown (the search), the open form, and running one. */
+export interface ListProps {
+  actions: ActionOption[];
+  name: string;
+  shown: (a: ActionOption) => boolean;
+  open: number | null;
+  busy: boolean;
+  run: (a: ActionOption, i: number) => void;
+}
+
+function ActionButton({ a, i, p, kindTag }: { a: ActionOption; i: number; p: ListProps; kindTag: boolean }) {
+  return (
+    <button type="button" className="action" onClick={() => p.run(a, i)} disabled={p.busy} aria-expanded={(a.params ?? []).length > 0 ? p.open === i : undefined}>
+      <span className="action-label">{a.label}</span>
+      {kindTag && a.kind ? <span className="tag">{a.kind}</span> : null}
+      {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+      {a.provokes ? <span className="tag tag-warn">! provokes: {a.provokes.reason}</span> : null}
+    </button>
+  );
+}
+
+/** The "your turn" card: the possible actions grouped by kind; many: the first kind open, the others folded (a search opens them all). */
+export function GroupedActions({ p, many, needle }: { p: ListProps; many: boolean; needle: string }) {
+  return (
+    <>
+      {groupsOf(p.actions, (a) => a.allowed && p.shown(a)).map(([kind, items], gi) => (
+        <details key={`${kind}-${needle ? 'q' : ''}`} className="action-group" open={!many || needle !== '' || (gi === 0 && items.length <= 6)}>
+          <summary>
+            {kind} ({items.length})
+          </summary>
+          <ul className="action-list" aria-label={`${kind} actions for ${p.name}`}>
+            {items.map(([a, i]) => (
+              <li key={i}>
+                <ActionButton a={a} i={i} p={p} kindTag={false} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
+    </>
+  );
+}
+
+export function FlatActions({ p, hidden }: { p: ListProps; hidden: boolean }) {
+  return (
+    <ul className="action-list" aria-label={`Actions for ${p.name}`} hidden={hidden}>
+      {p.actions.map((a, i) =>
+        !hidden && a.allowed && p.shown(a) ? (
+          <li key={i}>
+            <ActionButton a={a} i={i} p={p} kindTag />
+          </li>
+        ) : null,
+      )}
+    </ul>
+  );
+}
+
+/** The blocked actions, each with the rule that blocks it (pressing one shows the refusal). */
+export function BlockedActions({ p, combatantId, open, onShow }: { p: ListProps; combatantId: string; open: boolean; onShow: (error: WireError) => void }) {
+  const blocked = p.actions.filter((a) => !a.allowed);
+  return (
+    <details className="blocked-list" open={open}>
+      <summary>Not possible now ({blocked.length}) — why</summary>
+      <ul className="action-list" aria-label={`Blocked actions for ${p.name}`}>
+        {p.actions.map((a, i) =>
+          a.allowed || !p.shown(a) ? null : (
+            <li key={i} className="blocked" data-testid="blocked-action">
+              <button type="button" className="action" aria-disabled="true" aria-describedby={`blocked-${combatantId}-${i}`} onClick={() => onShow(a.blocked ?? { code: 'BLOCKED', message: 'Not allowed now.' })}>
+                <span aria-hidden="true">⊘ </span>
+                <span className="action-label">{a.label}</span>
+                {a.kind ? <span className="tag">{a.kind}</span> : null}
+                {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+              </button>
+              <small id={`blocked-${combatantId}-${i}`} className="reason">
+                Blocked: {a.blocked?.message ?? 'not allowed now'}
+                {a.blocked?.rule ? <span className="rule"> ({a.blocked.rule})</span> : null}
+              </small>
+            </li>
+          ),
+        )}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { ActionPanel } from '../../components/ActionPanel.js';
+import { CombatantForm } from '../../components/CombatantForm.js';
+import { DuplicateButton, QuickNpcs } from '../../components/QuickNpcs.js';
+import { AdjustVital } from '../../components/Vitals.js';
+import { CombatantCard, ErrorMessage, Section } from '../../components/common.js';
+import { api } from '../../lib/api.js';
+import { formatDuration } from '../../lib/describe.js';
+import type { RulesetDisplay } from '../../lib/display.js';
+import type { Live } from '../../lib/live.js';
+import type { Combatant, EncounterState, RulesetInfo } from '../../lib/types.js';
+
+type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
+
+/** What the GM's console knows of the encounter, for its sections. */
+export interface GmScope {
+  state: EncounterState;
+  ruleset: RulesetInfo | undefined;
+  display: RulesetDisplay;
+  encounterId: string;
+  token: string;
+  send: Send;
+}
+
+/** The GM acts for any combatant (a player's or an NPC): the one acting now unless another is chosen. */
+export function ActSection({ live, version, state }: { live: Live; version: number; state: EncounterState }) {
+  const current = state.clock.current;
+  const [actor, setActor] = useState(current ?? '');
+  // a new turn: act for the one acting now
+  useEffect(() => {
+    if (current) setActor(current);
+  }, [current]);
+  const combatants = Object.values(state.combatants);
+  const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
+  return (
+    <Section title="Act for a combatant" id="act">
+      <div className="field">
+        <label htmlFor="act-as">Combatant</label>
+        <select id="act-as" value={actingAs} onChange={(e) => setActor(e.target.value)}>
+          {combatants.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+              {c.id === current ? ' (acting)' : ''}
+              {c.controller ? ' — player' : ' — NPC'}
+            </option>
+          ))}
+        </select>
+      </div>
+      {actingAs ? <ActionPanel live={live} state={state} version={version} combatantId={actingAs} /> : null}
+    </Section>
+  );
+}
+
+function CardButtons({ g, c, onEdit, onError }: { g: GmScope; c: Combatant; onEdit: () => void; onError: (e: unknown) => void }) {
+  const { state, encounterId, token, send } = g;
+  const reveal = () =>
+    void api('PATCH', `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`, { hidden: false }, { token }).then(
+      () => undefined,
+      (e: unknown) => onError(e),
+    );
+  return (
+    <div className="row">
+      <button type="button" onClick={onEdit} aria-label={`Edit ${c.name}`}>
+        Edit
+      </button>
+      <DuplicateButton c={c} state={state} encounterId={encounterId} token={token} onError={onError} />
+      {c.hidden ? (
+        <button type="button" onClick={reveal} aria-label={`Reveal ${c.name} to the players`}>
+          Reveal
+        </button>
+      ) : null}
+      {state.effects
+        .filter((e) => e.targetId === c.id)
+        .map((e) => (
+          <button key={e.id} type="button" onClick={() => void send({ type: 'effect.remove', effectId: e.id }, `${e.name} removed.`)} aria-label={`Remove ${e.name} from ${c.name}`}>
+            Remove {e.condition ?? e.name} ({formatDuration(e.duration)})
+          </button>
+        ))}
+    </div>
+  );
+}
+
+/** Every combatant as a card: vitals to adjust, edit, duplicate, reveal, remove an effect. */
+export function CombatantsSection({ g }: { g: GmScope }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [revealError, setRevealError] = useState<unknown>(null);
+  const { state, ruleset, display } = g;
+  const combatants = Object.values(state.combatants);
+  const sides = [...new Set(combatants.map((c) => c.side))];
+  return (
+    <Section title="Combatants" id="combatants">
+      {combatants.length === 0 ? <p className="muted">No combatants yet.</p> : null}
+      <ErrorMessage error={revealError} onDismiss={() => setRevealError(null)} />
+      <div className="cards">
+        {combatants.map((c) =>
+          editing === c.id && ruleset ? (
+            <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} existing={c} sides={sides} onDone={() => setEditing(null)} />
+          ) : (
+            <CombatantCard key={c.id} state={state} c={c} display={display}>
+              <AdjustVital display={display} state={state} c={c} send={g.send} />
+              <CardButtons g={g} c={c} onEdit={() => setEditing(c.id)} onError={setRevealError} />
+            </CombatantCard>
+          ),
+        )}
+      </div>
+    </Section>
+  );
+}
+
+/** Quick NPCs, and the full form (folded away once combat starts; the GM opens it when needed). */
+export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: unknown }) {
+  const { state, ruleset } = g;
+  const combatants = Object.values(state.combatants);
+  const sides = [...new Set(combatants.map((c) => c.side))];
+  return (
+    <Section title="Add a combatant" id="add">
+      {ruleset ? <QuickNpcs ruleset={ruleset} display={g.display} state={state} encounterId={g.encounterId} token={g.token} /> : null}
+      <details className="sub" open={state.status === 'setup'} key={state.status}>
+        <summary>The full form: name, side and every stat</summary>
+        {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesetsError} />}
+      </details>
+    </Section>
+  );
+}
