@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addCombatantBody, createEncounterBody, encounterDetailSchema, encounterSummarySchema, logEntrySchema, rulesetInfoSchema, idReply, patchCombatantBody, updateEncounterBody, type EncounterSummary } from '@fray/protocol';
+import { gmView, withoutGeneratorState } from '@fray/engine';
 import { RuntimeError, unknownRulesetMessage, type EncounterRecordLike } from '@fray/runtime';
 import { ApiError, NotOwnerError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
@@ -76,7 +77,7 @@ export function registerEncounterRoutes(app: FastifyInstance, ctx: ServerContext
       options: rec.options,
       seed: rec.seed,
       turnTimerSeconds: read ? read.turnTimerSeconds : host!.turnTimerSeconds,
-      state: read ? read.state : host!.state,
+      state: gmView(read ? read.state : host!.state),
       invites: invites.map((i) => ({ id: i.id, role: i.role, playerId: i.playerId, combatantIds: i.combatantIds, revoked: i.revoked })),
     };
   });
@@ -137,7 +138,7 @@ export function registerCombatantRoutes(app: FastifyInstance, ctx: ServerContext
     let after = 0;
     for (;;) {
       const page = await store.readLog(rec.id, after, 1000);
-      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: e.createdAt ? e.createdAt.toISOString() : null });
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
       if (page.length < 1000) break;
       after = page[page.length - 1]!.seq;
     }

@@ -1,6 +1,7 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, JoinAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
 import { FrayError } from './errors.js';
+import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
 
 /** The socket a `FrayClient` talks through (`onSocket`). */
@@ -24,6 +25,8 @@ export interface ClientOptions {
    * cannot be reached): normally the load balancer. Default: the URL first connected to.
    */
   entryUrl?: string;
+  /** send this viewer's contribution to committed dice on join, while they are open (default true; docs/dice.md) */
+  contributeDice?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -278,6 +281,8 @@ export class FrayClient {
     if (!ack.ok) throw new FrayError(ack.error);
     const mirror = new EncounterMirror(this, encounterId, ack);
     this.mirrors.set(encounterId, mirror);
+    // a refused contribution (the dice were sealed meanwhile) changes nothing
+    if (this.opts.contributeDice !== false) void contributeDice(mirror).catch(() => {});
     return mirror;
   }
 

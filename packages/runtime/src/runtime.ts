@@ -1,5 +1,5 @@
 import { noteHiddenRemovals, type HiddenGone } from './unseen.js';
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { apply, createEncounter, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
 import { EncounterHost } from './host.js';
@@ -78,9 +78,11 @@ export class Runtime {
     if (!ruleset) throw new RuntimeError('INVALID_REQUEST', unknownRulesetMessage(input.ruleset, Object.keys(this.rulesets)));
     const id = input.id ?? `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
+    // committed dice (docs/dice.md) unless the caller chose the seed: the secret from node:crypto, here at the edge
+    const dice = input.seed === undefined ? { seed: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') } : undefined;
     let state: EncounterState;
     try {
-      state = createEncounter(ruleset, { id, name: input.name, options: input.options ?? {}, seed });
+      state = createEncounter(ruleset, { id, name: input.name, options: input.options ?? {}, seed, ...(dice ? { dice } : {}) });
     } catch (e) {
       const err = e as { code?: string; message?: string };
       throw new RuntimeError(err.code ?? 'INVALID_OPTIONS', err.message ?? String(e));
