@@ -117,7 +117,7 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(o.nodeArgs ?? []), ...extra, serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
-  if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`));
+  if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`, { flags: 'a' }));
   else child.stdout!.resume();
   child.stderr!.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);

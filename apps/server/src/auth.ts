@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Viewer } from '@fray/engine';
+import type { InviteRecord } from '@fray/store';
 import type { ServerStore } from './store.js';
 
 /**
@@ -57,12 +58,46 @@ export class Authenticator {
     if (token.startsWith('fray_pat_')) return this.apiToken(hash);
     const hit = this.cache.get(hash);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.p;
+    // one lookup for every socket of a token that connects meanwhile (a GM's tabs, a restart's herd)
+    let p = this.inFlight.get(hash);
+    if (!p) {
+      p = this.lookup(token, hash).finally(() => this.inFlight.delete(hash));
+      this.inFlight.set(hash, p);
+    }
+    return p;
+  }
+
+  private readonly inFlight = new Map<string, Promise<Principal | null>>();
+  /** invite hashes asked for in this turn of the event loop: one query for all (findInvitesByTokenHashes) */
+  private inviteBatch: { hashes: Set<string>; result: Promise<Map<string, InviteRecord>> } | null = null;
+
+  private invite(hash: string): Promise<InviteRecord | null> {
+    const many = this.store.findInvitesByTokenHashes?.bind(this.store);
+    if (!many) return this.store.findInviteByTokenHash(hash);
+    if (!this.inviteBatch || this.inviteBatch.hashes.size >= 500) {
+      const hashes = new Set<string>();
+      // the query leaves after the current turn, with every hash asked for until then; a hash
+      // asked for after it left goes into the next batch
+      const batch = {
+        hashes,
+        result: new Promise<void>((r) => setImmediate(r)).then(() => {
+          if (this.inviteBatch === batch) this.inviteBatch = null;
+          return many([...hashes]);
+        }),
+      };
+      this.inviteBatch = batch;
+    }
+    this.inviteBatch.hashes.add(hash);
+    return this.inviteBatch.result.then((m) => m.get(hash) ?? null);
+  }
+
+  private async lookup(token: string, hash: string): Promise<Principal | null> {
     let p: Principal | null = null;
     if (token.startsWith('fray_gm_')) {
       const a = await this.store.findAccountByTokenHash(hash);
       if (a) p = { kind: 'gm', accountId: a.id, via: 'account-token' };
     } else if (token.startsWith('fray_inv_')) {
-      const i = await this.store.findInviteByTokenHash(hash);
+      const i = await this.invite(hash);
       if (i && !i.revoked && (!i.expiresAt || i.expiresAt.getTime() > Date.now())) {
         p = { kind: 'invite', inviteId: i.id, encounterId: i.encounterId, role: i.role, playerId: i.playerId };
       }

@@ -27,6 +27,7 @@ const envSchema = z.object({
   FRAY_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(defaultMemoryTuning.heapGrowthPercent),
   FRAY_BUFFER_POOL: z.enum(['0', '1']).default(defaultMemoryTuning.bufferPool ? '1' : '0'),
   FRAY_TRUST_PROXY: z.string().optional(),
+  FRAY_IDLE_TRIM_SECONDS: z.coerce.number().min(0).default(30),
   FRAY_BACKUP_DIR: z.string().min(1).optional(),
   FRAY_BACKUP_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   FRAY_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
@@ -81,6 +82,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** the bearer token of GET /metrics and /metrics/json; unset: they answer 403 */
   metricsToken: string | undefined;
+  /** FRAY_IDLE_TRIM_SECONDS: a memory-reducing GC after this long without activity (idle-trim.ts); 0: never */
+  idleTrimSeconds: number;
   /** FRAY_BACKUP_DIR: the server backs its database up on a schedule (docs/hosting.md) */
   backups: { dir: string; hours: number; keep: number } | undefined;
 }
@@ -105,6 +108,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, stdoutIsTerm
     memory: { heapGrowthPercent: e.FRAY_HEAP_GROWTH_PERCENT, bufferPool: e.FRAY_BUFFER_POOL === '1' },
     trustProxy: parseTrustProxy(e.FRAY_TRUST_PROXY),
     metricsToken: e.FRAY_METRICS_TOKEN,
+    idleTrimSeconds: e.FRAY_IDLE_TRIM_SECONDS,
     backups: e.FRAY_BACKUP_DIR ? { dir: path.resolve(e.FRAY_BACKUP_DIR), hours: e.FRAY_BACKUP_HOURS, keep: e.FRAY_BACKUP_KEEP } : undefined,
   };
 }

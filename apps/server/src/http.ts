@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addCombatantBody, createEncounterBody, encounterDetailSchema, encounterSummarySchema, rulesetInfoSchema, idReply, patchCombatantBody, updateEncounterBody, type EncounterSummary } from '@fray/protocol';
+import { gmView } from '@fray/engine';
 import { RuntimeError, unknownRulesetMessage, type EncounterRecordLike } from '@fray/runtime';
 import { ApiError, NotOwnerError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
@@ -77,7 +78,7 @@ export function registerEncounterRoutes(app: FastifyInstance, ctx: ServerContext
       options: rec.options,
       seed: rec.seed,
       turnTimerSeconds: read ? read.turnTimerSeconds : host!.turnTimerSeconds,
-      state: read ? read.state : host!.state,
+      state: gmView(read ? read.state : host!.state),
       invites: invites.map((i) => ({ id: i.id, role: i.role, playerId: i.playerId, combatantIds: i.combatantIds, revoked: i.revoked })),
     };
   });

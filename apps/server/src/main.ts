@@ -8,6 +8,7 @@ import { configFromEnv, type Config } from './config.js';
 import { resolveInstanceId } from './instance.js';
 import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
+import { trimWhenQuiet } from './idle-trim.js';
 import { openStore } from './open-store.js';
 import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
   const damonSays = damonWarning(damon, cores);
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 
+  trimWhenQuiet(config, server.runtime.metrics, logger);
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   if (config.backups && process.env.FRAY_STORE !== 'memory') {
     scheduleBackups(store, config.backups, logger);

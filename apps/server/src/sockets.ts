@@ -68,6 +68,10 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: Server, ctx: ServerContext): void {
+  // during a graceful stop a new connection is refused at its first HTTP request, before any
+  // handshake: at a restart thousands of clients try again every second, and a refusal by the
+  // namespace's middleware (a whole websocket handshake each) took the stopping process's CPU
+  io.engine.opts.allowRequest = (_req, callback) => callback(null, !ctx.stopping);
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     authenticateSocket(ctx, token, socket.handshake.headers)

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idReply, logEntrySchema } from '@fray/protocol';
+import { withoutGeneratorState } from '@fray/engine';
 import { forkEncounter } from '@fray/runtime';
 import { ApiError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
@@ -42,7 +43,7 @@ export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, a
     let after = 0;
     for (;;) {
       const page = await store.readLog(rec.id, after, 1000, branch);
-      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: e.createdAt ? e.createdAt.toISOString() : null });
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
       if (page.length < 1000) break;
       after = page[page.length - 1]!.seq;
     }

@@ -1,6 +1,7 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, JoinAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
 import { FrayError } from './errors.js';
+import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
 
 /** The socket a `FrayClient` talks through (`onSocket`). */
@@ -24,6 +25,8 @@ export interface ClientOptions {
    * cannot be reached): normally the load balancer. Default: the URL first connected to.
    */
   entryUrl?: string;
+  /** send this viewer's contribution to committed dice on join, while they are open (default true; docs/dice.md) */
+  contributeDice?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -89,8 +92,13 @@ export class FrayClient {
     socket.on('deadlines', (msg) => {
       if (current()) this.mirrors.get(msg.encounterId)?.receiveDeadlines(msg);
     });
+    let connectedBefore = false;
     socket.on('connect', () => {
       if (!current()) return;
+      // connected again (socket.io's reconnection, or ours after a refusal by the middleware, which
+      // socket.io's 'reconnect' missed): every encounter is joined again before the waiting commands go
+      if (connectedBefore) for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
+      connectedBefore = true;
       for (const w of this.waiters) w.resolve();
       this.waiters.clear();
     });
@@ -115,10 +123,6 @@ export class FrayClient {
       setTimeout(() => {
         if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
       }, 500 + Math.floor(Math.random() * 500));
-    });
-    socket.io.on('reconnect', () => {
-      if (!current()) return;
-      for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
     });
     // the process is unreachable (killed, gone): after a few attempts, back to the entry URL
     socket.io.on('reconnect_attempt', (attempt) => {
@@ -149,7 +153,7 @@ export class FrayClient {
   }
 
   /** Resolves when `socket` connects; rejects with the server's reason or on timeout. */
-  private connected(socket: FraySocket, timeoutMs: number): Promise<void> {
+  private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(new FrayError({ code: 'UNAVAILABLE', message: `No connection to ${this.url} within ${timeoutMs} ms.` })), timeoutMs) : undefined;
       const done = (err?: Error) => {
@@ -160,10 +164,15 @@ export class FrayClient {
         else resolve();
       };
       const ok = () => done();
-      const bad = (err: Error & { data?: { code?: string } }) => done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
+      // throughRetries: a transport error (nothing listens yet) does not reject: socket.io's jittered
+      // backoff tries the same socket again until the timeout; the server's refusal rejects at once
+      const bad = (err: Error & { data?: { code?: string } }) => {
+        if (throughRetries && !err.data && socket.active) return;
+        done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
+      };
       if (socket.connected) return resolve();
       socket.once('connect', ok);
-      socket.once('connect_error', bad);
+      socket.on('connect_error', bad);
     });
   }
 
@@ -210,7 +219,7 @@ export class FrayClient {
       old.io.removeAllListeners();
       old.disconnect();
       try {
-        await this.connected(this.socket, this.ackTimeoutMs);
+        await this.connected(this.socket, this.ackTimeoutMs, true);
         for (const m of this.mirrors.values()) await m.sync();
         this.moves += 1;
         return;
@@ -272,6 +281,8 @@ export class FrayClient {
     if (!ack.ok) throw new FrayError(ack.error);
     const mirror = new EncounterMirror(this, encounterId, ack);
     this.mirrors.set(encounterId, mirror);
+    // a refused contribution (the dice were sealed meanwhile) changes nothing
+    if (this.opts.contributeDice !== false) void contributeDice(mirror).catch(() => {});
     return mirror;
   }
 
@@ -292,6 +303,7 @@ export class FrayClient {
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
+        await this.joinedAgain(encounterId);
         const ack = (await this.request('command', req)) as CommandAck;
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
@@ -309,6 +321,18 @@ export class FrayClient {
       }
     }
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
+  }
+
+  /**
+   * Once connected, wait for the encounter to be joined again if a rejoin or a move is under way
+   * (after a reconnect or a restart): a command sent before would only be refused NOT_JOINED, and
+   * thousands of clients doing so at a restart load the server that is catching up. Bounded by
+   * the ack timeout, like the wait after a refusal.
+   */
+  private async joinedAgain(encounterId: string): Promise<void> {
+    while (!this.socket.connected) await this.waitConnected();
+    const following = this.moving ?? this.rejoining.get(encounterId);
+    if (following) await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);
   }
 
   async sync(encounterId: string, since: number): Promise<SyncAck> {

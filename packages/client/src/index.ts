@@ -5,3 +5,4 @@ export { FrayClient } from './client.js';
 export type { ClientOptions, FraySocket } from './client.js';
 export { EncounterMirror } from './mirror.js';
 export { FrayError } from './errors.js';
+export { verifyDice } from './verify-dice.js';

@@ -1,11 +1,12 @@
 /** The context a command handler gets (`Ctx`), and the close of a reaction window every response has answered. */
-import { isDraft, original } from 'mutative';
+import { current, isDraft, original } from 'mutative';
 import type { Writer } from './writer.js';
 import { diceCount, parseFormula, rollFormula, totalFor } from './dice.js';
 import { RuleViolation, type ErrorCode } from './errors.js';
 import { Rng } from './rng.js';
 import type { Command, Ctx, EncounterState, EngineEvent, ReactionWindow, RollOptions, RollResult, Ruleset } from './types.js';
 import { evolve, CORE_EVENTS } from './evolve.js';
+import { beforeCommittedRoll } from './commit-commands.js';
 
 export function closeWindowIfDone<RS>(ruleset: Ruleset<RS>, ctx: Ctx<RS>): void {
   // Resuming may open a new window; loop until one is left open or none is.
@@ -84,6 +85,13 @@ class CommandCtx<RS> implements Ctx<RS> {
 
   roll(formula: string, purpose: string, opts: RollOptions = {}): RollResult {
     const draft = this.draft;
+    // committed dice (docs/dice.md): sealed on the first roll, refused once revealed; the position goes into the event
+    let draw = -1;
+    if (this.base.dice) {
+      const wasSealed = draft.dice!.sealed;
+      draw = beforeCommittedRoll(this);
+      if (!wasSealed) this.rngState = isDraft(draft.rng) ? current(draft.rng) : draft.rng;
+    }
     const rng = new Rng(this.rngState);
     let outcome = rollFormula(formula, rng);
     let forcedIndex = -1;
@@ -110,6 +118,10 @@ class CommandCtx<RS> implements Ctx<RS> {
       combatantId,
       rngAfter: rngState,
     };
+    if (draw >= 0) {
+      event.draw = draw;
+      event.drawn = rng.draws;
+    }
     if (forcedIndex >= 0) {
       event.forced = true;
       event.forcedIndex = forcedIndex;

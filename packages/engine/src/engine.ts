@@ -10,12 +10,17 @@ import { actorSchema } from './schemas.js';
 import type { ActionOption, ApplyResult, Command, CommandSpec, Ctx, EncounterState, EngineEvent, Ruleset } from './types.js';
 import { evolve } from './evolve.js';
 import { makeCtx, closeWindowIfDone } from './ctx.js';
+import { newDiceState, type DiceSecret } from './commit.js';
+import { afterDiceCommand, diceCommitCommands } from './commit-commands.js';
 
 export interface CreateEncounterInput {
   id: string;
   name?: string;
   options?: unknown;
+  /** the generator's seed in an encounter without committed dice (and before they are sealed) */
   seed: number;
+  /** the server's secret for committed dice (docs/dice.md), drawn from a secure source; without it, none */
+  dice?: DiceSecret;
 }
 
 /** A fresh encounter in `setup`. Throws a RuleViolation when the options fail the schema. */
@@ -37,10 +42,12 @@ export function createEncounter<RS>(ruleset: Ruleset<RS>, input: CreateEncounter
     combatants: {},
     effects: [],
     reaction: null,
-    rng: seedRng(input.seed),
+    // committed dice have no generator until they are sealed (commit-commands.ts)
+    rng: input.dice ? [] : seedRng(input.seed),
     forcedRolls: [],
     rolls: [],
     rs: ruleset.initialState(options),
+    dice: input.dice ? newDiceState(input.dice) : null,
   };
 }
 
@@ -49,7 +56,7 @@ const commandCache = new WeakMap<Ruleset, Record<string, CommandSpec>>();
 export function commandsOf(ruleset: Ruleset): Record<string, CommandSpec> {
   let all = commandCache.get(ruleset);
   if (!all) {
-    all = { ...coreCommands(ruleset), ...mapCommands(ruleset), ...(ruleset.commands as Record<string, CommandSpec>) };
+    all = { ...coreCommands(ruleset), ...mapCommands(ruleset), ...diceCommitCommands, ...(ruleset.commands as Record<string, CommandSpec>) };
     commandCache.set(ruleset, all);
   }
   return all;
@@ -173,6 +180,7 @@ function afterHandler<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: Encoun
   }
   closeWindowIfDone(ruleset, ctx);
   checkMapAfter(ruleset, state, ctx as Ctx<unknown>, cmd);
+  if (state.dice) afterDiceCommand(ctx, state);
   draft.version += 1;
 }
 

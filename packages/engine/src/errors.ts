@@ -20,7 +20,13 @@ export type ErrorCode =
   | 'WRONG_PHASE'
   | 'BUDGET_EXHAUSTED'
   | 'STALE_VERSION'
-  | 'INVALID_DICE';
+  | 'INVALID_DICE'
+  | 'DICE_NOT_COMMITTED'
+  | 'DICE_SEALED'
+  | 'DICE_ALREADY_CONTRIBUTED'
+  | 'DICE_ALREADY_REVEALED'
+  | 'DICE_REVEAL_TOO_EARLY'
+  | 'DICE_REVEALED';
 
 export interface EngineError {
   code: ErrorCode;

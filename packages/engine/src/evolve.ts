@@ -1,6 +1,7 @@
 import { current, isDraft } from 'mutative';
 import { draftWriter, type Writer } from './writer.js';
 import type { Combatant, EncounterState, EngineEvent, ReactionWindow, RollRecord, Ruleset } from './types.js';
+import { countDraws, evolveDice } from './commit-commands.js';
 
 const RECENT_ROLLS = 16;
 
@@ -85,7 +86,7 @@ export function evolve<RS>(ruleset: Ruleset<RS>, s: EncounterState<RS>, e: Engin
       s.reaction = null;
       return;
     default:
-      if (!ruleset.evolve(s as never, e, w)) throw new Error(`Unknown event type "${e.type}"`);
+      if (!evolveDice(s, e, w) && !ruleset.evolve(s as never, e, w)) throw new Error(`Unknown event type "${e.type}"`);
   }
 }
 
@@ -106,6 +107,7 @@ function removeCombatant<RS>(s: EncounterState<RS>, e: EngineEvent, w: Writer): 
 /** `dice.rolled`: the generator moves on, a forced roll is used up, the record joins the last few. */
 function recordRoll<RS>(s: EncounterState<RS>, e: EngineEvent, w: Writer): void {
   s.rng = e.rngAfter as number[];
+  if (typeof e.draw === 'number') countDraws(s, e, w);
   if (typeof e.forcedIndex === 'number') w.own<EncounterState['forcedRolls']>(s, 'forcedRolls').splice(e.forcedIndex, 1);
   const rec: RollRecord = {
     id: e.rollId as string,

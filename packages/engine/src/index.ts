@@ -21,6 +21,7 @@ export {
 } from './engine.js';
 export { hasCondition, expireEffects } from './effects.js';
 export { jsonCopy } from './json-copy.js';
-export { projectState, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
-export { projectEvents, unseenMarkers } from './project-events.js';
+export { projectState, gmView, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';
+export { projectEvents, withoutGeneratorState, unseenMarkers } from './project-events.js';
+export * from './commit.js';
 export { unseenBy, unseenIn, redactText, projectActions, unseenNamedBy, withoutCombatants } from './unseen.js';

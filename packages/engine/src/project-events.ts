@@ -13,7 +13,7 @@ import { redactText, scrubUnseen, unseenBy, unseenIn, type Unseen } from './unse
  * (a combatant hidden there hides the events about it).
  */
 export function projectEvent<RS>(event: EngineEvent, viewer: Viewer, stateAfter: EncounterState<RS>): EngineEvent | null {
-  if (viewer.role === 'gm') return event;
+  if (viewer.role === 'gm') return gmEvent(event);
   if (event.gmOnly) return null;
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   for (const key of ['combatantId', 'targetId', 'actorId'] as const) {
@@ -24,14 +24,36 @@ export function projectEvent<RS>(event: EngineEvent, viewer: Viewer, stateAfter:
     }
   }
   if (event.type === 'dice.rolled') {
-    const { rngAfter: _r, forcedIndex: _f, forced: _x, ...rest } = event;
-    return rest;
+    const { rngAfter: _r, forcedIndex: _f, forced, ...rest } = event;
+    // with committed dice a forced roll is shown as forced: the verifier would see it anyway
+    return stateAfter.dice && forced ? { ...rest, forced } : rest;
   }
   if (event.type === 'reaction.opened') {
     const w = event.window as Record<string, unknown>;
     return { ...event, window: { ...w, resume: null } };
   }
   return event;
+}
+
+/** An event as the GM sees it: a roll without the generator's state after it (docs/dice.md). */
+export function gmEvent(event: EngineEvent): EngineEvent {
+  if (event.type !== 'dice.rolled' || !('rngAfter' in event)) return event;
+  const { rngAfter: _r, ...rest } = event;
+  return rest;
+}
+
+/** Logged events (of any shape) without the generator's state a roll carries: for the GM's log, files and exports. */
+export function withoutGeneratorState(events: readonly unknown[]): unknown[] {
+  return events.map((e) => {
+    if (typeof e !== 'object' || e === null || !('rngAfter' in e)) return e;
+    const { rngAfter: _r, ...rest } = e;
+    return rest;
+  });
+}
+
+/** The events of a command as the GM sees them (the list itself when no roll is among them). */
+export function gmEvents(events: readonly EngineEvent[]): EngineEvent[] {
+  return events.some((e) => e.type === 'dice.rolled') ? events.map(gmEvent) : (events as EngineEvent[]);
 }
 
 function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
@@ -75,7 +97,7 @@ export function projectEvents(
   projection?: EncounterState,
   ruleset?: Ruleset,
 ): EngineEvent[] {
-  if (viewer.role === 'gm') return events as EngineEvent[];
+  if (viewer.role === 'gm') return gmEvents(events);
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
   const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));

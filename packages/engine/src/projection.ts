@@ -1,5 +1,6 @@
 import type { Combatant, Effect, EncounterState, ReactionWindow, RollRecord, Ruleset, Viewer } from './types.js';
 import { redactText, scrubUnseen, unseenIn, type Unseen } from './unseen.js';
+import { publicDice } from './commit.js';
 
 /**
  * What a viewer may see of the state. The GM sees everything; players and spectators never see
@@ -169,7 +170,7 @@ function narrows(all: Record<string, Combatant>, playerId: string | null): boole
  * Every part the viewer sees unchanged is the state's own object (shared, never copied).
  */
 export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, viewer: Viewer): EncounterState<RS> {
-  if (viewer.role === 'gm') return state;
+  if (viewer.role === 'gm') return gmView(state);
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   const combatants = combatantsFor(state.combatants, viewer.role, playerId) as EncounterState<RS>['combatants'];
   const all = combatants === state.combatants;
@@ -188,6 +189,18 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
     reaction: reaction ? projectReaction(reaction, seen, unseenNow()) : null,
     rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants, unseenNow()) : all ? state.rs : scrubUnseen(state.rs, unseenNow()),
   };
+  if (state.dice) out.dice = publicDice(state.dice);
+  return out;
+}
+
+/**
+ * The state as the GM sees it: all of it but the generator's state and the committed dice's
+ * secret (docs/dice.md: whoever reads them foresees the dice).
+ */
+export function gmView<S extends EncounterState>(state: S): S {
+  if (state.rng.length === 0 && !state.dice?.secret) return state;
+  const out: S = { ...state, rng: EMPTY };
+  if (state.dice) out.dice = publicDice(state.dice);
   return out;
 }
 

@@ -31,7 +31,7 @@ export const literalCombatant = (v: Obj): Obj => ({
   data: v.data,
 });
 /** The state's own keys, in the order `createEncounter` builds it. */
-export const ROOT_KEYS = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs'];
+export const ROOT_KEYS = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs', 'dice'];
 export const literalRoot = (v: Obj): Obj => ({
   id: v.id,
   name: v.name,
@@ -48,6 +48,7 @@ export const literalRoot = (v: Obj): Obj => ({
   forcedRolls: v.forcedRolls,
   rolls: v.rolls,
   rs: v.rs,
+  dice: v.dice,
 });
 /** Whether `o` has exactly `keys`, in that order (no allocation: a `for in` over its keys). */
 export function hasKeys(o: object, keys: readonly string[]): boolean {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { EngineError, ErrorCode } from './errors.js';
 import type { RollOutcome } from './dice.js';
 import type { RngState } from './rng.js';
+import type { DiceState } from './commit.js';
 import type { Writer } from './writer.js';
 import type { RulesetDisplay } from './display.js';
 
@@ -141,6 +142,8 @@ export interface EncounterState<RS = unknown, Stats = Record<string, unknown>, D
   rolls: RollRecord[];
   /** the ruleset's own state */
   rs: RS;
+  /** committed dice (docs/dice.md); null or absent in an encounter created before them */
+  dice?: DiceState | null;
 }
 
 export interface RollOptions {

@@ -18,7 +18,7 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-const ROOT = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs'];
+const ROOT = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs', 'dice'];
 const CLOCK = ['round', 'phase', 'order', 'current'];
 const COMBATANT = ['id', 'name', 'side', 'controller', 'hidden', 'secretStats', 'stats', 'position', 'items', 'data'];
 

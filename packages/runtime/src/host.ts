@@ -1,4 +1,4 @@
-import { apply, projectState, viewKeyOf, viewerOfKey, type EncounterState, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, gmView, projectState, viewKeyOf, viewerOfKey, type EncounterState, type Ruleset, type Viewer } from '@fray/engine';
 import type { CommandAck, Deadlines, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { fnv1a } from './id-filter.js';
 import { type LeaseLike, type Logger } from './store.js';
@@ -105,7 +105,7 @@ export class EncounterHost {
 
   /** The state as a viewer sees it (the GM: the state itself). */
   projectFor(state: EncounterState, viewer: Viewer): EncounterState {
-    return viewer.role === 'gm' ? state : projectState(this.ruleset, this.seenFrom(state), viewer);
+    return viewer.role === 'gm' ? gmView(state) : projectState(this.ruleset, this.seenFrom(state), viewer);
   }
 
   /** The state players' views are projected from: with the combatants removed while hidden (`withHiddenGone`). */

@@ -175,4 +175,8 @@ export class MemoryStore implements RuntimeStore {
     const cur = this.leases.get(lease.encounterId);
     if (cur && cur.token === lease.token) cur.expiresAt = new Date(0);
   }
+
+  async releaseLeases(leases: LeaseLike[]) {
+    for (const l of leases) await this.releaseLease(l);
+  }
 }

@@ -80,6 +80,8 @@ export interface RuntimeStore {
   /** renew many leases in one round trip (optional); returns those still held, renewed */
   renewLeases?(leases: LeaseLike[], ttlMs: number): Promise<LeaseLike[]>;
   releaseLease(lease: LeaseLike): Promise<void>;
+  /** release many leases in one round trip (optional; a graceful stop hands every encounter over at once) */
+  releaseLeases?(leases: LeaseLike[]): Promise<void>;
 }
 
 /** The store's StaleOwnerError, recognised by name so that the runtime needs no import of it. */

@@ -1,4 +1,4 @@
-import { projectEvents as projectEventsFor, unseenMarkers, type EncounterState, type EngineEvent, type Viewer } from '@fray/engine';
+import { withoutGeneratorState, projectEvents as projectEventsFor, unseenMarkers, type EncounterState, type EngineEvent, type Viewer } from '@fray/engine';
 import type { WireError, WireLogEntry } from '@fray/protocol';
 
 /** The events of one command as a viewer may see them (the engine's `projectEvents`). */
@@ -33,7 +33,7 @@ function loggedBy(command: unknown): { role?: unknown; playerId?: unknown } | un
  */
 export function projectLogFor(entries: readonly LoggedEntry[], viewer: Viewer, state: EncounterState, projection: EncounterState): WireLogEntry[] {
   const at = (e: { createdAt?: Date }) => (e.createdAt ? e.createdAt.toISOString() : null);
-  if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, at: at(e) }));
+  if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: at(e) }));
   const unseen = unseenMarkers(state, projection);
   return entries.map((e) => {
     const by = loggedBy(e.command);

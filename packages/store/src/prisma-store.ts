@@ -3,6 +3,7 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
 import { mapError } from './errors.js';
+import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
 import type { AccountRecord, EncounterRecord, EncounterSummary, InviteRecord, Lease, LogEntry, SnapshotRecord, Store } from './types.js';
 import { NotFoundError } from './types.js';
 import { json, seedToDb, toEncounter, toInvite, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
@@ -154,6 +155,13 @@ export class PrismaStore implements Store {
     return this.run('findInviteByTokenHash', async () => {
       const r = await this.prisma.invite.findUnique({ where: { tokenHash } });
       return r ? toInvite(r) : null;
+    });
+  }
+
+  findInvitesByTokenHashes(tokenHashes: string[]): Promise<Map<string, InviteRecord>> {
+    return this.run('findInvitesByTokenHashes', async () => {
+      const rows = await this.prisma.invite.findMany({ where: { tokenHash: { in: tokenHashes } } });
+      return new Map(rows.map((r) => [r.tokenHash, toInvite(r)]));
     });
   }
 
@@ -324,31 +332,10 @@ export class PrismaStore implements Store {
     });
   }
 
-  /**
-   * Renews many leases in one statement (one commit for every live encounter of a process, not
-   * one each); returns the leases still ours, renewed. The rows are locked FOR NO KEY UPDATE (in
-   * encounter order); a log append locks no lease row and a renewal takes no fence, so a renewal
-   * neither waits for appends nor holds them up (a takeover, which changes the token, takes the
-   * fence exclusively: migration 20261126010000_append_advisory_fence).
-   */
+  /** Many leases renewed in one statement (lease-batches.ts); those still ours come back. */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]> {
     if (leases.length === 0) return Promise.resolve([]);
-    return this.run('renewLeases', async () => {
-      const ms = ttl(ttlMs);
-      const wanted = JSON.stringify(leases.map((l) => ({ e: l.encounterId, o: l.ownerId, t: l.token })));
-      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
-        WITH mine AS (
-          SELECT l.encounter_id FROM leases l
-            JOIN jsonb_to_recordset(${wanted}::jsonb) AS x(e text, o text, t bigint)
-              ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
-           ORDER BY l.encounter_id
-             FOR NO KEY UPDATE OF l
-        )
-        UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
-         WHERE encounter_id IN (SELECT encounter_id FROM mine)
-        RETURNING encounter_id, owner_id, token, expires_at`;
-      return rows.map(toLease);
-    });
+    return this.run('renewLeases', () => renewLeasesIn(this.prisma, leases, ttl(ttlMs)));
   }
 
   /**
@@ -361,6 +348,11 @@ export class PrismaStore implements Store {
         UPDATE leases SET expires_at = now() - interval '1 millisecond'
          WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}`;
     });
+  }
+
+  /** releaseLease for many leases in one statement (lease-batches.ts). */
+  releaseLeases(leases: Lease[]): Promise<void> {
+    return leases.length === 0 ? Promise.resolve() : this.run('releaseLeases', () => releaseLeasesIn(this.info.pool, leases));
   }
 
   getLease(encounterId: string): Promise<Lease | null> {

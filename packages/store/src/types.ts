@@ -163,6 +163,8 @@ export interface Store {
 
   createInvite(input: Omit<InviteRecord, 'createdAt' | 'revoked'> & { tokenHash: string }): Promise<InviteRecord>;
   findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null>;
+  /** findInviteByTokenHash for many hashes in one query (optional): a restart's reconnecting players, by their token hashes */
+  findInvitesByTokenHashes?(tokenHashes: string[]): Promise<Map<string, InviteRecord>>;
   listInvites(encounterId: string): Promise<InviteRecord[]>;
   revokeInvite(id: string): Promise<void>;
 
@@ -198,6 +200,8 @@ export interface Store {
   /** renew many leases at once; returns those still held (renewed) */
   renewLeases(leases: Lease[], ttlMs: number): Promise<Lease[]>;
   releaseLease(lease: Lease): Promise<void>;
+  /** releaseLease for many leases in one statement (a graceful stop) */
+  releaseLeases(leases: Lease[]): Promise<void>;
   getLease(encounterId: string): Promise<Lease | null>;
 
   /** One round trip to the database (readiness); rejects with StoreUnavailableError when down. */

@@ -97,6 +97,21 @@ describe(`leases and fencing on ${backend}`, () => {
     await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
   });
 
+  it('releases many leases in one statement: ours are taken at once with token + 1, one lost to another owner stays theirs', async () => {
+    const [e1, e2, e3] = [await seedEncounter(store), await seedEncounter(store), await seedEncounter(store)];
+    const l1 = (await store.acquireLease(e1.id, 'proc-a', 60_000))!;
+    const l2 = (await store.acquireLease(e2.id, 'proc-a', 60_000))!;
+    const l3 = (await store.acquireLease(e3.id, 'proc-a', 1))!;
+    await sleep(20);
+    const b3 = (await peer.acquireLease(e3.id, 'proc-b', 60_000))!;
+    await store.releaseLeases([l1, l2, l3]);
+    expect((await peer.acquireLease(e1.id, 'proc-b', 1_000))?.token).toBe(l1.token + 1);
+    expect((await peer.acquireLease(e2.id, 'proc-b', 1_000))?.token).toBe(l2.token + 1);
+    // the lease proc-b had taken over is not released by proc-a's stale token
+    expect(await store.acquireLease(e3.id, 'proc-c', 1_000)).toBeNull();
+    expect(await store.getLease(e3.id)).toMatchObject({ ownerId: 'proc-b', token: b3.token });
+  });
+
   it('renews many leases in one statement: those still ours come back renewed, a lost one does not', async () => {
     const [e1, e2, e3] = [await seedEncounter(store), await seedEncounter(store), await seedEncounter(store)];
     const l1 = (await store.acquireLease(e1.id, 'proc-a', 1_000))!;

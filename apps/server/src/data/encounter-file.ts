@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { apply, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { apply, inEngineOrder, publicDice, withoutGeneratorState, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
 import { frayVersion, type EncounterBundle } from '@fray/store';
 import { ApiError } from '../errors.js';
 import { stateHash } from './verify.js';
@@ -96,6 +96,9 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
   const state = replayLog(ruleset, initial, bundle.log);
   const latest = bundle.latest.state;
   const r = bundle.record;
+  // committed dice not yet revealed: the file carries neither their secret nor the generator's state (docs/dice.md)
+  const withheld = initial.dice?.secret !== undefined && !state.dice?.revealed;
+  const shown = withheld && initial.dice ? { ...initial, dice: publicDice(initial.dice) } : initial;
   return {
     format: ENCOUNTER_FORMAT,
     formatVersion: ENCOUNTER_FORMAT_VERSION,
@@ -103,9 +106,12 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
     ruleset: { id: r.ruleset, version: rulesetsVersion() },
     exportedAt: new Date().toISOString(),
     encounter: { id: r.id, name: r.name, options: r.options, seed: r.seed, status: r.status as EncounterFile['encounter']['status'], round: r.round, version: state.version, createdAt: r.createdAt.toISOString() },
-    initial: { version: 0, state: initial as unknown as Record<string, unknown> },
+    initial: { version: 0, state: shown as unknown as Record<string, unknown> },
     state: { version: state.version, sha256: stateHash(state), turnTimerSeconds: isWrapper(latest) ? (latest.runtime?.turnTimerSeconds ?? null) : null },
-    log: bundle.log.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events as unknown[], at: e.createdAt.toISOString() })),
+    log: bundle.log.map((e) => {
+      const events = e.events as unknown[];
+      return { seq: e.seq, commandId: e.commandId, command: e.command, events: withheld ? withoutGeneratorState(events) : events, at: e.createdAt.toISOString() };
+    }),
   };
 }
 
@@ -139,6 +145,9 @@ export function fromEncounterFile(raw: unknown, rulesets: Record<string, Ruleset
   }
   const initial = unwrap(f.initial.state);
   if (initial.version !== 0 || initial.ruleset !== ruleset.id) throw new ApiError('EXPORT_TAMPERED', 'The first snapshot is not an encounter as created.', 422);
+  if (initial.dice && initial.dice.secret === undefined) {
+    throw new ApiError('DICE_NOT_REVEALED', 'This file was exported before its committed dice were revealed, so it carries no dice secret and cannot be replayed: end the combat (or reveal the dice) and export it again.', 422);
+  }
   let state: EncounterState;
   try {
     state = replayLog(ruleset, initial, f.log);
