@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { projectState, type Viewer } from '@fray/engine';
+import { gmView, projectState, type Viewer } from '@fray/engine';
 import type { PatchMessage } from '@fray/protocol';
 import { MemoryStore, Runtime, forkEncounter, stateAt, type EncounterHost } from '../src/index.js';
 import { rulesets, skirmish } from '../src/testing.js';
@@ -153,7 +153,7 @@ describe('timeline.rewind', () => {
         const [m] = got[k]!;
         expect(m).toMatchObject({ from, to: 4, branch: 1, events: [{ type: 'timeline.rewound', toVersion: 4 }] });
         const after = applyPatch(views[k], m!.ops as Operation[], false, false).newDocument;
-        const expected = v.role === 'gm' ? host.state : projectState(skirmish, host.state, v);
+        const expected = v.role === 'gm' ? gmView(host.state) : projectState(skirmish, host.state, v);
         expect(after).toEqual(JSON.parse(JSON.stringify(expected)));
       }
       // the hidden combatant (k3) never reaches the player by the rewind's patch
