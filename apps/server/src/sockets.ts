@@ -19,7 +19,7 @@ import {
   type ReachRequestMessage,
   type WireError,
 } from '@fray/protocol';
-import type { EncounterHost, Sink } from '@fray/runtime';
+import { readLogFor, type EncounterHost, type Sink } from '@fray/runtime';
 import { credentialRoom, principalKey, viewerOf, type Principal } from './auth.js';
 import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
@@ -369,8 +369,8 @@ class Connection {
 
   private async readLog({ encounterId, afterSeq, limit, branch }: LogRequest) {
     const j = this.joinedOrThrow(encounterId);
-    const entries = await this.ctx.store.readLog(encounterId, afterSeq ?? 0, limit ?? 500, branch);
-    return { ok: true, entries: j.host.projectLog(entries, j.viewer) };
+    // a branch a rewind left is projected against its own last state (docs/timeline.md)
+    return { ok: true, entries: await readLogFor(j.host, j.viewer, { afterSeq: afterSeq ?? 0, limit: limit ?? 500, ...(branch !== undefined ? { branch } : {}) }) };
   }
 
   disconnected(reason: string): void {

@@ -59,6 +59,10 @@ describe('the GM timeline over socket.io and HTTP', () => {
     const live = await s.http('GET', `/encounters/${encounterId}/log`, undefined, gmToken);
     expect((live.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual(['a', 'new']);
     expect((await s.http('GET', `/encounters/${encounterId}/log?branch=9`, undefined, gmToken)).body.error?.code).toBe('UNKNOWN_BRANCH');
+    // a player reads the abandoned branch over the socket, projected: never the hidden Spy
+    const playerOld = await player.request('log', { encounterId, afterSeq: 0, branch: 0 });
+    expect(playerOld.ok && playerOld.entries.map((e) => e.seq)).toContain(top);
+    expect(JSON.stringify(playerOld)).not.toContain('Spy');
     // an export after a rewind is the live branch (the encounter as played now) and imports as it
     const file = await s.http('GET', `/encounters/${encounterId}/export`, undefined, gmToken);
     expect(file.status).toBe(200);

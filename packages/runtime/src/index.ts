@@ -10,3 +10,4 @@ export { isStaleOwner, silentLogger, type Logger, type RuntimeStore, type Encoun
 export { reachOf, type ReachAnswer, type ReachRequest, type ReachTarget } from './reach.js';
 export { forkEncounter } from './fork.js';
 export { stateAt } from './timeline.js';
+export { readLogFor } from './branch-log.js';
