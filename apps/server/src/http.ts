@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addCombatantBody, createEncounterBody, encounterDetailSchema, encounterSummarySchema, logEntrySchema, rulesetInfoSchema, idReply, patchCombatantBody, updateEncounterBody, type EncounterSummary } from '@fray/protocol';
-import { gmView, withoutGeneratorState } from '@fray/engine';
+import { addCombatantBody, createEncounterBody, encounterDetailSchema, encounterSummarySchema, rulesetInfoSchema, idReply, patchCombatantBody, updateEncounterBody, type EncounterSummary } from '@fray/protocol';
+import { gmView } from '@fray/engine';
 import { RuntimeError, unknownRulesetMessage, type EncounterRecordLike } from '@fray/runtime';
 import { ApiError, NotOwnerError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
@@ -11,6 +11,7 @@ import type { ServerContext } from './context.js';
 import { gmAccess, type GmAccess } from './gm-access.js';
 import { registerErrorHandling } from './http-errors.js';
 import { registerInviteRoutes } from './http-invites.js';
+import { registerTimelineHttp } from './timeline-http.js';
 
 const bearer = [{ bearer: [] }];
 const encounterParams = z.object({ id: z.string().min(1).max(64) });
@@ -102,9 +103,8 @@ export function registerEncounterRoutes(app: FastifyInstance, ctx: ServerContext
   });
 }
 
-/** A GM's combatants (add, edit, remove) and the full log. */
-export function registerCombatantRoutes(app: FastifyInstance, ctx: ServerContext, access: GmAccess): void {
-  const { store } = ctx;
+/** A GM's combatants (add, edit, remove). */
+export function registerCombatantRoutes(app: FastifyInstance, access: GmAccess): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { owned, gmCommand } = access;
 
@@ -130,27 +130,14 @@ export function registerCombatantRoutes(app: FastifyInstance, ctx: ServerContext
     const ack = await gmCommand(req, rec.id, { type: 'combatant.remove', combatantId: req.params.combatantId });
     return { id: req.params.combatantId, version: ack.version };
   });
-
-
-  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log', security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
-    const rec = await owned(req, req.params.id);
-    const entries = [];
-    let after = 0;
-    for (;;) {
-      const page = await store.readLog(rec.id, after, 1000);
-      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
-      if (page.length < 1000) break;
-      after = page[page.length - 1]!.seq;
-    }
-    return { encounterId: rec.id, entries };
-  });
 }
 
 export function registerHttp(app: FastifyInstance, ctx: ServerContext): void {
   registerErrorHandling(app, ctx);
   const access = gmAccess(ctx);
   registerEncounterRoutes(app, ctx, access);
-  registerCombatantRoutes(app, ctx, access);
+  registerCombatantRoutes(app, access);
   registerInviteRoutes(app, ctx, access);
+  registerTimelineHttp(app, ctx, access);
   ctx.logger.debug({}, 'http routes registered');
 }

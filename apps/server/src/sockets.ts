@@ -330,6 +330,7 @@ class Connection {
       role: j.viewer.role,
       playerId: j.viewer.role === 'player' ? j.viewer.playerId : null,
       deadlines,
+      branch: j.host.branch,
     };
   }
 
@@ -342,7 +343,13 @@ class Connection {
     let ack;
     try {
       ack = await j.host.submit(
-        { commandId: req.commandId, command: req.command, by, ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}) },
+        {
+          commandId: req.commandId,
+          command: req.command,
+          by,
+          ...(req.expectedVersion !== undefined ? { expectedVersion: req.expectedVersion } : {}),
+          ...(req.branch !== undefined ? { branch: req.branch } : {}),
+        },
         j.viewer,
       );
     } finally {
@@ -360,9 +367,9 @@ class Connection {
     return j.host.sync(j.viewer, since);
   }
 
-  private async readLog({ encounterId, afterSeq, limit }: LogRequest) {
+  private async readLog({ encounterId, afterSeq, limit, branch }: LogRequest) {
     const j = this.joinedOrThrow(encounterId);
-    const entries = await this.ctx.store.readLog(encounterId, afterSeq ?? 0, limit ?? 500);
+    const entries = await this.ctx.store.readLog(encounterId, afterSeq ?? 0, limit ?? 500, branch);
     return { ok: true, entries: j.host.projectLog(entries, j.viewer) };
   }
 

@@ -296,9 +296,10 @@ export class FrayClient {
    * Send a command. Resolves with the server's ack (`ok: false` for a refused command); retries
    * with the same commandId when the connection drops before the ack.
    */
-  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string } = {}): Promise<CommandAck> {
+  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
     const commandId = opts.commandId ?? newCommandId();
-    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) };
+    const branch = opts.branch ?? this.mirrors.get(encounterId)?.branch;
+    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}), ...(branch !== undefined ? { branch } : {}) };
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {

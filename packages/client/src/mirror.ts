@@ -5,7 +5,7 @@ import { FrayError } from './errors.js';
 /** What a mirror needs of its client (FrayClient): its requests and its commands. */
 export interface MirrorClient {
   request(event: 'sync', payload: { encounterId: string; since: number }): Promise<SyncAck>;
-  command(encounterId: string, command: ClientCommand, opts?: { expectedVersion?: number; commandId?: string }): Promise<CommandAck>;
+  command(encounterId: string, command: ClientCommand, opts?: { expectedVersion?: number; commandId?: string; branch?: number }): Promise<CommandAck>;
 }
 
 type Listener = (mirror: EncounterMirror, msg: PatchMessage | null) => void;
@@ -16,6 +16,8 @@ type Listener = (mirror: EncounterMirror, msg: PatchMessage | null) => void;
  */
 export class EncounterMirror {
   version: number;
+  /** the timeline branch (docs/timeline.md): sent with this mirror's commands */
+  branch: number;
   state: unknown;
   deadlines: Deadlines;
   readonly role: ViewerRole;
@@ -32,6 +34,7 @@ export class EncounterMirror {
     join: Extract<JoinAck, { ok: true }>,
   ) {
     this.version = join.version;
+    this.branch = join.branch ?? 0;
     this.state = join.state;
     this.deadlines = join.deadlines;
     this.role = join.role;
@@ -50,7 +53,9 @@ export class EncounterMirror {
 
   /** Apply a server patch; a gap triggers a sync. */
   receive(msg: PatchMessage): void {
-    if (msg.to <= this.version) return; // already have it
+    // a rewind (docs/timeline.md): the ops replace the whole state, on the new branch
+    if (msg.branch !== undefined && msg.branch > this.branch) [this.branch, this.version] = [msg.branch, msg.from];
+    if (msg.to <= this.version && msg.branch === undefined) return; // already have it
     if (msg.from !== this.version) {
       // a failed sync (the process is stopping, the database is down) is retried by the rejoin
       // that follows the disconnection; it must not be an unhandled rejection, which ends a Node process
@@ -85,7 +90,8 @@ export class EncounterMirror {
           const ack = await this.client.request('sync', { encounterId: this.encounterId, since: this.version });
           if (!ack.ok) throw new FrayError(ack.error);
           if (ack.kind === 'snapshot') {
-            if (ack.version >= this.version) {
+            if (ack.version >= this.version || (ack.branch ?? 0) > this.branch) {
+              this.branch = ack.branch ?? this.branch;
               this.state = ack.state;
               this.version = ack.version;
               this.deadlines = ack.deadlines;
@@ -104,7 +110,7 @@ export class EncounterMirror {
   }
 
   /** Send a command for this encounter (see FrayClient.command). */
-  command(command: ClientCommand, opts: { expectedVersion?: number; commandId?: string } = {}): Promise<CommandAck> {
-    return this.client.command(this.encounterId, command, opts);
+  command(command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
+    return this.client.command(this.encounterId, command, { branch: this.branch, ...opts });
   }
 }

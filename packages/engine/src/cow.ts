@@ -15,53 +15,54 @@
  * was copied from is replaced by the original, bottom up: the new state shares every unchanged
  * subtree with the one before, and the state before is never written.
  */
-import type { EncounterState } from './types.js';
+import type { Clock, Combatant, EncounterState } from './types.js';
 import type { Writer } from './writer.js';
 import { CLOCK_KEYS, KEYS, ROOT_KEYS, allPlainShaped, copyClock, copyCombatant, copyMap, copyRootSpread, hasKeys, isObj, knownShaped, literalClock, literalCombatant, literalRoot, rememberShaped, sameClock, type Obj } from './shapes.js';
 
-const copyRs = (v: object): Obj => ({ ...(v as Obj) });
+const copyRs = <T extends object>(v: T): T => ({ ...v });
 // `own` copies many kinds of part. One spread site for all of them is megamorphic (~5x slower than
 // a site that sees one shape), so each key a part sits under is given one of these sites, in turn
 // (32: the keys of the four rulesets, ~20, each get their own, and a key that several rulesets use,
 // such as `data`, sees at most one shape per ruleset).
-const copiers: Array<(v: object) => Obj> = [
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
-  (v) => ({ ...(v as Obj) }),
+type Copier = <P extends Obj>(v: P) => P;
+const copiers: Copier[] = [
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
+  (v) => ({ ...v }),
 ];
-const copyElement = (v: object): Obj => ({ ...(v as Obj) });
-const copyOther = (v: object): Obj => ({ ...(v as Obj) });
-const copierByKey = new Map<string, (v: object) => Obj>();
-function copierFor(key: string | number): (v: object) => Obj {
+const copyElement: Copier = (v) => ({ ...v });
+const copyOther: Copier = (v) => ({ ...v });
+const copierByKey = new Map<string, Copier>();
+function copierFor(key: string | number): Copier {
   if (typeof key === 'number') return copyElement;
   let f = copierByKey.get(key);
   if (f === undefined) {
@@ -80,7 +81,7 @@ function copierFor(key: string | number): (v: object) => Obj {
  * Its keyed reads are megamorphic (every part's keys): a ruleset's `same` for a part it knows
  * reads it field by field and falls back on this (exported as `sameShallow`).
  */
-export function sameObj(c: Obj, o: Obj): boolean {
+export function sameObj<T>(c: T, o: T): boolean {
   let n = 0;
   for (const k in o) {
     if (c[k] !== o[k]) return false;
@@ -97,7 +98,7 @@ function sameArr(c: unknown[], o: unknown[]): boolean {
 }
 
 function same(x: object, o: object): boolean {
-  return Array.isArray(x) ? Array.isArray(o) && sameArr(x, o) : !Array.isArray(o) && sameObj(x as Obj, o as Obj);
+  return Array.isArray(x) ? Array.isArray(o) && sameArr(x, o) : !Array.isArray(o) && sameObj(x, o);
 }
 
 interface Owned {
@@ -105,12 +106,15 @@ interface Owned {
   key: string | number;
   copy: object;
   orig: object;
-  /** the ruleset's comparison for this part (given with its copy), or undefined */
-  same: ((copy: never, orig: never) => boolean) | undefined;
+  /**
+   * the ruleset's comparison for this part (given with its copy), or undefined; a method, so that
+   * the comparison of any part's type is kept here: it is only ever called with this copy and orig
+   */
+  same?(copy: unknown, orig: unknown): boolean;
 }
 
 /** `sameObj` for two combatants that both have exactly `KEYS` (named reads, which stay monomorphic). */
-const sameCombatant = (c: Obj, o: Obj): boolean =>
+const sameCombatant = (c: Combatant, o: Combatant): boolean =>
   c.id === o.id &&
   c.name === o.name &&
   c.side === o.side &&
@@ -122,7 +126,7 @@ const sameCombatant = (c: Obj, o: Obj): boolean =>
   c.items === o.items &&
   c.data === o.data;
 
-export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> implements Writer {
+export class Work<RS = unknown> implements Writer {
   /** copies made by `own`, in order, with where they were put and what they were copied from */
   private readonly owned: Owned[] = [];
   /**
@@ -131,61 +135,62 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
    */
   private readonly mineList: object[] = [];
   private mineSet: Set<object> | null = null;
-  readonly root: S;
+  readonly root: EncounterState<RS>;
   /** the parts copied up front, for `finish` */
-  private readonly cs: Obj;
+  private readonly cs: Record<string, Combatant>;
   /** the combatants copied up front: their ids, the copies and the originals, index for index */
   private readonly ids: string[];
-  private readonly shells: Obj[] = [];
-  private readonly origs: Obj[];
+  private readonly shells: Combatant[] = [];
+  private readonly origs: Combatant[];
   /** objects changed in place through the writer (parents of `own`, reported `changed`); repeats allowed */
   private readonly touched: object[] = [];
   private readonly shaped: boolean;
-  private readonly clock: Obj;
-  private readonly rs: Obj | null = null;
+  private readonly clock: Clock;
+  private readonly rs: RS | null = null;
 
   /**
    * `adopting` false: values events bring in are copied on write like the rest (for `rebuild`, whose
    * events may be objects that earlier states already hold).
    */
   constructor(
-    readonly base: S,
+    readonly base: EncounterState<RS>,
     private readonly adopting = true,
     /** the ruleset's copy of `rs` (`Ruleset.copyRs`), if it has one */
-    copyRsOf?: (rs: never) => unknown,
+    copyRsOf?: (rs: RS) => RS,
     /** the ruleset's comparison of `rs` with its copy (`Ruleset.sameRs`), if it has one */
-    private readonly sameRsOf?: (copy: never, orig: never) => boolean,
+    private readonly sameRsOf?: (copy: RS, orig: RS) => boolean,
   ) {
-    const shaped = (this.shaped = knownShaped(base) || allPlainShaped(base as unknown as Obj));
-    const root = shaped ? literalRoot(base as unknown as Obj) : copyRootSpread(base);
-    this.root = root as unknown as S;
+    const shaped = (this.shaped = knownShaped(base) || allPlainShaped(base));
+    const root = shaped ? literalRoot(base) : copyRootSpread(base);
+    this.root = root;
     const cs = copyMap(base.combatants);
     this.cs = cs;
     root.combatants = cs;
     // ids and combatants read in one go each (a keyed load per combatant costs more)
     const ids = (this.ids = Object.keys(cs));
-    const origs = (this.origs = Object.values(cs) as Obj[]);
+    const origs = (this.origs = Object.values(cs));
     const shells = this.shells;
     for (let i = 0; i < ids.length; i++) {
       const c = shaped ? literalCombatant(origs[i]!) : copyCombatant(origs[i]!);
       shells.push(c);
       cs[ids[i]!] = c;
     }
-    root.clock = this.clock = shaped ? literalClock(base.clock as unknown as Obj) : copyClock(base.clock);
-    if (isObj(base.rs)) root.rs = this.rs = (copyRsOf ? copyRsOf(base.rs as never) : copyRs(base.rs as object)) as Obj;
+    root.clock = this.clock = shaped ? literalClock(base.clock) : copyClock(base.clock);
+    if (isObj(base.rs)) root.rs = this.rs = copyRsOf ? copyRsOf(base.rs) : copyRs(base.rs);
   }
 
   own<T>(parent: object, key: string | number, copy?: (value: T) => T, same?: (copy: T, orig: T) => boolean): T {
-    const p = parent as Record<string | number, unknown>;
-    const v = p[key];
+    // the Writer contract: `parent` is a plain object of the state, and the caller names its part's type
+    const p = parent as Record<string | number, T>;
+    const v = p[key]!;
     this.touched.push(p);
-    if (!isObj(v) || this.isMine(v)) return v as T;
+    if (!isObj(v) || this.isMine(v)) return v;
     const arr = Array.isArray(v);
-    const c = arr ? v.slice() : copy !== undefined ? (copy(v as T) as object) : copierFor(key)(v);
+    const c: T & object = arr ? (v.slice() as T & unknown[]) : copy !== undefined ? (copy(v) as T & object) : copierFor(key)(v);
     this.addMine(c);
-    this.owned.push({ parent: p, key, copy: c, orig: v, same: arr || copy === undefined ? undefined : (same as ((copy: never, orig: never) => boolean) | undefined) });
+    this.owned.push({ parent: p, key, copy: c, orig: v, same: arr || copy === undefined ? undefined : same });
     p[key] = c;
-    return c as T;
+    return c;
   }
 
   adopt<T>(value: T): T {
@@ -217,7 +222,7 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
   /** `finish` for the combatant map when ids were added or removed; returns whether it is still shaped. */
   private finishCombatantsSlow(shapedIn: boolean): boolean {
     let shaped = shapedIn;
-    const bcs = (this.base as unknown as Obj).combatants as Obj;
+    const bcs = this.base.combatants;
     const cs = this.cs;
     const { ids, shells } = this;
     for (let i = 0; i < ids.length; i++) {
@@ -225,27 +230,27 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
       const c = shells[i]!;
       if (cs[id] !== c) {
         // removed, or replaced by a new combatant (checked like an added one)
-        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
+        if (shaped && Object.hasOwn(cs, id) && !hasKeys(cs[id]!, KEYS)) shaped = false;
         continue;
       }
-      if (!this.touched.includes(c) || sameObj(c, bcs[id] as Obj)) cs[id] = bcs[id];
+      if (!this.touched.includes(c) || sameObj(c, bcs[id])) cs[id] = bcs[id]!;
       else if (shaped && !hasKeys(c, KEYS)) shaped = false;
     }
-    if (sameObj(cs, bcs)) (this.root as unknown as Obj).combatants = bcs;
-    else if (shaped) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id] as object, KEYS)) shaped = false;
+    if (sameObj(cs, bcs)) this.root.combatants = bcs;
+    else if (shaped) for (const id in cs) if (!Object.hasOwn(bcs, id) && !hasKeys(cs[id]!, KEYS)) shaped = false;
     return shaped;
   }
 
   /** The new state: copies that did not change give way to their originals, deepest first. */
-  finish(): S {
-    const base = this.base as unknown as Obj;
-    const root = this.root as unknown as Obj;
+  finish(): EncounterState<RS> {
+    const base = this.base;
+    const root = this.root;
     const owned = this.owned;
     for (let i = owned.length - 1; i >= 0; i--) {
       const { parent, key, copy, orig, same: sameOf } = owned[i]!;
-      if (parent[key] === copy && (sameOf !== undefined ? sameOf(copy as never, orig as never) : same(copy, orig))) parent[key] = orig;
+      if (parent[key] === copy && (sameOf !== undefined ? sameOf(copy, orig) : same(copy, orig))) parent[key] = orig;
     }
-    const bcs = base.combatants as Obj;
+    const bcs = base.combatants;
     const cs = this.cs;
     let shaped = this.shaped;
     if (root.combatants !== cs) shaped = false;
@@ -256,11 +261,11 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
       // and store per combatant cost more than that).
       const { ids, shells, origs } = this;
       const now = Object.values(cs);
-      let out: Obj | null = null;
+      let out: Record<string, Combatant> | null = null;
       for (let i = 0; i < now.length; i++) {
-        const v = now[i] as Obj;
+        const v = now[i]!;
         const c = shells[i]!;
-        let put: Obj;
+        let put: Combatant;
         if (v === origs[i]) continue;
         if (v !== c) {
           // replaced by a new combatant under the same id (checked like an added one)
@@ -282,11 +287,11 @@ export class Work<S extends EncounterState<unknown> = EncounterState<unknown>> i
     if (shaped && !hasKeys(root, ROOT_KEYS)) shaped = false;
     // the clock: the copy may have gained keys (clock.changed), or been replaced
     const clockKept = root.clock === this.clock;
-    const clockShaped = shaped && isObj(root.clock) && hasKeys(root.clock as object, CLOCK_KEYS);
-    if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock as Obj) : sameObj(this.clock, base.clock as Obj))) root.clock = base.clock;
+    const clockShaped = shaped && isObj(root.clock) && hasKeys(root.clock, CLOCK_KEYS);
+    if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock) : sameObj(this.clock, base.clock))) root.clock = base.clock;
     if (!clockShaped) shaped = false;
     if (shaped) rememberShaped(this.root);
-    if (this.rs && root.rs === this.rs && (this.sameRsOf ? this.sameRsOf(this.rs as never, base.rs as never) : sameObj(this.rs, base.rs as Obj))) root.rs = base.rs;
+    if (this.rs && root.rs === this.rs && (this.sameRsOf ? this.sameRsOf(this.rs, base.rs) : sameObj(this.rs, base.rs))) root.rs = base.rs;
     return this.root;
   }
 }

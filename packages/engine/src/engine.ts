@@ -29,7 +29,7 @@ export function createEncounter<RS>(ruleset: Ruleset<RS>, input: CreateEncounter
   if (!parsed.success) {
     throw new RuleViolation('INVALID_OPTIONS', `${ruleset.id}.options`, z.prettifyError(parsed.error));
   }
-  const options = parsed.data as Record<string, unknown>;
+  const options: Record<string, unknown> = parsed.data;
   return {
     id: input.id,
     name: input.name ?? 'Encounter',
@@ -56,7 +56,7 @@ const commandCache = new WeakMap<Ruleset, Record<string, CommandSpec>>();
 export function commandsOf(ruleset: Ruleset): Record<string, CommandSpec> {
   let all = commandCache.get(ruleset);
   if (!all) {
-    all = { ...coreCommands(ruleset), ...mapCommands(ruleset), ...diceCommitCommands, ...(ruleset.commands as Record<string, CommandSpec>) };
+    all = { ...coreCommands(ruleset), ...mapCommands(ruleset), ...diceCommitCommands, ...ruleset.commands };
     commandCache.set(ruleset, all);
   }
   return all;
@@ -67,10 +67,10 @@ const envelope = z.object({ type: z.string().min(1).max(64), by: actorSchema }).
 /** What `envelope` accepts, checked by hand: the envelope is parsed on every command. */
 function wellFormedEnvelope(raw: unknown): raw is { type: string; by: Command['by'] } {
   if (typeof raw !== 'object' || raw === null) return false;
-  const { type, by } = raw as { type?: unknown; by?: unknown };
+  const { type, by }: { type?: unknown; by?: unknown } = raw;
   if (typeof type !== 'string' || type.length < 1 || type.length > 64) return false;
   if (typeof by !== 'object' || by === null) return false;
-  const { role, playerId } = by as { role?: unknown; playerId?: unknown };
+  const { role, playerId }: { role?: unknown; playerId?: unknown } = by;
   if (role === 'gm' || role === 'system') return true;
   return role === 'player' && typeof playerId === 'string' && playerId.length >= 1 && playerId.length <= 128;
 }
@@ -97,7 +97,7 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   if (!spec) return err('UNKNOWN_COMMAND', 'engine.commands', `Unknown command "${type}" for ruleset ${ruleset.id}.`);
   const parsed = spec.schema.safeParse(raw);
   if (!parsed.success) return err('INVALID_COMMAND', `${ruleset.id}.${type}`, z.prettifyError(parsed.error));
-  const cmd = parsed.data as Command;
+  const cmd = parsed.data;
 
   const refused = refusal(ruleset, spec, state, cmd);
   if (refused) return refused;
@@ -105,11 +105,11 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
   const events: EngineEvent[] = [];
   if (ruleset.cow) {
     try {
-      const work = new Work(state, true, ruleset.copyRs as ((rs: never) => unknown) | undefined, ruleset.sameRs as ((c: never, o: never) => boolean) | undefined);
+      const work = new Work(state, true, ruleset.copyRs, ruleset.sameRs);
       const draft = work.root;
       const ctx = makeCtx(ruleset, draft, cmd, events, state, work);
-      spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
-      afterHandler(ruleset, spec, state, cmd, ctx as Ctx<RS>, draft as EncounterState<RS>);
+      spec.handle(ctx, cmd);
+      afterHandler(ruleset, spec, state, cmd, ctx, draft);
       return { ok: true, state: work.finish(), events };
     } catch (e) {
       if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
@@ -117,12 +117,12 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
     }
   }
   try {
-    const next = create(state, (draft) => {
-      const ctx = makeCtx(ruleset, draft as EncounterState<RS>, cmd, events, state, draftWriter);
-      spec.handle(ctx as Ctx<RS>, cmd as Command & Record<string, unknown>);
-      afterHandler(ruleset, spec, state, cmd, ctx as Ctx<RS>, draft as EncounterState<RS>);
+    const next = create(state, (draft: EncounterState<RS>) => {
+      const ctx = makeCtx(ruleset, draft, cmd, events, state, draftWriter);
+      spec.handle(ctx, cmd);
+      afterHandler(ruleset, spec, state, cmd, ctx, draft);
     });
-    return { ok: true, state: next as EncounterState<RS>, events };
+    return { ok: true, state: next, events };
   } catch (e) {
     if (e instanceof RuleViolation) return { ok: false, error: e.toJSON() };
     throw e;
@@ -179,7 +179,7 @@ function afterHandler<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: Encoun
     if (w.responses[who] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: who, response: 'reacted' });
   }
   closeWindowIfDone(ruleset, ctx);
-  checkMapAfter(ruleset, state, ctx as Ctx<unknown>, cmd);
+  checkMapAfter(ruleset, state, ctx, cmd);
   if (state.dice) afterDiceCommand(ctx, state);
   draft.version += 1;
 }
@@ -201,16 +201,16 @@ export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, b
   for (const batch of batches) {
     if (ruleset.cow) {
       // the events may be objects that earlier states hold (the ones apply returned): never adopt them
-      const work = new Work(state, false, ruleset.copyRs as ((rs: never) => unknown) | undefined, ruleset.sameRs as ((c: never, o: never) => boolean) | undefined);
+      const work = new Work(state, false, ruleset.copyRs, ruleset.sameRs);
       for (const e of batch) evolve(ruleset, work.root, e, work);
       work.root.version += 1;
       state = work.finish();
       continue;
     }
-    state = create(state, (draft) => {
-      for (const e of batch) evolve(ruleset, draft as EncounterState<RS>, e);
+    state = create(state, (draft: EncounterState<RS>) => {
+      for (const e of batch) evolve(ruleset, draft, e);
       draft.version += 1;
-    }) as EncounterState<RS>;
+    });
   }
   return state;
 }

@@ -2,23 +2,23 @@
  * The shapes of the state's parts for copy-on-write (cow.ts): the engine's key order of the root,
  * a combatant and the clock, their monomorphic shallow copies, and `inEngineOrder`.
  */
-import type { EncounterState } from './types.js';
+import type { Clock, Combatant, EncounterState } from './types.js';
 
 export type Obj = Record<string, unknown>;
 
-export function isObj(v: unknown): v is object {
+export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null;
 }
 
 // Each shallow copy has its own function, so that V8's object-spread cache at each site stays
 // monomorphic (one object shape per kind of part): a spread that sees every shape is much slower.
-export const copyMap = (v: object): Obj => ({ ...(v as Obj) });
-export const copyCombatant = (v: object): Obj => ({ ...(v as Obj) });
-export const copyRootSpread = (v: object): Obj => ({ ...(v as Obj) });
+export const copyMap = <T extends object>(v: T): T => ({ ...v });
+export const copyCombatant = (v: Combatant): Combatant => ({ ...v });
+export const copyRootSpread = <RS>(v: EncounterState<RS>): EncounterState<RS> => ({ ...v });
 /** The engine's combatant, field by field in its order (`core.ts` builds it so). */
 export const KEYS = ['id', 'name', 'side', 'controller', 'hidden', 'secretStats', 'stats', 'position', 'items', 'data'];
 // A literal with the engine's key order: 3-4x cheaper than a spread of these objects.
-export const literalCombatant = (v: Obj): Obj => ({
+export const literalCombatant = (v: Combatant): Combatant => ({
   id: v.id,
   name: v.name,
   side: v.side,
@@ -32,7 +32,7 @@ export const literalCombatant = (v: Obj): Obj => ({
 });
 /** The state's own keys, in the order `createEncounter` builds it. */
 export const ROOT_KEYS = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs', 'dice'];
-export const literalRoot = (v: Obj): Obj => ({
+export const literalRoot = <RS>(v: EncounterState<RS>): EncounterState<RS> => ({
   id: v.id,
   name: v.name,
   ruleset: v.ruleset,
@@ -72,10 +72,10 @@ export function rememberShaped(s: object): void {
   shapedRing[shapedNext] = s;
   shapedNext = (shapedNext + 1) % SHAPED_RING;
 }
-export function allPlainShaped(root: Obj): boolean {
+export function allPlainShaped(root: EncounterState): boolean {
   if (!hasKeys(root, ROOT_KEYS) || !isObj(root.clock) || !hasKeys(root.clock, CLOCK_KEYS)) return false;
-  const cs = root.combatants as Obj;
-  for (const id in cs) if (!hasKeys(cs[id] as object, KEYS)) return false;
+  const cs = root.combatants;
+  for (const id in cs) if (!hasKeys(cs[id]!, KEYS)) return false;
   return true;
 }
 
@@ -99,22 +99,24 @@ function reordered(o: Obj, keys: readonly string[]): Obj {
  * not know are kept, after its own. Nothing is changed in place.
  */
 export function inEngineOrder<S extends EncounterState>(state: S): S {
-  const root = state as unknown as Obj;
-  if (allPlainShaped(root)) return state;
+  if (allPlainShaped(state)) return state;
+  // read back from a store: handled as the JSON objects it is, then typed again (same keys, same values)
+  const root: unknown = state;
+  if (!isObj(root)) return state;
   const out = reordered(root, ROOT_KEYS);
   const next = out === root ? { ...root } : out;
-  if (isObj(root.clock)) next.clock = reordered(root.clock as Obj, CLOCK_KEYS);
+  if (isObj(root.clock)) next.clock = reordered(root.clock, CLOCK_KEYS);
   if (isObj(root.combatants)) {
     const cs: Obj = {};
-    for (const [id, c] of Object.entries(root.combatants as Obj)) cs[id] = isObj(c) ? reordered(c as Obj, KEYS) : c;
+    for (const [id, c] of Object.entries(root.combatants)) cs[id] = isObj(c) ? reordered(c, KEYS) : c;
     next.combatants = cs;
   }
-  return next as unknown as S;
+  return next as S;
 }
 
-export const copyClock = (v: object): Obj => ({ ...(v as Obj) });
+export const copyClock = (v: Clock): Clock => ({ ...v });
 /** The clock's keys, in the order `createEncounter` builds it; a shaped state's clock has exactly these. */
 export const CLOCK_KEYS = ['round', 'phase', 'order', 'current'];
-export const literalClock = (v: Obj): Obj => ({ round: v.round, phase: v.phase, order: v.order, current: v.current });
+export const literalClock = (v: Clock): Clock => ({ round: v.round, phase: v.phase, order: v.order, current: v.current });
 /** `sameObj` for two clocks that have exactly `CLOCK_KEYS` (reads that stay monomorphic). */
-export const sameClock = (c: Obj, o: Obj): boolean => c.round === o.round && c.phase === o.phase && c.order === o.order && c.current === o.current;
+export const sameClock = (c: Clock, o: Clock): boolean => c.round === o.round && c.phase === o.phase && c.order === o.order && c.current === o.current;

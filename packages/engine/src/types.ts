@@ -177,7 +177,7 @@ export interface Ctx<RS = unknown, O = Record<string, unknown>> {
 
 export interface CommandSpec<RS = unknown, O = Record<string, unknown>> {
   /** validates the whole command (`type`, `by` and its fields) */
-  schema: z.ZodType;
+  schema: z.ZodType<Command>;
   /**
    * who may issue it: `gm` (GM or system only), `combatant` (the controller of
    * `command.combatantId`, or the GM), or `any` authenticated actor.

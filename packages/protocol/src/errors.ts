@@ -15,6 +15,9 @@ export const serverErrorCodes = [
   'RATE_LIMITED',
   'NOT_JOINED',
   'STALE_VERSION',
+  'STALE_BRANCH',
+  'UNKNOWN_VERSION',
+  'UNKNOWN_BRANCH',
   'COMMAND_ID_TAKEN',
   'CONFLICT',
   'ENCOUNTER_BUSY',
@@ -70,9 +73,12 @@ export function httpStatusFor(code: ServerErrorCode | (string & {})): number {
       return 403;
     case 'NOT_FOUND':
     case 'UNKNOWN_COMBATANT':
+    case 'UNKNOWN_VERSION':
+    case 'UNKNOWN_BRANCH':
       return 404;
     case 'CONFLICT':
     case 'STALE_VERSION':
+    case 'STALE_BRANCH':
     case 'COMMAND_ID_TAKEN':
     case 'ENCOUNTER_BUSY':
     case 'ENCOUNTER_ARCHIVED':

@@ -12,6 +12,8 @@ export const commandRequest = z
     encounterId: idSchema,
     commandId: commandIdSchema,
     expectedVersion: z.number().int().min(0).optional(),
+    /** the timeline branch the client is on (docs/timeline.md): a command made on a branch a rewind left is refused (STALE_BRANCH) */
+    branch: z.number().int().min(0).optional(),
     command: clientCommandSchema,
   })
   .strict();
@@ -37,7 +39,9 @@ export const reachRequest = z
   .strict();
 export type ReachRequestMessage = z.infer<typeof reachRequest>;
 
-export const logRequest = z.object({ encounterId: idSchema, afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict();
+export const logRequest = z
+  .object({ encounterId: idSchema, afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional(), branch: z.number().int().min(0).optional() })
+  .strict();
 export type LogRequest = z.infer<typeof logRequest>;
 
 export const timerRequest = z.object({ encounterId: idSchema, turnSeconds: z.number().int().min(5).max(3600).nullable() }).strict();
@@ -59,6 +63,8 @@ export interface JoinOk {
   role: ViewerRole;
   playerId: string | null;
   deadlines: Deadlines;
+  /** the live timeline branch (docs/timeline.md) */
+  branch?: number;
 }
 export type JoinAck = JoinOk | Failure;
 
@@ -74,6 +80,11 @@ export interface PatchMessage {
   encounterId: string;
   from: number;
   to: number;
+  /**
+   * set on the patch of a rewind (docs/timeline.md): the encounter goes on from version `to` (lower
+   * than `from`) on this branch, and `ops` replace the whole state
+   */
+  branch?: number;
   ops: PatchOp[];
   events: unknown[];
   deadlines: Deadlines;
@@ -81,7 +92,7 @@ export interface PatchMessage {
 
 export type SyncAck =
   | { ok: true; kind: 'patches'; version: number; patches: PatchMessage[] }
-  | { ok: true; kind: 'snapshot'; version: number; state: unknown; deadlines: Deadlines }
+  | { ok: true; kind: 'snapshot'; version: number; branch?: number; state: unknown; deadlines: Deadlines }
   | Failure;
 
 export type ActionsAck = { ok: true; version: number; actions: unknown[] } | Failure;

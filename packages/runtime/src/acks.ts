@@ -149,7 +149,8 @@ export async function appendFailed(e: unknown, encounterId: string, commandId: s
   if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
     return (await memory.firstAck(commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
   }
-  const stale = isStaleOwner(e);
+  // a rewind made by another process since (docs/timeline.md) is a stale owner too
+  const stale = isStaleOwner(e) || (e instanceof Error && e.name === 'StaleBranchError');
   logger.warn({ err: String(e), commandId, stale }, 'log append refused; unloading the encounter');
   void runtime.unload(encounterId, stale ? 'lease lost' : 'database error', { release: !stale, snapshot: false });
   return {

@@ -6,6 +6,8 @@ import type { Logger } from './store.js';
 /** What the timers need of their encounter. */
 interface TimerHost {
   readonly state: EncounterState;
+  /** the timeline branch: a deadline's command id names it after a rewind (the same version comes again on it) */
+  readonly branch: number;
   readonly closed: boolean;
   readonly busy: boolean;
   readonly turnTimerSeconds: number | null;
@@ -50,7 +52,7 @@ export class DeadlineTimers {
         const windowId = w.id;
         const handle = setTimeout(() => {
           this.host.logger.info({ windowId }, 'reaction window deadline passed; resolving');
-          void this.host.submit({ commandId: `deadline:reaction:${windowId}`, command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
+          void this.host.submit({ commandId: this.deadlineId(`reaction:${windowId}`), command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
         }, seconds * 1000);
         handle.unref();
         this.reactionTimer = { windowId, at: this.runtime.now() + seconds * 1000, handle };
@@ -73,7 +75,7 @@ export class DeadlineTimers {
       if (this.turnTimer) this.turnTimer.handle = null;
       this.host.logger.info({ combatantId: current }, 'turn timer passed; ending the turn');
       void this.host.submit(
-        { commandId: `deadline:turn:${version}:${current}`, command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
+        { commandId: this.deadlineId(`turn:${version}:${current}`), command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
         { role: 'gm' },
       ).then((ack) => {
         if (!ack.ok) {
@@ -87,6 +89,9 @@ export class DeadlineTimers {
     }, ms);
     handle.unref();
     this.turnTimer = { key, combatantId: current, at: this.runtime.now() + ms, handle };
+  }
+  private deadlineId(rest: string): string {
+    return this.host.branch === 0 ? `deadline:${rest}` : `deadline:b${this.host.branch}:${rest}`;
   }
   clearTurn(): void {
     if (this.turnTimer?.handle) clearTimeout(this.turnTimer.handle);

@@ -38,6 +38,8 @@ export interface RecentLog {
 export interface SubmitInput {
   commandId: string;
   expectedVersion?: number;
+  /** the timeline branch the sender was on (docs/timeline.md): another one is refused with STALE_BRANCH */
+  branch?: number;
   /** the command without `by` */
   command: Record<string, unknown>;
   by: Actor;

@@ -1,8 +1,8 @@
-import { apply, gmView, projectState, viewKeyOf, viewerOfKey, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
-import type { CommandAck, Deadlines, PatchMessage, PatchOp, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
+import { apply, gmView, projectState, viewKeyOf, viewerOfKey, type EncounterState, type Ruleset, type Viewer } from '@fray/engine';
+import type { CommandAck, Deadlines, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { fnv1a } from './id-filter.js';
 import { type LeaseLike, type Logger } from './store.js';
-import { diff } from './diff.js';
+import { broadcast, broadcastRewind } from './broadcast.js';
 import { reachOf, type ReachAnswer, type ReachRequest } from './reach.js';
 import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf } from './senders.js';
 import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
@@ -11,6 +11,8 @@ import { CommandMemory, appendFailed } from './acks.js';
 import { DeadlineTimers } from './deadline-timers.js';
 import { SyncHistory } from './sync-history.js';
 import { type Channel, type HostRuntime, type SnapshotBody, type Later, type Sink, type StoredResult, type SubmitInput } from './host-types.js';
+import { rewindCommand } from './rewind.js';
+import { REWIND, staleBranch, type RewoundEvent } from './timeline.js';
 
 /**
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
@@ -22,6 +24,11 @@ export class EncounterHost {
   snapshotVersion: number;
   /** the next periodic snapshot's version: every `snapshotEvery` commands, the first at the id hash's offset (not all at once) */
   private nextSnapshotAt: number;
+  /** the live timeline branch (docs/timeline.md) and the rewind that started it, when this process made it */
+  branch: number;
+  private lastRewind: (RewoundEvent & { commandId: string }) | null = null;
+  /** the snapshot being saved (a rewind waits for it before it drops the snapshots after its version) */
+  private snapshotting: Promise<void> = Promise.resolve();
   /** waiting in the runtime's background snapshot queue */
   snapshotQueued = false;
   lastActivity: number;
@@ -32,22 +39,23 @@ export class EncounterHost {
   private readonly hiddenGone: HiddenGone;
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
-  private readonly channels = new Map<string, Channel>();
-  private readonly memory: CommandMemory;
-  private readonly timers: DeadlineTimers;
+  readonly channels = new Map<string, Channel>();
+  readonly memory: CommandMemory;
+  readonly timers: DeadlineTimers;
   private views: { state: EncounterState | null; byKey: Map<string, EncounterState> } = { state: null, byKey: new Map() };
   private readonly history: SyncHistory;
 
   constructor(
-    private readonly runtime: HostRuntime,
+    readonly runtime: HostRuntime,
     readonly ruleset: Ruleset,
     readonly accountId: string,
     state: EncounterState,
     public lease: LeaseLike,
     readonly logger: Logger,
-    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }> },
+    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }>; branch?: number },
   ) {
     this.state = state;
+    this.branch = opts.branch ?? 0;
     this.history = new SyncHistory(this, state, runtime.options.syncHistory);
     this.snapshotVersion = opts.snapshotVersion;
     const every = Math.max(1, runtime.options.snapshotEvery);
@@ -84,7 +92,7 @@ export class EncounterHost {
    * `viewKeyOf`: the GM; the public view that spectators and most players share; a player who
    * controls something hidden or secret) get the same object, projected once per state.
    */
-  private view(viewer: Viewer): { key: string; projection: EncounterState } {
+  view(viewer: Viewer): { key: string; projection: EncounterState } {
     if (this.views.state !== this.state) this.views = { state: this.state, byKey: new Map() };
     const key = viewKeyOf(this.state, viewer);
     let projection = this.views.byKey.get(key);
@@ -116,12 +124,13 @@ export class EncounterHost {
   }
 
   /** Start receiving patches; returns the current projected state (consistent with the next patch). */
-  subscribe(viewer: Viewer, sink: Sink): { version: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
+  subscribe(viewer: Viewer, sink: Sink): { version: number; branch: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
     const ch = this.channel(viewer);
     ch.sinks.add(sink);
     this.lastActivity = this.runtime.now();
     return {
       version: this.state.version,
+      branch: this.branch,
       state: ch.projection,
       deadlines: this.timers.forView(ch.projection),
       unsubscribe: () => {
@@ -144,7 +153,7 @@ export class EncounterHost {
       const patches = this.history.replay(ch, since, this.timers.forView(ch.projection));
       if (patches) return { ok: true, kind: 'patches', version, patches };
     }
-    return { ok: true, kind: 'snapshot', version, state: ch.projection, deadlines: this.timers.forView(ch.projection) };
+    return { ok: true, kind: 'snapshot', version, branch: this.branch, state: ch.projection, deadlines: this.timers.forView(ch.projection) };
   }
 
   deadlinesOf(viewer: Viewer): Deadlines {
@@ -154,10 +163,6 @@ export class EncounterHost {
   projectionFor(viewer: Viewer): EncounterState {
     return this.channel(viewer).projection;
   }
-
-
-
-
 
   /** The legal actions of a combatant, for the GM or the player who commands it (see unseen.ts `legalFor`). */
   legal(viewer: Viewer, combatantId: string): { ok: true; version: number; actions: unknown[] } | { ok: false; error: WireError } {
@@ -238,6 +243,8 @@ export class EncounterHost {
     if (again) return again;
     if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
     if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
+    if (input.branch !== undefined && input.branch !== this.branch) return this.memory.refuse(input, { ok: false, error: staleBranch(input.branch, this.branch, this.lastRewind) });
+    if (input.command.type === REWIND) return rewindCommand(this, input, sender);
     if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
       return this.memory.refuse(input, {
         ok: false,
@@ -265,6 +272,7 @@ export class EncounterHost {
         {
           encounterId: this.id,
           seq: next.version,
+          ...(this.branch > 0 ? { branch: this.branch } : {}),
           commandId: input.commandId,
           command,
           events: result.events,
@@ -283,58 +291,31 @@ export class EncounterHost {
     this.memory.remember(input.commandId, next.version);
     this.runtime.metrics.commands += 1;
     this.timers.evaluate();
-    this.broadcast(result.events);
+    broadcast(this, result.events);
     this.afterCommit();
     return stored;
   }
 
-  /**
-   * One patch per channel. Channels whose viewers share a view and were at the same projection
-   * get the same message (projected, diffed and event-filtered once). The diff skips every
-   * subtree the new projection shares with the old one, so it costs what changed.
-   */
-  private broadcast(events: EngineEvent[]): void {
-    const from = this.state.version - 1;
-    const to = this.state.version;
-    // the messages made, one per view (and per earlier projection): a list, searched in place, as
-    // an encounter has a few views (the GM's, the public one, a player's own)
-    const made: Array<{ key: string; before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState; sinks: Sink[] }> = [];
-    for (const ch of this.channels.values()) {
-      const { key, projection } = this.view(ch.viewer);
-      let m: (typeof made)[number] | undefined;
-      for (let i = made.length - 1; i >= 0; i--) {
-        if (made[i]!.key === key) {
-          m = made[i];
-          break;
-        }
-      }
-      if (!m || m.before !== ch.projection) {
-        const ops = diff(ch.projection, projection) as PatchOp[];
-        const narrowed = ops.some((o) => o.op === 'remove');
-        const before = ch.projection;
-        ch.projection = projection; // deadlinesFor(ch) below reads the new projection
-        m = {
-          key,
-          before,
-          projection,
-          narrowed,
-          sinks: [],
-          msg: {
-            encounterId: this.id,
-            from,
-            to,
-            ops,
-            events: projectEventsFor(events, viewerOfKey(key, ch.viewer), this.seenFrom(this.state), projection),
-            deadlines: this.timers.forView(ch.projection),
-          },
-        };
-        made.push(m);
-      }
-      ch.projection = m.projection;
-      if (m.narrowed) ch.narrowedAt = to;
-      for (const s of ch.sinks) m.sinks.push(s);
-    }
-    for (const m of made) if (m.sinks.length > 0) this.runtime.deliver(m.msg, m.sinks);
+  /** Go on from `state` on a new branch (a rewind, rewind.ts): every viewer's view is replaced at once. */
+  adoptBranch(state: EncounterState, hiddenGone: HiddenGone, event: RewoundEvent, commandId: string): void {
+    const from = this.state.version;
+    this.state = state;
+    this.branch = event.branch;
+    this.lastRewind = { ...event, commandId };
+    this.history.reset(state);
+    this.snapshotVersion = -1; // the rewind saves one at once
+    this.nextSnapshotAt = state.version + Math.max(1, this.runtime.options.snapshotEvery);
+    for (const k of Object.keys(this.hiddenGone)) delete this.hiddenGone[k];
+    Object.assign(this.hiddenGone, hiddenGone);
+    this.memory.remember(commandId, state.version);
+    this.timers.close();
+    this.timers.evaluate();
+    broadcastRewind(this, from, event.branch, [event]);
+  }
+
+  /** A background snapshot still being written (a rewind waits for it). */
+  settleSnapshots(): Promise<void> {
+    return this.snapshotting;
   }
 
   private afterCommit(): void {
@@ -347,12 +328,9 @@ export class EncounterHost {
     if (version <= this.snapshotVersion && version !== 0) return;
     const state = this.state;
     try {
-      await this.runtime.store.saveSnapshot(
-        this.id,
-        version,
-        this.snapshotBody(state),
-        { status: state.status, round: state.clock.round },
-      );
+      const saving = this.runtime.store.saveSnapshot(this.id, version, this.snapshotBody(state), { status: state.status, round: state.clock.round });
+      this.snapshotting = saving.catch(() => undefined);
+      await saving;
       if (version > this.snapshotVersion) this.snapshotVersion = version;
       this.nextSnapshotAt = Math.max(this.nextSnapshotAt, version + Math.max(1, this.runtime.options.snapshotEvery));
     } catch (e) {

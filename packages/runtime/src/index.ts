@@ -8,3 +8,5 @@ export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
 export { diff } from './diff.js';
 export { isStaleOwner, silentLogger, type Logger, type RuntimeStore, type EncounterRecordLike, type LogEntryLike, type LeaseLike } from './store.js';
 export { reachOf, type ReachAnswer, type ReachRequest, type ReachTarget } from './reach.js';
+export { forkEncounter } from './fork.js';
+export { stateAt } from './timeline.js';

@@ -1,3 +1,4 @@
+import { branchLog, branchesOf } from './memory-timeline.js';
 import type { EncounterRecordLike, LeaseLike, LogEntryLike, RuntimeStore, SummaryLike } from './store.js';
 
 class StaleOwner extends Error {
@@ -76,7 +77,7 @@ export class MemoryStore implements RuntimeStore {
     const now = new Date();
     const rec = { ...input, createdAt: now, updatedAt: now };
     this.encounters.set(input.id, rec);
-    this.snapshots.set(input.id, [{ encounterId: input.id, version: 0, state: structuredClone(initialState), createdAt: now }]);
+    this.snapshots.set(input.id, [{ encounterId: input.id, version: input.version, state: structuredClone(initialState), createdAt: now }]);
     return { ...rec };
   }
   async getEncounter(id: string) {
@@ -98,7 +99,9 @@ export class MemoryStore implements RuntimeStore {
     for (const e of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
       if (log.some((x) => x.commandId === e.commandId)) throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
-      if (log.some((x) => x.seq === e.seq)) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
+      const live = branchesOf(log).at(-1)!.branch;
+      if ((e.branch ?? 0) < live || (e.branch ?? 0) > live + 1) throw Object.assign(new Error('stale branch'), { name: 'StaleBranchError' });
+      if (log.some((x) => x.seq === e.seq && (x.branch ?? 0) === (e.branch ?? 0))) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
     }
     for (const { summary, ...e } of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
@@ -111,8 +114,8 @@ export class MemoryStore implements RuntimeStore {
     const r = this.encounters.get(encounterId);
     if (r && r.status !== 'archived') Object.assign(r, summary, { version, updatedAt: new Date() });
   }
-  async readLog(encounterId: string, afterSeq: number, limit = 1000) {
-    return (this.logs.get(encounterId) ?? []).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
+  async readLog(encounterId: string, afterSeq: number, limit = 1000, branch?: number) {
+    return branchLog(this.logs.get(encounterId) ?? [], branch).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
   }
   /** calls of findLogByCommandId and listCommandIds (for tests of what the runtime reads) */
   commandIdLookups = 0;
@@ -130,6 +133,16 @@ export class MemoryStore implements RuntimeStore {
     const list = this.snapshots.get(encounterId) ?? [];
     list.push({ encounterId, version, state: structuredClone(state), createdAt: new Date() });
     this.snapshots.set(encounterId, list);
+  }
+  async listBranches(encounterId: string) {
+    return branchesOf(this.logs.get(encounterId) ?? []);
+  }
+  async deleteSnapshotsAfter(encounterId: string, version: number) {
+    this.snapshots.set(encounterId, (this.snapshots.get(encounterId) ?? []).filter((s) => s.version <= version));
+  }
+  async firstSnapshot(encounterId: string) {
+    const best = [...(this.snapshots.get(encounterId) ?? [])].sort((a, b) => a.version - b.version)[0];
+    return best ? structuredClone(best) : null;
   }
   async latestSnapshot(encounterId: string) {
     const list = this.snapshots.get(encounterId) ?? [];

@@ -1,22 +1,13 @@
-import { noteHiddenRemovals, type HiddenGone } from './unseen.js';
+import { noteHiddenRemovals } from './unseen.js';
+import { isEvents, unwrapSnapshot } from './snapshots.js';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { apply, createEncounter, inEngineOrder, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import { apply, createEncounter, rebuild, type EncounterState, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
 import { EncounterHost } from './host.js';
 import { RuntimeError, type Sink, type SnapshotTarget } from './host-types.js';
 import { defaultRuntimeOptions, unknownRulesetMessage, type RuntimeInit, type RuntimeOptions } from './options.js';
 import { LogWriter } from './log-writer.js';
 import { silentLogger, type EncounterRecordLike, type Logger, type RuntimeStore } from './store.js';
-
-interface SnapshotWrapper {
-  fraySnapshot: 1;
-  state: EncounterState;
-  runtime?: { turnTimerSeconds?: number | null; hiddenGone?: HiddenGone };
-}
-
-function isWrapper(x: unknown): x is SnapshotWrapper {
-  return typeof x === 'object' && x !== null && (x as { fraySnapshot?: unknown }).fraySnapshot === 1;
-}
 
 /**
  * The live encounters of one process. Loads an encounter on demand (latest snapshot + the log
@@ -134,6 +125,7 @@ export class Runtime {
         hiddenGone,
         archived: record.status === 'archived',
         recentCommands: recent,
+        branch: this.store.listBranches ? ((await this.store.listBranches(encounterId)).at(-1)?.branch ?? 0) : 0,
       });
       this.hosts.set(encounterId, host);
       this.metrics.loads += 1;
@@ -152,20 +144,8 @@ export class Runtime {
    */
   private async replay(encounterId: string, record: EncounterRecordLike, ruleset: Ruleset, log: Logger) {
     const snap = await this.store.latestSnapshot(encounterId);
-    let state: EncounterState;
-    let turnTimerSeconds: number | null = null;
-    const hiddenGone: HiddenGone = {};
-    // a store may hand the state back with its keys reordered (Postgres jsonb sorted them before
-    // snapshots were stored as json): the engine's own order again, for its fast copies
-    if (snap && isWrapper(snap.state)) {
-      state = inEngineOrder(snap.state.state);
-      turnTimerSeconds = snap.state.runtime?.turnTimerSeconds ?? null;
-      Object.assign(hiddenGone, snap.state.runtime?.hiddenGone);
-    } else if (snap) {
-      state = inEngineOrder(snap.state as EncounterState);
-    } else {
-      state = createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed });
-    }
+    const { state: first, turnTimerSeconds, hiddenGone } = snap ? unwrapSnapshot(snap.state) : { state: createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed }), turnTimerSeconds: null, hiddenGone: {} };
+    let state = first;
     const snapshotVersion = state.version;
     const recent: Array<{ commandId: string; seq: number; events: unknown[] }> = [];
     // The log tail, through the engine's apply; the events rebuild it if the rules changed since.
@@ -187,7 +167,8 @@ export class Runtime {
         if (r.ok && r.state.version === e.seq) state = r.state;
         else {
           log.error({ seq: e.seq, error: r.ok ? 'version mismatch' : r.error }, 'replay diverged from the log; rebuilding from its events');
-          state = rebuild(ruleset, state, [e.events as EngineEvent[]]);
+          if (!isEvents(e.events)) throw new Error(`Log entry ${e.seq} holds no events.`);
+          state = rebuild(ruleset, state, [e.events]);
         }
         recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
         if (recent.length > 512) recent.shift();

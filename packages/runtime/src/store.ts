@@ -20,12 +20,26 @@ export interface EncounterRecordLike {
 export interface LogEntryLike {
   encounterId: string;
   seq: number;
+  /** the timeline branch (docs/timeline.md); absent: 0 */
+  branch?: number;
   commandId: string;
   command: unknown;
   events: unknown[];
   createdAt?: Date;
   /** the encounter's status and round after this entry, when it changed them (see @fray/store) */
   summary?: SummaryLike;
+}
+
+export interface BranchLike {
+  branch: number;
+  parent: number | null;
+  fromVersion: number | null;
+  baseVersion: number;
+  lastVersion: number;
+  commandId: string | null;
+  command: unknown;
+  createdAt: Date | null;
+  live: boolean;
 }
 
 export interface SummaryLike {
@@ -45,7 +59,14 @@ export interface RuntimeStore {
   getEncounter(id: string): Promise<EncounterRecordLike | null>;
   updateEncounterSummary(id: string, summary: Partial<Pick<EncounterRecordLike, 'status' | 'round' | 'version' | 'name'>>): Promise<void>;
   appendLog(entries: LogEntryLike[], fencing: { encounterId: string; token: number }[]): Promise<void>;
-  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntryLike[]>;
+  /** a branch's log (default: the live branch; docs/timeline.md) */
+  readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number): Promise<LogEntryLike[]>;
+  /** the branches of the log, oldest first, the live one last (absent: a store without rewinds) */
+  listBranches?(encounterId: string): Promise<BranchLike[]>;
+  /** drop the snapshots after a version (a rewind); required for rewinds */
+  deleteSnapshotsAfter?(encounterId: string, version: number): Promise<void>;
+  /** the oldest snapshot (the encounter as created, or as forked); required for rewinds and forks */
+  firstSnapshot?(encounterId: string): Promise<{ encounterId: string; version: number; state: unknown; createdAt: Date } | null>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntryLike | null>;
   /**
    * Every command id in an encounter's log (optional): the host builds its filter of accepted ids

@@ -2,6 +2,7 @@ import {
   DuplicateCommandIdError,
   DuplicateSeqError,
   SeqGapError,
+  StaleBranchError,
   StaleOwnerError,
   StoreUnavailableError,
 } from './types.js';
@@ -88,6 +89,7 @@ export function mapError(error: unknown, what: string): unknown {
     error instanceof StaleOwnerError ||
     error instanceof DuplicateSeqError ||
     error instanceof SeqGapError ||
+    error instanceof StaleBranchError ||
     error instanceof StoreUnavailableError
   ) {
     return error;
@@ -99,6 +101,9 @@ export function mapError(error: unknown, what: string): unknown {
   }
   if (/FY002/.test(text) || (fray && /already exists/.test(fray[1] ?? ''))) {
     return new DuplicateSeqError(`Duplicate seq: ${fray?.[1]?.trim() ?? 'seq taken'}.`);
+  }
+  if (/FY004/.test(text) || (fray && /live branch/.test(fray[1] ?? ''))) {
+    return new StaleBranchError(`Stale branch: ${fray?.[1]?.trim() ?? 'not the live branch'}.`);
   }
   if (/FY003/.test(text) || (fray && /gap/.test(fray[1] ?? ''))) {
     return new SeqGapError(`Seq gap: ${fray?.[1]?.trim() ?? 'entries do not continue the log'}.`);

@@ -1,10 +1,9 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { EncounterRecord, EncounterStatus, InviteRecord, Lease, LogEntry } from './types.js';
+import type { EncounterRecord, EncounterStatus, InviteRecord, Lease } from './types.js';
 
 /** Rows of the Prisma client as the store's records, and values as the database takes them. */
 export type EncounterRow = Prisma.EncounterGetPayload<object>;
 export type InviteRow = Prisma.InviteGetPayload<object>;
-export type LogRow = Prisma.LogEntryGetPayload<object>;
 export interface LeaseRow {
   encounter_id: string;
   owner_id: string;
@@ -44,15 +43,6 @@ export const toInvite = (r: InviteRow): InviteRecord => ({
   combatantIds: r.combatantIds,
   revoked: r.revoked,
   expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-});
-
-export const toLog = (r: LogRow): LogEntry => ({
-  encounterId: r.encounterId,
-  seq: r.seq,
-  commandId: r.commandId,
-  command: r.command,
-  events: Array.isArray(r.events) ? (r.events as unknown[]) : [],
   createdAt: r.createdAt,
 });
 

@@ -1,3 +1,4 @@
+import { listBranches, readBranchLog, type BranchRecord } from './timeline.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
@@ -5,7 +6,7 @@ import { mapError } from './errors.js';
 import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
 import type { AccountRecord, EncounterRecord, EncounterSummary, InviteRecord, Lease, LogEntry, SnapshotRecord, Store } from './types.js';
 import { NotFoundError } from './types.js';
-import { json, seedToDb, toEncounter, toInvite, toLog, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
+import { json, seedToDb, toEncounter, toInvite, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
 
 export { jsonParam } from './prisma-rows.js';
 
@@ -192,6 +193,7 @@ export class PrismaStore implements Store {
       const rows = entries.map((e) => ({
         e: e.encounterId,
         s: e.seq,
+        ...(e.branch ? { b: e.branch } : {}),
         c: e.commandId,
         cmd: e.command === undefined ? null : e.command,
         ev: e.events ?? [],
@@ -214,15 +216,17 @@ export class PrismaStore implements Store {
     });
   }
 
-  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
-    return this.run('readLog', async () => {
-      const rows = await this.prisma.logEntry.findMany({
-        where: { encounterId, seq: { gt: afterSeq } },
-        orderBy: { seq: 'asc' },
-        ...(limit !== undefined ? { take: limit } : {}),
-      });
-      return rows.map(toLog);
-    });
+  readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number): Promise<LogEntry[]> {
+    return this.run('readLog', () => readBranchLog(this.info.pool, encounterId, afterSeq, limit, branch));
+  }
+
+  listBranches(encounterId: string): Promise<BranchRecord[]> {
+    return this.run('listBranches', () => listBranches(this.info.pool, encounterId));
+  }
+
+  /** Drop the snapshots after `version` (a rewind: they belong to the branch it leaves; the log keeps that branch). */
+  deleteSnapshotsAfter(encounterId: string, version: number): Promise<void> {
+    return this.run('deleteSnapshotsAfter', async () => void (await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version])));
   }
 
   /**
@@ -275,6 +279,12 @@ export class PrismaStore implements Store {
         [encounterId, version, jsonParam(state ?? null), new Date(), summary?.status ?? null, summary?.round ?? null],
       );
     });
+  }
+
+  /** The oldest snapshot: the encounter as created (or forked); a rewind and a fork rebuild from it. */
+  firstSnapshot(encounterId: string): Promise<SnapshotRecord | null> {
+    const select = { encounterId: true, version: true, state: true, createdAt: true } as const;
+    return this.run('firstSnapshot', () => this.prisma.snapshot.findFirst({ where: { encounterId }, orderBy: { version: 'asc' }, select }));
   }
 
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null> {

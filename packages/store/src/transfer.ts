@@ -1,4 +1,5 @@
 import { connectLike } from './backup.js';
+import { readBranchLog } from './timeline.js';
 import type { Store } from './types.js';
 
 /**
@@ -24,6 +25,7 @@ export interface EncounterBundle {
   initial: { version: number; state: unknown };
   /** the newest snapshot (the runtime's wrapper included, when it has one) */
   latest: { version: number; state: unknown };
+  /** the live branch's log (its path, docs/timeline.md) */
   log: Array<{ seq: number; commandId: string; command: unknown; events: unknown; createdAt: Date }>;
 }
 
@@ -54,10 +56,8 @@ export async function readEncounterBundle(store: Store, encounterId: string): Pr
        UNION ALL (SELECT version, state FROM snapshots WHERE encounter_id = $1 ORDER BY version DESC LIMIT 1)`,
       [encounterId],
     );
-    const log = await client.query<{ seq: number; command_id: string; command: unknown; events: unknown; created_at: Date }>(
-      'SELECT seq, command_id, command, events, created_at FROM command_log WHERE encounter_id = $1 ORDER BY seq',
-      [encounterId],
-    );
+    // the live branch's log (docs/timeline.md): the encounter as it is played now; a backup keeps every branch
+    const log = await readBranchLog(client, encounterId, 0);
     await client.query('COMMIT');
     const [initial, latest] = snaps.rows;
     if (!initial || !latest) throw new Error(`Encounter ${encounterId} has no snapshot.`);
@@ -77,7 +77,7 @@ export async function readEncounterBundle(store: Store, encounterId: string): Pr
       },
       initial,
       latest,
-      log: log.rows.map((e) => ({ seq: e.seq, commandId: e.command_id, command: e.command, events: e.events, createdAt: e.created_at })),
+      log: log.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, createdAt: e.createdAt })),
     };
   } finally {
     await client.query('ROLLBACK').catch(() => {});

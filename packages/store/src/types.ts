@@ -8,6 +8,7 @@
  */
 
 import type { AccountsStore } from './accounts-types.js';
+import type { BranchRecord } from './timeline.js';
 
 export interface AccountRecord {
   id: string;
@@ -47,6 +48,8 @@ export interface LogEntry {
   encounterId: string;
   /** = the state version after this command (1, 2, 3...) */
   seq: number;
+  /** the timeline branch (docs/timeline.md): 0 or absent for the encounter as first played */
+  branch?: number;
   /** the client's idempotency key (unique per encounter) */
   commandId: string;
   command: unknown;
@@ -107,6 +110,14 @@ export class DuplicateCommandIdError extends DuplicateSeqError {
 }
 
 /** The appended entries do not continue the encounter's log (seq must be last + 1, last + 2...). */
+/** An append to a branch that a rewind left (docs/timeline.md): the entry was made before the rewind. */
+export class StaleBranchError extends Error {
+  constructor(message = 'The log entry is on a branch that is no longer live (the encounter was rewound).') {
+    super(message);
+    this.name = 'StaleBranchError';
+  }
+}
+
 export class SeqGapError extends Error {
   constructor(message = 'The log entries would leave a gap in the sequence.') {
     super(message);
@@ -163,7 +174,12 @@ export interface Store {
    * Entries of several encounters may be batched in one transaction by the caller's choice.
    */
   appendLog(entries: LogEntry[], fencing: { encounterId: string; token: number }[]): Promise<void>;
-  readLog(encounterId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /** a branch's log (default: the live branch), see docs/timeline.md */
+  readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number): Promise<LogEntry[]>;
+  /** every branch of the encounter's log, oldest first (the last is the live one) */
+  listBranches(encounterId: string): Promise<BranchRecord[]>;
+  /** drop the snapshots after `version` (a rewind leaves them to the branch it abandons) */
+  deleteSnapshotsAfter(encounterId: string, version: number): Promise<void>;
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null>;
   /** Every command id in the encounter's log, in no particular order. */
   listCommandIds(encounterId: string): Promise<string[]>;
@@ -171,6 +187,8 @@ export interface Store {
   /** `summary`, when given, is written to the encounter's row (with `version`) in the same transaction. */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
+  /** the oldest snapshot: the encounter as created (or as forked) */
+  firstSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
 
   /**
    * Take the lease with a new fencing token (token + 1) when it is free, expired, or held by the

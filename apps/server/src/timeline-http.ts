@@ -1,0 +1,69 @@
+/**
+ * The GM's timeline over HTTP (docs/timeline.md): the branches of an encounter's log and a fork.
+ * The rewind itself is a command (`timeline.rewind`), sent like any other.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idReply, logEntrySchema } from '@fray/protocol';
+import { withoutGeneratorState } from '@fray/engine';
+import { forkEncounter } from '@fray/runtime';
+import { ApiError } from './errors.js';
+import { errorsOf as E } from './openapi.js';
+import type { ServerContext } from './context.js';
+import type { GmAccess } from './gm-access.js';
+
+const bearer = [{ bearer: [] }];
+const encounterParams = z.object({ id: z.string().min(1).max(64) });
+
+const branchSchema = z.object({
+  branch: z.number().int(),
+  parent: z.number().int().nullable(),
+  fromVersion: z.number().int().nullable(),
+  baseVersion: z.number().int(),
+  lastVersion: z.number().int(),
+  commandId: z.string().nullable(),
+  at: z.string().nullable(),
+  live: z.boolean(),
+});
+
+const forkBody = z.object({ version: z.number().int().min(0), name: z.string().min(1).max(120).optional() }).strict();
+
+/** The log (of any branch), the branches, and a fork. */
+export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, access: GmAccess): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { store, runtime } = ctx;
+  const { owned } = access;
+
+  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log (of a branch: ?branch=N, default the live one)', security: bearer, params: encounterParams, querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }), response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const { branch } = req.query;
+    if (branch !== undefined && !(await store.listBranches(rec.id)).some((b) => b.branch === branch)) throw new ApiError('UNKNOWN_BRANCH', `The encounter has no branch ${branch}.`);
+    const entries = [];
+    let after = 0;
+    for (;;) {
+      const page = await store.readLog(rec.id, after, 1000, branch);
+      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
+      if (page.length < 1000) break;
+      after = page[page.length - 1]!.seq;
+    }
+    return { encounterId: rec.id, entries };
+  });
+
+  r.get('/encounters/:id/branches', { schema: { summary: "The branches of the encounter's log (rewinds), oldest first; the last is live", security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), branches: z.array(branchSchema) }).describe('Every branch, kept'), ...E.gmEncounter } } }, async (req) => {
+    const rec = await owned(req, req.params.id);
+    const branches = await store.listBranches(rec.id);
+    return {
+      encounterId: rec.id,
+      branches: branches.map((b) => ({ branch: b.branch, parent: b.parent, fromVersion: b.fromVersion, baseVersion: b.baseVersion, lastVersion: b.lastVersion, commandId: b.commandId, at: b.createdAt ? b.createdAt.toISOString() : null, live: b.live })),
+    };
+  });
+
+  r.post('/encounters/:id/fork', { schema: { summary: 'A new encounter whose state equals this one at a version (same ruleset, options, combatants)', security: bearer, params: encounterParams, body: forkBody, response: { 201: idReply.describe('The new encounter, at that version'), ...E.gmCreate } } }, async (req, reply) => {
+    const rec = await owned(req, req.params.id);
+    const made = await forkEncounter(runtime, rec, req.body.version, { accountId: rec.accountId, ...(req.body.name ? { name: req.body.name } : {}) });
+    if ('error' in made) throw new ApiError(made.error.code, made.error.message, undefined, made.error.rule);
+    req.log.info({ forkId: made.id, version: req.body.version }, 'encounter forked');
+    return reply.status(201).send({ id: made.id, version: made.version });
+  });
+}
