@@ -30,6 +30,8 @@ export interface LiveSnapshot {
   role: ViewerRole | null;
   playerId: string | null;
   version: number;
+  /** the timeline branch (docs/timeline.md): a GM's rewind starts the next one */
+  branch: number;
   state: EncounterState | null;
   deadlines: Deadlines;
   /** the event log as this viewer may see it, oldest first, one entry per command */
@@ -88,6 +90,7 @@ export class Live {
     role: null,
     playerId: null,
     version: -1,
+    branch: 0,
     state: null,
     deadlines: noDeadlines,
     log: [],
@@ -161,7 +164,7 @@ export class Live {
     const m = this.mirror;
     m.onChange((_m, msg) => this.onChange(msg));
     m.onDeadlines(() => this.set({ deadlines: m.deadlines ?? noDeadlines }));
-    this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, state: isState(m.state) ? m.state : null, deadlines: m.deadlines ?? noDeadlines });
+    this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, branch: m.branch, state: isState(m.state) ? m.state : null, deadlines: m.deadlines ?? noDeadlines });
     void this.loadLog();
   }
 
@@ -196,10 +199,12 @@ export class Live {
 
   private onChange(msg: PatchMessage | null): void {
     const m = this.mirror!;
-    let log = this.snap.log;
-    if (msg) log = [...log.filter((e) => e.seq !== msg.to), { seq: msg.to, events: msg.events }];
-    this.set({ state: isState(m.state) ? m.state : null, version: m.version, deadlines: m.deadlines ?? noDeadlines, log });
-    if (!msg) void this.loadLog(); // a snapshot: the events in between come from the log
+    // a rewind (docs/timeline.md) or a snapshot on another branch: the log is the live branch's, read again
+    const rewound = m.branch !== this.snap.branch;
+    let log = this.snap.log.filter((e) => e.seq <= m.version);
+    if (msg && !rewound) log = [...log.filter((e) => e.seq !== msg.to), { seq: msg.to, events: msg.events }];
+    this.set({ state: isState(m.state) ? m.state : null, version: m.version, branch: m.branch, deadlines: m.deadlines ?? noDeadlines, log });
+    if (!msg || rewound) void this.loadLog(); // the events in between come from the log
   }
 
   /** After a reconnect (or the server moving the encounter): catch up, then show it live. */
@@ -217,6 +222,7 @@ export class Live {
   private async loadLog(): Promise<void> {
     const client = this.client;
     if (!client) return;
+    const branch = this.snap.branch;
     const entries: LogEntry[] = [];
     let afterSeq = 0;
     for (let page = 0; page < 50; page++) {
@@ -231,9 +237,10 @@ export class Live {
       if (ack.entries.length < 1000) break;
       afterSeq = ack.entries[ack.entries.length - 1]!.seq;
     }
+    if (this.snap.branch !== branch) return; // rewound meanwhile: the read that follows the rewind counts
     // keep the live entries that arrived while the log loaded
     const seen = new Set(entries.map((e) => e.seq));
-    const merged = [...entries, ...this.snap.log.filter((e) => !seen.has(e.seq))].sort((a, b) => a.seq - b.seq);
+    const merged = [...entries, ...this.snap.log.filter((e) => !seen.has(e.seq) && e.seq <= this.snap.version)].sort((a, b) => a.seq - b.seq);
     this.set({ log: merged });
   }
 

@@ -5,7 +5,7 @@ import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { OutcomeLine, useCommand } from '../components/Outcome.js';
 import { ExportButton, encounterFileName } from '../components/Transfer.js';
 import { ConnectionBadge, ErrorMessage, OfflineBanner, Section } from '../components/common.js';
-import { displayOf } from '../lib/display.js';
+import { displayOf, type RulesetDisplay } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
@@ -18,6 +18,7 @@ import { Dice } from './console/Dice.js';
 import { EffectForm } from './console/EffectForm.js';
 import { RawCommand } from './console/GmTools.js';
 import { TurnSection } from './console/Turns.js';
+import { UndoLast } from './console/Undo.js';
 
 const everyone = (): boolean => true;
 const back = (e: React.MouseEvent) => (e.preventDefault(), navigate('/gm'));
@@ -72,7 +73,7 @@ function SideColumn({ g, snap }: { g: GmScope; snap: LiveSnapshot }) {
   );
 }
 
-function ConsoleHeader({ state, ruleset, snap, live }: { state: EncounterState; ruleset: RulesetInfo | undefined; snap: LiveSnapshot; live: Live }) {
+function ConsoleHeader({ state, ruleset, snap, live, display }: { state: EncounterState; ruleset: RulesetInfo | undefined; snap: LiveSnapshot; live: Live; display: RulesetDisplay }) {
   return (
     <header className="topbar">
       <h1>
@@ -81,6 +82,7 @@ function ConsoleHeader({ state, ruleset, snap, live }: { state: EncounterState; 
         </a>{' '}
         {state.name} <span className="muted">· {ruleset?.name ?? state.ruleset} · GM</span>
       </h1>
+      <UndoLast live={live} snap={snap} state={state} display={display} />
       <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
     </header>
   );
@@ -136,7 +138,7 @@ export function Console({ encounterId }: { encounterId: string }) {
   return (
     <MapContext.Provider value={map.api}>
       <main className="console">
-        <ConsoleHeader state={state} ruleset={ruleset} snap={snap} live={live} />
+        <ConsoleHeader state={state} ruleset={ruleset} snap={snap} live={live} display={g.display} />
         <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
         <OutcomeLine outcome={outcome} clear={clear} />
         <div className="console-top">

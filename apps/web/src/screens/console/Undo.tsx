@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { OutcomeLine, type Outcome } from '../../components/Outcome.js';
+import type { RulesetDisplay } from '../../lib/display.js';
+import { commandLabel, type Live, type LiveSnapshot } from '../../lib/live.js';
+import { isRecord } from '../../lib/guards.js';
+import { effectNames, rollText, story } from '../../lib/story.js';
+import type { EncounterState } from '../../lib/types.js';
+
+const gmReader = { role: 'gm', mine: () => true } as const;
+
+/** The last command in the game's words (the log's sentences), or its type when it said nothing at the table. */
+export function lastCommandWords(snap: LiveSnapshot, state: EncounterState, display: RulesetDisplay): string[] {
+  const last = snap.log.find((e) => e.seq === snap.version);
+  if (!last) return [];
+  const told = story(display, { state, effects: effectNames(snap.log) }, [last], gmReader)[0];
+  if (told) return told.lines.map((l) => (l.kind === 'roll' ? rollText(l.roll, true) : l.text));
+  return isRecord(last.command) ? [commandLabel(last.command)] : [];
+}
+
+/**
+ * "Undo the last command" (docs/timeline.md): one click, then a confirm that says what goes in the
+ * game's words; a `timeline.rewind` to the version before it. Nothing is deleted: the undone
+ * command stays on the branch the rewind leaves.
+ */
+export function UndoLast({ live, snap, state, display }: { live: Live; snap: LiveSnapshot; state: EncounterState; display: RulesetDisplay }) {
+  const [asking, setAsking] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const words = lastCommandWords(snap, state, display);
+  const undo = async () => {
+    setAsking(false);
+    const r = await live.send({ type: 'timeline.rewind', toVersion: snap.version - 1, label: 'Undo' });
+    setOutcome(r.ok ? { ok: true, text: `Undone: ${words.join(' ') || 'the last command'}` } : { ok: false, error: r.error });
+  };
+  return (
+    <div className="undo">
+      <button type="button" onClick={() => setAsking(true)} disabled={snap.version < 1 || asking} data-testid="undo">
+        ↶ Undo
+      </button>
+      {asking ? (
+        <div role="alertdialog" aria-labelledby="undo-title" className="card undo-confirm" data-testid="undo-confirm">
+          <p id="undo-title">
+            <strong>Undo the last command?</strong>
+          </p>
+          {words.length > 0 ? (
+            <ul data-testid="undo-what">
+              {words.map((w, i) => (
+                <li key={i}>{w}</li>
+              ))}
+            </ul>
+          ) : (
+            <p>The last change (version {snap.version}).</p>
+          )}
+          <p className="muted">Everyone goes back to how it was before. The log keeps what was undone.</p>
+          <div className="row">
+            <button type="button" className="primary" onClick={() => void undo()} data-testid="undo-yes">
+              Undo it
+            </button>
+            <button type="button" onClick={() => setAsking(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <OutcomeLine outcome={outcome} clear={() => setOutcome(null)} />
+    </div>
+  );
+}
