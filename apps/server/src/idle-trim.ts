@@ -32,6 +32,8 @@ export function reduceMemoryNow(): void {
 export interface IdleTrimOptions {
   /** a counter that moves with activity (commands applied, encounters loaded, messages handled) */
   activity: () => number;
+  /** true while the process must not pause (encounters in memory, clients connected): no trim then */
+  busy?: () => boolean;
   /** quiet this long after start before the first trim (ms) */
   firstQuietMs: number;
   /** quiet this long after later activity before trimming again (ms) */
@@ -50,7 +52,7 @@ export function trimWhenIdle(o: IdleTrimOptions): () => void {
   const timer = setInterval(() => {
     const now = Date.now();
     const a = o.activity();
-    if (a !== last) {
+    if (a !== last || o.busy?.() === true) {
       last = a;
       quietSince = now;
       trimmed = false;
@@ -73,10 +75,13 @@ export function trimWhenIdle(o: IdleTrimOptions): () => void {
  * (2 s without a command or a load), and the same after each spell of play followed by
  * FRAY_IDLE_TRIM_SECONDS of quiet (0: never).
  */
-export function trimWhenQuiet(config: { idleTrimSeconds: number }, m: { commands: number; loads: number }, logger: { info(o: object, msg: string): void }): void {
+export function trimWhenQuiet(config: { idleTrimSeconds: number }, m: { commands: number; loads: number }, busy: () => boolean, logger: { info(o: object, msg: string): void }): void {
   if (config.idleTrimSeconds <= 0) return;
   trimWhenIdle({
     activity: () => m.commands + m.loads,
+    // a memory-reducing GC of a heap holding 1,000 encounters paused a restarted process 1-2 s
+    // while its clients were catching up: only a process with nothing live and nobody connected
+    busy,
     firstQuietMs: 2_000,
     quietMs: config.idleTrimSeconds * 1000,
     onTrim: ({ rssBefore, rssAfter, ms }) => logger.info({ rssBeforeMB: Math.round(rssBefore / 2 ** 20), rssAfterMB: Math.round(rssAfter / 2 ** 20), ms: Math.round(ms) }, 'idle: memory given back (a memory-reducing GC)'),

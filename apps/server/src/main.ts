@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   const damonSays = damonWarning(damon, cores);
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 
-  trimWhenQuiet(config, server.runtime.metrics, logger);
+  trimWhenQuiet(config, server.runtime.metrics, () => server.runtime.liveCount > 0 || server.io.engine.clientsCount > 0, logger);
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   if (config.backups && process.env.FRAY_STORE !== 'memory') {
     scheduleBackups(store, config.backups, logger);

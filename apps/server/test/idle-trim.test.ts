@@ -8,6 +8,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * process is quiet, never while activity goes on, and again only after a new spell of activity.
  */
 describe('trimWhenIdle', () => {
+  it('never trims while the process is busy (encounters live, clients connected), however quiet', async () => {
+    const trims: unknown[] = [];
+    const stop = trimWhenIdle({ activity: () => 0, busy: () => true, firstQuietMs: 20, quietMs: 20, checkMs: 5, onTrim: (t) => trims.push(t) });
+    await sleep(200);
+    stop();
+    expect(trims).toEqual([]);
+  });
+
   it('trims once after the quiet spell, not while activity moves, again after new activity', async () => {
     let activity = 0;
     const trims: Array<{ rssBefore: number; rssAfter: number }> = [];

@@ -5,4 +5,7 @@ export { FrayClient } from './client.js';
 export type { ClientOptions, FraySocket } from './client.js';
 export { EncounterMirror } from './mirror.js';
 export { FrayError } from './errors.js';
-export { verifyDice } from './verify-dice.js';
+export { verifyDice, DiceVerifyError } from './verify-dice.js';
+/** @public the verifier's report and input */
+export type { DiceReport, DiceReveal, DiceLog, RollCheck, RollStatus, DiceVerifyErrorCode } from './verify-dice.js';
+export { diceSummary, rollLine } from './dice-words.js';
