@@ -218,11 +218,10 @@ export class Live {
     }
   }
 
-  /** The whole log as this viewer may see it (pages of 1000). */
-  private async loadLog(): Promise<void> {
+  /** The whole log as this viewer may see it, fetched from the server (pages of 1000); null when it cannot be read now. */
+  async fetchLog(): Promise<LogEntry[] | null> {
     const client = this.client;
-    if (!client) return;
-    const branch = this.snap.branch;
+    if (!client) return null;
     const entries: LogEntry[] = [];
     let afterSeq = 0;
     for (let page = 0; page < 50; page++) {
@@ -230,13 +229,20 @@ export class Live {
       try {
         ack = await client.log(this.opts.encounterId, afterSeq, 1000);
       } catch {
-        return;
+        return null;
       }
-      if (!ack.ok) return;
+      if (!ack.ok) return null;
       entries.push(...ack.entries);
       if (ack.entries.length < 1000) break;
       afterSeq = ack.entries[ack.entries.length - 1]!.seq;
     }
+    return entries;
+  }
+
+  private async loadLog(): Promise<void> {
+    const branch = this.snap.branch;
+    const entries = await this.fetchLog();
+    if (!entries) return;
     if (this.snap.branch !== branch) return; // rewound meanwhile: the read that follows the rewind counts
     // keep the live entries that arrived while the log loaded
     const seen = new Set(entries.map((e) => e.seq));

@@ -4,6 +4,7 @@ import { StoryLog } from '../components/Log.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { OutcomeLine, useCommand } from '../components/Outcome.js';
 import { ExportButton, encounterFileName } from '../components/Transfer.js';
+import { VerifyDice } from '../components/VerifyDice.js';
 import { ConnectionBadge, ErrorMessage, OfflineBanner, Section } from '../components/common.js';
 import { displayOf, type RulesetDisplay } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
@@ -36,7 +37,7 @@ function InvitesSection({ encounterId, token, state }: { encounterId: string; to
 }
 
 /** The right-hand column: conditions, dice, the GM's tools, invites, export, the log. */
-function SideColumn({ g, snap }: { g: GmScope; snap: LiveSnapshot }) {
+function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: Live }) {
   const { state, ruleset, send, encounterId, token } = g;
   return (
     <div className="col">
@@ -47,6 +48,9 @@ function SideColumn({ g, snap }: { g: GmScope; snap: LiveSnapshot }) {
       ) : null}
       <Section title="Dice" id="dice">
         <Dice state={state} send={send} />
+      </Section>
+      <Section title="Verify the dice" id="verify-dice">
+        <VerifyDice live={live} state={state} />
       </Section>
       {ruleset?.commandInfo ? (
         <Section title="GM tools and rulings (every command)" id="gm-commands">
@@ -151,7 +155,7 @@ export function Console({ encounterId }: { encounterId: string }) {
             <CombatantsSection g={g} />
             <AddSection g={g} rulesetsError={rulesets.error} />
           </div>
-          <SideColumn g={g} snap={snap} />
+          <SideColumn g={g} snap={snap} live={live} />
         </div>
       </main>
     </MapContext.Provider>

@@ -4,6 +4,7 @@ import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
+import { VerifyDice } from '../components/VerifyDice.js';
 import { Vitals } from '../components/Vitals.js';
 import { nameOf } from '../lib/describe.js';
 import { displayOf, reactionName, type RulesetDisplay } from '../lib/display.js';
@@ -233,6 +234,11 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         <Section title="What happened" id="log">
           <StoryLog state={state} log={snap.log} display={p.display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
         </Section>
+        {!spectator ? (
+          <Section title="Verify the dice" id="verify-dice">
+            <VerifyDice live={live} state={state} />
+          </Section>
+        ) : null}
       </main>
     </MapContext.Provider>
   );
