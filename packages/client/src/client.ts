@@ -1,5 +1,5 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, JoinAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
+import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
 import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
