@@ -1,5 +1,5 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, JoinAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
+import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
 import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
@@ -266,9 +266,10 @@ export class FrayClient {
     payload: Parameters<ClientToServerEvents[E]>[0],
   ): Promise<Parameters<Parameters<ClientToServerEvents[E]>[1]>[0]> {
     while (!this.socket.connected) await this.waitConnected();
-    // socket.io's typed emitWithAck cannot see through the generic event here
-    const s = this.socket.timeout(this.ackTimeoutMs) as unknown as { emitWithAck(e: string, p: unknown): Promise<unknown> };
-    return (await s.emitWithAck(event, payload)) as Parameters<Parameters<ClientToServerEvents[E]>[1]>[0];
+    // socket.io's typed emitWithAck cannot see through the generic event E: through its untyped
+    // view (the same socket), whose ack is what ClientToServerEvents[E] answers
+    const untyped: Socket = this.socket;
+    return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
   }
 
   private waitConnected(): Promise<void> {
@@ -277,7 +278,7 @@ export class FrayClient {
   }
 
   async join(encounterId: string): Promise<EncounterMirror> {
-    const ack = (await this.request('join', { encounterId })) as JoinAck;
+    const ack = await this.request('join', { encounterId });
     if (!ack.ok) throw new FrayError(ack.error);
     const mirror = new EncounterMirror(this, encounterId, ack);
     this.mirrors.set(encounterId, mirror);
@@ -288,7 +289,7 @@ export class FrayClient {
 
   async leave(encounterId: string): Promise<void> {
     this.mirrors.delete(encounterId);
-    const ack = (await this.request('leave', { encounterId })) as SimpleAck;
+    const ack = await this.request('leave', { encounterId });
     if (!ack.ok) throw new FrayError(ack.error);
   }
 
@@ -304,7 +305,7 @@ export class FrayClient {
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
         await this.joinedAgain(encounterId);
-        const ack = (await this.request('command', req)) as CommandAck;
+        const ack = await this.request('command', req);
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
         if (!ack.ok && MOVED.has(ack.error.code) && this.mirrors.has(encounterId) && attempt < this.retries) {
@@ -336,25 +337,25 @@ export class FrayClient {
   }
 
   async sync(encounterId: string, since: number): Promise<SyncAck> {
-    return (await this.request('sync', { encounterId, since })) as SyncAck;
+    return this.request('sync', { encounterId, since });
   }
 
   /** Where a combatant can go with a movement option (`reach`): read-only, nothing changes. */
   async reach(req: ReachRequestMessage): Promise<ReachAck> {
-    return (await this.request('reach', req)) as ReachAck;
+    return this.request('reach', req);
   }
 
   async actions(encounterId: string, combatantId: string): Promise<ActionsAck> {
-    return (await this.request('actions', { encounterId, combatantId })) as ActionsAck;
+    return this.request('actions', { encounterId, combatantId });
   }
 
   async log(encounterId: string, afterSeq = 0, limit?: number): Promise<LogAck> {
-    return (await this.request('log', { encounterId, afterSeq, ...(limit ? { limit } : {}) })) as LogAck;
+    return this.request('log', { encounterId, afterSeq, ...(limit ? { limit } : {}) });
   }
 
   /** GM: set (or clear with null) the turn timer in seconds. */
   async setTurnTimer(encounterId: string, turnSeconds: number | null): Promise<SimpleAck> {
-    return (await this.request('timer', { encounterId, turnSeconds })) as SimpleAck;
+    return this.request('timer', { encounterId, turnSeconds });
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import jsonpatch, { type Operation } from 'fast-json-patch';
+import jsonpatch from 'fast-json-patch';
 import type { ClientCommand, CommandAck, Deadlines, DeadlinesMessage, JoinAck, PatchMessage, SyncAck, ViewerRole } from '@fray/protocol';
 import { FrayError } from './errors.js';
 
@@ -62,7 +62,7 @@ export class EncounterMirror {
       void this.sync().catch(() => {});
       return;
     }
-    this.state = jsonpatch.applyPatch(this.state, msg.ops as Operation[], false, true).newDocument;
+    this.state = jsonpatch.applyPatch(this.state, msg.ops, false, true).newDocument;
     this.version = msg.to;
     this.deadlines = msg.deadlines;
     this.stats.patches += 1;

@@ -7,13 +7,15 @@ export const commandIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]
 export const viewerRoleSchema = z.enum(['gm', 'player', 'spectator']);
 export type ViewerRole = z.infer<typeof viewerRoleSchema>;
 
-/** RFC 6902 JSON Patch operation. */
-export const patchOpSchema = z.object({
-  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
-  path: z.string(),
-  from: z.string().optional(),
-  value: z.unknown().optional(),
-});
+/** RFC 6902 JSON Patch operation: each op with the members RFC 6902 gives it. */
+export const patchOpSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('move'), path: z.string(), from: z.string() }),
+  z.object({ op: z.literal('copy'), path: z.string(), from: z.string() }),
+  z.object({ op: z.literal('test'), path: z.string(), value: z.unknown() }),
+]);
 export type PatchOp = z.infer<typeof patchOpSchema>;
 
 /** A command as a client sends it: the engine's fields without `by` (the server sets `by`). */

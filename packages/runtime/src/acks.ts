@@ -1,5 +1,5 @@
-import type { EngineEvent } from '@fray/engine';
 import { IdFilter } from './id-filter.js';
+import { eventsOf } from './snapshots.js';
 import { commandIdTaken, senderOf, senderOfLogged } from './senders.js';
 import type { HostRuntime, Later, Remembered, StoredResult, SubmitInput } from './host-types.js';
 import { isStaleOwner, type Logger } from './store.js';
@@ -62,7 +62,7 @@ export class CommandMemory {
       this.remember(commandId, e.seq);
       // the id is the sender's who used it first: another sender's command with it is not applied
       if (senderOfLogged(e.command) !== sender) return commandIdTaken(commandId);
-      return { ok: true, version: e.seq, events: e.events as EngineEvent[] };
+      return { ok: true, version: e.seq, events: eventsOf(e) };
     } catch (err) {
       this.host.logger.warn({ err: String(err), commandId }, 'could not read the log for an earlier command with this id');
       return { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };

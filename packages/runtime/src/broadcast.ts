@@ -1,5 +1,5 @@
 import { viewerOfKey, type EncounterState, type EngineEvent, type Viewer } from '@fray/engine';
-import type { Deadlines, PatchMessage, PatchOp } from '@fray/protocol';
+import type { Deadlines, PatchMessage } from '@fray/protocol';
 import { diff } from './diff.js';
 import type { Channel, Sink } from './host-types.js';
 import { projectEventsFor } from './viewers.js';
@@ -36,7 +36,7 @@ export function broadcast(h: BroadcastHost, events: EngineEvent[]): void {
       }
     }
     if (!m || m.before !== ch.projection) {
-      const ops = diff(ch.projection, projection) as PatchOp[];
+      const ops = diff(ch.projection, projection);
       const narrowed = ops.some((o) => o.op === 'remove');
       const before = ch.projection;
       ch.projection = projection; // the deadlines below read the new projection

@@ -76,8 +76,8 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
     const start = ops.length;
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {
-      const av = a[i] === undefined ? null : (a[i] as unknown);
-      const bv = b[i] === undefined ? null : (b[i] as unknown);
+      const av: unknown = a[i] === undefined ? null : a[i];
+      const bv: unknown = b[i] === undefined ? null : b[i];
       if (av !== bv) walk(av, bv, `${path}/${i}`, ops);
     }
     for (let i = a.length - 1; i >= n; i--) ops.push({ op: 'remove', path: `${path}/${i}` });

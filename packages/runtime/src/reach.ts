@@ -8,7 +8,7 @@
  * hidden combatant never blocks, threatens or is named in the answer of a viewer who cannot see it.
  * Only acceptance and the reaction a step opens are reported, never other events (no roll leaks).
  */
-import { apply, withoutCombatants, hexLine, hexNeighbors, legalActions, squareLine, type ActionOption, type Actor, type EncounterState, type EngineError, type ParamSpec, type Ruleset, type Viewer } from '@fray/engine';
+import { apply, withoutCombatants, hexLine, hexNeighbors, legalActions, squareLine, type ActionOption, type Actor, type EncounterState, type EngineError, type EngineEvent, type Hex, type ParamSpec, type Ruleset, type Square, type Viewer } from '@fray/engine';
 
 export interface ReachRequest {
   combatantId: string;
@@ -45,7 +45,34 @@ export type ReachAnswer =
     }
   | { ok: false; error: EngineError | { code: string; message: string } };
 
-type Cell = { x: number; y: number } | { q: number; r: number };
+/** A grid's geometry: which positions are its cells, a cell's neighbours, the straight line between two. */
+interface Grid<C> {
+  isCell(p: unknown): p is C;
+  neighbours(c: C): C[];
+  line(a: C, b: C): C[];
+}
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+const squares: Grid<Square> = {
+  isCell: (p): p is Square => isRecord(p) && typeof p.x === 'number' && typeof p.y === 'number',
+  // straight steps first, so that of two equally short paths the straighter one is found first
+  neighbours: ({ x, y }) => [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].map(([dx, dy]) => ({ x: x + dx!, y: y + dy! })),
+  line: squareLine,
+};
+const hexes: Grid<Hex> = {
+  isCell: (p): p is Hex => isRecord(p) && typeof p.q === 'number' && typeof p.r === 'number',
+  neighbours: hexNeighbors,
+  line: hexLine,
+};
+/** A movement option's destination field. */
+type DestinationParam = ParamSpec & { kind: 'path' | 'position' };
+const isDestination = (p: ParamSpec): p is DestinationParam => p.kind === 'path' || p.kind === 'position';
+/** What a trial reads of the window a `reaction.opened` event opens (the engine's ReactionWindow): who may react, and why. */
+function openedWindow(e: EngineEvent): { eligible: unknown[]; description: string } | null {
+  const w = e.window;
+  if (!isRecord(w) || !Array.isArray(w.eligible) || !isRecord(w.trigger) || typeof w.trigger.description !== 'string') return null;
+  return { eligible: w.eligible, description: w.trigger.description };
+}
+const isZone = (z: unknown): z is { id: string; name: string } => isRecord(z) && typeof z.id === 'string' && typeof z.name === 'string';
 const keyOf = (p: unknown): string => JSON.stringify(p);
 /** Trials per request: a grid answer explores outward from legal cells only, so this is rarely reached. */
 const MAX_TRIALS = 700;
@@ -59,13 +86,6 @@ function sameTemplate(a: Record<string, unknown> | undefined, b: Record<string, 
 function knownState(state: EncounterState, visible: ReadonlySet<string>): EncounterState {
   const unseen = Object.keys(state.combatants).filter((id) => !visible.has(id));
   return unseen.length === 0 ? state : withoutCombatants(state, unseen);
-}
-
-function neighbours(kind: 'squares' | 'hexes', p: Cell): Cell[] {
-  if (kind === 'hexes') return hexNeighbors(p as { q: number; r: number });
-  const { x, y } = p as { x: number; y: number };
-  // straight steps first, so that of two equally short paths the straighter one is found first
-  return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].map(([dx, dy]) => ({ x: x + dx!, y: y + dy! }));
 }
 
 interface Trial {
@@ -83,22 +103,22 @@ function tryIt(ruleset: Ruleset, state: EncounterState, cmd: Record<string, unkn
   }
   if (!r.ok) return { ok: false, error: r.error };
   const opened = r.events.find((e) => e.type === 'reaction.opened');
-  if (!opened) return { ok: true };
-  const w = opened.window as { eligible: string[]; trigger: { description: string } };
-  const from = w.eligible.filter((id) => visible.has(id) && id !== moverId);
+  const w = opened ? openedWindow(opened) : null;
+  if (!w) return { ok: true };
+  const from = w.eligible.filter((id): id is string => typeof id === 'string' && visible.has(id) && id !== moverId);
   if (from.length === 0) return { ok: true };
   const stopped = keyOf(r.state.combatants[moverId]?.position ?? null);
   const at = path ? path.findIndex((p) => keyOf(p) === stopped) + 1 : 0;
-  return { ok: true, provokes: { at, from, description: w.trigger.description } };
+  return { ok: true, provokes: { at, from, description: w.description } };
 }
 
-function gridReach(
+function gridReach<C>(
   ruleset: Ruleset,
   state: EncounterState,
-  kind: 'squares' | 'hexes',
+  grid: Grid<C>,
   base: Record<string, unknown>,
-  param: ParamSpec,
-  from: Cell,
+  param: DestinationParam,
+  from: C,
   moverId: string,
   visible: ReadonlySet<string>,
 ): { reachable: ReachTarget[]; refused: Array<{ to: unknown; error: EngineError }>; maxSteps: number } {
@@ -106,12 +126,12 @@ function gridReach(
   const reachable: ReachTarget[] = [];
   const refused: Array<{ to: unknown; error: EngineError }> = [];
   const seen = new Set<string>([keyOf(from)]);
-  let frontier: Array<{ cell: Cell; path: Cell[] }> = [{ cell: from, path: [] }];
+  let frontier: Array<{ cell: C; path: C[] }> = [{ cell: from, path: [] }];
   let trials = 0;
   for (let depth = 1; depth <= maxSteps + 1 && frontier.length > 0; depth++) {
     const next: typeof frontier = [];
     for (const f of frontier) {
-      for (const n of neighbours(kind, f.cell)) {
+      for (const n of grid.neighbours(f.cell)) {
         const k = keyOf(n);
         if (seen.has(k) || trials >= MAX_TRIALS) continue;
         seen.add(k);
@@ -129,9 +149,9 @@ function gridReach(
   return { reachable, refused, maxSteps };
 }
 
-function zoneReach(ruleset: Ruleset, state: EncounterState, base: Record<string, unknown>, param: ParamSpec, moverId: string, visible: ReadonlySet<string>) {
-  const at = (ruleset.space?.zones ?? 'rs.zones').split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), state);
-  const zones = at && typeof at === 'object' ? (Object.values(at) as Array<{ id: string; name: string }>) : [];
+function zoneReach(ruleset: Ruleset, state: EncounterState, base: Record<string, unknown>, param: DestinationParam, moverId: string, visible: ReadonlySet<string>) {
+  const at = (ruleset.space?.zones ?? 'rs.zones').split('.').reduce<unknown>((o, k) => (isRecord(o) ? o[k] : undefined), state);
+  const zones = isRecord(at) ? Object.values(at).filter(isZone) : [];
   const candidates: Array<{ to: Record<string, unknown>; label: string }> = zones.map((z) => ({ to: { zone: z.id }, label: `Go to ${z.name}` }));
   for (const c of Object.values(state.combatants)) {
     if (c.id === moverId || !visible.has(c.id)) continue;
@@ -157,23 +177,35 @@ export function reachOf(ruleset: Ruleset, full: EncounterState, viewer: Viewer, 
   const option = options.find((o) => o.command === req.command && (req.action === undefined || o.action === req.action) && sameTemplate(o.template, req.template));
   if (!option) return { ok: false, error: { code: 'UNKNOWN_COMMAND', rule: 'engine.commands', message: `No "${req.command}" option for this combatant now.` } };
   if (!option.allowed) return { ok: false, error: option.blocked ?? { code: 'ILLEGAL_ACTION', rule: 'engine.commands', message: 'Not possible now.' } };
-  const param = (option.params ?? []).find((p) => p.kind === 'path' || p.kind === 'position');
+  const param = (option.params ?? []).find(isDestination);
   if (!param) return { ok: false, error: { code: 'INVALID_COMMAND', rule: 'engine.commands', message: `${option.label} takes no destination.` } };
   const by: Actor = viewer.role === 'gm' ? { role: 'gm' } : viewer.role === 'player' ? { role: 'player', playerId: viewer.playerId } : { role: 'gm' };
   const base: Record<string, unknown> = { ...(req.params ?? {}), ...(option.template ?? {}), type: option.command, by };
   const state = viewer.role === 'gm' ? full : knownState(full, visible);
   const mover = state.combatants[req.combatantId];
-  const common = { ok: true as const, version: full.version, space, param: param.name, paramKind: param.kind as 'path' | 'position', from: mover?.position ?? null };
+  const common = { ok: true as const, version: full.version, space, param: param.name, paramKind: param.kind, from: mover?.position ?? null };
   if (space === 'zones') return { ...common, maxSteps: null, ...zoneReach(ruleset, state, base, param, req.combatantId, visible) };
-  const from = mover?.position as Cell | null;
-  if (!from) return { ok: false, error: { code: 'ILLEGAL_ACTION', rule: 'engine.space', message: `${mover?.name ?? 'This combatant'} is not on the map: the GM places it first.` } };
-  const grid = gridReach(ruleset, state, space, base, param, from, req.combatantId, visible);
-  const answer: ReachAnswer = { ...common, ...grid };
-  if (req.to !== undefined && req.to !== null && typeof req.to === 'object') {
-    const to = req.to as Cell;
-    const line = (space === 'hexes' ? hexLine(from as { q: number; r: number }, to as { q: number; r: number }) : squareLine(from as { x: number; y: number }, to as { x: number; y: number })).slice(1) as Cell[];
+  const on = { ruleset, state, base, param, mover: req.combatantId, visible, to: req.to };
+  const answer = space === 'hexes' ? onGrid(hexes, mover?.position, on) : onGrid(squares, mover?.position, on);
+  if (!answer) return { ok: false, error: { code: 'ILLEGAL_ACTION', rule: 'engine.space', message: `${mover?.name ?? 'This combatant'} is not on the map: the GM places it first.` } };
+  return { ...common, ...answer };
+}
+
+type GridAnswer = Pick<Extract<ReachAnswer, { ok: true }>, 'reachable' | 'refused' | 'maxSteps' | 'explain'>;
+
+/** A grid's answer from where the mover stands (null when it is not on the map), with `to` explained when asked. */
+function onGrid<C>(
+  grid: Grid<C>,
+  position: unknown,
+  on: { ruleset: Ruleset; state: EncounterState; base: Record<string, unknown>; param: DestinationParam; mover: string; visible: ReadonlySet<string>; to: unknown },
+): GridAnswer | null {
+  const { ruleset, state, base, param, mover, visible, to } = on;
+  if (!grid.isCell(position)) return null;
+  const answer: GridAnswer = gridReach(ruleset, state, grid, base, param, position, mover, visible);
+  if (grid.isCell(to)) {
+    const line = grid.line(position, to).slice(1);
     if (line.length > 0 && line.length <= 200) {
-      const t = tryIt(ruleset, state, { ...base, [param.name]: param.kind === 'path' ? line : to }, req.combatantId, line, visible);
+      const t = tryIt(ruleset, state, { ...base, [param.name]: param.kind === 'path' ? line : to }, mover, line, visible);
       answer.explain = { to, ok: t.ok, ...(t.error ? { error: t.error } : {}), path: line };
     }
   }

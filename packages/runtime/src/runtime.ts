@@ -75,8 +75,9 @@ export class Runtime {
     try {
       state = createEncounter(ruleset, { id, name: input.name, options: input.options ?? {}, seed, ...(dice ? { dice } : {}) });
     } catch (e) {
-      const err = e as { code?: string; message?: string };
-      throw new RuntimeError(err.code ?? 'INVALID_OPTIONS', err.message ?? String(e));
+      const code = fieldOf(e, 'code');
+      const message = fieldOf(e, 'message');
+      throw new RuntimeError(typeof code === 'string' ? code : 'INVALID_OPTIONS', typeof message === 'string' ? message : String(e));
     }
     return this.store.createEncounter(
       { id, accountId: input.accountId, name: input.name, ruleset: ruleset.id, options: state.options, seed, status: 'setup', round: 0, version: 0 },
@@ -94,7 +95,7 @@ export class Runtime {
       p = this.load(encounterId)
         .catch((e: unknown) => {
           // the database is down or unreachable: a typed refusal, not an internal error
-          if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') {
+          if (isStoreUnavailable(e)) {
             throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
           }
           throw e;
@@ -192,7 +193,7 @@ export class Runtime {
       const { state, turnTimerSeconds } = await this.replay(encounterId, record, ruleset, this.logger.child({ encounterId }));
       return { record, state, turnTimerSeconds };
     } catch (e) {
-      if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
+      if (isStoreUnavailable(e)) throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
       throw e;
     }
   }
@@ -339,3 +340,12 @@ export class Runtime {
   }
 }
 
+/** A field of a thrown value, when it is an object that has it. */
+function fieldOf(e: unknown, key: string): unknown {
+  return typeof e === 'object' && e !== null ? Reflect.get(e, key) : undefined;
+}
+
+/** The store's refusal when the database is down or unreachable (its StoreUnavailableError). */
+function isStoreUnavailable(e: unknown): boolean {
+  return e instanceof Error && fieldOf(e, 'code') === 'STORE_UNAVAILABLE';
+}

@@ -8,13 +8,15 @@ import type { WireError } from '@fray/protocol';
  */
 export function senderOf(by: Actor | { role?: unknown; playerId?: unknown } | null | undefined): string {
   if (!by || typeof by !== 'object') return '?';
-  if (by.role === 'player') return `player:${String((by as { playerId?: unknown }).playerId)}`;
+  if (by.role === 'player') return `player:${String('playerId' in by ? by.playerId : undefined)}`;
   return String(by.role);
 }
 
 /** The sender of a logged command (its `by`). */
 export function senderOfLogged(command: unknown): string {
-  return senderOf((command as { by?: Actor } | null)?.by);
+  return senderOf(
+    typeof command === 'object' && command !== null && 'by' in command && typeof command.by === 'object' ? command.by : undefined,
+  );
 }
 
 /** Command ids the runtime gives its own (deadline) commands: no client may take one. */

@@ -32,3 +32,9 @@ export function unwrapSnapshot(x: unknown): Unwrapped {
 export function isEvents(events: unknown[]): events is EngineEvent[] {
   return events.every((e) => typeof e === 'object' && e !== null && typeof Reflect.get(e, 'type') === 'string');
 }
+
+/** A log entry's events as the engine's (see `isEvents`); an entry holding anything else is an error. */
+export function eventsOf(entry: { seq: number; events: unknown[] }): EngineEvent[] {
+  if (!isEvents(entry.events)) throw new Error(`Log entry ${entry.seq} holds no events.`);
+  return entry.events;
+}

@@ -1,5 +1,5 @@
 import { apply, viewKeyOf, viewerOfKey, type EncounterState, type EngineEvent, type Ruleset, type Viewer } from '@fray/engine';
-import type { Deadlines, PatchMessage, PatchOp } from '@fray/protocol';
+import type { Deadlines, PatchMessage } from '@fray/protocol';
 import { diff } from './diff.js';
 import { MAX_SYNC_HISTORY, type Channel, type RecentLog } from './host-types.js';
 import type { Logger } from './store.js';
@@ -112,7 +112,7 @@ export class SyncHistory {
         encounterId: this.host.id,
         from: state.version,
         to: r.state.version,
-        ops: diff(projection, after) as PatchOp[],
+        ops: diff(projection, after),
         events: projectEventsFor(r.events, viewer, this.host.seenFrom(r.state), after),
         deadlines,
       });

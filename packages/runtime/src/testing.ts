@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandSchema, idSchema, type Ruleset } from '@fray/engine';
+import { commandKit, commandSchema, idSchema, type Ruleset } from '@fray/engine';
 
 /**
  * A small ruleset for tests (the runtime's and the server's: `@fray/runtime/testing`): d20 initiative, one attack per turn, a parry reaction
@@ -9,7 +9,11 @@ import { commandSchema, idSchema, type Ruleset } from '@fray/engine';
 interface RS {
   acted: string[];
 }
-export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { hp: number; init: number; lore: string }, { wounds: number }> = {
+type Options = { parry: boolean; parrySeconds: number };
+const command = commandKit<RS, Options>();
+/** What the parry window resumes: the attack it answers. */
+const resumeSchema = z.object({ attacker: z.string(), target: z.string() });
+export const skirmish: Ruleset<RS, Options, { hp: number; init: number; lore: string }, { wounds: number }> = {
   id: 'skirmish',
   name: 'Skirmish',
   summary: 'runtime test fixture',
@@ -35,42 +39,42 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
     ctx.emit({ type: 'skirmish.reset' });
   },
   commands: {
-    attack: {
+    attack: command({
       actor: 'combatant',
       schema: commandSchema('attack', { combatantId: idSchema, targetId: idSchema }),
       handle(ctx, cmd) {
         const s = ctx.state;
         if (s.clock.current !== cmd.combatantId) return ctx.fail('NOT_YOUR_TURN', 'skirmish.turns', 'Not your turn.');
-        if (s.rs.acted.includes(cmd.combatantId as string)) return ctx.fail('BUDGET_EXHAUSTED', 'skirmish.one-attack', 'One attack a turn.');
-        const target = s.combatants[cmd.targetId as string];
+        if (s.rs.acted.includes(cmd.combatantId)) return ctx.fail('BUDGET_EXHAUSTED', 'skirmish.one-attack', 'One attack a turn.');
+        const target = s.combatants[cmd.targetId];
         if (!target) return ctx.fail('UNKNOWN_TARGET', 'skirmish.attack', 'No such target.');
         ctx.emit({ type: 'skirmish.acted', combatantId: cmd.combatantId });
         if (ctx.options.parry) {
           ctx.openReaction({
             kind: 'skirmish.parry',
-            trigger: { combatantId: cmd.combatantId as string, action: 'attack', description: 'attack' },
+            trigger: { combatantId: cmd.combatantId, action: 'attack', description: 'attack' },
             eligible: [target.id],
             allowed: ['parry'],
             resume: { attacker: cmd.combatantId, target: target.id },
             ...(ctx.options.parrySeconds > 0 ? { deadlineSeconds: ctx.options.parrySeconds } : {}),
           });
         } else {
-          const dmg = ctx.roll('1d6', 'damage', { combatantId: cmd.combatantId as string }).total;
+          const dmg = ctx.roll('1d6', 'damage', { combatantId: cmd.combatantId }).total;
           ctx.emit({ type: 'skirmish.wounded', targetId: target.id, amount: dmg });
         }
       },
-    },
-    parry: {
+    }),
+    parry: command({
       actor: 'combatant',
       reaction: true,
       schema: commandSchema('parry', { combatantId: idSchema }),
       handle(ctx, cmd) {
         ctx.emit({ type: 'skirmish.parried', combatantId: cmd.combatantId });
       },
-    },
+    }),
   },
   onReactionClosed(ctx, w) {
-    const r = w.resume as { attacker: string; target: string };
+    const r = resumeSchema.parse(w.resume);
     if (w.responses[r.target] === 'reacted') return;
     if (!ctx.state.combatants[r.target]) return;
     const dmg = ctx.roll('1d6', 'damage', { combatantId: r.attacker }).total;
@@ -79,7 +83,7 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
   evolve(s, e) {
     switch (e.type) {
       case 'skirmish.acted':
-        s.rs.acted.push(e.combatantId as string);
+        if (typeof e.combatantId === 'string') s.rs.acted.push(e.combatantId);
         return true;
       case 'skirmish.reset':
         s.rs.acted = [];
@@ -87,8 +91,8 @@ export const skirmish: Ruleset<RS, { parry: boolean; parrySeconds: number }, { h
       case 'skirmish.parried':
         return true;
       case 'skirmish.wounded': {
-        const c = s.combatants[e.targetId as string];
-        if (c) c.data.wounds += e.amount as number;
+        const c = typeof e.targetId === 'string' ? s.combatants[e.targetId] : undefined;
+        if (c && typeof e.amount === 'number') c.data.wounds += e.amount;
         return true;
       }
       default:

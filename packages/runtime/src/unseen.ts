@@ -71,8 +71,8 @@ export type HiddenGone = Record<string, string>;
 
 /** Adds to `gone` the combatants a command's events removed while they were hidden (`before`: the state before the command). */
 export function noteHiddenRemovals(gone: HiddenGone, before: EncounterState, events: readonly unknown[]): void {
-  for (const e of events as Array<{ type?: unknown; combatantId?: unknown }>) {
-    if (e.type !== 'combatant.removed' || typeof e.combatantId !== 'string') continue;
+  for (const e of events) {
+    if (typeof e !== 'object' || e === null || !('type' in e) || e.type !== 'combatant.removed' || !('combatantId' in e) || typeof e.combatantId !== 'string') continue;
     const c = before.combatants[e.combatantId];
     if (c?.hidden) gone[c.id] = c.name;
   }
@@ -85,19 +85,19 @@ export function noteHiddenRemovals(gone: HiddenGone, before: EncounterState, eve
  * they were there. The state itself when there is none; the same combatants map for the same map
  * (the projection caches and the diff rely on shared parts).
  */
-const ghosted = new WeakMap<object, { n: number; map: Record<string, unknown> }>();
+const ghosted = new WeakMap<object, { n: number; map: EncounterState['combatants'] }>();
 export function withHiddenGone(state: EncounterState, gone: HiddenGone): EncounterState {
   let n = 0;
   for (const id in gone) if (state.combatants[id] === undefined) n += 1;
   if (n === 0) return state;
   const size = Object.keys(gone).length;
   const hit = ghosted.get(state.combatants);
-  if (hit && hit.n === size) return { ...state, combatants: hit.map as EncounterState['combatants'] };
-  const combatants: Record<string, unknown> = { ...state.combatants };
+  if (hit && hit.n === size) return { ...state, combatants: hit.map };
+  const combatants: EncounterState['combatants'] = { ...state.combatants };
   for (const id in gone) {
     if (state.combatants[id] !== undefined) continue;
     combatants[id] = { id, name: gone[id]!, side: '', controller: null, hidden: true, secretStats: [], stats: {}, position: null, items: [], data: {} };
   }
   ghosted.set(state.combatants, { n: size, map: combatants });
-  return { ...state, combatants: combatants as EncounterState['combatants'] };
+  return { ...state, combatants };
 }

@@ -1,5 +1,6 @@
-import { withoutGeneratorState, projectEvents as projectEventsFor, unseenMarkers, type EncounterState, type EngineEvent, type Viewer } from '@fray/engine';
+import { withoutGeneratorState, projectEvents as projectEventsFor, unseenMarkers, type EncounterState, type Viewer } from '@fray/engine';
 import type { WireError, WireLogEntry } from '@fray/protocol';
+import { eventsOf } from './snapshots.js';
 
 /** The events of one command as a viewer may see them (the engine's `projectEvents`). */
 export { projectEventsFor, unseenMarkers };
@@ -44,7 +45,7 @@ export function projectLogFor(entries: readonly LoggedEntry[], viewer: Viewer, s
       seq: e.seq,
       commandId: mine ? e.commandId : '',
       ...(mine ? { command: e.command } : {}),
-      events: projectEventsFor(e.events as EngineEvent[], viewer, state, projection),
+      events: projectEventsFor(eventsOf(e), viewer, state, projection),
       at: at(e),
     };
   });
