@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { commandSchema, effectApplySchema, idSchema, itemSchema, newCombatantSchema } from './schemas.js';
 import { vitalSpecs, type VitalSpec } from './display.js';
 import { statsErrorMessage } from './stats-error.js';
-import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } from './types.js';
+import { commandKit } from './kit.js';
+import type { Combatant, CommandSpec, Ctx, Effect, Ruleset } from './types.js';
 
 /**
  * The commands every ruleset gets: setup, GM edits, effects, dice, reactions, turn end.
@@ -10,13 +11,14 @@ import type { Combatant, CommandSpec, Ctx, Effect, EncounterState, Ruleset } fro
  */
 export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
   const gmTool = { actor: 'gm' as const, duringReaction: true, inSetup: true };
+  const command = commandKit<unknown, Record<string, unknown>>();
 
-  const validStats = (ctx: Ctx, stats: unknown) => {
+  const validStats = (ctx: Ctx, stats: unknown): Record<string, unknown> => {
     const parsed = ruleset.statsSchema.safeParse(stats);
     if (!parsed.success) {
       ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, statsErrorMessage(ruleset.id, ruleset.statsSchema, parsed.error, stats));
     }
-    return parsed.data as Record<string, unknown>;
+    return parsed.data;
   };
   const validPosition = (ctx: Ctx, position: unknown) => {
     const parsed = ruleset.positionSchema.safeParse(position);
@@ -25,11 +27,11 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
   };
 
   return {
-    'combatant.add': {
+    'combatant.add': command({
       ...gmTool,
       schema: commandSchema('combatant.add', { combatant: newCombatantSchema }),
       handle(ctx, cmd) {
-        const c = (cmd as unknown as { combatant: z.infer<typeof newCombatantSchema> }).combatant;
+        const c = cmd.combatant;
         const id = c.id ?? ctx.newId('c');
         if (ctx.state.combatants[id]) ctx.fail('INVALID_COMMAND', 'engine.combatants', `Combatant id "${id}" is taken.`);
         if (Object.keys(ctx.state.combatants).length >= 200) ctx.fail('INVALID_COMMAND', 'engine.combatants', 'At most 200 combatants.');
@@ -44,22 +46,22 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
           stats,
           position: c.position === undefined ? null : validPosition(ctx, c.position),
           items: c.items,
-          data: ruleset.initCombatant(stats, ctx.options) as Record<string, unknown>,
+          data: ruleset.initCombatant(stats, ctx.options),
         };
         ctx.emit({ type: 'combatant.added', combatantId: id, combatant, gmOnly: c.hidden || undefined });
         ruleset.onCombatantAdded?.(ctx, id);
       },
-    },
-    'combatant.remove': {
+    }),
+    'combatant.remove': command({
       ...gmTool,
       schema: commandSchema('combatant.remove', { combatantId: idSchema }),
       handle(ctx, cmd) {
-        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const combatant = requireCombatant(ctx, cmd.combatantId);
         ctx.emit({ type: 'combatant.removed', combatantId: combatant.id });
         ruleset.onCombatantRemoved?.(ctx, combatant);
       },
-    },
-    'combatant.update': {
+    }),
+    'combatant.update': command({
       ...gmTool,
       schema: commandSchema('combatant.update', {
         combatantId: idSchema,
@@ -76,22 +78,22 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
           .strict(),
       }),
       handle(ctx, cmd) {
-        const combatant = requireCombatant(ctx, cmd.combatantId as string);
-        const changes = { ...(cmd.changes as Record<string, unknown>) };
-        if (changes.stats) changes.stats = validStats(ctx, { ...combatant.stats, ...(changes.stats as object) });
+        const combatant = requireCombatant(ctx, cmd.combatantId);
+        const changes = { ...cmd.changes };
+        if (changes.stats) changes.stats = validStats(ctx, { ...combatant.stats, ...changes.stats });
         ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes });
       },
-    },
-    'combatant.setStat': {
+    }),
+    'combatant.setStat': command({
       ...gmTool,
       schema: commandSchema('combatant.setStat', { combatantId: idSchema, stat: z.string().min(1).max(64), value: z.unknown() }),
       handle(ctx, cmd) {
-        const combatant = requireCombatant(ctx, cmd.combatantId as string);
-        const stats = validStats(ctx, { ...combatant.stats, [cmd.stat as string]: cmd.value });
+        const combatant = requireCombatant(ctx, cmd.combatantId);
+        const stats = validStats(ctx, { ...combatant.stats, [cmd.stat]: cmd.value });
         ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes: { stats } });
       },
-    },
-    'combatant.adjust': {
+    }),
+    'combatant.adjust': command({
       ...gmTool,
       schema: commandSchema('combatant.adjust', {
         combatantId: idSchema,
@@ -100,40 +102,40 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         reason: z.string().max(200).optional(),
       }),
       handle(ctx, cmd) {
-        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const combatant = requireCombatant(ctx, cmd.combatantId);
         const { vital, known } = adjustable(ruleset, ctx.state.options, cmd.vital);
         if (!vital || !ruleset.adjustVital) {
           return ctx.fail('INVALID_COMMAND', `${ruleset.id}.vitals`, `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`);
         }
-        ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount as number);
+        ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount);
       },
-    },
-    'combatant.place': {
+    }),
+    'combatant.place': command({
       ...gmTool,
       schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),
       handle(ctx, cmd) {
-        const combatant = requireCombatant(ctx, cmd.combatantId as string);
+        const combatant = requireCombatant(ctx, cmd.combatantId);
         ctx.emit({ type: 'combatant.placed', combatantId: combatant.id, position: validPosition(ctx, cmd.position) });
       },
-    },
-    'effect.apply': {
+    }),
+    'effect.apply': command({
       ...gmTool,
       schema: effectApplySchema,
       handle(ctx, cmd) {
-        if (cmd.targetId) requireCombatant(ctx, cmd.targetId as string);
+        if (cmd.targetId) requireCombatant(ctx, cmd.targetId);
         const effect = makeEffect(ctx, ruleset, {
-          name: cmd.name as string,
-          condition: cmd.condition as string | undefined,
-          targetId: (cmd.targetId as string | null) ?? null,
-          sourceId: (cmd.sourceId as string | null) ?? null,
-          duration: (cmd.duration as Effect['duration']) ?? null,
-          gmOnly: cmd.gmOnly as boolean | undefined,
-          data: cmd.data as Record<string, unknown> | undefined,
+          name: cmd.name,
+          condition: cmd.condition,
+          targetId: cmd.targetId ?? null,
+          sourceId: cmd.sourceId ?? null,
+          duration: cmd.duration ?? null,
+          gmOnly: cmd.gmOnly,
+          data: cmd.data,
         });
         ctx.emit({ type: 'effect.applied', effect, gmOnly: effect.gmOnly || undefined });
       },
-    },
-    'effect.remove': {
+    }),
+    'effect.remove': command({
       ...gmTool,
       schema: commandSchema('effect.remove', { effectId: idSchema }),
       handle(ctx, cmd) {
@@ -141,8 +143,8 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         if (!effect) return ctx.fail('INVALID_COMMAND', 'engine.effects', `No effect "${String(cmd.effectId)}".`);
         ctx.emit({ type: 'effect.removed', effectId: effect.id, reason: 'gm', gmOnly: effect.gmOnly || undefined });
       },
-    },
-    'combat.start': {
+    }),
+    'combat.start': command({
       actor: 'gm',
       inSetup: true,
       schema: commandSchema('combat.start', {}),
@@ -152,25 +154,25 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         ctx.emit({ type: 'combat.started' });
         ruleset.startCombat(ctx);
       },
-    },
-    'combat.end': {
+    }),
+    'combat.end': command({
       actor: 'gm',
       inSetup: true,
       duringReaction: true,
       schema: commandSchema('combat.end', { reason: z.string().max(200).optional() }),
       handle(ctx, cmd) {
         if (ctx.state.reaction) ctx.emit({ type: 'reaction.closed', windowId: ctx.state.reaction.id, outcome: 'combat-ended' });
-        ctx.emit({ type: 'combat.ended', reason: (cmd.reason as string | undefined) ?? null });
+        ctx.emit({ type: 'combat.ended', reason: cmd.reason ?? null });
       },
-    },
-    'turn.end': {
+    }),
+    'turn.end': command({
       actor: 'combatant',
       schema: commandSchema('turn.end', { combatantId: idSchema }),
       handle(ctx, cmd) {
-        ruleset.endTurn(ctx, cmd.combatantId as string);
+        ruleset.endTurn(ctx, cmd.combatantId);
       },
-    },
-    'dice.roll': {
+    }),
+    'dice.roll': command({
       actor: 'any',
       inSetup: true,
       duringReaction: true,
@@ -182,28 +184,28 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
       }),
       handle(ctx, cmd) {
         if (cmd.combatantId) {
-          const c = requireCombatant(ctx, cmd.combatantId as string);
+          const c = requireCombatant(ctx, cmd.combatantId);
           if (cmd.by.role === 'player' && c.controller !== cmd.by.playerId) {
             ctx.fail('NOT_AUTHORIZED', 'engine.roles', 'You may only roll for your own combatants.');
           }
         }
         if (cmd.secret && cmd.by.role === 'player') ctx.fail('NOT_AUTHORIZED', 'engine.roles', 'Only the GM rolls in secret.');
-        ctx.roll(cmd.formula as string, cmd.purpose as string, {
-          combatantId: (cmd.combatantId as string | undefined) ?? null,
+        ctx.roll(cmd.formula, cmd.purpose, {
+          combatantId: cmd.combatantId ?? null,
           gmOnly: Boolean(cmd.secret),
         });
       },
-    },
-    'encounter.gmRolls': {
+    }),
+    'encounter.gmRolls': command({
       ...gmTool,
       afterEnd: true,
       // "GM rolls default to secret (a per-encounter option)": the GM's consoles read it to default their secret toggle
       schema: commandSchema('encounter.gmRolls', { secret: z.boolean() }),
       handle(ctx, cmd) {
-        ctx.emit({ type: 'encounter.gmRollsChanged', secret: cmd.secret as boolean, gmOnly: true });
+        ctx.emit({ type: 'encounter.gmRollsChanged', secret: cmd.secret, gmOnly: true });
       },
-    },
-    'dice.force': {
+    }),
+    'dice.force': command({
       ...gmTool,
       schema: commandSchema('dice.force', {
         formula: z.string().min(1).max(64).optional(),
@@ -214,11 +216,11 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         ctx.emit({
           type: 'dice.forced',
           gmOnly: true,
-          forced: { formula: cmd.formula as string | undefined, faces: cmd.faces as number[] | undefined, total: cmd.total as number | undefined },
+          forced: { formula: cmd.formula, faces: cmd.faces, total: cmd.total },
         });
       },
-    },
-    'dice.override': {
+    }),
+    'dice.override': command({
       ...gmTool,
       schema: commandSchema('dice.override', { rollId: idSchema, total: z.number().int(), reason: z.string().max(200).optional() }),
       handle(ctx, cmd) {
@@ -229,23 +231,23 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
           type: 'dice.overridden',
           rollId: roll.id,
           previousTotal: previous,
-          total: cmd.total as number,
-          reason: (cmd.reason as string | undefined) ?? null,
+          total: cmd.total,
+          reason: cmd.reason ?? null,
           gmOnly: roll.gmOnly || undefined,
         });
         const updated = ctx.state.rolls.find((r) => r.id === cmd.rollId)!;
         ruleset.onRollOverridden?.(ctx, updated, previous);
       },
-    },
-    'reaction.pass': {
+    }),
+    'reaction.pass': command({
       actor: 'combatant',
       reaction: true,
       schema: commandSchema('reaction.pass', { combatantId: idSchema }),
       handle(ctx, cmd) {
-        ctx.emit({ type: 'reaction.responded', combatantId: cmd.combatantId as string, response: 'passed' });
+        ctx.emit({ type: 'reaction.responded', combatantId: cmd.combatantId, response: 'passed' });
       },
-    },
-    'reaction.resolve': {
+    }),
+    'reaction.resolve': command({
       ...gmTool,
       inSetup: false,
       schema: commandSchema('reaction.resolve', {}),
@@ -256,7 +258,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
           if (w.responses[id] === 'pending') ctx.emit({ type: 'reaction.responded', combatantId: id, response: 'passed', by: 'gm' });
         }
       },
-    },
+    }),
   };
 }
 
@@ -285,7 +287,7 @@ export function makeEffect(
   if (init.condition !== undefined) effect.condition = init.condition;
   if (init.gmOnly) effect.gmOnly = true;
   if (init.data !== undefined) effect.data = init.data;
-  if (effect.duration && ruleset.effectExpiry) effect.expires = ruleset.effectExpiry(s as EncounterState, effect) ?? null;
+  if (effect.duration && ruleset.effectExpiry) effect.expires = ruleset.effectExpiry(s, effect) ?? null;
   return effect;
 }
 
