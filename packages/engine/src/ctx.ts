@@ -73,7 +73,7 @@ class CommandCtx<RS> implements Ctx<RS> {
 
   emit(event: EngineEvent): void {
     if (!event.gmOnly) {
-      const cid = (event.combatantId ?? event.targetId) as unknown;
+      const cid = event.combatantId ?? event.targetId;
       if (typeof cid === 'string' && this.hiddenNow(cid)) event = { ...event, gmOnly: true };
     }
     // (a delete of a key the event does not have still costs a runtime call: only when it has one)

@@ -59,7 +59,7 @@ function parseUncached(formula: string): ParsedFormula {
       const term: DiceTerm = { count, sides, sign };
       if (m[4]) {
         const n = Number(m[5]);
-        const which = m[4][1] as 'h' | 'l';
+        const which = m[4][1] === 'h' ? 'h' : 'l';
         if (n > count) throw new RuleViolation('INVALID_DICE', 'engine.dice', `Cannot keep/drop ${n} of ${count} dice.`);
         if (m[4][0] === 'k') term.keep = { which, n };
         else term.drop = { which, n };

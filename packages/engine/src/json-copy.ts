@@ -13,7 +13,7 @@ export function jsonCopy<T>(value: T): T {
 function copyJson(v: unknown): unknown {
   if (typeof v === 'number') return Number.isFinite(v) ? (v === 0 ? 0 : v) : null; // JSON writes -0 as 0
   if (typeof v !== 'object' || v === null) return v;
-  if (isDraft(v)) v = current(v as object);
+  if (isDraft(v)) v = current(v);
   if (Array.isArray(v)) {
     const out = new Array<unknown>(v.length);
     for (let i = 0; i < v.length; i++) {
@@ -23,7 +23,7 @@ function copyJson(v: unknown): unknown {
     return out;
   }
   const o = v as Record<string, unknown>;
-  if (typeof o.toJSON === 'function') return copyJson((o.toJSON as () => unknown)());
+  if (typeof o.toJSON === 'function') return copyJson(o.toJSON());
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(o)) {
     const x = o[k];

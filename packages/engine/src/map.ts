@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commandSchema } from './schemas.js';
+import { defineCommand } from './kit.js';
 import type { Command, CommandSpec, Ctx, EncounterState, Ruleset } from './types.js';
 
 export type SpaceKind = 'squares' | 'hexes' | 'zones';
@@ -35,7 +36,8 @@ export interface MapLayout {
 
 /** The map of a state, when the GM set one. */
 export function mapOf(state: EncounterState<unknown>): MapLayout | null {
-  const m = (state.options as { map?: unknown }).map;
+  const m = state.options.map;
+  // set only by `map.set`, whose schema gave it this shape
   return m && typeof m === 'object' ? (m as MapLayout) : null;
 }
 
@@ -55,7 +57,7 @@ export function onMap(kind: 'squares' | 'hexes', m: MapLayout, p: { x?: number; 
 
 const cellKey = (p: unknown): string | null => {
   if (!p || typeof p !== 'object') return null;
-  const o = p as Record<string, unknown>;
+  const o: { x?: unknown; y?: unknown; q?: unknown; r?: unknown } = p;
   if (typeof o.x === 'number' && typeof o.y === 'number') return `${o.x},${o.y}`;
   if (typeof o.q === 'number' && typeof o.r === 'number') return `${o.q},${o.r}`;
   return null;
@@ -67,17 +69,17 @@ export function mapCommands(ruleset: Ruleset): Record<string, CommandSpec> {
   if (kind !== 'squares' && kind !== 'hexes') return {};
   const schema = commandSchema('map.set', { map: mapLayoutSchema(kind) });
   return {
-    'map.set': {
+    'map.set': defineCommand<unknown, Record<string, unknown>, typeof schema>({
       actor: 'gm',
       duringReaction: true,
       inSetup: true,
       afterEnd: true,
       schema,
       handle(ctx, cmd) {
-        const map = cmd.map as MapLayout;
+        const map: MapLayout = cmd.map;
         ctx.emit({ type: 'map.changed', map });
       },
-    },
+    }),
   };
 }
 

@@ -59,7 +59,7 @@ export function gmEvents(events: readonly EngineEvent[]): EngineEvent[] {
 function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
   if (!stats || typeof stats !== 'object' || secret.length === 0) return stats;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(stats as Record<string, unknown>)) if (!secret.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(stats)) if (!secret.includes(k)) out[k] = v;
   return out;
 }
 
@@ -132,7 +132,7 @@ export function projectEvents(
       }
     } else if (p.type === 'clock.changed') {
       const q: EngineEvent = { ...p };
-      if (Array.isArray(q.order)) q.order = (q.order as string[]).filter(seen);
+      if (Array.isArray(q.order)) q.order = q.order.filter(seen);
       if ('current' in q && !seen(q.current)) q.current = null;
       p = q;
     } else if (p.type === 'reaction.opened') {

@@ -18,7 +18,7 @@ Object.freeze(EMPTY);
  */
 
 /** `list.filter(keep)`, but the list itself when nothing is dropped (keeps shared references). */
-export function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
+export function keepIf<T>(list: T[], keep: (x: T) => boolean): T[] {
   for (let i = 0; i < list.length; i++) {
     if (!keep(list[i]!)) {
       const out = list.slice(0, i);
@@ -26,11 +26,11 @@ export function keepIf<T>(list: readonly T[], keep: (x: T) => boolean): T[] {
       return out;
     }
   }
-  return list as T[];
+  return list;
 }
 
 /** The record without the keys `keep` refuses, or the record itself when every key is kept. */
-export function keepKeys<T>(rec: Readonly<Record<string, T>>, keep: (key: string) => boolean): Record<string, T> {
+export function keepKeys<T>(rec: Record<string, T>, keep: (key: string) => boolean): Record<string, T> {
   for (const k in rec) {
     if (!keep(k)) {
       const out: Record<string, T> = {};
@@ -38,11 +38,11 @@ export function keepKeys<T>(rec: Readonly<Record<string, T>>, keep: (key: string
       return out;
     }
   }
-  return rec as Record<string, T>;
+  return rec;
 }
 
 /** The record with each value mapped, or the record itself when `f` gives every value back unchanged. */
-export function mapValuesShared<T>(rec: Readonly<Record<string, T>>, f: (value: T, key: string) => T): Record<string, T> {
+export function mapValuesShared<T>(rec: Record<string, T>, f: (value: T, key: string) => T): Record<string, T> {
   let out: Record<string, T> | null = null;
   for (const k in rec) {
     const v = rec[k]!;
@@ -56,7 +56,7 @@ export function mapValuesShared<T>(rec: Readonly<Record<string, T>>, f: (value: 
     }
     if (out) out[k] = w;
   }
-  return out ?? (rec as Record<string, T>);
+  return out ?? rec;
 }
 
 /** `{ ...base, ...parts }`, or `base` itself when every part is already base's own value. */
@@ -97,8 +97,8 @@ function withoutSecrets(c: Combatant): Combatant {
   let out = stripped.get(c);
   if (!out) {
     const stats: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(c.stats as Record<string, unknown>)) if (!c.secretStats.includes(k)) stats[k] = v;
-    out = { ...c, stats: stats as never };
+    for (const [k, v] of Object.entries(c.stats)) if (!c.secretStats.includes(k)) stats[k] = v;
+    out = { ...c, stats };
     cacheSet(stripped, c, out);
   }
   return out;

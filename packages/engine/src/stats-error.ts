@@ -30,18 +30,17 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const field = issue.path.map(String).join('.');
   const value = valueAt(input, issue.path);
-  const i = issue as z.core.$ZodIssue & { expected?: string; minimum?: number | bigint; maximum?: number | bigint; keys?: string[]; inclusive?: boolean };
   switch (issue.code) {
     case 'invalid_type': {
-      const want = TYPE_WORDS[i.expected ?? ''] ?? i.expected ?? 'another type';
+      const want = TYPE_WORDS[issue.expected ?? ''] ?? issue.expected ?? 'another type';
       return value === undefined ? `${field} is missing (${want})` : `${field} must be ${want}, not ${received(value)}`;
     }
     case 'too_small':
-      return `${field} must be at least ${String(i.minimum)}${i.inclusive === false ? ' (exclusive)' : ''}, not ${received(value)}`;
+      return `${field} must be at least ${String(issue.minimum)}${issue.inclusive === false ? ' (exclusive)' : ''}, not ${received(value)}`;
     case 'too_big':
-      return `${field} must be at most ${String(i.maximum)}${i.inclusive === false ? ' (exclusive)' : ''}, not ${received(value)}`;
+      return `${field} must be at most ${String(issue.maximum)}${issue.inclusive === false ? ' (exclusive)' : ''}, not ${received(value)}`;
     case 'unrecognized_keys': {
-      const keys = i.keys ?? [];
+      const keys = issue.keys ?? [];
       return `${keys.length === 1 ? 'unknown stat' : 'unknown stats'} ${keys.map((k) => `"${field ? `${field}.` : ''}${k}"`).join(', ')}`;
     }
     default:
@@ -51,11 +50,12 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
 
 /** The keys of an object schema: the required ones, then the optional ones (those with a default or optional). */
 export function statKeys(schema: z.ZodType): { required: string[]; optional: string[] } | null {
-  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  const shape: unknown = 'shape' in schema ? schema.shape : undefined;
   if (!shape || typeof shape !== 'object') return null;
   const required: string[] = [];
   const optional: string[] = [];
-  for (const [k, s] of Object.entries(shape)) (s.safeParse(undefined).success ? optional : required).push(k);
+  // an object schema's shape: its fields' schemas
+  for (const [k, s] of Object.entries(shape as Record<string, z.ZodType>)) (s.safeParse(undefined).success ? optional : required).push(k);
   return { required, optional };
 }
 

@@ -93,8 +93,8 @@ function paramWithout(p: ParamSpec, ids: ReadonlySet<string>): ParamSpec {
  * one an action provokes (an action provoked only by unseen combatants shows `provokes: null`), or
  * named in a label or a reason. An option that would still name one (in its template) is left out.
  */
-export function projectActions(actions: readonly ActionOption[], unseen: readonly Unseen[]): ActionOption[] {
-  if (unseen.length === 0) return actions as ActionOption[];
+export function projectActions(actions: ActionOption[], unseen: readonly Unseen[]): ActionOption[] {
+  if (unseen.length === 0) return actions;
   const ids = new Set(unseen.map((u) => u.id));
   const out: ActionOption[] = [];
   for (const a of actions) {
@@ -140,5 +140,5 @@ export function withoutCombatants<S extends EncounterState>(state: S, ids: reado
   const reaction = w
     ? { ...w, eligible: w.eligible.filter((id) => !gone.has(id)), responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => !gone.has(id))) }
     : null;
-  return { ...state, combatants, clock, reaction, effects: state.effects.filter((e) => e.targetId === null || !gone.has(e.targetId)) } as S;
+  return { ...state, combatants, clock, reaction, effects: state.effects.filter((e) => e.targetId === null || !gone.has(e.targetId)) };
 }
