@@ -5,13 +5,15 @@ import { statsErrorMessage } from './stats-error.js';
 import { commandKit } from './kit.js';
 import type { Combatant, CommandSpec, Ctx, Effect, Ruleset } from './types.js';
 
+/** The core's commands: each handler gets its schema's output (the core's state and options are untyped). */
+const command = commandKit<unknown, Record<string, unknown>>();
+
 /**
  * The commands every ruleset gets: setup, GM edits, effects, dice, reactions, turn end.
  * The ruleset supplies the parts that differ (stats schema, start of combat, end of turn).
  */
 export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
   const gmTool = { actor: 'gm' as const, duringReaction: true, inSetup: true };
-  const command = commandKit<unknown, Record<string, unknown>>();
 
   const validStats = (ctx: Ctx, stats: unknown): Record<string, unknown> => {
     const parsed = ruleset.statsSchema.safeParse(stats);
