@@ -1,7 +1,6 @@
 import type { RulesetInfo } from '@fray/protocol';
 import type { Runtime, Sink } from '@fray/runtime';
 import type { Logger as PinoLogger } from 'pino';
-import type { Socket } from 'socket.io';
 import type { Authenticator } from './auth.js';
 import type { TrustProxy } from './client-address.js';
 import type { Limits } from './config.js';
@@ -9,6 +8,7 @@ import type { PasswordGate } from './passwords.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RedisLink } from './redis.js';
 import type { RefusalCounter } from './refusals.js';
+import type { FraySocket } from './socket-types.js';
 import type { ServerStore } from './store.js';
 import type { CookiePolicy } from './web-session.js';
 
@@ -25,7 +25,7 @@ export interface ServerContext {
   /** refused socket messages and commands, by code (GET /metrics) */
   refusals: RefusalCounter;
   rulesetInfos: RulesetInfo[];
-  sinks: Map<Sink, { socket: Socket; encounterId: string }>;
+  sinks: Map<Sink, { socket: FraySocket; encounterId: string }>;
   redis: RedisLink;
   /** set when a graceful stop begins: /health/ready answers 503, new sockets and messages get UNAVAILABLE */
   stopping: boolean;

@@ -24,7 +24,7 @@ function guarded<T extends object>(client: T, logger: Logger): T {
       const v: unknown = Reflect.get(target, prop, target);
       if (typeof v !== 'function') return v;
       return (...args: unknown[]) => {
-        const r: unknown = (v as (...a: unknown[]) => unknown).apply(target, args);
+        const r: unknown = Reflect.apply(v, target, args);
         if (r instanceof Promise) r.catch((e: unknown) => logger.debug({ command: String(prop), err: String(e) }, 'redis command failed'));
         return r;
       };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -23,8 +22,9 @@ import { RefusalCounter } from './refusals.js';
 import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { rulesetInfo } from './rulesets-info.js';
-import { attachRedis, noRedis } from './redis.js';
-import { deliverPatch, registerSockets } from './sockets.js';
+import { attachRedis, noRedis, type RedisLink } from './redis.js';
+import { ConnectError, deliverPatch, isAck, registerSockets } from './sockets.js';
+import type { FrayIo } from './socket-types.js';
 import { engineFlush, jsonParser, wsFragments } from './transport.js';
 import type { ServerStore } from './store.js';
 import type { ServerContext } from './context.js';
@@ -82,7 +82,7 @@ export type { ServerContext } from './context.js';
 
 export interface FrayServer {
   app: FastifyInstance;
-  io: Server;
+  io: FrayIo;
   runtime: Runtime;
   context: ServerContext;
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
@@ -103,7 +103,45 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   const logger = opts.logger ?? makeLogger(opts.logLevel, opts.pretty);
   const limits: Limits = { ...defaultLimits, ...opts.limits };
   const ctxRef: { ctx?: ServerContext } = {};
-  const runtime = new Runtime({
+  const runtime = makeRuntime(opts, logger, ctxRef);
+  const app = await makeApp(opts, logger, limits);
+  const io = makeIo(app, logger, limits);
+  const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
+  const ctx = makeContext(opts, { runtime, io, logger, limits, redis });
+  ctxRef.ctx = ctx;
+  // during a graceful stop, new connections are refused (the client goes elsewhere); registered
+  // before the sockets' own middleware so it runs first
+  io.use((_socket, next) => {
+    if (!ctx.stopping) return next();
+    next(new ConnectError('This server process is shutting down; connect through the load balancer again.', { code: 'UNAVAILABLE' }));
+  });
+  registerRequestLog(app);
+  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
+  registerHttp(app, ctx);
+  registerAccounts(app, ctx);
+  registerPasskeys(app, ctx);
+  registerTransfer(app, ctx);
+  registerMetrics(app, ctx, opts.metricsToken);
+  registerSockets(io, ctx);
+
+  return {
+    app,
+    io,
+    runtime,
+    context: ctx,
+    async listen(port, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const addr = app.server.address();
+      if (!addr || typeof addr === 'string') throw new Error(`The server listens on ${String(addr)}, not a TCP port.`);
+      return { port: addr.port, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}` };
+    },
+    close: closer({ app, io, runtime, ctx, logger, redis }),
+  };
+}
+
+/** The runtime: it delivers patches and deadlines to the sockets of the context built after it. */
+function makeRuntime(opts: ServerOptions, logger: PinoLogger, ctxRef: { ctx?: ServerContext }): Runtime {
+  return new Runtime({
     store: opts.store,
     rulesets: opts.rulesets,
     logger,
@@ -114,14 +152,17 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       const entry = ctxRef.ctx?.sinks.get(sink);
       if (!entry) return;
       ctxRef.ctx?.sinks.delete(sink);
-      const data = entry.socket.data as { joined?: Map<string, unknown> };
-      data.joined?.delete(encounterId);
+      entry.socket.data.joined?.delete(encounterId);
       entry.socket.emit('closed', { encounterId, reason });
     },
   });
+}
 
+/** Fastify with zod's validation and serialization, the OpenAPI document and cookies. */
+async function makeApp(opts: ServerOptions, logger: PinoLogger, limits: Limits): Promise<FastifyInstance> {
+  const baseLogger: FastifyBaseLogger = logger;
   const app: FastifyInstance = Fastify({
-    loggerInstance: logger as unknown as FastifyBaseLogger,
+    loggerInstance: baseLogger,
     bodyLimit: limits.maxHttpBodyBytes,
     trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
     // one line per request instead, when it is answered (request-log.ts)
@@ -133,20 +174,26 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
 
   await registerOpenApi(app);
   await app.register(cookie);
+  return app;
+}
 
+/** socket.io on fastify's HTTP server, with transport.ts's write and read buffers kept per connection. */
+function makeIo(app: FastifyInstance, logger: PinoLogger, limits: Limits): FrayIo {
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
   if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
   // one array of incoming frames per connection for its life (transport.ts: the same, reading)
   if (!wsFragments.install()) logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
-  const io = new Server(app.server, {
+  return new Server(app.server, {
     maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
     cors: { origin: true },
     serveClient: false,
     parser: jsonParser,
   });
-  const redis = opts.redisUrl ? await attachRedis(io, { url: opts.redisUrl, prefix: opts.redisPrefix ?? 'socket.io', logger }) : noRedis;
+}
 
-  const ctx: ServerContext = {
+function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo; logger: PinoLogger; limits: Limits; redis: RedisLink }): ServerContext {
+  const { runtime, io, logger, limits, redis } = parts;
+  return {
     store: opts.store,
     runtime,
     trustProxy: opts.trustProxy ?? false,
@@ -171,67 +218,43 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
       io.in(room).disconnectSockets(true);
     },
   };
-  ctxRef.ctx = ctx;
-  // during a graceful stop, new connections are refused (the client goes elsewhere); registered
-  // before the sockets' own middleware so it runs first
-  io.use((_socket, next) => {
-    if (!ctx.stopping) return next();
-    const err = new Error('This server process is shutting down; connect through the load balancer again.') as Error & { data: unknown };
-    err.data = { code: 'UNAVAILABLE' };
-    next(err);
-  });
-  registerRequestLog(app);
-  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
-  registerHttp(app, ctx);
-  registerAccounts(app, ctx);
-  registerPasskeys(app, ctx);
-  registerTransfer(app, ctx);
-  registerMetrics(app, ctx, opts.metricsToken);
-  registerSockets(io, ctx);
+}
 
+/** The graceful stop (FrayServer.close), once. */
+function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx: ServerContext; logger: PinoLogger; redis: RedisLink }): () => Promise<void> {
+  const { app, io, runtime, ctx, logger, redis } = parts;
   let closed = false;
-  return {
-    app,
-    io,
-    runtime,
-    context: ctx,
-    async listen(port, host = '127.0.0.1') {
-      await app.listen({ port, host });
-      const addr = app.server.address() as AddressInfo;
-      return { port: addr.port, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}` };
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      ctx.stopping = true;
-      logger.info({ liveEncounters: runtime.liveCount }, 'shutting down: draining encounter queues, then handing the encounters over');
-      // Stop taking socket messages (a message that arrives now is refused UNAVAILABLE, never
-      // acknowledged: the client sends it again where the encounter goes), then finish every
-      // queued command, flush the log, snapshot, release the leases, and only then tell each
-      // subscriber `closed` { reason: "shutdown" } (runtime.shutdown): another process can serve
-      // the encounter as soon as the client asks, without waiting for the lease to expire.
-      for (const s of io.of('/').sockets.values()) {
-        s.removeAllListeners();
-        s.offAny();
-        s.onAny((...args: unknown[]) => {
-          const ack = args.at(-1);
-          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
-        });
-      }
-      const t0 = Date.now();
-      const handedOver = runtime.liveCount;
-      await runtime.shutdown();
-      logger.info({ encounters: handedOver, ms: Date.now() - t0 }, 'encounters handed over (leases released)');
-      // this process's sockets only: with the Redis adapter io.disconnectSockets() reaches every
-      // process's, and a rolling restart of one would drop the clients of all
-      io.local.disconnectSockets(true);
-      // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
-      await app.close();
-      await new Promise<void>((resolve) => {
-        io.close(() => resolve());
+  return async () => {
+    if (closed) return;
+    closed = true;
+    ctx.stopping = true;
+    logger.info({ liveEncounters: runtime.liveCount }, 'shutting down: draining encounter queues, then handing the encounters over');
+    // Stop taking socket messages (a message that arrives now is refused UNAVAILABLE, never
+    // acknowledged: the client sends it again where the encounter goes), then finish every
+    // queued command, flush the log, snapshot, release the leases, and only then tell each
+    // subscriber `closed` { reason: "shutdown" } (runtime.shutdown): another process can serve
+    // the encounter as soon as the client asks, without waiting for the lease to expire.
+    for (const s of io.of('/').sockets.values()) {
+      s.removeAllListeners();
+      s.offAny();
+      s.onAny((...args: unknown[]) => {
+        const ack = args.at(-1);
+        if (isAck(ack)) ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
       });
-      await redis.close();
-      logger.info({}, 'shut down');
-    },
+    }
+    const t0 = Date.now();
+    const handedOver = runtime.liveCount;
+    await runtime.shutdown();
+    logger.info({ encounters: handedOver, ms: Date.now() - t0 }, 'encounters handed over (leases released)');
+    // this process's sockets only: with the Redis adapter io.disconnectSockets() reaches every
+    // process's, and a rolling restart of one would drop the clients of all
+    io.local.disconnectSockets(true);
+    // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
+    await app.close();
+    await new Promise<void>((resolve) => {
+      io.close(() => resolve());
+    });
+    await redis.close();
+    logger.info({}, 'shut down');
   };
 }

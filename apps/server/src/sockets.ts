@@ -1,18 +1,17 @@
 import { clientAddress } from './client-address.js';
 import type { Socket as NetSocket } from 'node:net';
-import type { Server, Socket } from 'socket.io';
+import type { Socket } from 'socket.io';
 import { z } from 'zod';
 import type { Viewer } from '@fray/engine';
 import {
   clientEventNames,
   clientEventSchemas,
   type ClientEventName,
-  type ClientToServerEvents,
+  type ClientRequests,
   type CommandRequest,
   type JoinRequest,
   type LogRequest,
   type PatchMessage,
-  type ServerToClientEvents,
   type SyncRequest,
   type TimerRequest,
   type ActionsRequest,
@@ -25,17 +24,21 @@ import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';
 import { inviteRoom, ownerUrlOf } from './owner.js';
-import { holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
+import type { FrayIo, FraySocket, Joined, SocketData } from './socket-types.js';
+import { engineConnOf, holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
 
-type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type Joined = { host: EncounterHost; viewer: Viewer; unsubscribe: () => void; sink: Sink };
-interface SocketData {
-  principal: Principal;
-  /** commands of this socket waiting for their ack (see holdUntilTurnEnds) */
-  awaitingAcks: number;
-  joined: Map<string, Joined>;
-  /** the socket's handlers: one object per connection, its methods shared on the prototype */
-  conn: Connection;
+/** An acknowledgement callback (the last argument of a client event). */
+type Ack = (a: unknown) => void;
+export const isAck = (x: unknown): x is Ack => typeof x === 'function';
+
+/** An error for socket.io's middleware: `data` reaches the client with the refused connection. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly data: { code: string },
+  ) {
+    super(message);
+  }
 }
 
 const known = new Set<string>(clientEventNames);
@@ -52,12 +55,13 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
     return;
   }
   const ids: string[] = [];
-  let nsp: Socket['nsp'] | null = null;
+  let nsp: FraySocket['nsp'] | null = null;
   for (const s of sinks) {
     const entry = ctx.sinks.get(s);
     if (entry) {
       // the sender's ack follows in this turn: one write for both
-      if ((entry.socket.data as SocketData).awaitingAcks > 0) holdUntilTurnEnds(entry.socket);
+      const data = entry.socket.data;
+      if (data.awaitingAcks > 0 && data.engine) holdUntilTurnEnds(data.engine);
       if (sinks.length === 1) return s(msg);
       ids.push(entry.socket.id);
       nsp = entry.socket.nsp;
@@ -67,46 +71,43 @@ export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, 
 }
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
-export function registerSockets(io: Server, ctx: ServerContext): void {
+export function registerSockets(io: FrayIo, ctx: ServerContext): void {
   // during a graceful stop a new connection is refused at its first HTTP request, before any
   // handshake: at a restart thousands of clients try again every second, and a refusal by the
   // namespace's middleware (a whole websocket handshake each) took the stopping process's CPU
   io.engine.opts.allowRequest = (_req, callback) => callback(null, !ctx.stopping);
   io.use((socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    authenticateSocket(ctx, token, socket.handshake.headers)
+    const auth: Partial<Record<string, unknown>> = socket.handshake.auth;
+    authenticateSocket(ctx, auth.token, socket.handshake.headers)
       .then((p) => {
         if ('refused' in p) {
           ctx.logger.warn({ code: p.code, reason: p.reason, address: clientAddress(socket.request, ctx.trustProxy) }, 'socket refused');
-          const err = new Error(p.message) as Error & { data: unknown };
-          err.data = { code: p.code };
-          return next(err);
+          return next(new ConnectError(p.message, { code: p.code }));
         }
-        const data = socket.data as SocketData;
+        const data = socket.data;
         data.principal = p;
         data.awaitingAcks = 0;
         data.joined = new Map();
+        data.engine = engineConnOf(socket.conn);
         next();
       })
       .catch((e: unknown) => {
         ctx.logger.error({ err: String(e) }, 'socket authentication failed');
-        const err = new Error('Authentication is unavailable.') as Error & { data: unknown };
-        err.data = { code: 'UNAVAILABLE' };
-        next(err);
+        next(new ConnectError('Authentication is unavailable.', { code: 'UNAVAILABLE' }));
       });
   });
 
-  io.on('connection', (raw) => {
-    const socket = raw as unknown as FraySocket;
+  io.on('connection', (socket) => {
     // engine.io keeps the upgrade's HTTP request (headers, parser state, its stream) for the whole
     // session; socket.io has built `handshake` from it by now and Fray reads nothing else of it, so
     // it is let go, as socket.io's "Memory usage" guide advises: the request, its headers and its
     // stream state no longer live as long as the socket (docs/journal/performance-2026-11.md, Session 6); and so
     // does engine.io's response object for the upgrade, which held it too (Session 11)
-    const conn = raw.conn as unknown as { request: { socket?: NetSocket } | null };
+    // (engine.io types `request` as always there: written through this wider type, no cast)
+    const conn: { request: { socket?: NetSocket } | null } = socket.conn;
     releaseUpgradeResponse(conn.request?.socket);
     conn.request = null;
-    trimHandshake(raw);
+    trimHandshake(socket);
     const c = new Connection(socket, ctx);
     socket.data.conn = c;
     const p = socket.data.principal;
@@ -116,9 +117,9 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
     c.debug({}, 'socket connected');
     // the same listener functions for every socket (socket.io and Node's emitter call them with
     // the socket as `this`): no closures per connection (docs/journal/performance-2026-11.md, Session 13)
-    socket.onAny(onAnyEvent as never);
-    for (const name of clientEventNames) socket.on(name as never, eventListeners[name] as never);
-    socket.on('disconnect', onDisconnect as never);
+    socket.onAny(onAnyEvent);
+    for (const name of clientEventNames) socket.on(name, eventListeners[name]);
+    socket.on('disconnect', onDisconnect);
   });
 }
 
@@ -129,15 +130,15 @@ export function registerSockets(io: Server, ctx: ServerContext): void {
  * of a refusal); once connected it keeps the address and the issued time and drops the rest:
  * about 15 objects a connection, 75,000 at 5,000 connections (docs/journal/performance-2026-11.md, Session 13).
  */
-export function trimHandshake(socket: Socket): void {
-  const h = socket.handshake as unknown as Record<string, unknown>;
+export function trimHandshake(socket: Pick<Socket, 'handshake'>): void {
+  const h = socket.handshake;
   h.headers = EMPTY;
   h.query = EMPTY;
   h.auth = EMPTY;
   h.url = '';
   h.time = '';
 }
-const EMPTY = Object.freeze({}) as Record<string, never>;
+const EMPTY: Record<string, never> = Object.freeze({});
 
 function onAnyEvent(this: FraySocket, event: string, ...args: unknown[]): void {
   if (known.has(event)) return;
@@ -145,14 +146,25 @@ function onAnyEvent(this: FraySocket, event: string, ...args: unknown[]): void {
   this.data.conn.refuse(String(event).slice(0, 64), { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` }, ack);
 }
 
-const eventListeners = Object.fromEntries(
-  clientEventNames.map((name) => [
-    name,
-    function (this: FraySocket, ...args: unknown[]): void {
-      void this.data.conn.handle(name, args);
-    },
-  ]),
-) as Record<ClientEventName, (this: FraySocket, ...args: unknown[]) => void>;
+type EventListener = (this: FraySocket, ...args: unknown[]) => void;
+function listenerFor(name: ClientEventName): EventListener {
+  return function (this: FraySocket, ...args: unknown[]): void {
+    void this.data.conn.handle(name, args);
+  };
+}
+const eventListeners: Record<ClientEventName, EventListener> = {
+  join: listenerFor('join'),
+  leave: listenerFor('leave'),
+  command: listenerFor('command'),
+  sync: listenerFor('sync'),
+  actions: listenerFor('actions'),
+  reach: listenerFor('reach'),
+  log: listenerFor('log'),
+  timer: listenerFor('timer'),
+};
+
+/** Each event's handler, given its parsed request. */
+type Handlers = { [E in ClientEventName]: (c: Connection, req: ClientRequests[E]) => unknown };
 
 function onDisconnect(this: FraySocket, reason: string): void {
   this.data.conn.disconnected(reason);
@@ -187,18 +199,18 @@ class Connection {
   refuse(event: string, error: WireError, ack: unknown, extra: Record<string, unknown> = {}): void {
     this.ctx.refusals.count(error.code);
     this.line('warn', { event, code: error.code, reason: error.message, ...extra }, 'socket message refused');
-    if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false, error });
+    if (isAck(ack)) ack({ ok: false, error });
     else this.socket.emit('error', { error });
   }
 
-  async handle(event: ClientEventName, args: unknown[]): Promise<void> {
+  async handle<E extends ClientEventName>(event: E, args: unknown[]): Promise<void> {
     const { ctx, data } = this;
     const ack = args.length > 1 ? args[args.length - 1] : undefined;
     let payload = args[0];
     if (!ctx.socketLimiter.take(this.socket.id) || !ctx.principalLimiter.take(principalKey(data.principal))) {
       return this.refuse(event, { code: 'RATE_LIMITED', message: 'Too many messages; slow down.' }, ack);
     }
-    if (typeof ack !== 'function') {
+    if (!isAck(ack)) {
       return this.refuse(event, { code: 'INVALID_MESSAGE', message: `"${event}" needs an acknowledgement callback.` }, undefined);
     }
     let size: number;
@@ -212,7 +224,7 @@ class Connection {
     }
     if (typeof payload === 'string') {
       try {
-        payload = JSON.parse(payload) as unknown;
+        payload = parseJson(payload);
       } catch {
         return this.refuse(event, { code: 'INVALID_JSON', message: 'The message is not valid JSON.' }, ack);
       }
@@ -221,7 +233,7 @@ class Connection {
     if (!parsed.success) return this.refuse(event, { code: 'INVALID_MESSAGE', message: z.prettifyError(parsed.error) }, ack);
     try {
       const result = await this.dispatch(event, parsed.data);
-      (ack as (a: unknown) => void)(result);
+      ack(result);
     } catch (e) {
       const { wire, internal } = toWireError(e);
       if (internal) this.line('error', { event, err: e instanceof Error ? e.stack : String(e) }, 'socket handler failed');
@@ -229,41 +241,44 @@ class Connection {
     }
   }
 
-  private async dispatch(event: ClientEventName, req: unknown): Promise<unknown> {
-    switch (event) {
-      case 'join':
-        return this.join(req as JoinRequest);
-      case 'leave': {
-        const j = this.data.joined.get((req as JoinRequest).encounterId);
-        if (j) {
-          j.unsubscribe();
-          this.data.joined.delete((req as JoinRequest).encounterId);
-        }
-        return { ok: true };
-      }
-      case 'command':
-        return this.command(req as CommandRequest);
-      case 'sync':
-        return this.sync(req as SyncRequest);
-      case 'actions': {
-        const { encounterId, combatantId } = req as ActionsRequest;
-        const j = this.joinedOrThrow(encounterId);
-        return j.host.legal(j.viewer, combatantId);
-      }
-      case 'reach': {
-        const { encounterId, ...rest } = req as ReachRequestMessage;
-        return this.joinedOrThrow(encounterId).host.reach(this.data.joined.get(encounterId)!.viewer, rest);
-      }
-      case 'log':
-        return this.readLog(req as LogRequest);
-      case 'timer': {
-        const { encounterId, turnSeconds } = req as TimerRequest;
-        const j = this.joinedOrThrow(encounterId);
-        if (j.viewer.role !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM sets the turn timer.');
-        await j.host.setTurnTimer(turnSeconds);
-        return { ok: true };
-      }
+  private static readonly handlers: Handlers = {
+    join: (c, req) => c.join(req),
+    leave: (c, req) => c.leave(req),
+    command: (c, req) => c.command(req),
+    sync: (c, req) => c.sync(req),
+    actions: (c, req) => c.actions(req),
+    reach: (c, req) => c.reach(req),
+    log: (c, req) => c.readLog(req),
+    timer: (c, req) => c.timer(req),
+  };
+
+  private async dispatch<E extends ClientEventName>(event: E, req: ClientRequests[E]): Promise<unknown> {
+    return Connection.handlers[event](this, req);
+  }
+
+  private leave({ encounterId }: JoinRequest) {
+    const j = this.data.joined.get(encounterId);
+    if (j) {
+      j.unsubscribe();
+      this.data.joined.delete(encounterId);
     }
+    return { ok: true };
+  }
+
+  private actions({ encounterId, combatantId }: ActionsRequest) {
+    const j = this.joinedOrThrow(encounterId);
+    return j.host.legal(j.viewer, combatantId);
+  }
+
+  private reach({ encounterId, ...rest }: ReachRequestMessage) {
+    return this.joinedOrThrow(encounterId).host.reach(this.data.joined.get(encounterId)!.viewer, rest);
+  }
+
+  private async timer({ encounterId, turnSeconds }: TimerRequest) {
+    const j = this.joinedOrThrow(encounterId);
+    if (j.viewer.role !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM sets the turn timer.');
+    await j.host.setTurnTimer(turnSeconds);
+    return { ok: true };
   }
 
   private joinedOrThrow(encounterId: string): Joined {
@@ -292,7 +307,7 @@ class Connection {
     const viewer = await this.authorize(encounterId);
     const host = await this.openOrRedirect(encounterId);
     const sink: Sink = (msg: PatchMessage) => socket.emit('patch', msg);
-    this.ctx.sinks.set(sink, { socket: socket as unknown as Socket, encounterId });
+    this.ctx.sinks.set(sink, { socket, encounterId });
     const sub = host.subscribe(viewer, sink);
     const j = { host, viewer, sink, unsubscribe: sub.unsubscribe };
     data.joined.set(encounterId, j);
@@ -308,7 +323,7 @@ class Connection {
     try {
       return await runtime.open(encounterId);
     } catch (e) {
-      if (!(e instanceof Error && e.name === 'RuntimeError' && (e as Error & { code: string }).code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
+      if (!(e instanceof Error && e.name === 'RuntimeError' && 'code' in e && e.code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
       const lease = await store.getLease(encounterId);
       const url = lease && lease.ownerId !== runtime.options.ownerId ? ownerUrlOf(lease.ownerId) : null;
       if (!lease || !url || lease.expiresAt.getTime() <= Date.now()) throw e;
@@ -383,4 +398,9 @@ class Connection {
     this.ctx.socketLimiter.forget(this.socket.id);
     this.debug({ reason }, 'socket disconnected');
   }
+}
+
+/** JSON.parse, its result unknown until a schema has read it. */
+function parseJson(text: string): unknown {
+  return JSON.parse(text);
 }

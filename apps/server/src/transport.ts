@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type { Socket as NetSocket } from 'node:net';
 import { Socket as EngineSocket } from 'engine.io';
 import * as parser from 'socket.io-parser';
-import type { Socket } from 'socket.io';
 
 /**
  * socket.io's own parser, with one step skipped when sending: the walk of every outgoing packet in
@@ -14,14 +13,20 @@ import type { Socket } from 'socket.io';
  */
 class JsonEncoder extends parser.Encoder {
   override encode(obj: parser.Packet): Array<string> {
-    return [(this as unknown as { encodeAsString(p: parser.Packet): string }).encodeAsString(obj)];
+    return encodeAsString ? [encodeAsString.call(this, obj)] : super.encode(obj);
   }
 }
+
+/** The stock encoder's string encoding (private in its typings; typed here as it is). */
+type StringEncoding = (this: parser.Encoder, packet: parser.Packet) => string;
+const isStringEncoding = (f: unknown): f is StringEncoding => typeof f === 'function';
+const encoderProto: object = parser.Encoder.prototype;
+const encodeAsString = 'encodeAsString' in encoderProto && isStringEncoding(encoderProto.encodeAsString) ? encoderProto.encodeAsString : null;
 
 export const jsonParser = { ...parser, Encoder: JsonEncoder };
 
 /** What this file uses of an engine.io connection (engine.io's `Socket`, 6.6) beyond its typings. */
-interface EngineConn {
+export interface EngineConn {
   readyState: string;
   transport: { name?: string; writable: boolean; socket?: { _socket?: NetSocket }; send(packets: unknown[]): void };
   writeBuffer: unknown[];
@@ -30,6 +35,31 @@ interface EngineConn {
   server: { emit(event: string, ...args: unknown[]): boolean };
   emit(event: string, ...args: unknown[]): boolean;
   flush(): void;
+}
+
+/**
+ * An engine.io connection (socket.io's `socket.conn`) with the private fields this file uses, or
+ * null when they are not there (another engine.io: the write is then not held). Read once, when a
+ * socket connects (sockets.ts keeps it in `socket.data.engine`).
+ */
+export function engineConnOf(conn: object): EngineConn | null {
+  return isEngineConn(conn) ? conn : null;
+}
+function isEngineConn(c: object): c is EngineConn {
+  return (
+    'writeBuffer' in c &&
+    Array.isArray(c.writeBuffer) &&
+    'packetsFn' in c &&
+    Array.isArray(c.packetsFn) &&
+    'sentCallbackFn' in c &&
+    Array.isArray(c.sentCallbackFn) &&
+    'server' in c &&
+    typeof c.server === 'object' &&
+    'transport' in c &&
+    typeof c.transport === 'object' &&
+    'flush' in c &&
+    typeof c.flush === 'function'
+  );
 }
 
 const held = new Set<EngineConn>();
@@ -65,8 +95,7 @@ function releaseAll(): void {
  * hold uses that same state (only when nothing is in flight), and the release flushes the buffer
  * as engine.io does after a write, with the TCP socket corked so the frames share one syscall.
  */
-export function holdUntilTurnEnds(socket: Socket): void {
-  const conn = socket.conn as unknown as EngineConn;
+export function holdUntilTurnEnds(conn: EngineConn): void {
   if (conn.transport.name !== 'websocket' || !conn.transport.writable || conn.readyState !== 'open' || held.has(conn)) return;
   conn.transport.writable = false;
   held.add(conn);
@@ -77,13 +106,13 @@ export function holdUntilTurnEnds(socket: Socket): void {
 }
 
 /** Whether a library's function still has the code an override here was written against (parts of its body, whitespace aside). */
-function hasShape(fn: (...args: never[]) => unknown, parts: readonly string[]): boolean {
+function hasShape(fn: object, parts: readonly string[]): boolean {
   const body = sourceOf(fn);
   return parts.every((part) => body.includes(part));
 }
 
 /** A function's source without whitespace (what the shape checks compare). */
-function sourceOf(fn: (...args: never[]) => unknown): string {
+function sourceOf(fn: object): string {
   return fn.toString().replace(/\s+/g, '');
 }
 
@@ -133,9 +162,9 @@ export const engineFlush = {
   installed: false,
   /** Put flushKeepingArrays on engine.io's Socket, once; false (and engine.io's own kept) when its flush is not the one expected. */
   install(): boolean {
-    const proto = EngineSocket.prototype as unknown as { flush: (this: EngineConn) => void };
+    const proto: object = EngineSocket.prototype;
     if (this.installed) return true;
-    if (!hasShape(proto.flush, ENGINE_FLUSH_SHAPE)) return false;
+    if (!('flush' in proto) || typeof proto.flush !== 'function' || !hasShape(proto.flush, ENGINE_FLUSH_SHAPE)) return false;
     proto.flush = flushKeepingArrays;
     this.installed = true;
     return true;

@@ -141,7 +141,7 @@ describe('a command’s patch and ack to its sender', () => {
     const sockets = [...s.server.io.of('/').sockets.values()];
     expect(sockets.length).toBeGreaterThanOrEqual(2);
     const [a, b] = sockets as [(typeof sockets)[number], (typeof sockets)[number]];
-    for (const event of ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer', 'disconnect']) {
+    for (const event of ['join', 'leave', 'command', 'sync', 'actions', 'log', 'timer', 'disconnect'] as const) {
       expect(a.listeners(event)).toHaveLength(1);
       expect(a.listeners(event)[0]).toBe(b.listeners(event)[0]);
     }

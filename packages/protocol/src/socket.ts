@@ -157,7 +157,19 @@ export interface ServerToClientEvents {
 export const clientEventNames = ['join', 'leave', 'command', 'sync', 'actions', 'reach', 'log', 'timer'] as const;
 export type ClientEventName = (typeof clientEventNames)[number];
 
-export const clientEventSchemas: Record<ClientEventName, z.ZodType> = {
+/** What each client event's request is, once its schema has parsed it. */
+export interface ClientRequests {
+  join: JoinRequest;
+  leave: z.infer<typeof leaveRequest>;
+  command: CommandRequest;
+  sync: SyncRequest;
+  actions: ActionsRequest;
+  reach: ReachRequestMessage;
+  log: LogRequest;
+  timer: TimerRequest;
+}
+
+export const clientEventSchemas: { [E in ClientEventName]: z.ZodType<ClientRequests[E]> } = {
   join: joinRequest,
   leave: leaveRequest,
   command: commandRequest,

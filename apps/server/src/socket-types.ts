@@ -1,0 +1,38 @@
+import type { Server, Socket } from 'socket.io';
+import type { Viewer } from '@fray/engine';
+import type { ClientEventName, ClientToServerEvents, ServerToClientEvents, WireError } from '@fray/protocol';
+import type { EncounterHost, Sink } from '@fray/runtime';
+import type { Principal } from './auth.js';
+import type { EngineConn } from './transport.js';
+
+/** An encounter a socket has joined. */
+export interface Joined {
+  host: EncounterHost;
+  viewer: Viewer;
+  unsubscribe: () => void;
+  sink: Sink;
+}
+
+/** What the shared event listeners call on a socket's handlers (sockets.ts, `Connection`). */
+export interface SocketHandlers {
+  handle(event: ClientEventName, args: unknown[]): Promise<void>;
+  refuse(event: string, error: WireError, ack: unknown): void;
+  disconnected(reason: string): void;
+}
+
+/** `socket.data` of a Fray socket, set by the authentication middleware (sockets.ts). */
+export interface SocketData {
+  principal: Principal;
+  /** commands of this socket waiting for their ack (see holdUntilTurnEnds) */
+  awaitingAcks: number;
+  joined: Map<string, Joined>;
+  /** the socket's handlers: one object per connection, its methods shared on the prototype */
+  conn: SocketHandlers;
+  /** the engine.io connection's write side (transport.ts), null when engine.io is not the version it was written against */
+  engine: EngineConn | null;
+}
+
+/** No server-to-server events (the Redis adapter carries broadcasts only). */
+export type InterServerEvents = Record<string, never>;
+export type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type FrayIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
