@@ -28,13 +28,12 @@ export class ApiError extends Error {
 /** Turn anything thrown into a wire error (unknown errors become INTERNAL). */
 export function toWireError(e: unknown): { wire: WireError; internal: boolean } {
   if (e instanceof ApiError) return { wire: e.toWire(), internal: false };
-  if (e instanceof Error && e.name === 'RuntimeError') {
-    const code = (e as Error & { code: string }).code;
-    return { wire: { code, message: e.message }, internal: false };
+  if (e instanceof Error && e.name === 'RuntimeError' && 'code' in e && typeof e.code === 'string') {
+    return { wire: { code: e.code, message: e.message }, internal: false };
   }
   // the database is down or unreachable (@fray/store's StoreUnavailableError): nothing was
   // written; a typed refusal the client retries, not an internal error
-  if (e instanceof Error && (e as Error & { code?: unknown }).code === 'STORE_UNAVAILABLE') {
+  if (e instanceof Error && 'code' in e && e.code === 'STORE_UNAVAILABLE') {
     return { wire: { code: 'UNAVAILABLE', message: 'The database is unavailable; nothing was changed. Try again shortly.' }, internal: false };
   }
   return { wire: { code: 'INTERNAL', message: 'Internal error.' }, internal: true };

@@ -12,7 +12,7 @@ export function registerErrorHandling(app: FastifyInstance, ctx: ServerContext):
     let status: number;
     let code: string;
     let message: string;
-    const fe = err as { code?: string; statusCode?: number; message: string };
+    const fe = fieldsOf(err);
     if (hasZodFastifySchemaValidationErrors(err)) {
       status = 422;
       code = 'INVALID_REQUEST';
@@ -57,6 +57,11 @@ export function registerErrorHandling(app: FastifyInstance, ctx: ServerContext):
     if (req.url.startsWith('/docs')) return;
     if (!ctx.httpLimiter.take(limiterKey(req, ctx))) throw new ApiError('RATE_LIMITED', 'Too many requests; slow down.');
   });
+}
+
+/** The `code` and `statusCode` of a thrown fastify error (or nothing, when what was thrown is not an object). */
+function fieldsOf(err: unknown): { code?: unknown; statusCode?: unknown } {
+  return typeof err === 'object' && err !== null ? err : {};
 }
 
 function statusOf(code: string): number {

@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 
 /** Why the server could not listen, in words a newcomer can act on (a port in use names PORT). */
 function listenError(e: unknown, port: number, host: string): Error {
-  const code = (e as { code?: string }).code;
+  const code = typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined;
   if (code === 'EADDRINUSE') return new StartError(`Port ${port} is already in use on ${host}: another Fray or another program listens on it. Stop it, or start Fray on another port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm start.`);
   if (code === 'EACCES') return new StartError(`Port ${port} needs privileges this process does not have (ports below 1024 do). Set PORT to 1024 or above, e.g. PORT=3000.`);
   if (code === 'EADDRNOTAVAIL') return new StartError(`HOST ${host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all of them.`);

@@ -77,7 +77,7 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext, token:
   };
   const gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      const kind = 'detail' in e ? gcKind(e.detail) : undefined;
       if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
         gc.scavenges += 1;
         gc.scavengeMs += e.duration;
@@ -120,4 +120,9 @@ export function registerMetrics(app: FastifyInstance, ctx: ServerContext, token:
       gc: Object.fromEntries(Object.entries(gc).map(([k, v]) => [k, Math.round(v * 10) / 10])),
     };
   });
+}
+
+/** The kind of a `gc` performance entry (its `detail`, typed unknown by Node's typings). */
+function gcKind(detail: unknown): unknown {
+  return typeof detail === 'object' && detail !== null && 'kind' in detail ? detail.kind : undefined;
 }

@@ -7,7 +7,6 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { passkeyListReply, passkeyRegisterBody, passkeySignInBody, sessionReply, webauthnOptionsReply } from '@fray/protocol';
@@ -44,6 +43,30 @@ async function verified<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A WebAuthn answer as the protocol's schema reads it (the authenticator's part an open record). */
+type WebauthnAnswer = z.infer<typeof passkeySignInBody>['response'];
+const attestation = z.looseObject({
+  clientDataJSON: z.string(),
+  attestationObject: z.string(),
+  authenticatorData: z.string().optional(),
+  transports: z.array(z.string()).optional(),
+  publicKeyAlgorithm: z.number().optional(),
+  publicKey: z.string().optional(),
+});
+const assertion = z.looseObject({ clientDataJSON: z.string(), authenticatorData: z.string(), signature: z.string(), userHandle: z.string().optional() });
+
+/**
+ * The answer as SimpleWebAuthn takes it, the authenticator's part read by its schema (a malformed
+ * one throws inside `verified`: WEBAUTHN_INVALID). SimpleWebAuthn's verification reads neither the
+ * client extension results nor the attachment, so they are not passed on.
+ */
+function registrationResponse(r: WebauthnAnswer): RegistrationResponseJSON {
+  return { id: r.id, rawId: r.rawId, type: r.type, response: attestation.parse(r.response), clientExtensionResults: {} };
+}
+function authenticationResponse(r: WebauthnAnswer): AuthenticationResponseJSON {
+  return { id: r.id, rawId: r.rawId, type: r.type, response: assertion.parse(r.response), clientExtensionResults: {} };
+}
+
 export function registerPasskeys(app: FastifyInstance, ctx: ServerContext): void {
   registerPasskeySettings(app, ctx);
   registerPasskeySignIn(app, ctx);
@@ -74,7 +97,7 @@ function registerPasskeySettings(app: FastifyInstance, ctx: ServerContext): void
     });
     const challengeId = newId('ch');
     await accounts.saveChallenge({ id: challengeId, kind: 'registration', accountId: a.accountId, challenge: options.challenge, expiresAt: new Date(Date.now() + CHALLENGE_MS) });
-    return { challengeId, options: options as unknown as Record<string, unknown> };
+    return { challengeId, options: { ...options } };
   });
 
   r.post('/account/passkeys', { schema: { summary: 'Register a passkey (the answer of startRegistration)', security: signedIn, body: passkeyRegisterBody, response: { 201: passkeyListReply.shape.passkeys.element, ...errors } } }, async (req, reply) => {
@@ -83,7 +106,7 @@ function registerPasskeySettings(app: FastifyInstance, ctx: ServerContext): void
     const c = await takeChallenge(ctx, req.body.challengeId, 'registration', a.accountId);
     const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('registration', () =>
-      verifyRegistrationResponse({ response: req.body.response as unknown as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }),
+      verifyRegistrationResponse({ response: registrationResponse(req.body.response), expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }),
     );
     if (!v.verified) throw new ApiError('WEBAUTHN_INVALID', 'The passkey could not be verified.');
     const { credential, credentialDeviceType, credentialBackedUp } = v.registrationInfo;
@@ -132,7 +155,7 @@ function registerPasskeySignIn(app: FastifyInstance, ctx: ServerContext): void {
     const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
     const challengeId = newId('ch');
     await accounts.saveChallenge({ id: challengeId, kind: 'authentication', accountId: null, challenge: options.challenge, expiresAt: new Date(Date.now() + CHALLENGE_MS) });
-    return { challengeId, options: options as unknown as Record<string, unknown> };
+    return { challengeId, options: { ...options } };
   });
 
   r.post('/sessions/passkey', { schema: { summary: 'Sign in with a passkey (the answer of startAuthentication) for a session cookie', body: passkeySignInBody, response: { 200: sessionReply, ...errors } } }, async (req, reply) => {
@@ -149,11 +172,11 @@ function registerPasskeySignIn(app: FastifyInstance, ctx: ServerContext): void {
     const { origin, rpID } = expectedOrigin(req, ctx.cookies);
     const v = await verified('sign-in', () =>
       verifyAuthenticationResponse({
-        response: req.body.response as unknown as AuthenticationResponseJSON,
+        response: authenticationResponse(req.body.response),
         expectedChallenge: c.challenge,
         expectedOrigin: origin,
         expectedRPID: rpID,
-        credential: { id: passkey.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports as AuthenticatorTransport[] },
+        credential: { id: passkey.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
         requireUserVerification: false,
       }),
     ).catch(async (e: unknown) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commandsOf, type Ruleset } from '@fray/engine';
 import type { RulesetInfo } from '@fray/protocol';
 
-function jsonSchema(schema: z.ZodType): unknown {
+function jsonSchema(schema: z.ZodType): z.core.JSONSchema.BaseSchema {
   try {
     return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   } catch {
@@ -12,7 +12,7 @@ function jsonSchema(schema: z.ZodType): unknown {
 
 /** A command's fields as JSON Schema, without the envelope (`type`, `by`) the client never fills. */
 function fieldsSchema(schema: z.ZodType): unknown {
-  const js = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  const js = jsonSchema(schema);
   if (js.properties) {
     delete js.properties['type'];
     delete js.properties['by'];

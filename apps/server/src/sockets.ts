@@ -19,7 +19,7 @@ import {
   type WireError,
 } from '@fray/protocol';
 import { readLogFor, type EncounterHost, type Sink } from '@fray/runtime';
-import { credentialRoom, principalKey, viewerOf, type Principal } from './auth.js';
+import { credentialRoom, principalKey, viewerOf } from './auth.js';
 import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';

@@ -16,6 +16,8 @@ import type { ServerContext } from './context.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 413: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const signedIn: Array<Record<string, string[]>> = [{ session: [] }, { bearer: [] }];
+/** The id an imported file had where it was exported (its file was checked whole before this reads it). */
+const exportedId = z.object({ encounter: z.object({ id: z.string() }) });
 /** an import's body: an account of long fights is megabytes of log */
 export const IMPORT_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -56,7 +58,7 @@ export function registerTransfer(app: FastifyInstance, ctx: ServerContext): void
     attach(reply, fileName(info?.name ?? 'fray-account', '.fray-account.json'));
     req.log.info({ encounters: encounters.length }, 'account exported');
     return {
-      format: ACCOUNT_FORMAT as typeof ACCOUNT_FORMAT,
+      format: ACCOUNT_FORMAT,
       formatVersion: ENCOUNTER_FORMAT_VERSION,
       fray: frayVersion(),
       exportedAt: new Date().toISOString(),
@@ -78,11 +80,11 @@ export function registerTransfer(app: FastifyInstance, ctx: ServerContext): void
     },
     async (req, reply) => {
       const a = await authenticateGm(ctx, req);
-      const body = req.body as { format?: unknown } | null;
-      const files = body && typeof body === 'object' && body.format === ACCOUNT_FORMAT ? encountersOfAccountFile(body) : [body];
+      const body = req.body;
+      const files = body && typeof body === 'object' && 'format' in body && body.format === ACCOUNT_FORMAT ? encountersOfAccountFile(body) : [body];
       const bundles: Array<EncounterBundle & { from: string }> = files.map((f) => ({
         ...fromEncounterFile(f, runtime.rulesets, a.accountId, `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`),
-        from: (f as { encounter: { id: string } }).encounter.id,
+        from: exportedId.parse(f).encounter.id,
       }));
       await writeEncounterBundles(store, bundles);
       req.log.info({ encounters: bundles.map((b) => b.record.id) }, 'encounters imported');

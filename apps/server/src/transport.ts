@@ -21,7 +21,8 @@ class JsonEncoder extends parser.Encoder {
 type StringEncoding = (this: parser.Encoder, packet: parser.Packet) => string;
 const isStringEncoding = (f: unknown): f is StringEncoding => typeof f === 'function';
 const encoderProto: object = parser.Encoder.prototype;
-const encodeAsString = 'encodeAsString' in encoderProto && isStringEncoding(encoderProto.encodeAsString) ? encoderProto.encodeAsString : null;
+const encodeAsString =
+  'encodeAsString' in encoderProto && isStringEncoding(encoderProto.encodeAsString) ? encoderProto.encodeAsString : null;
 
 export const jsonParser = { ...parser, Encoder: JsonEncoder };
 

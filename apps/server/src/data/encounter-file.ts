@@ -14,16 +14,17 @@ import { stateHash } from './verify.js';
  */
 
 export const ENCOUNTER_FORMAT = 'fray-encounter';
-export const ACCOUNT_FORMAT = 'fray-account';
+export const ACCOUNT_FORMAT = 'fray-account' as const;
 export const ENCOUNTER_FORMAT_VERSION = 1;
 
 const require = createRequire(import.meta.url);
+const packageJson = z.object({ version: z.string() });
 let rulesetsVersionCache: string | undefined;
 /** The version of the rulesets package this server runs (the rules that made an encounter). */
 export function rulesetsVersion(): string {
   rulesetsVersionCache ??= (() => {
     try {
-      return (require('@fray/rulesets/package.json') as { version: string }).version;
+      return packageJson.parse(require('@fray/rulesets/package.json')).version;
     } catch {
       return frayVersion();
     }
@@ -39,6 +40,8 @@ const logEntry = z.object({
   at: z.string().datetime({ offset: true }),
 });
 
+const statusSchema = z.enum(['setup', 'active', 'ended', 'archived']);
+
 export const encounterFile = z.object({
   format: z.literal(ENCOUNTER_FORMAT),
   formatVersion: z.number().int().min(1),
@@ -50,7 +53,7 @@ export const encounterFile = z.object({
     name: z.string().max(200),
     options: z.unknown(),
     seed: z.number().int(),
-    status: z.enum(['setup', 'active', 'ended', 'archived']),
+    status: statusSchema,
     round: z.number().int().min(0),
     version: z.number().int().min(0),
     createdAt: z.string().datetime({ offset: true }),
@@ -75,8 +78,16 @@ interface Wrapper {
   state: EncounterState;
   runtime?: { turnTimerSeconds?: number | null };
 }
-const isWrapper = (x: unknown): x is Wrapper => typeof x === 'object' && x !== null && (x as { fraySnapshot?: unknown }).fraySnapshot === 1;
-const unwrap = (x: unknown): EncounterState => inEngineOrder((isWrapper(x) ? x.state : x) as EncounterState);
+const isWrapper = (x: unknown): x is Wrapper => typeof x === 'object' && x !== null && 'fraySnapshot' in x && x.fraySnapshot === 1;
+/** A stored or exported state: an object with the engine's version and ruleset (the replay checks the rest). */
+const isState = (x: unknown): x is EncounterState =>
+  typeof x === 'object' && x !== null && 'version' in x && typeof x.version === 'number' && 'ruleset' in x && typeof x.ruleset === 'string';
+const isEventList = (x: unknown): x is EngineEvent[] => Array.isArray(x) && x.every((e) => typeof e === 'object' && e !== null && 'type' in e && typeof e.type === 'string');
+function unwrap(x: unknown): EncounterState {
+  const state = isWrapper(x) ? x.state : x;
+  if (!isState(state)) throw new ApiError('EXPORT_TAMPERED', 'The first snapshot is not an encounter as created.', 422);
+  return inEngineOrder(state);
+}
 
 /** Replays `log` onto `initial` as a server resumes (the command, or its events if the rules moved). */
 export function replayLog(ruleset: Ruleset, initial: EncounterState, log: ReadonlyArray<{ seq: number; command: unknown; events: unknown }>): EncounterState {
@@ -84,7 +95,7 @@ export function replayLog(ruleset: Ruleset, initial: EncounterState, log: Readon
   for (const e of log) {
     if (e.seq !== state.version + 1) throw new ApiError('EXPORT_TAMPERED', `The log skips from version ${state.version} to ${e.seq}.`, 422);
     const r = apply(ruleset, state, e.command);
-    state = r.ok && r.state.version === e.seq ? r.state : rebuild(ruleset, state, [e.events as EngineEvent[]]);
+    state = r.ok && r.state.version === e.seq ? r.state : rebuild(ruleset, state, [isEventList(e.events) ? e.events : []]);
     if (state.version !== e.seq) throw new ApiError('EXPORT_TAMPERED', `The log's entry ${e.seq} does not rebuild version ${e.seq}.`, 422);
   }
   return state;
@@ -105,19 +116,21 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
     fray: frayVersion(),
     ruleset: { id: r.ruleset, version: rulesetsVersion() },
     exportedAt: new Date().toISOString(),
-    encounter: { id: r.id, name: r.name, options: r.options, seed: r.seed, status: r.status as EncounterFile['encounter']['status'], round: r.round, version: state.version, createdAt: r.createdAt.toISOString() },
-    initial: { version: 0, state: shown as unknown as Record<string, unknown> },
+    encounter: { id: r.id, name: r.name, options: r.options, seed: r.seed, status: statusSchema.parse(r.status), round: r.round, version: state.version, createdAt: r.createdAt.toISOString() },
+    initial: { version: 0, state: { ...shown } },
     state: { version: state.version, sha256: stateHash(state), turnTimerSeconds: isWrapper(latest) ? (latest.runtime?.turnTimerSeconds ?? null) : null },
     log: bundle.log.map((e) => {
-      const events = e.events as unknown[];
+      const events = Array.isArray(e.events) ? e.events : [];
       return { seq: e.seq, commandId: e.commandId, command: e.command, events: withheld ? withoutGeneratorState(events) : events, at: e.createdAt.toISOString() };
     }),
   };
 }
 
+const fileHead = z.looseObject({ format: z.unknown(), formatVersion: z.unknown(), fray: z.unknown() });
+
 function checkFormat(raw: unknown, expected: string): void {
-  const head = raw as { format?: unknown; formatVersion?: unknown; fray?: unknown } | null;
-  if (typeof head !== 'object' || head === null || head.format !== expected) {
+  const head = fileHead.safeParse(raw).data;
+  if (!head || head.format !== expected) {
     throw new ApiError('EXPORT_UNREADABLE', `This is not a Fray ${expected === ENCOUNTER_FORMAT ? 'encounter' : 'account'} export (no "format": "${expected}").`, 400);
   }
   if (typeof head.formatVersion === 'number' && head.formatVersion > ENCOUNTER_FORMAT_VERSION) {
@@ -153,7 +166,7 @@ export function fromEncounterFile(raw: unknown, rulesets: Record<string, Ruleset
     state = replayLog(ruleset, initial, f.log);
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    throw new ApiError('EXPORT_TAMPERED', `The log does not replay: ${(e as Error).message}`, 422);
+    throw new ApiError('EXPORT_TAMPERED', `The log does not replay: ${e instanceof Error ? e.message : String(e)}`, 422);
   }
   if (state.version !== f.state.version || stateHash(state) !== f.state.sha256) {
     throw new ApiError('EXPORT_TAMPERED', `Replaying the log gives version ${state.version} with another state than the exported version ${f.state.version}: the file was changed or damaged.`, 422);
