@@ -36,3 +36,17 @@ export interface SocketData {
 export type InterServerEvents = Record<string, never>;
 export type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type FrayIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** An acknowledgement callback (the last argument of a client event). */
+type Ack = (a: unknown) => void;
+export const isAck = (x: unknown): x is Ack => typeof x === 'function';
+
+/** An error for socket.io's middleware: `data` reaches the client with the refused connection. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly data: { code: string },
+  ) {
+    super(message);
+  }
+}

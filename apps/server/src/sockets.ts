@@ -24,22 +24,9 @@ import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';
 import { inviteRoom, ownerUrlOf } from './owner.js';
-import type { FrayIo, FraySocket, Joined, SocketData } from './socket-types.js';
+import { ConnectError, isAck, type FrayIo, type FraySocket, type Joined, type SocketData } from './socket-types.js';
 import { engineConnOf, holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
 
-/** An acknowledgement callback (the last argument of a client event). */
-type Ack = (a: unknown) => void;
-export const isAck = (x: unknown): x is Ack => typeof x === 'function';
-
-/** An error for socket.io's middleware: `data` reaches the client with the refused connection. */
-export class ConnectError extends Error {
-  constructor(
-    message: string,
-    readonly data: { code: string },
-  ) {
-    super(message);
-  }
-}
 
 const known = new Set<string>(clientEventNames);
 
