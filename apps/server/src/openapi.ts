@@ -75,11 +75,6 @@ function withDescribedResponses(input: Parameters<typeof jsonSchemaTransform>[0]
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(description, errorBodySchema);
 
-/** A success response: its status, what it means, its body. */
-export function ok(status: 200 | 201, description: string, schema: z.ZodType) {
-  return { [status]: json(description, schema) } as Record<number, ReturnType<typeof json>>;
-}
-
 /** Every route can be rate limited, fail inside, or find its database down. */
 const always = {
   429: error('RATE_LIMITED: too many requests from this account or address; wait a second and retry.'),

@@ -106,15 +106,6 @@ export async function startProc(env: Record<string, string>, timeoutMs = 120_000
   }
 }
 
-/** Stop a child: SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
-export async function stopProc(p: Proc | undefined, graceMs = 15_000): Promise<void> {
-  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.kill('SIGTERM');
-  const timer = setTimeout(() => p.kill('SIGKILL'), graceMs);
-  await p.exited;
-  clearTimeout(timer);
-}
-
 export interface SharedDatabase {
   /** the database's own address (the processes reach it through a proxy) */
   host: string;

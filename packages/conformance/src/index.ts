@@ -14,9 +14,8 @@ import { optionProblems, sampleProblems, statProblems } from './docs.js';
 import { play } from './stream.js';
 import type { ConformanceFixture, Run } from './types.js';
 
-export type { ConformanceFixture, FixtureCombatant, Run } from './types.js';
-export { actorFor } from './types.js';
-export { CANARY, commandOf, defaultFill, play, setupCommands } from './stream.js';
+export type { ConformanceFixture, FixtureCombatant } from './types.js';
+export { defaultFill, play } from './stream.js';
 export * from './checks.js';
 export * from './docs.js';
 

@@ -17,7 +17,6 @@ export {
   replay,
   rebuild,
   legalActions,
-  type CreateEncounterInput,
 } from './engine.js';
 export { hasCondition, expireEffects } from './effects.js';
 export { jsonCopy } from './json-copy.js';

@@ -1,13 +1,9 @@
 export { Runtime } from './runtime.js';
-export { defaultRuntimeOptions, unknownRulesetMessage, type RuntimeOptions, type RuntimeInit } from './options.js';
+export { unknownRulesetMessage, type RuntimeOptions } from './options.js';
 export { EncounterHost } from './host.js';
-export { MAX_SYNC_HISTORY, RuntimeError, type Sink, type SubmitInput } from './host-types.js';
-export { LogWriter } from './log-writer.js';
+export { MAX_SYNC_HISTORY, RuntimeError, type Sink } from './host-types.js';
 export { MemoryStore } from './memory-store.js';
-export { projectEventsFor, unseenMarkers, viewerKey } from './viewers.js';
-export { diff } from './diff.js';
-export { isStaleOwner, silentLogger, type Logger, type RuntimeStore, type EncounterRecordLike, type LogEntryLike, type LeaseLike } from './store.js';
-export { reachOf, type ReachAnswer, type ReachRequest, type ReachTarget } from './reach.js';
+export type { EncounterRecordLike } from './store.js';
 export { forkEncounter } from './fork.js';
 export { stateAt } from './timeline.js';
 export { readLogFor } from './branch-log.js';

@@ -13,10 +13,9 @@ import { optionDocs, optionsSchema, type Options } from './options.js';
 import { display, projectState } from './presentation.js';
 import { RULESET_ID, initCombatant, initialState, positionSchema, statDocs, statsSchema, type Data, type RS, type Stats } from './state.js';
 
-export { PHASES, SPEEDS, DEFAULT_BASE_SPEED_BY_SIZE, DEFAULT_WEAPON_SPEED_BY_CATEGORY, baseActionSpeed } from './mechanics/phases.js';
+export { PHASES, DEFAULT_BASE_SPEED_BY_SIZE, baseActionSpeed } from './mechanics/phases.js';
 export { ACTIONS, REACTIONS } from './catalogue.js';
 export { DATA_KEYS, copyData } from './events/copy.js';
-export { alive, readiedThisRound } from './state.js';
 export type { ApActionOption } from './legal.js';
 export type { RS, Data, Stats, Options };
 
@@ -55,4 +54,3 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   adjustVital,
 };
 
-export default actionPoints;

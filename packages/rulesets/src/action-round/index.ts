@@ -10,10 +10,6 @@ import { optionDocs, optionsSchema, type Options } from './options.js';
 import { display, projectState } from './presentation.js';
 import { copyRs, initialData, initialState, positionSchema, sameRs, statDocs, statsSchema, type Data, type RS, type Stats } from './state/index.js';
 
-export { ACTIONS, catalogue } from './catalogue.js';
-export { degreesOf, ladder, dcEasy, dcModerate, dcHard } from './mechanics/dice.js';
-export { squaresForRank } from './state/index.js';
-export { threatenedSquares, threatenedSquares as threatened } from './mechanics/space.js';
 export type { RS, Data, Stats } from './state/index.js';
 export type { Options } from './options.js';
 export { invariants } from './invariants.js';

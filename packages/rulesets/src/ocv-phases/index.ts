@@ -47,5 +47,3 @@ export const ocvPhases: Ruleset<RS, OcvPhasesOptions, Stats, Data> = {
   projectState,
 };
 
-export default ocvPhases;
-export { ROWS as manoeuvreTable } from './catalogue.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { apply, createEncounter, legalActions, type EncounterState, type EngineEvent, type EngineError } from '@fray/engine';
+import { apply, createEncounter, legalActions, type EngineEvent, type EngineError } from '@fray/engine';
 import { actionRound, invariants } from '../../src/action-round/index.js';
 import type { State } from '../../src/action-round/state/index.js';
 
@@ -80,7 +80,6 @@ export function events(r: { events: EngineEvent[] }, type: string): EngineEvent[
 export const data = (s: State, id: string) => s.combatants[id]!.data;
 export const pos = (s: State, id: string) => s.combatants[id]!.position as { x: number; y: number };
 export const conds = (s: State, id: string) => s.effects.filter((e) => e.targetId === id).map((e) => e.condition).filter(Boolean);
-export type { EncounterState };
 
 /** Every pending combatant of the open reaction window passes. */
 export function passAll(s: State): State {
