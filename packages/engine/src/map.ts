@@ -8,8 +8,6 @@ import { commandSchema } from './schemas.js';
 import { defineCommand } from './kit.js';
 import type { Command, CommandSpec, Ctx, EncounterState, Ruleset } from './types.js';
 
-export type SpaceKind = 'squares' | 'hexes' | 'zones';
-
 const coord = z.number().int().min(-10_000).max(10_000);
 const square = z.object({ x: coord, y: coord }).strict();
 const hex = z.object({ q: coord, r: coord }).strict();

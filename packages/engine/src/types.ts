@@ -234,10 +234,6 @@ export interface CatalogueEntry {
   notes?: string;
 }
 
-export interface OptionDoc {
-  description: string;
-}
-
 // The defaults are `any` so that a registry can hold rulesets of different state types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
