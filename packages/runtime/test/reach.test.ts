@@ -79,6 +79,17 @@ describe('reach: where a combatant can go, from the rules', () => {
     expect(a.explain?.error?.rule).toBe('map.walls');
   });
 
+  it('a `to` that is not a cell of the map is not explained (the reachable cells are still answered)', () => {
+    const { r, s } = fight('action-round', [{ id: 'hero', side: 'pc', at: { x: 0, y: 0 } }, { id: 'orc', side: 'npc', at: { x: 30, y: 30 } }]);
+    // a client sends anything as `to`: a zone on a square grid once walked an endless line
+    for (const to of [{ zone: 'hall' }, { x: 3 }, { x: '3', y: 0 }, { q: 1, r: 0 }]) {
+      const a = reachOf(r, s, gm, everyone(s), { combatantId: 'hero', ...walk, to });
+      if (!a.ok) throw new Error(a.error.message);
+      expect(a.explain).toBeUndefined();
+      expect(a.reachable).toHaveLength(13 * 13 - 1);
+    }
+  });
+
   it('ocv-phases: a 1-hex step reaches the six neighbouring hexes', () => {
     const { r, s } = fight('ocv-phases', [{ id: 'hero', side: 'pc', at: { q: 0, r: 0 }, stats: { combatValue: 6 } }, { id: 'orc', side: 'npc', at: { q: 8, r: 0 }, stats: { combatValue: 3 } }]);
     const current = s.clock.current!;
