@@ -50,8 +50,8 @@ const STATUS_WORDS: Record<number, string> = {
   503: 'UNAVAILABLE: the database is unavailable or this process is shutting down; retry shortly.',
 };
 
-type Transformed = { schema: { summary?: string; hide?: boolean; response?: Record<string, Record<string, unknown>> }; url: string };
 const errorRef = { $ref: '#/components/schemas/Error' };
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
 /**
  * fastify-type-provider-zod's transform, then every response described: a success without its own
@@ -59,17 +59,20 @@ const errorRef = { $ref: '#/components/schemas/Error' };
  * any route can answer (429 from the rate limit, 500), with the Error body.
  */
 function withDescribedResponses(input: Parameters<typeof jsonSchemaTransform>[0]): ReturnType<typeof jsonSchemaTransform> {
-  const out = jsonSchemaTransform(input) as unknown as Transformed;
-  if (out.schema?.hide || !out.schema) return out as never;
-  const response = (out.schema.response ??= {});
+  const out = jsonSchemaTransform(input);
+  const schema = out.schema;
+  if (!isRecord(schema) || ('hide' in schema && schema.hide)) return out;
+  const summary = 'summary' in schema && typeof schema.summary === 'string' ? schema.summary : undefined;
+  const response: Record<string, unknown> = isRecord(schema.response) ? schema.response : {};
+  schema.response = response;
   for (const [status, r] of Object.entries(response)) {
-    if (r.description) continue;
-    r.description = Number(status) >= 400 ? (STATUS_WORDS[Number(status)] ?? 'An error.') : (out.schema.summary ?? 'Success.');
+    if (!isRecord(r) || r.description) continue;
+    r.description = Number(status) >= 400 ? (STATUS_WORDS[Number(status)] ?? 'An error.') : (summary ?? 'Success.');
   }
   for (const status of [429, 500]) {
     response[status] ??= { description: STATUS_WORDS[status]!, content: { 'application/json': { schema: errorRef } } };
   }
-  return out as never;
+  return out;
 }
 
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
