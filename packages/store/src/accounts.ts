@@ -13,6 +13,10 @@ import {
   type SessionMethod,
   type SessionRecord,
 } from './accounts-types.js';
+import { oneOf } from './prisma-rows.js';
+
+const sessionMethod = oneOf<SessionMethod>(['password', 'passkey', 'device', 'token'], 'session method');
+const challengeKind = oneOf<ChallengeRecord['kind']>(['registration', 'authentication'], 'challenge kind');
 
 type SessionRow = { id: string; accountId: string; method: string; userAgent: string | null; createdAt: Date; lastSeenAt: Date; expiresAt: Date };
 type PasskeyRow = Omit<PasskeyRecord, 'counter' | 'publicKey'> & { counter: bigint; publicKey: Uint8Array };
@@ -20,7 +24,7 @@ type PasskeyRow = Omit<PasskeyRecord, 'counter' | 'publicKey'> & { counter: bigi
 const toSession = (r: SessionRow): SessionRecord => ({
   id: r.id,
   accountId: r.accountId,
-  method: r.method as SessionMethod,
+  method: sessionMethod(r.method),
   userAgent: r.userAgent,
   createdAt: r.createdAt,
   lastSeenAt: r.lastSeenAt,
@@ -209,7 +213,7 @@ export class PrismaAccounts implements AccountsStore {
       const rows = await this.prisma.$queryRaw<Array<{ id: string; kind: string; account_id: string | null; challenge: string; expires_at: Date }>>`
         DELETE FROM webauthn_challenges WHERE id = ${id} RETURNING id, kind, account_id, challenge, expires_at`;
       const r = rows[0];
-      return r ? { id: r.id, kind: r.kind as ChallengeRecord['kind'], accountId: r.account_id, challenge: r.challenge, expiresAt: r.expires_at } : null;
+      return r ? { id: r.id, kind: challengeKind(r.kind), accountId: r.account_id, challenge: r.challenge, expiresAt: r.expires_at } : null;
     });
   }
 

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
+import { errorCode, versionOf } from './guards.js';
 
 /**
  * The backup file: JSON lines, one table row a line, written in one snapshot of the database.
@@ -47,6 +48,15 @@ export interface BackupTrailer {
   sha256: string;
 }
 
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+/** A header as far as the reader checks it (its format, version, migrations and tables); the writer wrote the rest. */
+function isHeader(x: unknown): x is BackupHeader {
+  return isRecord(x) && x.format === BACKUP_FORMAT && typeof x.formatVersion === 'number' && Array.isArray(x.migrations) && Array.isArray(x.tables);
+}
+function isTrailer(x: unknown): x is BackupTrailer {
+  return isRecord(x) && x.end === BACKUP_FORMAT && isRecord(x.rows) && typeof x.sha256 === 'string';
+}
+
 /** Why a backup (or encounter export) file was refused. Nothing was written to any database. */
 export type BackupErrorCode =
   | 'BACKUP_UNREADABLE'
@@ -73,7 +83,7 @@ export function frayVersion(): string {
   if (frayVersionCache) return frayVersionCache;
   try {
     const file = fileURLToPath(new URL('../../../package.json', import.meta.url));
-    frayVersionCache = (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+    frayVersionCache = versionOf(JSON.parse(readFileSync(file, 'utf8'))) ?? '0.0.0';
   } catch {
     frayVersionCache = '0.0.0';
   }
@@ -141,12 +151,13 @@ function lines(file: string): AsyncIterable<string> {
 }
 
 function parseHeader(text: string | undefined, file: string): BackupHeader {
-  let header: Partial<BackupHeader>;
+  let parsed: unknown;
   try {
-    header = JSON.parse(text ?? '') as Partial<BackupHeader>;
+    parsed = JSON.parse(text ?? '');
   } catch {
     throw new BackupError('BACKUP_UNREADABLE', `${file} is not a Fray backup (its first line is not JSON).`);
   }
+  const header: Partial<Record<keyof BackupHeader, unknown>> = typeof parsed === 'object' && parsed !== null ? parsed : {};
   if (header.format !== BACKUP_FORMAT) {
     throw new BackupError('BACKUP_UNREADABLE', `${file} is not a Fray backup (no "format":"${BACKUP_FORMAT}" header).`);
   }
@@ -156,10 +167,10 @@ function parseHeader(text: string | undefined, file: string): BackupHeader {
       `${file} is a backup of format ${String(header.formatVersion)}, written by Fray ${String(header.fray)}; this Fray (${frayVersion()}) reads format ${BACKUP_FORMAT_VERSION} and older. Upgrade Fray, then restore.`,
     );
   }
-  if (!Array.isArray(header.migrations) || !Array.isArray(header.tables)) {
+  if (!isHeader(parsed)) {
     throw new BackupError('BACKUP_TAMPERED', `${file}: its header lacks the migrations or the tables.`);
   }
-  return header as BackupHeader;
+  return parsed;
 }
 
 /** A verified row: table name and the row's JSON text (never parsed here). */
@@ -198,7 +209,9 @@ export async function readBackup(file: string, onRow?: (row: BackupRow) => Promi
       }
       if (text.startsWith('{"end"')) {
         try {
-          trailer = JSON.parse(text) as BackupTrailer;
+          const parsed: unknown = JSON.parse(text);
+          if (isTrailer(parsed)) trailer = parsed;
+          else badLine = `${file}: its end marker (line ${lineNo}) is damaged.`;
         } catch {
           badLine = `${file}: its end marker (line ${lineNo}) is damaged.`;
         }
@@ -216,12 +229,12 @@ export async function readBackup(file: string, onRow?: (row: BackupRow) => Promi
     }
   } catch (error) {
     if (error instanceof BackupError) throw error;
-    const code = (error as { code?: string }).code;
+    const code = errorCode(error);
     if (code === 'ENOENT') throw new BackupError('BACKUP_UNREADABLE', `${file} does not exist.`, { cause: error });
     if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
       throw new BackupError('BACKUP_TRUNCATED', `${file} is cut short or damaged (its gzip stream ends early).`, { cause: error });
     }
-    throw new BackupError('BACKUP_UNREADABLE', `${file} cannot be read: ${(error as Error).message}`, { cause: error });
+    throw new BackupError('BACKUP_UNREADABLE', `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (!header) throw new BackupError('BACKUP_TRUNCATED', `${file} is empty.`);
   if (!trailer || badLine) {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { BackupWriter, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, frayVersion } from './backup-file.js';
 import type { BackupTable } from './backup-file.js';
 import { poolConfig } from './open.js';
-import type { PrismaStore } from './prisma-store.js';
+import { PrismaStore } from './prisma-store.js';
 import type { Store } from './types.js';
 
 /**
@@ -117,7 +117,7 @@ export async function dumpDatabase(client: pg.ClientBase, writer: BackupWriter, 
 
 /** A client on the store's own database (and schema), for one backup or restore. */
 export async function connectLike(store: Store): Promise<pg.Client> {
-  const info = (store as PrismaStore).info as PrismaStore['info'] | undefined;
+  const info = store instanceof PrismaStore ? store.info : undefined;
   if (!info?.url) throw new TypeError('Backups need a database store (Postgres or the embedded PGlite).');
   const client = new pg.Client(
     poolConfig(info.url, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 0, ...(info.schema ? { schema: info.schema } : {}) }),

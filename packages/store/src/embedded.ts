@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { errorCode } from './guards.js';
+import { wasmApi } from './wasm.js';
 
 /**
  * The embedded database: PGlite (Postgres compiled to WebAssembly) keeping its files in
@@ -21,7 +23,6 @@ export interface EmbeddedPostgres {
 const LOCK_FILE = 'fray-embedded.lock';
 
 type WasmModule = object;
-const wasmApi = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
 let pgliteModule: Promise<WasmModule | undefined> | undefined;
 
 /** Compile PGlite's Postgres once per process (each instance would compile it again). */
@@ -53,7 +54,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
@@ -67,7 +68,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
       await handle.close();
       return () => rm(lockPath, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
         throw new Error(`The embedded database in ${dataDir} is in use by process ${pid}.`);

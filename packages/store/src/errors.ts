@@ -22,18 +22,22 @@ function collect(error: unknown, out: string[], seen: Set<unknown>, depth: numbe
   }
   if (typeof error !== 'object') return;
   seen.add(error);
-  const e = error as Record<string, unknown>;
+  const e = error;
+  const field = (key: string): unknown => Reflect.get(e, key);
   for (const key of ['name', 'message', 'code', 'kind', 'originalCode', 'originalMessage', 'errorCode', 'constraint']) {
-    const v = e[key];
+    const v = field(key);
     if (typeof v === 'string' || typeof v === 'number') out.push(`${key}=${String(v)}`);
   }
-  collect(e.cause, out, seen, depth + 1);
-  collect(e.meta, out, seen, depth + 1);
-  if (e.meta && typeof e.meta === 'object') {
-    for (const v of Object.values(e.meta as Record<string, unknown>)) collect(v, out, seen, depth + 1);
+  const meta = field('meta');
+  const fields = field('fields');
+  const constraint = field('constraint');
+  collect(field('cause'), out, seen, depth + 1);
+  collect(meta, out, seen, depth + 1);
+  if (meta && typeof meta === 'object') {
+    for (const v of Object.values(meta)) collect(v, out, seen, depth + 1);
   }
-  if (Array.isArray(e.fields)) for (const f of e.fields) collect(f, out, seen, depth + 1);
-  if (e.constraint && typeof e.constraint === 'object') collect(JSON.stringify(e.constraint), out, seen, depth + 1);
+  if (Array.isArray(fields)) for (const f of fields) collect(f, out, seen, depth + 1);
+  if (constraint && typeof constraint === 'object') collect(JSON.stringify(constraint), out, seen, depth + 1);
 }
 
 export function describeError(error: unknown): string {
@@ -78,7 +82,7 @@ const UNAVAILABLE = new RegExp(
 
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
-  const name = (error as { name?: unknown } | null)?.name;
+  const name = typeof error === 'object' && error !== null && 'name' in error ? error.name : undefined;
   if (name === 'PrismaClientInitializationError') return true;
   return UNAVAILABLE.test(describeError(error));
 }

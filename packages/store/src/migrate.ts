@@ -8,6 +8,7 @@ import pg from 'pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type * as EngineModule from '@prisma/schema-engine-wasm';
+import { wasmApi } from './wasm.js';
 
 /**
  * Applies prisma/migrations offline through Prisma's official WebAssembly schema engine, over
@@ -24,10 +25,6 @@ export const defaultPrismaDir = (): string =>
 
 type Engine = typeof EngineModule;
 type WasmExports = Record<string, unknown>;
-/** The WebAssembly global (Node has it; this project's lib settings do not declare it). */
-const wasmApi = (globalThis as unknown as {
-  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: WasmExports } }> };
-}).WebAssembly;
 let enginePromise: Promise<Engine> | undefined;
 
 /** The wasm-bindgen "bundler" build imports the .wasm as an ES module; Node cannot, so bind it by hand. */

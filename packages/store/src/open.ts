@@ -7,7 +7,6 @@ import { isUnavailable, mapError } from './errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations } from './migrate.js';
 import { PrismaStore } from './prisma-store.js';
-import type { Store } from './types.js';
 import { StoreUnavailableError } from './types.js';
 
 export interface StoreLogger {
@@ -77,34 +76,56 @@ export function poolConfig(
  * pending migrations (idempotent), and connects the Prisma client. Rejects with
  * StoreUnavailableError when the database cannot be reached within the connect timeout.
  */
-export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
+export async function openStore(opts: OpenStoreOptions = {}): Promise<PrismaStore> {
   const logger = opts.logger;
-  const connectTimeoutMs = opts.connectTimeoutMs ?? 5_000;
-  const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
-  let embedded: EmbeddedPostgres | undefined;
-  let url: string;
-  // `description` is shown to anyone (GET /health): no filesystem path in it; `where` is for the
-  // operator (the log, start-up errors) and names the data directory
-  let description: string;
-  let where: string;
-  if (opts.databaseUrl) {
-    url = opts.databaseUrl;
-    description = `postgres ${redactUrl(url)}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
-    where = description;
-  } else {
-    const dataDir = path.resolve(opts.dataDir ?? defaultDataDir());
-    embedded = await startEmbedded(dataDir);
-    url = embedded.url;
-    description = 'embedded PGlite';
-    where = `embedded PGlite in ${dataDir}`;
-  }
+  const { url, description, where, embedded } = await locate(opts);
   const config = poolConfig(url, {
     poolSize: opts.poolSize ?? (embedded ? 1 : 10),
-    connectTimeoutMs,
-    queryTimeoutMs,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
+    queryTimeoutMs: opts.queryTimeoutMs ?? 30_000,
     ...(opts.schema ? { schema: opts.schema } : {}),
   });
+  const { prisma, pool } = await connect(opts, config, where).catch(async (error: unknown) => {
+    await opts.onClose?.().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw error;
+  });
+  logger?.info({ database: where }, 'store open');
+  return new PrismaStore(prisma, {
+    pool,
+    kind: embedded ? 'embedded' : 'postgres',
+    description,
+    url,
+    ...(opts.schema ? { schema: opts.schema } : {}),
+    onClose: async () => {
+      try {
+        await pool.end().catch(() => {});
+        await opts.onClose?.();
+      } finally {
+        await embedded?.stop();
+      }
+    },
+  });
+}
 
+/**
+ * Where the database is: `databaseUrl`, or the embedded PGlite started on the data directory.
+ * `description` is shown to anyone (GET /health): no filesystem path in it; `where` is for the
+ * operator (the log, start-up errors) and names the data directory.
+ */
+async function locate(opts: OpenStoreOptions): Promise<{ url: string; description: string; where: string; embedded: EmbeddedPostgres | undefined }> {
+  if (opts.databaseUrl) {
+    const description = `postgres ${redactUrl(opts.databaseUrl)}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
+    return { url: opts.databaseUrl, description, where: description, embedded: undefined };
+  }
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir());
+  const embedded = await startEmbedded(dataDir);
+  return { url: embedded.url, description: 'embedded PGlite', where: `embedded PGlite in ${dataDir}`, embedded };
+}
+
+/** The pending migrations applied, then the pool and the Prisma client on it, the database reached; on failure both closed. */
+async function connect(opts: OpenStoreOptions, config: pg.PoolConfig, where: string): Promise<{ prisma: PrismaClient; pool: pg.Pool }> {
+  const logger = opts.logger;
   let prisma: PrismaClient | undefined;
   let pool: pg.Pool | undefined;
   try {
@@ -138,29 +159,10 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
         ? new StoreUnavailableError(`Cannot reach the database (${where}).`, { cause: error })
         : error;
     });
+    return { prisma, pool };
   } catch (error) {
     await prisma?.$disconnect().catch(() => {});
     await pool?.end().catch(() => {});
-    await opts.onClose?.().catch(() => {});
-    await embedded?.stop().catch(() => {});
     throw error;
   }
-  logger?.info({ database: where }, 'store open');
-  const stopEmbedded = embedded;
-  const ownPool = pool!;
-  return new PrismaStore(prisma, {
-    pool: ownPool,
-    kind: embedded ? 'embedded' : 'postgres',
-    description,
-    url,
-    ...(opts.schema ? { schema: opts.schema } : {}),
-    onClose: async () => {
-      try {
-        await ownPool.end().catch(() => {});
-        await opts.onClose?.();
-      } finally {
-        await stopEmbedded?.stop();
-      }
-    },
-  });
 }

@@ -16,6 +16,21 @@ export function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.Json
   return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
 }
 
+/**
+ * A text column that holds one of `values` (the migrations' CHECK constraint), read as that union;
+ * any other value is a damaged row.
+ */
+export function oneOf<T extends string>(values: readonly T[], column: string): (value: string) => T {
+  const known = new Set<string>(values);
+  const isKnown = (value: string): value is T => known.has(value);
+  return (value) => {
+    if (isKnown(value)) return value;
+    throw new TypeError(`The database holds an unknown ${column} "${value}".`);
+  };
+}
+const encounterStatus = oneOf<EncounterStatus>(['setup', 'active', 'ended', 'archived'], 'encounter status');
+const inviteRole = oneOf<InviteRecord['role']>(['player', 'spectator'], 'invite role');
+
 export function seedToDb(seed: number): bigint {
   if (!Number.isSafeInteger(seed)) throw new TypeError(`The encounter seed must be an integer, got ${seed}.`);
   return BigInt(seed);
@@ -28,7 +43,7 @@ export const toEncounter = (r: EncounterRow): EncounterRecord => ({
   ruleset: r.ruleset,
   options: r.options,
   seed: Number(r.seed),
-  status: r.status as EncounterStatus,
+  status: encounterStatus(r.status),
   round: r.round,
   version: r.version,
   createdAt: r.createdAt,
@@ -38,7 +53,7 @@ export const toEncounter = (r: EncounterRow): EncounterRecord => ({
 export const toInvite = (r: InviteRow): InviteRecord => ({
   id: r.id,
   encounterId: r.encounterId,
-  role: r.role as InviteRecord['role'],
+  role: inviteRole(r.role),
   playerId: r.playerId,
   combatantIds: r.combatantIds,
   revoked: r.revoked,

@@ -29,7 +29,7 @@ export interface PrismaStoreInfo {
    * more per commit, 4 ms against 7–8 ms at p50 on this machine; the snapshot; the lookup of an
    * entry by command id)
    */
-  pool: { query(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }> };
+  pool: { query<R extends object = object>(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: R[] }> };
 }
 
 
@@ -237,8 +237,11 @@ export class PrismaStore implements Store {
    */
   findLogByCommandId(encounterId: string, commandId: string): Promise<LogEntry | null> {
     return this.run('findLogByCommandId', async () => {
-      const { rows } = await this.info.pool.query('SELECT seq, command, events, created_at FROM command_log WHERE encounter_id = $1 AND command_id = $2', [encounterId, commandId]);
-      const r = rows[0] as { seq: number; command: unknown; events: unknown; created_at: Date } | undefined;
+      const { rows } = await this.info.pool.query<{ seq: number; command: unknown; events: unknown; created_at: Date }>(
+        'SELECT seq, command, events, created_at FROM command_log WHERE encounter_id = $1 AND command_id = $2',
+        [encounterId, commandId],
+      );
+      const r = rows[0];
       return r ? { encounterId, seq: r.seq, commandId, command: r.command, events: Array.isArray(r.events) ? r.events : [], createdAt: r.created_at } : null;
     });
   }
@@ -246,8 +249,8 @@ export class PrismaStore implements Store {
   /** One index-only read of the (encounter, command id) unique index, through the pool. */
   listCommandIds(encounterId: string): Promise<string[]> {
     return this.run('listCommandIds', async () => {
-      const { rows } = await this.info.pool.query('SELECT command_id FROM command_log WHERE encounter_id = $1', [encounterId]);
-      return (rows as Array<{ command_id: string }>).map((r) => r.command_id);
+      const { rows } = await this.info.pool.query<{ command_id: string }>('SELECT command_id FROM command_log WHERE encounter_id = $1', [encounterId]);
+      return rows.map((r) => r.command_id);
     });
   }
 

@@ -6,10 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from './embedded.js';
+import { errorCode, versionOf } from './guards.js';
 import { defaultPrismaDir, applyMigrations } from './migrate.js';
 import { openStore, poolConfig } from './open.js';
-import type { OpenStoreOptions } from './open.js';
 import type { PrismaStore } from './prisma-store.js';
+import type { OpenStoreOptions } from './open.js';
 import type { RestoreTarget } from './restore.js';
 import type { Store } from './types.js';
 
@@ -43,7 +44,7 @@ function pgliteVersion(): string {
   try {
     const entry = require.resolve('@electric-sql/pglite');
     const root = entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`));
-    return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    return versionOf(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))) ?? 'unknown';
   } catch {
     return 'unknown';
   }
@@ -117,7 +118,7 @@ async function sweepDeadStoreDirs(): Promise<void> {
     for (const dir of openDirs) rmSync(dir, { recursive: true, force: true });
   });
   const tmp = os.tmpdir();
-  for (const name of await readdir(tmp).catch(() => [] as string[])) {
+  for (const name of await readdir(tmp).catch((): string[] => [])) {
     if (!name.startsWith(STORE_DIR_PREFIX)) continue;
     const dir = path.join(tmp, name);
     const pid = Number((await readFile(path.join(dir, 'fray-embedded.lock'), 'utf8').catch(() => '')).trim());
@@ -127,7 +128,7 @@ async function sweepDeadStoreDirs(): Promise<void> {
         process.kill(pid, 0);
         dead = false;
       } catch (error) {
-        dead = (error as NodeJS.ErrnoException).code === 'ESRCH';
+        dead = errorCode(error) === 'ESRCH';
       }
     } else {
       const info = await stat(dir).catch(() => undefined);
@@ -147,7 +148,7 @@ export async function openTestStore(
 ): Promise<TestStore> {
   const { embedded, ...storeOpts } = opts;
   const url = embedded ? undefined : process.env.DATABASE_URL;
-  let store: Store;
+  let store: PrismaStore;
   let location: string;
   if (url) {
     const schema = `${SCHEMA_PREFIX}${Date.now().toString(36)}_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
@@ -202,7 +203,7 @@ export async function openTestStore(
       }
     };
   }
-  const { prisma, info } = store as PrismaStore;
+  const { prisma, info } = store;
   return Object.assign(store, {
     location,
     openPeer(peerOpts: Pick<OpenStoreOptions, 'logger' | 'queryTimeoutMs' | 'connectTimeoutMs'> = {}) {
