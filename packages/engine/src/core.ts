@@ -7,27 +7,33 @@ import type { Combatant, CommandSpec, Ctx, Effect, Ruleset } from './types.js';
 
 /** The core's commands: each handler gets its schema's output (the core's state and options are untyped). */
 const command = commandKit<unknown, Record<string, unknown>>();
+const gmTool = { actor: 'gm' as const, duringReaction: true, inSetup: true };
+
+function validStats(ruleset: Ruleset, ctx: Ctx, stats: unknown): Record<string, unknown> {
+  const parsed = ruleset.statsSchema.safeParse(stats);
+  if (!parsed.success) {
+    ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, statsErrorMessage(ruleset.id, ruleset.statsSchema, parsed.error, stats));
+  }
+  return parsed.data;
+}
+
+function validPosition(ruleset: Ruleset, ctx: Ctx, position: unknown): unknown {
+  const parsed = ruleset.positionSchema.safeParse(position);
+  if (!parsed.success) ctx.fail('INVALID_COMMAND', `${ruleset.id}.position`, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
 
 /**
  * The commands every ruleset gets: setup, GM edits, effects, dice, reactions, turn end.
  * The ruleset supplies the parts that differ (stats schema, start of combat, end of turn).
  */
 export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
-  const gmTool = { actor: 'gm' as const, duringReaction: true, inSetup: true };
+  return { ...combatantSetup(ruleset), ...combatantEdits(ruleset), ...effectsAndTurns(ruleset), ...diceCommands(ruleset), ...reactionCommands() };
+}
 
-  const validStats = (ctx: Ctx, stats: unknown): Record<string, unknown> => {
-    const parsed = ruleset.statsSchema.safeParse(stats);
-    if (!parsed.success) {
-      ctx.fail('INVALID_STATS', `${ruleset.id}.stats`, statsErrorMessage(ruleset.id, ruleset.statsSchema, parsed.error, stats));
-    }
-    return parsed.data;
-  };
-  const validPosition = (ctx: Ctx, position: unknown) => {
-    const parsed = ruleset.positionSchema.safeParse(position);
-    if (!parsed.success) ctx.fail('INVALID_COMMAND', `${ruleset.id}.position`, z.prettifyError(parsed.error));
-    return parsed.data;
-  };
-
+/** Adding, removing and updating combatants. */
+function combatantSetup(ruleset: Ruleset): Record<string, CommandSpec> {
   return {
     'combatant.add': command({
       ...gmTool,
@@ -37,7 +43,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         const id = c.id ?? ctx.newId('c');
         if (ctx.state.combatants[id]) ctx.fail('INVALID_COMMAND', 'engine.combatants', `Combatant id "${id}" is taken.`);
         if (Object.keys(ctx.state.combatants).length >= 200) ctx.fail('INVALID_COMMAND', 'engine.combatants', 'At most 200 combatants.');
-        const stats = validStats(ctx, c.stats);
+        const stats = validStats(ruleset, ctx, c.stats);
         const combatant: Combatant = {
           id,
           name: c.name,
@@ -46,7 +52,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
           hidden: c.hidden,
           secretStats: c.secretStats,
           stats,
-          position: c.position === undefined ? null : validPosition(ctx, c.position),
+          position: c.position === undefined ? null : validPosition(ruleset, ctx, c.position),
           items: c.items,
           data: ruleset.initCombatant(stats, ctx.options),
         };
@@ -82,16 +88,22 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId);
         const changes = { ...cmd.changes };
-        if (changes.stats) changes.stats = validStats(ctx, { ...combatant.stats, ...changes.stats });
+        if (changes.stats) changes.stats = validStats(ruleset, ctx, { ...combatant.stats, ...changes.stats });
         ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes });
       },
     }),
+  };
+}
+
+/** The GM's edits of a combatant in play: a stat, a vital, a place. */
+function combatantEdits(ruleset: Ruleset): Record<string, CommandSpec> {
+  return {
     'combatant.setStat': command({
       ...gmTool,
       schema: commandSchema('combatant.setStat', { combatantId: idSchema, stat: z.string().min(1).max(64), value: z.unknown() }),
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId);
-        const stats = validStats(ctx, { ...combatant.stats, [cmd.stat]: cmd.value });
+        const stats = validStats(ruleset, ctx, { ...combatant.stats, [cmd.stat]: cmd.value });
         ctx.emit({ type: 'combatant.updated', combatantId: combatant.id, changes: { stats } });
       },
     }),
@@ -117,9 +129,15 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
       schema: commandSchema('combatant.place', { combatantId: idSchema, position: z.unknown() }),
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId);
-        ctx.emit({ type: 'combatant.placed', combatantId: combatant.id, position: validPosition(ctx, cmd.position) });
+        ctx.emit({ type: 'combatant.placed', combatantId: combatant.id, position: validPosition(ruleset, ctx, cmd.position) });
       },
     }),
+  };
+}
+
+/** Effects, the start and end of combat, the end of a turn. */
+function effectsAndTurns(ruleset: Ruleset): Record<string, CommandSpec> {
+  return {
     'effect.apply': command({
       ...gmTool,
       schema: effectApplySchema,
@@ -174,6 +192,12 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         ruleset.endTurn(ctx, cmd.combatantId);
       },
     }),
+  };
+}
+
+/** Rolls, the GM secret-roll switch, forced and overridden rolls. */
+function diceCommands(ruleset: Ruleset): Record<string, CommandSpec> {
+  return {
     'dice.roll': command({
       actor: 'any',
       inSetup: true,
@@ -241,6 +265,12 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
         ruleset.onRollOverridden?.(ctx, updated, previous);
       },
     }),
+  };
+}
+
+/** Passing in a reaction window and the GM closing it. */
+function reactionCommands(): Record<string, CommandSpec> {
+  return {
     'reaction.pass': command({
       actor: 'combatant',
       reaction: true,
@@ -263,6 +293,7 @@ export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
     }),
   };
 }
+
 
 export function requireCombatant(ctx: Ctx, id: string): Combatant {
   const c = ctx.state.combatants[id];
