@@ -82,11 +82,15 @@ export function beforeCommittedRoll(ctx: Ctx): number {
   return ctx.state.dice!.draws;
 }
 
-/** After a command: seal when combat started without a roll; reveal when combat ended (if on). */
+/**
+ * After a command: seal when combat started without a roll; reveal when combat ended (if on). A
+ * fork of a fight under way starts unsealed (fresh dice): it seals at its first roll, so the
+ * participants who join it contribute first.
+ */
 export function afterDiceCommand<RS>(ctx: Ctx<RS>, before: EncounterState<RS>): void {
   const d = ctx.state.dice;
   if (!d) return;
-  if (!d.sealed && ctx.state.status !== 'setup') ctx.emit({ type: 'dice.sealed', contributors: d.contributions.map((c) => c.by) });
+  if (!d.sealed && before.status === 'setup' && ctx.state.status !== 'setup') ctx.emit({ type: 'dice.sealed', contributors: d.contributions.map((c) => c.by) });
   const now = ctx.state.dice!;
   if (ctx.state.status === 'ended' && before.status !== 'ended' && now.autoReveal && !now.revealed) emitReveal(ctx, now);
 }
