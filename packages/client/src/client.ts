@@ -349,9 +349,8 @@ export class FrayClient {
     return this.request('actions', { encounterId, combatantId });
   }
 
-  /** A page of the log as this viewer may see it: the live branch's, or `branch`'s (docs/timeline.md). */
-  async log(encounterId: string, afterSeq = 0, limit?: number, branch?: number): Promise<LogAck> {
-    return this.request('log', { encounterId, afterSeq, ...(limit ? { limit } : {}), ...(branch !== undefined ? { branch } : {}) });
+  async log(encounterId: string, afterSeq = 0, limit?: number): Promise<LogAck> {
+    return this.request('log', { encounterId, afterSeq, ...(limit ? { limit } : {}) });
   }
 
   /** GM: set (or clear with null) the turn timer in seconds. */

@@ -24,7 +24,17 @@ export async function forkEncounter(
   const name = input.name ?? `${source.name} (from version ${version})`;
   const state = { ...withFreshDice(at.state), id, name };
   return runtime.store.createEncounter(
-    { id, accountId: input.accountId, name, ruleset: source.ruleset, options: state.options, seed: source.seed, status: state.status, round: state.clock.round, version },
+    {
+      id,
+      accountId: input.accountId,
+      name,
+      ruleset: source.ruleset,
+      options: state.options,
+      seed: source.seed,
+      status: state.status,
+      round: state.clock.round,
+      version,
+    },
     { fraySnapshot: 1, state, runtime: { turnTimerSeconds: at.turnTimerSeconds, hiddenGone: at.hiddenGone } },
   );
 }
@@ -38,6 +48,9 @@ export async function forkEncounter(
  */
 function withFreshDice(state: EncounterState): EncounterState {
   if (!state.dice) return state;
-  const dice = { ...newDiceState({ seed: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') }), autoReveal: state.dice.autoReveal };
+  const dice = {
+    ...newDiceState({ seed: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') }),
+    autoReveal: state.dice.autoReveal,
+  };
   return { ...state, rng: [], dice };
 }

@@ -15,6 +15,9 @@ export type StoryLine = { kind: 'text'; text: string; secret: boolean } | { kind
 export interface StoryEntry {
   seq: number;
   lines: StoryLine[];
+  /** a line the log adds between entries (a GM's rewind: rewinds.ts), with its own key */
+  key?: string;
+  rewind?: boolean;
 }
 
 /** Who reads: the GM (every roll in full), a player (their own combatants' rolls in full), a spectator. */
@@ -61,7 +64,9 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'effect.applied': {
       const eff = effectOf(e.effect);
       const who = eff.targetId ? nameOf(state, eff.targetId) : 'The field';
-      return eff.condition ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).` : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
+      return eff.condition
+        ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).`
+        : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
     }
     case 'effect.removed':
     case 'effect.expired': {
@@ -72,7 +77,11 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'dice.overridden':
       return `The GM changes a roll from ${String(e.previousTotal)} to ${String(e.total)}${e.reason ? ` (${String(e.reason)})` : ''}.`;
     case 'reaction.opened': {
-      return `${textAt(e, 'window.trigger.description') ?? 'Something happens'}: ${stringsOf(at(e, 'window.eligible')).map((id) => nameOf(state, id)).join(', ') || 'no one'} may react.`;
+      return `${textAt(e, 'window.trigger.description') ?? 'Something happens'}: ${
+        stringsOf(at(e, 'window.eligible'))
+          .map((id) => nameOf(state, id))
+          .join(', ') || 'no one'
+      } may react.`;
     }
     case 'reaction.responded':
       return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'does not react' : 'reacts'}.`;
