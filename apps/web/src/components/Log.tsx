@@ -60,6 +60,7 @@ export function StoryLog({
                 className={entry.seq === current ? 'entry current' : 'entry'}
                 aria-current={entry.seq === current ? 'step' : undefined}
               >
+                {current !== undefined ? <span className="seq">v{entry.seq}</span> : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

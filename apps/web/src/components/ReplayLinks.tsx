@@ -56,6 +56,29 @@ function NewLink({ url }: { url: string }) {
   );
 }
 
+/** The encounter's replay links, revoked ones too; Revoke on the others. */
+function LinkList({ links, labelOf, revoke }: { links: LinkInfo[]; labelOf: (as: string) => string; revoke: (id: string) => void }) {
+  if (links.length === 0) return null;
+  return (
+    <ul className="invite-list" data-testid="replay-link-list">
+      {links.map((l) => (
+        <li key={l.id} className="invite">
+          <p>
+            As {labelOf(l.as)} · made {new Date(l.createdAt).toLocaleString()}
+            {l.expiresAt ? ` · expires ${new Date(l.expiresAt).toLocaleString()}` : ''}
+            {l.revoked ? <span className="tag"> revoked</span> : null}
+          </p>
+          {!l.revoked ? (
+            <button type="button" onClick={() => revoke(l.id)} aria-label={`Revoke the link as ${labelOf(l.as)}`}>
+              Revoke
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The GM's read-only replay links (docs/timeline.md, "Replay"): made for a viewer the GM picks (a
  * spectator unless the GM says otherwise; the GM's own view only when chosen), listed and revoked.
@@ -121,24 +144,7 @@ export function ReplayLinks({ encounterId, choices }: { encounterId: string; cho
       {as === 'gm' ? <p className="warn-text">⚠ The GM view shows everything: hidden combatants, secret stats and secret rolls.</p> : null}
       {made ? <NewLink url={made} /> : null}
       <ErrorMessage error={error ?? links.error} />
-      {list.length > 0 ? (
-        <ul className="invite-list" data-testid="replay-link-list">
-          {list.map((l) => (
-            <li key={l.id} className="invite">
-              <p>
-                As {labelOf(l.as)} · made {new Date(l.createdAt).toLocaleString()}
-                {l.expiresAt ? ` · expires ${new Date(l.expiresAt).toLocaleString()}` : ''}
-                {l.revoked ? <span className="tag"> revoked</span> : null}
-              </p>
-              {!l.revoked ? (
-                <button type="button" onClick={() => void revoke(l.id)} aria-label={`Revoke the link as ${labelOf(l.as)}`}>
-                  Revoke
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <LinkList links={list} labelOf={labelOf} revoke={(id) => void revoke(id)} />
     </Section>
   );
 }

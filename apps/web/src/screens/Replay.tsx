@@ -14,17 +14,30 @@ import { useAsync } from '../lib/useAsync.js';
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 
+interface Choice {
+  as: string;
+  /** in the chooser */
+  label: string;
+  /** in the header: "as …" */
+  short: string;
+}
+
 /** Who the replay shows the encounter as: the GM, a spectator, or each player (named by the combatants bound to them). */
-function viewerChoices(r: ReplayData): Array<{ as: string; label: string }> {
+function viewerChoices(r: ReplayData, state: EncounterState | null): Choice[] {
   const players = (r.meta?.players ?? []).map((p, i) => {
     const who = p.combatantIds.map((id) => r.names.get(id) ?? id).join(', ');
-    return { as: p.playerId, label: `Player ${i + 1}${who ? `: ${who}` : ''}` };
+    return { as: p.playerId, label: `Player ${i + 1}${who ? `: ${who}` : ''}`, short: `player ${i + 1}${who ? ` (${who})` : ''}` };
   });
-  return [
-    { as: 'gm', label: 'GM (everything, hidden included)' },
-    ...players,
-    { as: 'spectator', label: 'Spectator (what everyone sees)' },
-  ];
+  const gm = { as: 'gm', label: 'GM (everything, hidden included)', short: 'the GM' };
+  const spectator = { as: 'spectator', label: 'Spectator (what everyone sees)', short: 'a spectator' };
+  const viewer = r.meta?.as ?? 'gm';
+  if (viewer === 'gm' || viewer === 'spectator' || players.some((p) => p.as === viewer)) return [gm, ...players, spectator];
+  // a shared link as a player: named by the combatants it controls
+  const mine = Object.values(state?.combatants ?? {})
+    .filter((c) => c.controller === viewer)
+    .map((c) => c.name)
+    .join(', ');
+  return [gm, ...players, spectator, { as: viewer, label: 'Player', short: `a player${mine ? ` (${mine})` : ''}` }];
 }
 
 /** Play, pause, step and speed over versions `first` … `last` (only as far as loaded). */
@@ -50,42 +63,40 @@ function Controls({ pb, first, last, loadedTo, step }: { pb: Playback; first: nu
   return (
     <section className="panel replay-controls" aria-label="Replay controls" data-testid="replay-controls">
       <div className="row replay-buttons">
-        <button type="button" onClick={() => go(first)} disabled={version <= first} aria-label="First version">
-          ⏮
-        </button>
-        <button type="button" onClick={() => go(version - 1)} disabled={version <= first} aria-label="Step back" data-testid="replay-back">
-          ◀ Step
+        <button type="button" onClick={() => go(first)} disabled={version <= first} aria-label="First version" title="First version">
+          «
         </button>
         <button
           type="button"
-          className="primary"
+          onClick={() => go(version - 1)}
+          disabled={version <= first}
+          aria-label="Step back"
+          title="Step back"
+          data-testid="replay-back"
+        >
+          ‹ Back
+        </button>
+        <button
+          type="button"
+          className="primary replay-play"
           onClick={() => (version >= last ? (go(first), pb.setPlaying(true)) : pb.setPlaying(!playing))}
           data-testid="replay-play"
         >
-          {playing ? '⏸ Pause' : version >= last ? '↻ Play again' : '▶ Play'}
+          {playing ? '⏸ Pause' : version >= last ? '↻ Again' : '▶ Play'}
         </button>
         <button
           type="button"
           onClick={() => go(version + 1)}
           disabled={version >= Math.min(last, loadedTo)}
           aria-label="Step forward"
+          title="Step forward"
           data-testid="replay-forward"
         >
-          Step ▶
+          Next ›
         </button>
-        <button type="button" onClick={() => go(last)} disabled={version >= last} aria-label="Last version">
-          ⏭
+        <button type="button" onClick={() => go(last)} disabled={version >= last} aria-label="Last version" title="Last version">
+          »
         </button>
-        <label className="replay-speed">
-          Speed{' '}
-          <select value={pb.speed} onChange={(e) => pb.setSpeed(Number(e.target.value))} data-testid="replay-speed">
-            {SPEEDS.map((s) => (
-              <option key={s} value={s}>
-                {s}×
-              </option>
-            ))}
-          </select>
-        </label>
       </div>
       <label className="replay-scrub">
         <span className="sr-only">Version</span>
@@ -99,13 +110,25 @@ function Controls({ pb, first, last, loadedTo, step }: { pb: Playback; first: nu
           data-testid="replay-scrubber"
         />
       </label>
-      <p className="replay-where" role="status" data-testid="replay-version">
-        <strong>
-          Version {version} of {last}
-        </strong>
-        {step ? <span> · {step}</span> : null}
-        {loadedTo < last ? <span className="muted"> · loading up to {loadedTo}…</span> : null}
-      </p>
+      <div className="row replay-where">
+        <p role="status" data-testid="replay-version">
+          <strong>
+            Version {version} of {last}
+          </strong>
+          {step ? <span> · {step}</span> : null}
+          {loadedTo < last ? <span className="muted"> · loading up to {loadedTo}…</span> : null}
+        </p>
+        <label className="replay-speed">
+          Speed{' '}
+          <select value={pb.speed} onChange={(e) => pb.setSpeed(Number(e.target.value))} data-testid="replay-speed">
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
     </section>
   );
 }
@@ -190,12 +213,8 @@ function ReplayView({ source }: { source: ReplaySource }) {
         <p role="status">Loading the replay…</p>
       </Page>
     );
-  const choices = viewerChoices(r);
-  const viewerLabel =
-    choices
-      .find((c) => c.as === viewer)
-      ?.label.replace(/ \(.*\)$/, '')
-      .toLowerCase() ?? viewer;
+  const choices = viewerChoices(r, state);
+  const viewerLabel = choices.find((c) => c.as === viewer)?.short ?? viewer;
   const display = displayOf(rulesets.data, meta.ruleset);
   return (
     <main className="replay">
@@ -227,7 +246,7 @@ function Page({ title, children }: { title?: string; children: ReactNode }) {
   );
 }
 
-function ViewerChooser({ as, setAs, choices }: { as: string; setAs: (as: string) => void; choices: Array<{ as: string; label: string }> }) {
+function ViewerChooser({ as, setAs, choices }: { as: string; setAs: (as: string) => void; choices: Choice[] }) {
   return (
     <div className="row">
       <label>
