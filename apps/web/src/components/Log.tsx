@@ -21,6 +21,7 @@ export function StoryLog({
   display,
   reader,
   limit = 200,
+  current,
 }: {
   state: EncounterState | null;
   log: LogEntry[];
@@ -28,6 +29,7 @@ export function StoryLog({
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
+  current?: number;
 }) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => {
@@ -61,9 +63,11 @@ export function StoryLog({
             {shown.map((entry) => (
               <li
                 key={entry.key ?? entry.seq}
-                className={entry.rewind ? 'entry rewind' : 'entry'}
+                className={entry.rewind ? 'entry rewind' : entry.seq === current ? 'entry current' : 'entry'}
+                aria-current={!entry.rewind && entry.seq === current ? 'step' : undefined}
                 data-testid={entry.rewind ? 'rewind-line' : undefined}
               >
+                {current !== undefined && !entry.rewind ? <span className="seq">v{entry.seq}</span> : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

@@ -90,6 +90,16 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
   }
 }
 
+/**
+ * The event with `$numbers`: whether this reader sees its subject's numbers (the GM, or the controller of the
+ * target, else of the combatant), so that a ruleset's sentence can keep a vital's total to those who see it
+ * in the bars (engine display.ts, `EventSentence`).
+ */
+function withNumbers(e: EngineEvent, reader: Reader): EngineEvent {
+  const subject = typeof e.targetId === 'string' ? e.targetId : e.combatantId;
+  return { ...e, $numbers: reader.role === 'gm' || (typeof subject === 'string' && reader.mine(subject)) };
+}
+
 /** One entry per command, newest last; entries with nothing to tell are left out. */
 export function story(display: RulesetDisplay, names: Names, log: LogEntry[], reader: Reader): StoryEntry[] {
   const quiet = new Set(display.quiet ?? []);
@@ -104,7 +114,7 @@ export function story(display: RulesetDisplay, names: Names, log: LogEntry[], re
         continue;
       }
       if (quiet.has(e.type)) continue;
-      const text = sentence(display, names, e) ?? coreSentence(names, e);
+      const text = sentence(display, names, withNumbers(e, reader)) ?? coreSentence(names, e);
       if (text) lines.push({ kind: 'text', text, secret: e.gmOnly === true });
     }
     if (lines.length) out.push({ seq: entry.seq, lines });
