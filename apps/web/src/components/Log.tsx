@@ -20,13 +20,17 @@ export function StoryLog({
   reader,
   limit = 200,
   current,
+  onPick,
 }: {
   state: EncounterState | null;
   log: LogEntry[];
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
+  /** the replay's current version (its entry marked) */
   current?: number;
+  /** the replay: each entry's version is a button that goes there */
+  onPick?: (seq: number) => void;
 }) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
@@ -60,7 +64,11 @@ export function StoryLog({
                 className={entry.seq === current ? 'entry current' : 'entry'}
                 aria-current={entry.seq === current ? 'step' : undefined}
               >
-                {current !== undefined ? <span className="seq">v{entry.seq}</span> : null}
+                {onPick ? (
+                  <button type="button" className="seq" onClick={() => onPick(entry.seq)} aria-label={`Go to version ${entry.seq}`}>
+                    v{entry.seq}
+                  </button>
+                ) : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">
