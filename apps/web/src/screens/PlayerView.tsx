@@ -2,7 +2,16 @@ import { useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
-import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
+import {
+  CombatantCard,
+  ConnectionBadge,
+  Countdown,
+  ErrorMessage,
+  GroupedStats,
+  OfflineBanner,
+  Section,
+  TurnOrder,
+} from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
 import { VerifyDice } from '../components/VerifyDice.js';
 import { Vitals } from '../components/Vitals.js';
@@ -15,7 +24,8 @@ import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
 
 function fatalText(e: WireError): string {
-  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code)) return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
+  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code))
+    return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
   if (e.code === 'NOT_FOUND') return 'This encounter does not exist (any more). Ask your GM for a new link.';
   if (e.code === 'ENCOUNTER_ARCHIVED') return 'This encounter has been archived by the GM.';
   return e.message;
@@ -38,7 +48,10 @@ function NotJoined({ token, fatal }: { token: string; fatal: WireError | null | 
       <main className="narrow-page">
         <h1>Cannot join</h1>
         <div className="error" role="alert" data-testid="join-error">
-          ⚠ {fatalText(fatal)} <span className="muted">({fatal.code}: {fatal.message})</span>
+          ⚠ {fatalText(fatal)}{' '}
+          <span className="muted">
+            ({fatal.code}: {fatal.message})
+          </span>
         </div>
         <p>
           <a href="/">Fray home</a>
@@ -70,7 +83,14 @@ function ClockLine({ state }: { state: EncounterState }) {
   return (
     <p className="clock-line" data-testid="clock-line">
       Round {state.clock.round}
-      {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
+      {state.clock.phase ? ` · ${state.clock.phase}` : ''} ·{' '}
+      {state.status === 'setup'
+        ? 'waiting for the GM to start'
+        : state.status === 'ended'
+          ? 'combat over'
+          : current
+            ? `${nameOf(state, current)} acts`
+            : 'between turns'}
     </p>
   );
 }
@@ -91,7 +111,9 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
-      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} /> : null}
+      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? (
+        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} />
+      ) : null}
       {state.status === 'active' ? (
         <div className="end-turn-bar">
           <button
@@ -197,7 +219,16 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const ruleset = rulesets.data?.find((r) => r.id === snap?.state?.ruleset);
-  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset, isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
+  const map = useMapPanel({
+    live,
+    state: snap?.state ?? null,
+    version: snap?.version ?? -1,
+    ruleset,
+    isMine: mineOf,
+    canCommand: spectator ? noOne : mineOf,
+    gm: false,
+    title: spectator ? 'Battle map' : 'Battle map: tap your token to move',
+  });
   const state = snap?.state;
   if (!token || snap?.fatal || !live || !snap || !state) return <NotJoined token={token} fatal={snap?.fatal} />;
   const playerId = snap.playerId;
@@ -232,7 +263,13 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </Section>
         <OthersSection p={p} spectator={spectator} />
         <Section title="What happened" id="log">
-          <StoryLog state={state} log={snap.log} display={p.display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
+          <StoryLog
+            state={state}
+            log={snap.log}
+            rewinds={snap.rewinds}
+            display={p.display}
+            reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
+          />
         </Section>
         {!spectator ? (
           <Section title="Verify the dice" id="verify-dice">
