@@ -93,6 +93,8 @@ export interface RulesetDisplay {
   samples?: StatBlock[];
   /** rulings the GM owes, shown as cards with buttons (e.g. a pending attack) */
   rulings?: PendingRuling[];
+  /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
+  phases?: Record<string, string>;
 }
 
 /**
@@ -118,7 +120,13 @@ export interface StatBlock {
   side: string;
   /** validated by the ruleset's stats schema (a test checks every sample) */
   stats: Record<string, unknown>;
-  items?: Array<{ id: string; name: string; location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground'; tags?: string[]; props?: Record<string, unknown> }>;
+  items?: Array<{
+    id: string;
+    name: string;
+    location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground';
+    tags?: string[];
+    props?: Record<string, unknown>;
+  }>;
   /** one line: what it is, in the game */
   doc: string;
 }
@@ -132,7 +140,14 @@ function namesIn(options: unknown, key: string | undefined): string[] {
 function named(spec: VitalSpec, name: string, rising: boolean): VitalSpec {
   const fill = (t: string) => t.split('{name}').join(name);
   const ref = (r: FieldRef | number | undefined) => (r === undefined || typeof r === 'number' ? r : { in: r.in, key: fill(r.key) });
-  const out: VitalSpec = { ...spec, key: fill(spec.key), label: fill(spec.label), short: fill(spec.short), current: { in: spec.current.in, key: fill(spec.current.key) }, doc: fill(spec.doc) };
+  const out: VitalSpec = {
+    ...spec,
+    key: fill(spec.key),
+    label: fill(spec.label),
+    short: fill(spec.short),
+    current: { in: spec.current.in, key: fill(spec.current.key) },
+    doc: fill(spec.doc),
+  };
   const max = ref(spec.max);
   if (max !== undefined) out.max = max;
   if (rising) out.direction = 'up';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { RulesetDisplay } from '../lib/display.js';
 import { effectNames, rollText, story, type Reader } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
-import { EventLog } from './common.js';
+import { EventLog } from './EventLog.js';
 
 function overridden(state: EncounterState | null, rollId: string) {
   const r = state?.rolls.find((x) => x.id === rollId && x.overridden);
@@ -13,7 +13,19 @@ function overridden(state: EncounterState | null, rollId: string) {
  * The log in the game's words, for one reader (docs/web.md, "The log"). The GM has the engine's
  * log (every event, as the engine records it) one click away.
  */
-export function StoryLog({ state, log, display, reader, limit = 200 }: { state: EncounterState | null; log: LogEntry[]; display: RulesetDisplay; reader: Reader; limit?: number }) {
+export function StoryLog({
+  state,
+  log,
+  display,
+  reader,
+  limit = 200,
+}: {
+  state: EncounterState | null;
+  log: LogEntry[];
+  display: RulesetDisplay;
+  reader: Reader;
+  limit?: number;
+}) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
   const shown = entries.slice(-limit).reverse();
@@ -29,7 +41,15 @@ export function StoryLog({ state, log, display, reader, limit = 200 }: { state: 
       {engine ? (
         <EventLog state={state} log={log} />
       ) : (
-        <div className="log story" data-testid="story-log" role="log" aria-live="polite" aria-relevant="additions" tabIndex={0} aria-label="What happened, newest first">
+        <div
+          className="log story"
+          data-testid="story-log"
+          role="log"
+          aria-live="polite"
+          aria-relevant="additions"
+          tabIndex={0}
+          aria-label="What happened, newest first"
+        >
           {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
           <ol>
             {shown.map((entry) => (
