@@ -62,8 +62,8 @@ export const display: RulesetDisplay = {
   },
   events: {
     'ocv-phases.attack-resolved': [
-      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
-      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
+      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
+      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
     ],
     'ocv-phases.attack-reresolved': [
       { when: { hit: true }, text: 'After the GM’s ruling, {combatantId} hits {targetId} ({total}, needed {need}).' },
