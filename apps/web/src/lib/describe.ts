@@ -1,5 +1,6 @@
 import { effectOf } from './events.js';
 import { at, recordOf, stringsOf, textAt } from './guards.js';
+import { labelOf } from './labels.js';
 import type { Effect, EncounterState, EngineEvent } from './types.js';
 
 /** Human-readable text for events, rolls, costs and durations, whatever the ruleset. */
@@ -9,11 +10,14 @@ export function nameOf(state: EncounterState | null, id: unknown): string {
   return state?.combatants[id]?.name ?? id;
 }
 
+/** A cost's unit in words: `movementRoll` → "movement roll", an abbreviation (`ap`) in capitals. */
+const costUnit = (k: string): string => (/^[a-z]{1,3}$/i.test(k) ? k.toUpperCase() : labelOf(k).toLowerCase());
+
 export function formatCost(cost: Record<string, number> | undefined): string {
   if (!cost) return '';
   const parts = Object.entries(cost)
     .filter(([, n]) => n !== 0)
-    .map(([k, n]) => `${n} ${k}`);
+    .map(([k, n]) => `${n} ${costUnit(k)}`);
   return parts.join(', ');
 }
 
