@@ -53,7 +53,9 @@ export interface VitalSpec {
  * A sentence for an event: `{field}` is replaced by the event's field (a combatant id becomes its
  * name, a list is joined with commas, `{field.sub}` reads inside an object). A list of variants
  * picks the first whose `when` matches (every listed field equals the given value; `true` matches
- * any truthy value, `false` any falsy one).
+ * any truthy value, `false` any falsy one). `$numbers` in `when` is the reader's, not the event's: true when
+ * the reader sees the numbers of the event's subject (`targetId`, else `combatantId`) as the bars show them:
+ * the GM and its controller; a sentence that tells a vital's total gives a variant without it for the rest.
  */
 export type EventSentence = string | Array<{ when?: Record<string, unknown>; text: string }>;
 

@@ -19,12 +19,14 @@ export function StoryLog({
   display,
   reader,
   limit = 200,
+  current,
 }: {
   state: EncounterState | null;
   log: LogEntry[];
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
+  current?: number;
 }) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
@@ -53,7 +55,12 @@ export function StoryLog({
           {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
           <ol>
             {shown.map((entry) => (
-              <li key={entry.seq} className="entry">
+              <li
+                key={entry.seq}
+                className={entry.seq === current ? 'entry current' : 'entry'}
+                aria-current={entry.seq === current ? 'step' : undefined}
+              >
+                {current !== undefined ? <span className="seq">v{entry.seq}</span> : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

@@ -72,6 +72,8 @@ describe('routes', () => {
     expect(parseRoute('/gm/e/enc_1', '')).toEqual({ name: 'console', encounterId: 'enc_1' });
     expect(parseRoute('/play/enc_1', '#tok')).toEqual({ name: 'play', encounterId: 'enc_1', token: 'tok' });
     expect(parseRoute('/watch/enc_1', '')).toEqual({ name: 'watch', encounterId: 'enc_1', token: '' });
+    expect(parseRoute('/gm/e/enc_1/replay', '')).toEqual({ name: 'replay', encounterId: 'enc_1' });
+    expect(parseRoute('/replay', '#fray_rpl_x')).toEqual({ name: 'shared-replay', token: 'fray_rpl_x' });
     expect(parseRoute('/nope', '')).toEqual({ name: 'missing', path: '/nope' });
   });
 });

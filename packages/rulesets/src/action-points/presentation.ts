@@ -81,9 +81,14 @@ export const display: RulesetDisplay = {
     ],
     'action-points.damaged': [
       { when: { hp: 0 }, text: '{targetId} takes {amount} damage and is down (0 HP).' },
-      { text: '{targetId} takes {amount} damage ({hp} HP left).' },
+      { when: { $numbers: true }, text: '{targetId} takes {amount} damage ({hp} HP left).' },
+      { text: '{targetId} takes {amount} damage.' },
     ],
-    'action-points.hp-set': '{combatantId} now has {hp} HP.',
+    // the total stays with the bars' secrecy (numbers for the GM and the controller)
+    'action-points.hp-set': [
+      { when: { $numbers: true }, text: '{combatantId} now has {hp} HP.' },
+      { text: 'The GM sets the hit points of {combatantId}.' },
+    ],
     'action-points.action-lost': '{combatantId} loses {action}: {reason}.',
     'action-points.action-taken': '{combatantId}: {action} ({actionType} action).',
     'action-points.advanced-progressed': '{combatantId} keeps working on {key} ({spent} AP).',
