@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { RulesetDisplay } from '../lib/display.js';
+import { rewindLine, withRewinds, type RewindNote } from '../lib/rewinds.js';
 import { effectNames, rollText, story, type Reader } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
 import { EventLog } from './EventLog.js';
@@ -16,6 +17,7 @@ function overridden(state: EncounterState | null, rollId: string) {
 export function StoryLog({
   state,
   log,
+  rewinds = [],
   display,
   reader,
   limit = 200,
@@ -23,13 +25,17 @@ export function StoryLog({
 }: {
   state: EncounterState | null;
   log: LogEntry[];
+  rewinds?: readonly RewindNote[];
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
   current?: number;
 }) {
   const [engine, setEngine] = useState(false);
-  const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
+  const entries = useMemo(() => {
+    const names = { state, effects: effectNames(log) };
+    return withRewinds(story(display, names, log, reader), rewinds, (note) => rewindLine(display, names, note, log, reader));
+  }, [display, state, log, rewinds, reader]);
   const shown = entries.slice(-limit).reverse();
   return (
     <div>
@@ -56,11 +62,12 @@ export function StoryLog({
           <ol>
             {shown.map((entry) => (
               <li
-                key={entry.seq}
-                className={entry.seq === current ? 'entry current' : 'entry'}
-                aria-current={entry.seq === current ? 'step' : undefined}
+                key={entry.key ?? entry.seq}
+                className={entry.rewind ? 'entry rewind' : entry.seq === current ? 'entry current' : 'entry'}
+                aria-current={!entry.rewind && entry.seq === current ? 'step' : undefined}
+                data-testid={entry.rewind ? 'rewind-line' : undefined}
               >
-                {current !== undefined ? <span className="seq">v{entry.seq}</span> : null}
+                {current !== undefined && !entry.rewind ? <span className="seq">v{entry.seq}</span> : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

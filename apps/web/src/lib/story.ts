@@ -15,6 +15,9 @@ export type StoryLine = { kind: 'text'; text: string; secret: boolean } | { kind
 export interface StoryEntry {
   seq: number;
   lines: StoryLine[];
+  /** a line the log adds between entries (a GM's rewind: rewinds.ts), with its own key */
+  key?: string;
+  rewind?: boolean;
 }
 
 /** Who reads: the GM (every roll in full), a player (their own combatants' rolls in full), a spectator. */

@@ -9,9 +9,9 @@ import type { EncounterState } from '../../lib/types.js';
 
 const gmReader = { role: 'gm', mine: () => true } as const;
 
-/** The last command in the game's words (the log's sentences), or its type when it said nothing at the table. */
-export function lastCommandWords(snap: LiveSnapshot, state: EncounterState, display: RulesetDisplay): string[] {
-  const last = snap.log.find((e) => e.seq === snap.version);
+/** The command that made a version, in the game's words (the log's sentences), or its type when it said nothing at the table. */
+export function wordsAt(snap: LiveSnapshot, state: EncounterState, display: RulesetDisplay, version: number): string[] {
+  const last = snap.log.find((e) => e.seq === version);
   if (!last) return [];
   const told = story(display, { state, effects: effectNames(snap.log) }, [last], gmReader)[0];
   if (told) return told.lines.map((l) => (l.kind === 'roll' ? rollText(l.roll, true) : l.text));
@@ -36,7 +36,7 @@ export function UndoLast({
 }) {
   const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const words = lastCommandWords(snap, state, display);
+  const words = wordsAt(snap, state, display, snap.version);
   const undo = async () => {
     setAsking(false);
     const r = await live.send({ type: 'timeline.rewind', toVersion: snap.version - 1, label: 'Undo' });
