@@ -127,6 +127,14 @@ export const display: RulesetDisplay = {
     'ocv-phases.pause': 'The clock pauses.',
     'ocv-phases.offered': '{combatantId} may act now.',
   },
+  phases: {
+    surprise: 'Surprise phase',
+    'phase-1': 'Phase 1',
+    'phase-2': 'Phase 2',
+    'phase-3': 'Phase 3',
+    'phase-4': 'Phase 4',
+    'post-turn': 'Post-turn recovery',
+  },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
   samples: [
     {
