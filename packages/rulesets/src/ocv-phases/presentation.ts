@@ -1,5 +1,5 @@
 import { keepIf, keepKeys, withParts, type EncounterState, type RulesetDisplay, type Viewer } from '@fray/engine';
-import type { RS } from './state.js';
+import type { RS } from './state/index.js';
 
 /** How `ocv-phases` is shown: see docs/rulesets/ocv-phases.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -34,9 +34,20 @@ export const display: RulesetDisplay = {
     { label: 'Skills', stats: ['skills'] },
   ],
   statLabels: {
-    combatValue: 'Combat Value', lightningReflexes: 'Lightning Reflexes', ocv: 'OCV', dcv: 'DCV', combatLevels: 'Combat levels', move: 'Move (hexes)',
-    noncombatMove: 'Non-combat move', reach: 'Reach', combatReflexes: 'Combat Reflexes', recovery: 'REC', stun: 'STUN (max)', endurance: 'END (max)',
-    recovers: 'Takes Recoveries', skills: 'Skills',
+    combatValue: 'Combat Value',
+    lightningReflexes: 'Lightning Reflexes',
+    ocv: 'OCV',
+    dcv: 'DCV',
+    combatLevels: 'Combat levels',
+    move: 'Move (hexes)',
+    noncombatMove: 'Non-combat move',
+    reach: 'Reach',
+    combatReflexes: 'Combat Reflexes',
+    recovery: 'REC',
+    stun: 'STUN (max)',
+    endurance: 'END (max)',
+    recovers: 'Takes Recoveries',
+    skills: 'Skills',
   },
   internal: ['opportunities', 'manoeuvres', 'abortLock', 'fullStarted', 'skipNext', 'stepped', 'aoos', 'hold'],
   dataLabels: {
@@ -114,9 +125,24 @@ export const display: RulesetDisplay = {
   },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
   samples: [
-    { name: 'Thug', side: 'thugs', stats: { combatValue: 3, stun: 20, endurance: 20, recovery: 4 }, doc: 'Street muscle: low Combat Value, a few hits of STUN.' },
-    { name: 'Agent', side: 'agents', stats: { combatValue: 5, stun: 25, endurance: 30, recovery: 6, lightningReflexes: 2 }, doc: 'A trained operative.' },
-    { name: 'Brick', side: 'villains', stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 }, doc: 'A super-strong villain with long arms.' },
+    {
+      name: 'Thug',
+      side: 'thugs',
+      stats: { combatValue: 3, stun: 20, endurance: 20, recovery: 4 },
+      doc: 'Street muscle: low Combat Value, a few hits of STUN.',
+    },
+    {
+      name: 'Agent',
+      side: 'agents',
+      stats: { combatValue: 5, stun: 25, endurance: 30, recovery: 6, lightningReflexes: 2 },
+      doc: 'A trained operative.',
+    },
+    {
+      name: 'Brick',
+      side: 'villains',
+      stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 },
+      doc: 'A super-strong villain with long arms.',
+    },
   ],
 };
 
@@ -124,7 +150,11 @@ export const display: RulesetDisplay = {
 export function projectState(rs: RS, viewer: Viewer, state: EncounterState<RS>): RS {
   if (viewer.role === 'gm') return rs;
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
-  const hidden = new Set(Object.values(state.combatants).filter((c) => c.hidden && (playerId === null || c.controller !== playerId)).map((c) => c.id));
+  const hidden = new Set(
+    Object.values(state.combatants)
+      .filter((c) => c.hidden && (playerId === null || c.controller !== playerId))
+      .map((c) => c.id),
+  );
   if (hidden.size === 0) return rs;
   const keep = (id: string | null) => id === null || !hidden.has(id);
   return withParts(rs, {

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, refused } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
-const duel = (opts: { options?: Record<string, unknown>; a?: Record<string, unknown>; b?: Record<string, unknown>; map?: Record<string, unknown>; bAt?: { q: number; r: number } } = {}) =>
+const duel = (
+  opts: {
+    options?: Record<string, unknown>;
+    a?: Record<string, unknown>;
+    b?: Record<string, unknown>;
+    map?: Record<string, unknown>;
+    bAt?: { q: number; r: number };
+  } = {},
+) =>
   encounter(
     [
       { id: 'a', side: 'x', cv: 6, at: hex(0, 0), stats: opts.a },
@@ -14,7 +22,11 @@ const duel = (opts: { options?: Record<string, unknown>; a?: Record<string, unkn
 function attack(s: S, faces: number[], extra: Record<string, unknown> = {}) {
   s = force(s, faces);
   const r = ok(s, cmd('attack', 'a', { manoeuvre: 'strike', targetId: 'b', ...extra }));
-  return { state: r.state, roll: r.events.find((e) => e.type === 'dice.rolled')!, res: r.events.find((e) => e.type === 'ocv-phases.attack-resolved')! };
+  return {
+    state: r.state,
+    roll: r.events.find((e) => e.type === 'dice.rolled')!,
+    res: r.events.find((e) => e.type === 'ocv-phases.attack-resolved')!,
+  };
 }
 
 describe('attack roll', () => {
@@ -38,7 +50,7 @@ describe('attack roll', () => {
     expect(attack(w, [1, 1, 1]).res).toMatchObject({ dcv: 4, need: 14 });
   });
 
-  it('manoeuvre modifiers: Haymaker lowers the attacker\'s DCV until its next action; Disarm has -2 OCV', () => {
+  it("manoeuvre modifiers: Haymaker lowers the attacker's DCV until its next action; Disarm has -2 OCV", () => {
     let s = duel();
     s = force(s, [1, 1, 1]);
     s = ok(s, cmd('attack', 'a', { manoeuvre: 'haymaker', targetId: 'b' })).state;
