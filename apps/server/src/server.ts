@@ -14,6 +14,7 @@ import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
+import { registerReplayHttp } from './replay-http.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerPasskeys } from './passkey-http.js';
@@ -77,7 +78,6 @@ export interface ServerOptions {
   cookieDomain?: string | undefined;
 }
 
-
 export type { ServerContext } from './context.js';
 
 export interface FrayServer {
@@ -116,11 +116,16 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     next(new ConnectError('This server process is shutting down; connect through the load balancer again.', { code: 'UNAVAILABLE' }));
   });
   registerRequestLog(app);
-  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
+  registerHealth(app, ctx, {
+    readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    ping: opts.ping ?? (() => opts.store.ping()),
+    instanceId: runtime.options.ownerId.split('@')[0]!,
+  });
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
   registerTransfer(app, ctx);
+  registerReplayHttp(app, ctx);
   registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 
@@ -167,7 +172,10 @@ async function makeApp(opts: ServerOptions, logger: PinoLogger, limits: Limits):
     trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
     // one line per request instead, when it is answered (request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    genReqId: (req) =>
+      typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
+        ? req.headers['x-request-id']
+        : randomUUID(),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -180,9 +188,11 @@ async function makeApp(opts: ServerOptions, logger: PinoLogger, limits: Limits):
 /** socket.io on fastify's HTTP server, with transport.ts's write and read buffers kept per connection. */
 function makeIo(app: FastifyInstance, logger: PinoLogger, limits: Limits): FrayIo {
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
-  if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
+  if (!engineFlush.install())
+    logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
   // one array of incoming frames per connection for its life (transport.ts: the same, reading)
-  if (!wsFragments.install()) logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
+  if (!wsFragments.install())
+    logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
   return new Server(app.server, {
     maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
     cors: { origin: true },
@@ -191,7 +201,10 @@ function makeIo(app: FastifyInstance, logger: PinoLogger, limits: Limits): FrayI
   });
 }
 
-function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo; logger: PinoLogger; limits: Limits; redis: RedisLink }): ServerContext {
+function makeContext(
+  opts: ServerOptions,
+  parts: { runtime: Runtime; io: FrayIo; logger: PinoLogger; limits: Limits; redis: RedisLink },
+): ServerContext {
   const { runtime, io, logger, limits, redis } = parts;
   return {
     store: opts.store,
@@ -212,7 +225,7 @@ function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo;
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
-    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true), opts.cookieDomain),
+    cookies: cookiePolicy(opts.secureCookies ?? opts.publicUrl?.startsWith('https:') === true, opts.cookieDomain),
     passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
     disconnectRoom(room) {
       io.in(room).disconnectSockets(true);
@@ -221,7 +234,14 @@ function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo;
 }
 
 /** The graceful stop (FrayServer.close), once. */
-function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx: ServerContext; logger: PinoLogger; redis: RedisLink }): () => Promise<void> {
+function closer(parts: {
+  app: FastifyInstance;
+  io: FrayIo;
+  runtime: Runtime;
+  ctx: ServerContext;
+  logger: PinoLogger;
+  redis: RedisLink;
+}): () => Promise<void> {
   const { app, io, runtime, ctx, logger, redis } = parts;
   let closed = false;
   return async () => {
@@ -239,7 +259,8 @@ function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx
       s.offAny();
       s.onAny((...args: unknown[]) => {
         const ack = args.at(-1);
-        if (isAck(ack)) ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
+        if (isAck(ack))
+          ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
       });
     }
     const t0 = Date.now();

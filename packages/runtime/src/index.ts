@@ -7,3 +7,4 @@ export type { EncounterRecordLike } from './store.js';
 export { forkEncounter } from './fork.js';
 export { stateAt } from './timeline.js';
 export { readLogFor } from './branch-log.js';
+export { replayPage, REPLAY_PAGE_MAX } from './replay.js';

@@ -9,6 +9,7 @@
 
 import type { AccountsStore } from './accounts-types.js';
 import type { BranchRecord } from './timeline.js';
+import type { ReplayLinksStore } from './replay-links-types.js';
 
 export interface AccountRecord {
   id: string;
@@ -151,6 +152,8 @@ export interface Store {
   readonly description: string;
   /** sign-in names, passwords, sessions, API tokens, passkeys, device codes (absent: a store that keeps none) */
   readonly accounts?: AccountsStore;
+  /** read-only replay links (absent: a store that keeps none) */
+  readonly replayLinks?: ReplayLinksStore;
 
   createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord>;
   findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null>;

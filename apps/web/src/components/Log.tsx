@@ -13,7 +13,21 @@ function overridden(state: EncounterState | null, rollId: string) {
  * The log in the game's words, for one reader (docs/web.md, "The log"). The GM has the engine's
  * log (every event, as the engine records it) one click away.
  */
-export function StoryLog({ state, log, display, reader, limit = 200 }: { state: EncounterState | null; log: LogEntry[]; display: RulesetDisplay; reader: Reader; limit?: number }) {
+export function StoryLog({
+  state,
+  log,
+  display,
+  reader,
+  limit = 200,
+  current,
+}: {
+  state: EncounterState | null;
+  log: LogEntry[];
+  display: RulesetDisplay;
+  reader: Reader;
+  limit?: number;
+  current?: number;
+}) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => story(display, { state, effects: effectNames(log) }, log, reader), [display, state, log, reader]);
   const shown = entries.slice(-limit).reverse();
@@ -29,11 +43,24 @@ export function StoryLog({ state, log, display, reader, limit = 200 }: { state: 
       {engine ? (
         <EventLog state={state} log={log} />
       ) : (
-        <div className="log story" data-testid="story-log" role="log" aria-live="polite" aria-relevant="additions" tabIndex={0} aria-label="What happened, newest first">
+        <div
+          className="log story"
+          data-testid="story-log"
+          role="log"
+          aria-live="polite"
+          aria-relevant="additions"
+          tabIndex={0}
+          aria-label="What happened, newest first"
+        >
           {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
           <ol>
             {shown.map((entry) => (
-              <li key={entry.seq} className="entry">
+              <li
+                key={entry.seq}
+                className={entry.seq === current ? 'entry current' : 'entry'}
+                aria-current={entry.seq === current ? 'step' : undefined}
+              >
+                {current !== undefined ? <span className="seq">v{entry.seq}</span> : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

@@ -62,8 +62,8 @@ export const display: RulesetDisplay = {
   },
   events: {
     'ocv-phases.attack-resolved': [
-      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
-      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
+      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
+      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
     ],
     'ocv-phases.attack-reresolved': [
       { when: { hit: true }, text: 'After the GM’s ruling, {combatantId} hits {targetId} ({total}, needed {need}).' },
@@ -98,10 +98,14 @@ export const display: RulesetDisplay = {
     'ocv-phases.map-set': 'The GM sets the map.',
     'ocv-phases.moved': '{combatantId} moves.',
     'ocv-phases.phase-started': 'Turn {turn}, {phase} begins.',
+    // the totals stay with the bars' secrecy (numbers for the GM and the controller)
     'ocv-phases.pools': [
-      { when: { stun: true, endurance: true }, text: '{combatantId} now has {stun} STUN and {endurance} END.' },
-      { when: { stun: true }, text: '{combatantId} now has {stun} STUN.' },
-      { text: '{combatantId} now has {endurance} END.' },
+      { when: { $numbers: true, stun: true, endurance: true }, text: '{combatantId} now has {stun} STUN and {endurance} END.' },
+      { when: { $numbers: true, stun: true }, text: '{combatantId} now has {stun} STUN.' },
+      { when: { $numbers: true }, text: '{combatantId} now has {endurance} END.' },
+      { when: { stun: true, endurance: true }, text: 'The STUN and END of {combatantId} change.' },
+      { when: { stun: true }, text: 'The STUN of {combatantId} changes.' },
+      { text: 'The END of {combatantId} changes.' },
     ],
     'ocv-phases.provoked': '{combatantId} provokes an attack of opportunity from {from} ({reason}).',
     'ocv-phases.recovered': '{combatantId} takes a Recovery: {stun} STUN, {endurance} END.',

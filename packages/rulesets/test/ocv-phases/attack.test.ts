@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, refused } from './helpers.js';
 import type { S } from '../../src/ocv-phases/state/index.js';
+import { ocvPhases } from '../../src/ocv-phases/index.js';
 
 const duel = (
   opts: {
@@ -39,6 +40,26 @@ describe('attack roll', () => {
     const miss = attack(s, [1, 2, 2]).res;
     expect(miss).toMatchObject({ total: 13, need: 14, hit: false });
     expect(attack(s, [2, 2, 2]).res).toMatchObject({ total: 14, hit: true }); // meets the target number
+  });
+
+  it('the log sentence says what the rule says: "The target number is 10 plus the defender\'s DCV" is a number to reach, "or more"', () => {
+    const s = duel();
+    const sentence = ocvPhases.display!.events['ocv-phases.attack-resolved']!;
+    const templates = typeof sentence === 'string' ? [{ text: sentence }] : sentence;
+    const say = (e: Record<string, unknown>) =>
+      templates
+        .find((t) => Object.entries(t.when ?? {}).every(([k, v]) => e[k] === v))!
+        .text.replace(/\{(\w+)\}/g, (_: string, k: string) => String(e[k]));
+    for (const faces of [
+      [2, 2, 2],
+      [1, 2, 2],
+      [6, 6, 6],
+    ]) {
+      const { res } = attack(s, faces);
+      const m = /rolled (\d+), needed (\d+) or more/.exec(say(res));
+      expect(m, say(res)).not.toBeNull();
+      expect(Number(m![1]) >= Number(m![2])).toBe(res.hit);
+    }
   });
 
   it('"(including modifiers such as being Stunned or underwater)"', () => {

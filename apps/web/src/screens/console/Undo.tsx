@@ -3,6 +3,7 @@ import { OutcomeLine, type Outcome } from '../../components/Outcome.js';
 import type { RulesetDisplay } from '../../lib/display.js';
 import { commandLabel, type Live, type LiveSnapshot } from '../../lib/live.js';
 import { isRecord } from '../../lib/guards.js';
+import { navigate } from '../../lib/router.js';
 import { effectNames, rollText, story } from '../../lib/story.js';
 import type { EncounterState } from '../../lib/types.js';
 
@@ -22,7 +23,17 @@ export function lastCommandWords(snap: LiveSnapshot, state: EncounterState, disp
  * game's words; a `timeline.rewind` to the version before it. Nothing is deleted: the undone
  * command stays on the branch the rewind leaves.
  */
-export function UndoLast({ live, snap, state, display }: { live: Live; snap: LiveSnapshot; state: EncounterState; display: RulesetDisplay }) {
+export function UndoLast({
+  live,
+  snap,
+  state,
+  display,
+}: {
+  live: Live;
+  snap: LiveSnapshot;
+  state: EncounterState;
+  display: RulesetDisplay;
+}) {
   const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const words = lastCommandWords(snap, state, display);
@@ -36,6 +47,14 @@ export function UndoLast({ live, snap, state, display }: { live: Live; snap: Liv
       <button type="button" onClick={() => setAsking(true)} disabled={snap.version < 1 || asking} data-testid="undo">
         ↶ Undo
       </button>
+      <a
+        className="button"
+        href={`/gm/e/${encodeURIComponent(state.id)}/replay`}
+        onClick={(e) => (e.preventDefault(), navigate(`/gm/e/${encodeURIComponent(state.id)}/replay`))}
+        data-testid="watch-replay"
+      >
+        ▶ Watch replay
+      </a>
       {asking ? (
         <div role="alertdialog" aria-labelledby="undo-title" className="card undo-confirm" data-testid="undo-confirm">
           <p id="undo-title">

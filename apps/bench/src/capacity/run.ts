@@ -1,0 +1,323 @@
+/**
+ * The capacity part (`BENCH_ONLY=capacity`): one Fray process on real Postgres holding E live
+ * encounters × 5 clients (a GM, three players, a spectator), each encounter sending a command every
+ * 10 s on average (exponential waits), E stepping up (BENCH_CAPACITY_STEPS, default 1,000, 2,500,
+ * 5,000, 10,000) until the p99 command → every client passes 50 ms, connections fail or memory
+ * runs short (logic.ts, stopReason). A step adds its encounters, lets the connections settle
+ * (BENCH_CAPACITY_SETTLE s, default 10), then measures a fixed phase (BENCH_CAPACITY_SECONDS,
+ * default 60). After the first step's phase, a few clients reconnect in a loop for 30 s, and the
+ * server's memory and joined sockets are read every 5 s for a minute after they stop. The bare
+ * socket.io floor then holds the same connection counts at the same pace, for its RSS per socket.
+ * The sockets are lean (lean-socket.ts) and spread over BENCH_CAPACITY_GENERATORS processes
+ * (default 2), each reporting its CPU and event-loop delay.
+ */
+import { freemem, totalmem } from 'node:os';
+import pg from 'pg';
+import { cpuSeconds, freshDatabase, rssBytes, sleep } from '../proc.js';
+import { metricsOf, type Metrics } from '../load/sample.js';
+import { freePort, startFloor, startFray, type Running } from '../servers.js';
+import { summarize, type Summary } from '../stats.js';
+import { gcWindow, parseSteps, parseTraceGc, stopReason, type GcPause, type MalformedCounts } from './logic.js';
+import type { GenPhase, SeatPlan, TablePlan } from './messages.js';
+import { floorTables, setupTables, startGenerator, type Generator } from './setup.js';
+
+export interface CapacityStep {
+  E: number;
+  /** viewers joined at the server (its metrics), and the sockets the generators hold */
+  sockets: number;
+  setupSeconds: number;
+  commandsPerSec: number;
+  latency: Summary;
+  undelivered: number;
+  refused: Record<string, number>;
+  malformed: MalformedCounts;
+  rssBytes: number;
+  heapBytes: number;
+  serverCpuPercent: number;
+  loopDelayMs: { p99: number; max: number };
+  gc: { maxMs: number; over: number; full: number; count: number };
+  commitsPerSec: number;
+  entriesPerCommit: number;
+  /** per generator process */
+  generators: Array<{ cpuPercent: number; loopDelayMs: { p99: number; max: number }; rssBytes: number }>;
+  stop: string | null;
+}
+
+export interface ChurnResult {
+  clients: number;
+  seconds: number;
+  cycles: number;
+  failures: number;
+  /** the server at the end of the measured phase (before), at the churn's end, then every 5 s after it */
+  before: { rssBytes: number; heapBytes: number; sockets: number };
+  samples: Array<{ afterSeconds: number; rssBytes: number; heapBytes: number; sockets: number }>;
+}
+
+export interface CapacityResult {
+  steps: CapacityStep[];
+  base: { rssBytes: number; heapBytes: number };
+  churn: ChurnResult | null;
+  floor: Array<{ E: number; sockets: number; rssBytes: number; latency: Summary }>;
+  floorBaseRssBytes: number;
+  generators: number;
+  seconds: number;
+  settleSeconds: number;
+  defaultSteps: boolean;
+}
+
+interface Options {
+  baseDb: string;
+  log: (...a: unknown[]) => void;
+  quick: boolean;
+}
+
+const MEAN_INTERVAL_MS = 10_000;
+const MALFORMED_SHARE = 0.01;
+const CHURN_CLIENTS = 10;
+const CHURN_SECONDS = 30;
+const RECOVERY_SECONDS = 60;
+
+/** the server's GC pauses from its --trace-gc lines on stdout, with the wall time they arrived */
+function watchGc(sv: Running): Array<GcPause & { at: number }> {
+  const out: Array<GcPause & { at: number }> = [];
+  let rest = '';
+  sv.child.stdout!.on('data', (d: Buffer) => {
+    const lines = (rest + d.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const l of lines) {
+      const p = parseTraceGc(l);
+      if (p) out.push({ ...p, at: Date.now() });
+    }
+  });
+  return out;
+}
+
+async function metrics(sv: Running): Promise<Metrics> {
+  const m = await metricsOf(sv.url);
+  if (!m) throw new Error('the server did not answer GET /metrics/json');
+  return m;
+}
+
+/** the tables' seats shared out over the generators, round robin */
+async function connectAll(
+  gens: Generator[],
+  target: 'fray' | 'floor',
+  url: string,
+  plans: TablePlan[],
+  churn: Array<SeatPlan & { encounterId: string }>,
+): Promise<number> {
+  const shares = gens.map((_, g) => plans.filter((_, i) => i % gens.length === g));
+  const r = await Promise.all(
+    gens.map((gen, g) => gen.connect({ type: 'connect', target, url, tables: shares[g]!, churn: g === 0 ? churn : [] })),
+  );
+  return r.reduce((a, x) => a + x.failed, 0);
+}
+
+/** every generator's phase at once; the server's event-loop delay windows read meanwhile (the worst) */
+async function phaseAll(
+  gens: Generator[],
+  sv: Running | null,
+  seconds: number,
+  seed: number,
+  churn = false,
+): Promise<{ replies: GenPhase[]; loop: { p99: number; max: number } }> {
+  const loop = { p99: 0, max: 0 };
+  let done = false;
+  const reading = (async () => {
+    while (!done && sv) {
+      await sleep(10_000);
+      const d = (await metricsOf(sv.url))?.loop;
+      if (d && !done) {
+        loop.p99 = Math.max(loop.p99, d.p99);
+        loop.max = Math.max(loop.max, d.max);
+      }
+    }
+  })();
+  const replies = await Promise.all(
+    gens.map((g, k) =>
+      g.phase({ type: 'phase', seconds, meanIntervalMs: MEAN_INTERVAL_MS, malformed: MALFORMED_SHARE, churn, seed: seed * 16 + k }),
+    ),
+  );
+  done = true;
+  void reading;
+  return { replies, loop };
+}
+
+function merged(replies: GenPhase[]): {
+  latency: Summary;
+  accepted: number;
+  undelivered: number;
+  refused: Record<string, number>;
+  malformed: MalformedCounts;
+} {
+  const refused: Record<string, number> = {};
+  const malformed: MalformedCounts = { sent: 0, typed: 0, other: {} };
+  for (const r of replies) {
+    for (const [k, v] of Object.entries(r.refused)) refused[k] = (refused[k] ?? 0) + v;
+    malformed.sent += r.malformed.sent;
+    malformed.typed += r.malformed.typed;
+    for (const [k, v] of Object.entries(r.malformed.other)) malformed.other[k] = (malformed.other[k] ?? 0) + v;
+  }
+  return {
+    latency: summarize(replies.flatMap((r) => r.latencies)),
+    accepted: replies.reduce((a, r) => a + r.accepted, 0),
+    undelivered: replies.reduce((a, r) => a + r.undelivered, 0),
+    refused,
+    malformed,
+  };
+}
+
+interface Ctx {
+  o: Options;
+  sv: Running;
+  gens: Generator[];
+  gcs: Array<GcPause & { at: number }>;
+  seconds: number;
+}
+
+/** One step's measured phase on the server as it is (its tables connected and settled). */
+async function measure(c: Ctx, E: number, setupSeconds: number, failed: number): Promise<CapacityStep> {
+  const m0 = await metrics(c.sv);
+  const cpu0 = cpuSeconds(c.sv.pid);
+  const t0 = Date.now();
+  const { replies, loop } = await phaseAll(c.gens, c.sv, c.seconds, E);
+  const seconds = c.seconds;
+  const m1 = await metrics(c.sv);
+  const commits = m1.batches - m0.batches;
+  const x = merged(replies);
+  const step: CapacityStep = {
+    E,
+    sockets: m1.sockets,
+    setupSeconds,
+    commandsPerSec: x.accepted / seconds,
+    ...x,
+    rssBytes: rssBytes(c.sv.pid),
+    heapBytes: m1.heapUsed,
+    serverCpuPercent: ((cpuSeconds(c.sv.pid) - cpu0) / ((Date.now() - t0) / 1000)) * 100,
+    loopDelayMs: loop,
+    gc: gcWindow(c.gcs.filter((g) => g.at >= t0)),
+    commitsPerSec: commits / seconds,
+    entriesPerCommit: (m1.entries - m0.entries) / Math.max(1, commits),
+    generators: replies.map((r) => ({ cpuPercent: r.cpuPercent, loopDelayMs: r.loopDelayMs, rssBytes: r.rssBytes })),
+    stop: null,
+  };
+  step.stop = stopReason({ p99: step.latency.p99, failedConnections: failed, usedMemoryShare: 1 - freemem() / totalmem() });
+  return step;
+}
+
+/** A few clients reconnect in a loop for CHURN_SECONDS under the step's load; the server read every 5 s for a minute after. */
+async function churnWindow(c: Ctx, E: number): Promise<ChurnResult> {
+  const m0 = await metrics(c.sv);
+  const before = { rssBytes: rssBytes(c.sv.pid), heapBytes: m0.heapUsed, sockets: m0.sockets };
+  const churned = await phaseAll(c.gens, null, c.o.quick ? 10 : CHURN_SECONDS, E + 1, true);
+  const cycles = churned.replies.reduce((a, r) => a + r.churn.cycles, 0);
+  const failures = churned.replies.reduce((a, r) => a + r.churn.failures, 0);
+  const samples: ChurnResult['samples'] = [];
+  const t0 = Date.now();
+  const load = phaseAll(c.gens, null, RECOVERY_SECONDS, E + 2);
+  for (let s = 0; s <= RECOVERY_SECONDS; s += 5) {
+    await sleep(Math.max(0, t0 + s * 1000 - Date.now()));
+    const m = await metrics(c.sv);
+    samples.push({ afterSeconds: s, rssBytes: rssBytes(c.sv.pid), heapBytes: m.heapUsed, sockets: m.sockets });
+  }
+  await load;
+  return { clients: CHURN_CLIENTS, seconds: c.o.quick ? 10 : CHURN_SECONDS, cycles, failures, before, samples };
+}
+
+/** The Fray steps: tables added, settled, measured, until a step stops the run. */
+async function frayRun(c: Ctx, steps: number[], db: pg.Client, settle: number): Promise<Pick<CapacityResult, 'steps' | 'churn'>> {
+  const out: CapacityStep[] = [];
+  let churn: ChurnResult | null = null;
+  let have = 0;
+  for (const E of steps) {
+    const t0 = Date.now();
+    const plans = await setupTables(c.sv.url, db, have, E);
+    // the churn clients: spectators of the first tables, on invites of their own
+    const churners =
+      have === 0 ? (await setupTables(c.sv.url, db, E, E + CHURN_CLIENTS)).map((t) => ({ ...t.seats[4]!, encounterId: t.id })) : [];
+    const failed = await connectAll(c.gens, 'fray', c.sv.url, plans, churners);
+    have = E;
+    const setupSeconds = (Date.now() - t0) / 1000;
+    c.o.log(`capacity: ${E} encounters set up and connected in ${setupSeconds.toFixed(0)} s (${failed} connections failed)`);
+    await sleep(settle * 1000);
+    const step = await measure(c, E, setupSeconds, failed);
+    out.push(step);
+    c.o.log(
+      `capacity ${E} × 5: ${step.commandsPerSec.toFixed(0)}/s p50 ${step.latency.p50.toFixed(1)} p99 ${step.latency.p99.toFixed(1)} ms, RSS ${(step.rssBytes / 2 ** 20).toFixed(0)} MB, heap ${(step.heapBytes / 2 ** 20).toFixed(0)} MB, loop p99/max ${step.loopDelayMs.p99}/${step.loopDelayMs.max} ms, GC max ${step.gc.maxMs} ms (${step.gc.over} over 50 ms), generators CPU ${step.generators.map((g) => g.cpuPercent.toFixed(0)).join('/')} %${step.stop ? `; stop: ${step.stop}` : ''}`,
+    );
+    if (!churn) churn = await churnWindow(c, E);
+    if (step.stop) break;
+  }
+  return { steps: out, churn };
+}
+
+/** The floor at the same connection counts and pace: its RSS per socket. */
+async function floorRun(
+  gens: Generator[],
+  counts: number[],
+  seconds: number,
+  settle: number,
+  log: Options['log'],
+): Promise<Pick<CapacityResult, 'floor' | 'floorBaseRssBytes'>> {
+  const fl = await startFloor(600);
+  const out: CapacityResult['floor'] = [];
+  try {
+    await sleep(2000);
+    const floorBaseRssBytes = rssBytes(fl.pid);
+    let have = 0;
+    for (const E of counts) {
+      await connectAll(gens, 'floor', fl.url, floorTables(have, E), []);
+      have = E;
+      await sleep(settle * 1000);
+      const { replies } = await phaseAll(gens, null, seconds, E + 3);
+      out.push({ E, sockets: E * 5, rssBytes: rssBytes(fl.pid), latency: merged(replies).latency });
+      log(`capacity floor ${E} × 5: RSS ${(out.at(-1)!.rssBytes / 2 ** 20).toFixed(0)} MB, p99 ${out.at(-1)!.latency.p99.toFixed(1)} ms`);
+    }
+    return { floor: out, floorBaseRssBytes };
+  } finally {
+    await Promise.all(gens.map((g) => g.close()));
+    await fl.stop();
+  }
+}
+
+export async function runCapacity(o: Options): Promise<CapacityResult> {
+  const steps = parseSteps(process.env.BENCH_CAPACITY_STEPS);
+  const seconds = Number(process.env.BENCH_CAPACITY_SECONDS ?? (o.quick ? 10 : 60));
+  const settle = Number(process.env.BENCH_CAPACITY_SETTLE ?? (o.quick ? 3 : 10));
+  const G = Math.max(1, Number(process.env.BENCH_CAPACITY_GENERATORS ?? 2));
+  const database = await freshDatabase(o.baseDb, `fray_bench_capacity_${Date.now().toString(36)}`);
+  const sv = await startFray({ databaseUrl: database.url, port: await freePort(), nodeArgs: ['--trace-gc'] });
+  const gens = Array.from({ length: G }, () => startGenerator());
+  const db = new pg.Client({ connectionString: database.url });
+  try {
+    await db.connect();
+    const gcs = watchGc(sv);
+    await sleep(3000);
+    const m = await metrics(sv);
+    const base = { rssBytes: rssBytes(sv.pid), heapBytes: m.heapUsed };
+    const fray = await frayRun({ o, sv, gens, gcs, seconds }, steps, db, settle);
+    await Promise.all(gens.map((g) => g.close()));
+    await sv.stop();
+    const floor = await floorRun(
+      gens,
+      fray.steps.map((s) => s.E),
+      Math.min(seconds, 20),
+      settle,
+      o.log,
+    );
+    return {
+      ...fray,
+      ...floor,
+      base,
+      generators: G,
+      seconds,
+      settleSeconds: settle,
+      defaultSteps: process.env.BENCH_CAPACITY_STEPS === undefined,
+    };
+  } finally {
+    await db.end().catch(() => {});
+    for (const g of gens) g.stop();
+    if (sv.child.exitCode === null) await sv.stop().catch(() => {});
+    await database.drop().catch(() => {});
+  }
+}
