@@ -145,7 +145,8 @@ describe('the capacity block', () => {
       refused: {},
       malformed: { sent: 10, typed: 10, other: {} },
       rssBytes: 100 * 2 ** 20 + E * 400 * 1024,
-      heapBytes: 50 * 2 ** 20 + E * 100 * 1024,
+      heapBytes: 50 * 2 ** 20 + E * 300 * 1024,
+      rest: { rssBytes: 100 * 2 ** 20 + E * 400 * 1024, heapBytes: 50 * 2 ** 20 + E * 100 * 1024 },
       serverCpuPercent: 30,
       loopDelayMs: { p99: 3, max: 9 },
       gc: { maxMs: 12, over: 0, full: 1, count: 40 },
@@ -163,7 +164,8 @@ describe('the capacity block', () => {
         cycles: 300,
         failures: 0,
         before: { rssBytes: 1, heapBytes: 100, sockets: 5000 },
-        samples: [{ afterSeconds: 5, rssBytes: 1, heapBytes: 101, sockets: 5000 }],
+        after: { rssBytes: 1, heapBytes: 101, sockets: 5000, afterSeconds: 58 },
+        samples: [{ afterSeconds: 5, sockets: 5000 }],
       },
       floor: [{ E: 1000, sockets: 5000, rssBytes: 60 * 2 ** 20 + 5000 * 20 * 1024, latency: summarize([1]) }],
       floorBaseRssBytes: 60 * 2 ** 20,
@@ -175,9 +177,12 @@ describe('the capacity block', () => {
     const text = capacitySection(r, 'when');
     expect(text).toContain('The run stopped after 2,500 encounters: p99 80.0 ms > 50 ms.');
     expect(text).toMatch(/\| 1,000 \| 5,000 \| 100 \| 2\.00 \/ 20\.0 \| met \|/);
-    // 400 KB an encounter against the floor's 5 × 20 KB
-    expect(text).toMatch(/\| 1,000 \| .* \| 400\.0 KB \/ 100\.0 KB \| 80\.0 KB \/ 20\.0 KB \| 20\.0 KB \(p99 1\.00 ms\) \| 4\.0× \|/);
-    expect(text).toContain('within 5 % of the heap after 5 s');
+    // 400 KB an encounter at rest against 2 × (the floor's 5 × 20 KB + 100 KB of heap)
+    expect(text).toMatch(
+      /\| 1,000 \| .* \| 400\.0 KB \/ 100\.0 KB \| 80\.0 KB \/ 20\.0 KB \| 400\.0 KB \/ 300\.0 KB \| 20\.0 KB \(p99 1\.00 ms\) \| 400\.0 KB: met \|/,
+    );
+    expect(text).toContain('at rest 58 s after they stopped: 5,000 sockets');
+    expect(text).toContain('back to the same level');
     expect(text).toMatch(/carries about \*\*1,000 tables\*\*/);
   });
 });
