@@ -76,7 +76,7 @@ function sizingLine(r: CapacityResult): string {
 export function capacitySection(r: CapacityResult, when: string): string {
   const stop = r.steps.at(-1)?.stop;
   return [
-    `${when}; one Fray process on real Postgres, ${r.generators} generator processes of lean sockets on the same machine; each step: ${r.settleSeconds} s to settle, then ${r.seconds} s measured; 1 % malformed commands.${stop ? ` The run stopped after ${fmt(r.steps.at(-1)?.E)} encounters: ${stop}.` : ''}`,
+    `${when}; one Fray process on real Postgres, ${r.generators} generator processes of lean sockets on the same machine; each step: ${r.settleSeconds} s to settle, then ${r.seconds} s measured; 1 % malformed commands.${stop ? ` The run stopped after ${fmt(r.steps.at(-1)?.E)} encounters: ${stop}.` : ''}${r.notRun ? ` ${r.notRun}.` : ''}`,
     '',
     ...loadTable(r),
     '',

@@ -19,6 +19,7 @@ import {
 } from '../src/capacity/logic.js';
 import { capacitySection } from '../src/report-capacity.js';
 import type { CapacityResult, CapacityStep } from '../src/capacity/run.js';
+import { openFilesLimit } from '../src/proc.js';
 import { summarize } from '../src/stats.js';
 
 describe('capacity steps and arrivals', () => {
@@ -112,6 +113,14 @@ describe('malformed commands and GC pauses', () => {
   });
 });
 
+describe('open files', () => {
+  it("reads a process's open-file limit, Infinity for no such process", () => {
+    const n = openFilesLimit(process.pid);
+    expect(n).toBeGreaterThan(0);
+    expect(openFilesLimit(2 ** 30)).toBe(Infinity);
+  });
+});
+
 describe('stop rule and sizing', () => {
   it('stops on a p99 over 50 ms, failed connections or memory', () => {
     expect(stopReason({ p99: 12, failedConnections: 0, usedMemoryShare: 0.4 })).toBeNull();
@@ -168,6 +177,7 @@ describe('the capacity block', () => {
         samples: [{ afterSeconds: 5, sockets: 5000 }],
       },
       floor: [{ E: 1000, sockets: 5000, rssBytes: 60 * 2 ** 20 + 5000 * 20 * 1024, latency: summarize([1]) }],
+      notRun: '5,000 encounters not run: 25,000 sockets do not fit the server’s open-file limit of 20,000 (ulimit -n)',
       floorBaseRssBytes: 60 * 2 ** 20,
       generators: 1,
       seconds: 60,
@@ -175,7 +185,9 @@ describe('the capacity block', () => {
       defaultSteps: true,
     };
     const text = capacitySection(r, 'when');
-    expect(text).toContain('The run stopped after 2,500 encounters: p99 80.0 ms > 50 ms.');
+    expect(text).toContain(
+      'The run stopped after 2,500 encounters: p99 80.0 ms > 50 ms. 5,000 encounters not run: 25,000 sockets do not fit',
+    );
     expect(text).toMatch(/\| 1,000 \| 5,000 \| 100 \| 2\.00 \/ 20\.0 \| met \|/);
     // 400 KB an encounter at rest against 2 × (the floor's 5 × 20 KB + 100 KB of heap)
     expect(text).toMatch(
@@ -200,6 +212,7 @@ describe('LeanSocket against a socket.io server', () => {
       else next(Object.assign(new Error('Unknown token.'), { data: { code: 'UNAUTHORIZED' } }));
     });
     io.on('connection', (socket) => {
+      socket.on('whoami', (_: unknown, ack: (x: unknown) => void) => ack(socket.handshake.address));
       socket.on('echo', (payload: unknown, ack: (x: unknown) => void) => {
         socket.emit('told', payload, 7);
         ack({ ok: true, got: payload });
@@ -224,6 +237,12 @@ describe('LeanSocket against a socket.io server', () => {
     s.close();
     await closed;
     expect(s.open).toBe(false);
+  });
+
+  it('connects from the source address it is given (tens of thousands of ports need several)', async () => {
+    const s = await LeanSocket.connect(url, { token: 'good' }, { localAddress: '127.0.0.7' });
+    expect(await s.request('whoami', null)).toMatch(/127\.0\.0\.7$/);
+    s.close();
   });
 
   it("is refused with the server's code", async () => {

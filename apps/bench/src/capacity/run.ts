@@ -15,10 +15,10 @@
  */
 import { freemem, totalmem } from 'node:os';
 import pg from 'pg';
-import { cpuSeconds, freshDatabase, rssBytes, sleep } from '../proc.js';
+import { cpuSeconds, freshDatabase, openFilesLimit, rssBytes, sleep } from '../proc.js';
 import { metricsOf } from '../load/sample.js';
 import { freePort, startFloor, startFray, type Running } from '../servers.js';
-import { summarize, type Summary } from '../stats.js';
+import { fmt as fmtN, summarize, type Summary } from '../stats.js';
 import { gcWindow, parseSteps, stopReason, type GcPause, type MalformedCounts } from './logic.js';
 import type { GenPhase, SeatPlan, TablePlan } from './messages.js';
 import { atRest, collectGarbage, metrics, watchGc } from './server.js';
@@ -65,6 +65,8 @@ export interface CapacityResult {
   steps: CapacityStep[];
   base: { rssBytes: number; heapBytes: number };
   churn: ChurnResult | null;
+  /** the first step not run, and why (the open-file limits), or null */
+  notRun: string | null;
   /** the floor at the same counts: its RSS at rest after the phase (a full GC first), its latency in the phase */
   floor: Array<{ E: number; sockets: number; rssBytes: number; latency: Summary }>;
   floorBaseRssBytes: number;
@@ -128,6 +130,12 @@ async function phaseAll(
   );
   done = true;
   void reading;
+  // and the last completed window (it ends within 10 s of the phase's end; a phase under 10 s has only this one)
+  const d = sv ? (await metricsOf(sv.url))?.loop : undefined;
+  if (d) {
+    loop.p99 = Math.max(loop.p99, d.p99);
+    loop.max = Math.max(loop.max, d.max);
+  }
   return { replies, loop };
 }
 
@@ -228,11 +236,21 @@ async function churnWindow(c: Ctx, E: number, before: ChurnResult['before']): Pr
 }
 
 /** The Fray steps: tables added, settled, measured, until a step stops the run. */
-async function frayRun(c: Ctx, steps: number[], db: pg.Client, settle: number): Promise<Pick<CapacityResult, 'steps' | 'churn'>> {
+async function frayRun(
+  c: Ctx,
+  steps: number[],
+  db: pg.Client,
+  settle: number,
+): Promise<Pick<CapacityResult, 'steps' | 'churn' | 'notRun'>> {
   const out: CapacityStep[] = [];
   let churn: ChurnResult | null = null;
   let have = 0;
   for (const E of steps) {
+    const fits = socketsFit(c, E);
+    if (fits) {
+      c.o.log(`capacity: ${fits}`);
+      return { steps: out, churn, notRun: fits };
+    }
     const t0 = Date.now();
     const plans = await setupTables(c.sv.url, db, have, E);
     // the churn clients: spectators of the first tables, on invites of their own
@@ -251,7 +269,19 @@ async function frayRun(c: Ctx, steps: number[], db: pg.Client, settle: number): 
     if (!churn) churn = await churnWindow(c, E, { ...step.rest, sockets: step.sockets });
     if (step.stop) break;
   }
-  return { steps: out, churn };
+  return { steps: out, churn, notRun: null };
+}
+
+/** Why E × 5 sockets (and the few churning ones) cannot be opened here: the server's or a generator's open-file limit; null when they fit. */
+function socketsFit(c: Ctx, E: number): string | null {
+  const server = openFilesLimit(c.sv.pid);
+  const perGenerator = Math.ceil((E * 5) / c.gens.length) + CHURN_CLIENTS;
+  const gen = Math.min(...c.gens.map((g) => openFilesLimit(g.pid)));
+  if (E * 5 + 500 > server)
+    return `${fmtN(E)} encounters not run: ${fmtN(E * 5)} sockets do not fit the server's open-file limit of ${fmtN(server)} (ulimit -n)`;
+  if (perGenerator + 200 > gen)
+    return `${fmtN(E)} encounters not run: ${fmtN(perGenerator)} sockets per generator do not fit its open-file limit of ${fmtN(gen)} (more BENCH_CAPACITY_GENERATORS)`;
+  return null;
 }
 
 /** The floor at the same connection counts and pace: its RSS per socket. */
@@ -293,7 +323,8 @@ export async function runCapacity(o: Options): Promise<CapacityResult> {
   const steps = parseSteps(process.env.BENCH_CAPACITY_STEPS);
   const seconds = Number(process.env.BENCH_CAPACITY_SECONDS ?? (o.quick ? 10 : 60));
   const settle = Number(process.env.BENCH_CAPACITY_SETTLE ?? (o.quick ? 3 : 10));
-  const G = Math.max(1, Number(process.env.BENCH_CAPACITY_GENERATORS ?? 2));
+  // enough generators that each holds at most 15,000 sockets (open files per process are limited)
+  const G = Math.max(1, Number(process.env.BENCH_CAPACITY_GENERATORS ?? Math.max(2, Math.ceil((5 * Math.max(...steps)) / 15_000))));
   const database = await freshDatabase(o.baseDb, `fray_bench_capacity_${Date.now().toString(36)}`);
   // --trace-gc: the GC pauses; --inspect: a full GC before each reading at rest (collectGarbage)
   const inspectPort = await freePort();
