@@ -301,7 +301,7 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('stunned');
     await fx.getByLabel('Duration', { exact: true }).fill('2');
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('stunned applied to Aria.').waitFor();
+    await fx.getByText('✓ Aria is stunned.').waitFor();
     const roll = gm.getByRole('form', { name: 'Roll dice' });
     await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
     await roll.getByLabel('For', { exact: true }).fill('falling rocks');
@@ -372,7 +372,7 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('marked for death');
     await fx.getByLabel(/GM only/).check();
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
+    await fx.getByText('✓ Goblin Boss is marked for death.').waitFor();
     await settle([p1, p2, spec], gm);
     await gm
       .getByTestId('story-log')
