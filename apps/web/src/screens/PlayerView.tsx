@@ -1,8 +1,16 @@
 import { useState } from 'react';
-import type { Dispatch, SetStateAction } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
-import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
+import {
+  CombatantCard,
+  ConnectionBadge,
+  Countdown,
+  ErrorMessage,
+  GroupedStats,
+  OfflineBanner,
+  Section,
+  TurnOrder,
+} from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
 import { VerifyDice } from '../components/VerifyDice.js';
 import { Vitals } from '../components/Vitals.js';
@@ -13,9 +21,12 @@ import { loadRulesets } from '../lib/rulesets.js';
 import { useAsync } from '../lib/useAsync.js';
 import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
+import { waitingFor } from '../lib/turn-flow.js';
+import { FightOver, OwnResult, UpNext, useTurnCue, WaitingNote } from './player/TurnNews.js';
 
 function fatalText(e: WireError): string {
-  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code)) return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
+  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code))
+    return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
   if (e.code === 'NOT_FOUND') return 'This encounter does not exist (any more). Ask your GM for a new link.';
   if (e.code === 'ENCOUNTER_ARCHIVED') return 'This encounter has been archived by the GM.';
   return e.message;
@@ -38,7 +49,10 @@ function NotJoined({ token, fatal }: { token: string; fatal: WireError | null | 
       <main className="narrow-page">
         <h1>Cannot join</h1>
         <div className="error" role="alert" data-testid="join-error">
-          ⚠ {fatalText(fatal)} <span className="muted">({fatal.code}: {fatal.message})</span>
+          ⚠ {fatalText(fatal)}{' '}
+          <span className="muted">
+            ({fatal.code}: {fatal.message})
+          </span>
         </div>
         <p>
           <a href="/">Fray home</a>
@@ -62,15 +76,24 @@ interface Seat {
   isMine: (id: string) => boolean;
   /** my combatants that may react in the open window and have not answered */
   myReactors: string[];
-  setDone: Dispatch<SetStateAction<string | null>>;
 }
+
+/** The page shows what a command did (`OwnResult`, from `snap.lastOwn`), not the action panel. */
+const shownByPage = (): void => undefined;
 
 function ClockLine({ state }: { state: EncounterState }) {
   const current = state.clock.current;
   return (
     <p className="clock-line" data-testid="clock-line">
       Round {state.clock.round}
-      {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
+      {state.clock.phase ? ` · ${state.clock.phase}` : ''} ·{' '}
+      {state.status === 'setup'
+        ? 'waiting for the GM to start'
+        : state.status === 'ended'
+          ? 'combat over'
+          : current
+            ? `${nameOf(state, current)} acts`
+            : 'between turns'}
     </p>
   );
 }
@@ -79,6 +102,7 @@ function ClockLine({ state }: { state: EncounterState }) {
 function YourTurnCard({ p, current }: { p: Seat; current: string }) {
   const { live, snap, state } = p;
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const blocked = waitingFor(p.display, state, p.isMine).blocks ? 'You can end your turn once the reactions are settled.' : null;
   return (
     <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
       <div className="banner banner-turn" role="status" data-testid="your-turn">
@@ -91,12 +115,23 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
-      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} /> : null}
+      <OwnResult snap={snap} state={state} display={p.display} mine={p.isMine} inCard />
+      <WaitingNote state={state} display={p.display} mine={p.isMine} />
+      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? (
+        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={shownByPage} />
+      ) : null}
       {state.status === 'active' ? (
         <div className="end-turn-bar">
+          {blocked ? (
+            <p className="muted end-turn-why" id="end-turn-why">
+              {blocked}
+            </p>
+          ) : null}
           <button
             type="button"
             className="primary end-turn"
+            disabled={blocked !== null}
+            aria-describedby={blocked ? 'end-turn-why' : undefined}
             onClick={async () => {
               const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
               setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
@@ -116,6 +151,8 @@ function ReactionPrompt({ p, ruleset }: { p: Seat; ruleset: RulesetInfo | undefi
   const { live, snap, state, myReactors } = p;
   const w = state.reaction;
   if (!w) return null;
+  // on my turn the your-turn card says what it waits for
+  if (myReactors.length === 0 && state.clock.current !== null && p.isMine(state.clock.current)) return null;
   if (myReactors.length === 0) {
     return (
       <p className="muted" role="status">
@@ -154,7 +191,7 @@ function MineSection({ p, myTurn }: { p: Seat; myTurn: boolean }) {
           {state.status === 'active' && current !== c.id && !(state.reaction && p.myReactors.includes(c.id)) ? (
             <>
               <h4>Actions</h4>
-              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={p.setDone} />
+              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={shownByPage} />
             </>
           ) : null}
         </CombatantCard>
@@ -194,10 +231,20 @@ function OthersSection({ p, spectator }: { p: Seat; spectator: boolean }) {
 export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
   const { live, snap } = useLive(token || null, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
-  const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const ruleset = rulesets.data?.find((r) => r.id === snap?.state?.ruleset);
-  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset, isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
+  const map = useMapPanel({
+    live,
+    state: snap?.state ?? null,
+    version: snap?.version ?? -1,
+    ruleset,
+    isMine: mineOf,
+    canCommand: spectator ? noOne : mineOf,
+    gm: false,
+    title: spectator ? 'Battle map' : 'Battle map: tap your token to move',
+  });
+  const acting = snap?.state?.status === 'active' ? snap.state.clock.current : null;
+  useTurnCue(acting !== null && mineOf(acting), acting ? nameOf(snap?.state ?? null, acting) : null);
   const state = snap?.state;
   if (!token || snap?.fatal || !live || !snap || !state) return <NotJoined token={token} fatal={snap?.fatal} />;
   const playerId = snap.playerId;
@@ -206,7 +253,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const myTurn = current !== null && isMine(current);
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
-  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors, setDone };
+  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors };
   return (
     <MapContext.Provider value={map.api}>
       <main className={`play${spectator ? ' spectate' : ''}`}>
@@ -218,12 +265,10 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </header>
         <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
         <ClockLine state={state} />
+        <FightOver state={state} display={p.display} numbers={isMine} />
         {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
-        {done ? (
-          <p className="ok" role="status" data-testid="action-done">
-            ✓ {done} done.
-          </p>
-        ) : null}
+        {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
+        {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
         <ReactionPrompt p={p} ruleset={ruleset} />
         {map.element}
         {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
