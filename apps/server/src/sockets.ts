@@ -18,44 +18,18 @@ import {
   type ReachRequestMessage,
   type WireError,
 } from '@fray/protocol';
-import { readLogFor, type EncounterHost, type Sink } from '@fray/runtime';
+import { readLogFor, rewindsFor, type EncounterHost, type Sink } from '@fray/runtime';
 import { credentialRoom, principalKey, viewerOf } from './auth.js';
 import { authenticateSocket } from './socket-auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';
 import { inviteRoom, ownerUrlOf } from './owner.js';
 import { ConnectError, isAck, type FrayIo, type FraySocket, type Joined, type SocketData } from './socket-types.js';
-import { engineConnOf, holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
-
+import { engineConnOf, releaseUpgradeResponse } from './transport.js';
 
 const known = new Set<string>(clientEventNames);
 
-/**
- * Send one patch message to the sockets behind several sinks. Viewers who share a view share the
- * message; socket.io serializes a broadcast once and writes the same frame to every socket, so
- * the sockets are addressed by their own rooms (each socket is in a room named by its id), on
- * this process only (`local`: never through the Redis adapter; the owner holds these sockets).
- */
-export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, sinks: readonly Sink[]): void {
-  if (!ctx) {
-    for (const s of sinks) s(msg);
-    return;
-  }
-  const ids: string[] = [];
-  let nsp: FraySocket['nsp'] | null = null;
-  for (const s of sinks) {
-    const entry = ctx.sinks.get(s);
-    if (entry) {
-      // the sender's ack follows in this turn: one write for both
-      const data = entry.socket.data;
-      if (data.awaitingAcks > 0 && data.engine) holdUntilTurnEnds(data.engine);
-      if (sinks.length === 1) return s(msg);
-      ids.push(entry.socket.id);
-      nsp = entry.socket.nsp;
-    } else s(msg);
-  }
-  if (nsp) nsp.local.to(ids).emit('patch', msg);
-}
+export { deliverPatch } from './deliver.js';
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: FrayIo, ctx: ServerContext): void {
@@ -100,7 +74,8 @@ export function registerSockets(io: FrayIo, ctx: ServerContext): void {
     const p = socket.data.principal;
     if (p.kind === 'invite') void socket.join(inviteRoom(p.inviteId));
     // an ended session or revoked API token disconnects its sockets (on every process)
-    else if (p.credentialId && p.via !== 'account-token') void socket.join(credentialRoom(p.via === 'session' ? 'session' : 'api-token', p.credentialId));
+    else if (p.credentialId && p.via !== 'account-token')
+      void socket.join(credentialRoom(p.via === 'session' ? 'session' : 'api-token', p.credentialId));
     c.debug({}, 'socket connected');
     // the same listener functions for every socket (socket.io and Node's emitter call them with
     // the socket as `this`): no closures per connection (docs/journal/performance-2026-11.md, Session 13)
@@ -130,7 +105,11 @@ const EMPTY: Record<string, never> = Object.freeze({});
 function onAnyEvent(this: FraySocket, event: string, ...args: unknown[]): void {
   if (known.has(event)) return;
   const ack = args.at(-1);
-  this.data.conn.refuse(String(event).slice(0, 64), { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` }, ack);
+  this.data.conn.refuse(
+    String(event).slice(0, 64),
+    { code: 'UNKNOWN_EVENT', message: `Unknown event "${String(event).slice(0, 64)}". Known: ${clientEventNames.join(', ')}.` },
+    ack,
+  );
 }
 
 type EventListener = (this: FraySocket, ...args: unknown[]) => void;
@@ -207,7 +186,12 @@ class Connection {
       size = Infinity;
     }
     if (size > ctx.limits.maxSocketMessageBytes) {
-      return this.refuse(event, { code: 'PAYLOAD_TOO_LARGE', message: `Messages are limited to ${ctx.limits.maxSocketMessageBytes} bytes.` }, ack, { size });
+      return this.refuse(
+        event,
+        { code: 'PAYLOAD_TOO_LARGE', message: `Messages are limited to ${ctx.limits.maxSocketMessageBytes} bytes.` },
+        ack,
+        { size },
+      );
     }
     if (typeof payload === 'string') {
       try {
@@ -359,8 +343,16 @@ class Connection {
     }
     if (!ack.ok) {
       this.ctx.refusals.count(ack.error.code);
-      this.line('info', { encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule }, 'command refused');
-    } else this.debug({ encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version }, 'command applied');
+      this.line(
+        'info',
+        { encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, code: ack.error.code, rule: ack.error.rule },
+        'command refused',
+      );
+    } else
+      this.debug(
+        { encounterId: req.encounterId, commandId: req.commandId, type: req.command.type, version: ack.version },
+        'command applied',
+      );
     return ack;
   }
 
@@ -372,7 +364,13 @@ class Connection {
   private async readLog({ encounterId, afterSeq, limit, branch }: LogRequest) {
     const j = this.joinedOrThrow(encounterId);
     // a branch a rewind left is projected against its own last state (docs/timeline.md)
-    return { ok: true, entries: await readLogFor(j.host, j.viewer, { afterSeq: afterSeq ?? 0, limit: limit ?? 500, ...(branch !== undefined ? { branch } : {}) }) };
+    const entries = await readLogFor(j.host, j.viewer, {
+      afterSeq: afterSeq ?? 0,
+      limit: limit ?? 500,
+      ...(branch !== undefined ? { branch } : {}),
+    });
+    // the first page says where the GM rewound, and what it undid as this viewer saw it
+    return { ok: true, entries, ...(afterSeq ? {} : { rewinds: await rewindsFor(j.host, j.viewer, branch) }) };
   }
 
   disconnected(reason: string): void {

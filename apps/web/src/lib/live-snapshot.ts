@@ -1,6 +1,7 @@
+import type { RewindNote } from '@fray/protocol';
 import type { Deadlines, EncounterState, LogEntry, ViewerRole, WireError } from './types.js';
 
-/** What a page sees of its live encounter (`Live.getSnapshot()`), and the commands it sent. */
+/** What a page shows of one live encounter (live.ts). */
 
 /** `restarting`: the server said it is shutting down (a planned restart) and the page waits for it. */
 export type ConnStatus = 'connecting' | 'online' | 'offline' | 'restarting' | 'failed';
@@ -28,6 +29,8 @@ export interface LiveSnapshot {
   deadlines: Deadlines;
   /** the event log as this viewer may see it, oldest first, one entry per command */
   log: LogEntry[];
+  /** the GM's rewinds on the live branch, with what each undid as this viewer saw it (docs/timeline.md) */
+  rewinds: RewindNote[];
   /** how many times the connection came back */
   reconnects: number;
   /** commands sent and not yet acknowledged */

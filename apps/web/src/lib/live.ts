@@ -1,5 +1,6 @@
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
-import type { ClientCommand, ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
+import type { ClientCommand, ReachAck as ReachAnswer, ReachRequestMessage, RewindNote } from '@fray/protocol';
+import type { LiveSnapshot, PendingCommand } from './live-snapshot.js';
 import { isRecord, isString } from './guards.js';
 import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, PatchMessage, WireError } from './types.js';
 
@@ -11,7 +12,6 @@ import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, Pat
  */
 
 export type { ConnStatus, LiveSnapshot, OwnCommand, PendingCommand, SettledCommand } from './live-snapshot.js';
-import type { LiveSnapshot, PendingCommand } from './live-snapshot.js';
 
 /** A command in words for the pending line: its action or its type. */
 export function commandLabel(c: Record<string, unknown>): string {
@@ -62,6 +62,7 @@ export class Live {
     state: null,
     deadlines: noDeadlines,
     log: [],
+    rewinds: [],
     reconnects: 0,
     inFlight: 0,
     pending: [],
@@ -203,9 +204,15 @@ export class Live {
 
   /** The whole log as this viewer may see it, fetched from the server (pages of 1000); null when it cannot be read now. */
   async fetchLog(): Promise<LogEntry[] | null> {
+    return (await this.readLog())?.entries ?? null;
+  }
+
+  /** The log and its rewinds (the first page's). */
+  private async readLog(): Promise<{ entries: LogEntry[]; rewinds: RewindNote[] } | null> {
     const client = this.client;
     if (!client) return null;
     const entries: LogEntry[] = [];
+    let rewinds: RewindNote[] = [];
     let afterSeq = 0;
     for (let page = 0; page < 50; page++) {
       let ack;
@@ -215,24 +222,26 @@ export class Live {
         return null;
       }
       if (!ack.ok) return null;
+      if (page === 0) rewinds = ack.rewinds ?? [];
       entries.push(...ack.entries);
       if (ack.entries.length < 1000) break;
       afterSeq = ack.entries[ack.entries.length - 1]!.seq;
     }
-    return entries;
+    return { entries, rewinds };
   }
 
   private async loadLog(): Promise<void> {
     const branch = this.snap.branch;
-    const entries = await this.fetchLog();
-    if (!entries) return;
+    const read = await this.readLog();
+    if (!read) return;
+    const { entries, rewinds } = read;
     if (this.snap.branch !== branch) return; // rewound meanwhile: the read that follows the rewind counts
     // keep the live entries that arrived while the log loaded
     const seen = new Set(entries.map((e) => e.seq));
     const merged = [...entries, ...this.snap.log.filter((e) => !seen.has(e.seq) && e.seq <= this.snap.version)].sort(
       (a, b) => a.seq - b.seq,
     );
-    this.set({ log: merged });
+    this.set({ log: merged, rewinds });
   }
 
   /**

@@ -277,7 +277,13 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         </Section>
         <OthersSection p={p} spectator={spectator} />
         <Section title="What happened" id="log">
-          <StoryLog state={state} log={snap.log} display={p.display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
+          <StoryLog
+            state={state}
+            log={snap.log}
+            rewinds={snap.rewinds}
+            display={p.display}
+            reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
+          />
         </Section>
         {!spectator ? (
           <Section title="Verify the dice" id="verify-dice">

@@ -23,17 +23,56 @@ export const display: RulesetDisplay = {
     { label: 'Skills and feats', stats: ['concentration', 'acrobaticsRanks', 'feats'] },
   ],
   statLabels: {
-    dexterity: 'Dexterity', initiativeModifier: 'Initiative modifier', speed: 'Speed (ft)', size: 'Size', baseActionSpeed: 'Base action speed',
-    hp: 'HP (max)', ac: 'AC', baseAttackBonus: 'Base attack bonus', attackBonus: 'Attack bonus', cmb: 'CMB', cmd: 'CMD', fortitude: 'Fortitude',
-    concentration: 'Concentration', acrobaticsRanks: 'Acrobatics ranks', reach: 'Reach', bonusAp: 'Bonus AP', extraAttacksOfOpportunity: 'Extra attacks of opportunity',
-    threatens: 'Threatens', feats: 'Feats', weapons: 'Weapons',
+    dexterity: 'Dexterity',
+    initiativeModifier: 'Initiative modifier',
+    speed: 'Speed (ft)',
+    size: 'Size',
+    baseActionSpeed: 'Base action speed',
+    hp: 'HP (max)',
+    ac: 'AC',
+    baseAttackBonus: 'Base attack bonus',
+    attackBonus: 'Attack bonus',
+    cmb: 'CMB',
+    cmd: 'CMD',
+    fortitude: 'Fortitude',
+    concentration: 'Concentration',
+    acrobaticsRanks: 'Acrobatics ranks',
+    reach: 'Reach',
+    bonusAp: 'Bonus AP',
+    extraAttacksOfOpportunity: 'Extra attacks of opportunity',
+    threatens: 'Threatens',
+    feats: 'Feats',
+    weapons: 'Weapons',
   },
   internal: [
-    'tiebreak', 'tieRoll', 'apBudget', 'apSpentThisRound', 'apThisPhase', 'delayUntil', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound',
-    'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nockedAt',
+    'tiebreak',
+    'tieRoll',
+    'apBudget',
+    'apSpentThisRound',
+    'apThisPhase',
+    'delayUntil',
+    'freeThisRound',
+    'reactionsThisPhase',
+    'aooThisRound',
+    'attacksThisRound',
+    'simpleThisRound',
+    'escapesThisRound',
+    'actedThisRound',
+    'fullRoundThisRound',
+    'freeStepUsed',
+    'inProgress',
+    'ready',
+    'forfeitedRound',
+    'nockedAt',
   ],
   dataLabels: {
-    aware: 'Aware', initiative: 'Initiative', ap: 'AP left', stopped: 'Stopped', freeThisPhase: 'Free actions this phase', nocked: 'Arrow nocked', unloaded: 'Unloaded',
+    aware: 'Aware',
+    initiative: 'Initiative',
+    ap: 'AP left',
+    stopped: 'Stopped',
+    freeThisPhase: 'Free actions this phase',
+    nocked: 'Arrow nocked',
+    unloaded: 'Unloaded',
   },
   events: {
     'action-points.attack-resolved': [
@@ -42,9 +81,14 @@ export const display: RulesetDisplay = {
     ],
     'action-points.damaged': [
       { when: { hp: 0 }, text: '{targetId} takes {amount} damage and is down (0 HP).' },
-      { text: '{targetId} takes {amount} damage ({hp} HP left).' },
+      { when: { $numbers: true }, text: '{targetId} takes {amount} damage ({hp} HP left).' },
+      { text: '{targetId} takes {amount} damage.' },
     ],
-    'action-points.hp-set': '{combatantId} now has {hp} HP.',
+    // the total stays with the bars' secrecy (numbers for the GM and the controller)
+    'action-points.hp-set': [
+      { when: { $numbers: true }, text: '{combatantId} now has {hp} HP.' },
+      { text: 'The GM sets the hit points of {combatantId}.' },
+    ],
     'action-points.action-lost': '{combatantId} loses {action}: {reason}.',
     'action-points.action-taken': '{combatantId}: {action} ({actionType} action).',
     'action-points.advanced-progressed': '{combatantId} keeps working on {key} ({spent} AP).',
@@ -89,9 +133,46 @@ export const display: RulesetDisplay = {
   },
   quiet: ['action-points.ap-spent', 'action-points.resolved'],
   samples: [
-    { name: 'Goblin', side: 'goblins', stats: { dexterity: 15, hp: 6, ac: 13, baseAttackBonus: 1, size: 'small', speed: 30, weapons: [{ id: 'short-sword', name: 'Short sword', category: 'light', damage: '1d4' }] }, doc: 'Small and quick; a short sword.' },
-    { name: 'Orc', side: 'orcs', stats: { dexterity: 11, hp: 15, ac: 13, baseAttackBonus: 3, attackBonus: 3, weapons: [{ id: 'greataxe', name: 'Greataxe', category: 'two-handed', damage: '1d12' }] }, doc: 'Strong and slow; a greataxe.' },
-    { name: 'Wolf', side: 'beasts', stats: { dexterity: 15, hp: 13, ac: 14, baseAttackBonus: 1, speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', damage: '1d6' }] }, doc: 'A pack hunter.' },
+    {
+      name: 'Goblin',
+      side: 'goblins',
+      stats: {
+        dexterity: 15,
+        hp: 6,
+        ac: 13,
+        baseAttackBonus: 1,
+        size: 'small',
+        speed: 30,
+        weapons: [{ id: 'short-sword', name: 'Short sword', category: 'light', damage: '1d4' }],
+      },
+      doc: 'Small and quick; a short sword.',
+    },
+    {
+      name: 'Orc',
+      side: 'orcs',
+      stats: {
+        dexterity: 11,
+        hp: 15,
+        ac: 13,
+        baseAttackBonus: 3,
+        attackBonus: 3,
+        weapons: [{ id: 'greataxe', name: 'Greataxe', category: 'two-handed', damage: '1d12' }],
+      },
+      doc: 'Strong and slow; a greataxe.',
+    },
+    {
+      name: 'Wolf',
+      side: 'beasts',
+      stats: {
+        dexterity: 15,
+        hp: 13,
+        ac: 14,
+        baseAttackBonus: 1,
+        speed: 50,
+        weapons: [{ id: 'bite', name: 'Bite', category: 'natural', damage: '1d6' }],
+      },
+      doc: 'A pack hunter.',
+    },
   ],
 };
 
@@ -103,5 +184,8 @@ export function projectState(rs: RS, viewer: Viewer, state: S): RS {
     const c = state.combatants[cid];
     return !!c && (!c.hidden || (pid !== null && c.controller === pid));
   };
-  return withParts(rs, { intents: keepIf(rs.intents, (i) => visible(i.combatantId)), readyQueue: keepIf(rs.readyQueue, (r) => visible(r.actorId)) });
+  return withParts(rs, {
+    intents: keepIf(rs.intents, (i) => visible(i.combatantId)),
+    readyQueue: keepIf(rs.readyQueue, (r) => visible(r.actorId)),
+  });
 }

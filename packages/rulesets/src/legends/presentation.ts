@@ -111,7 +111,10 @@ export const display: RulesetDisplay = {
     ],
     'legends.carried': '{combatantId} picks up and carries {targetId}.',
     'legends.carryEnded': '{combatantId} no longer carries {targetId}.',
-    'legends.fatigueChanged': '{combatantId} now has {fatigue} fatigue.',
+    'legends.fatigueChanged': [
+      { when: { $numbers: true }, text: '{combatantId} now has {fatigue} fatigue.' },
+      { text: 'The fatigue of {combatantId} changes.' },
+    ],
     'legends.forfeited': '{combatantId} forfeits this turn to change places in the turn order.',
     'legends.forfeitsCleared': 'Forfeited turns are cleared.',
     'legends.groupDefenseBrokenDown': 'The group defense of {group} breaks down.',
