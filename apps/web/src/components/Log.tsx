@@ -3,7 +3,7 @@ import type { RulesetDisplay } from '../lib/display.js';
 import { rewindLine, withRewinds, type RewindNote } from '../lib/rewinds.js';
 import { effectNames, rollText, story, type Reader } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
-import { EventLog } from './common.js';
+import { EventLog } from './EventLog.js';
 
 function overridden(state: EncounterState | null, rollId: string) {
   const r = state?.rolls.find((x) => x.id === rollId && x.overridden);

@@ -59,7 +59,7 @@ describe('legends in the browser', () => {
       name: 'Borin',
       side: 'heroes',
       stats: { DEX: 9, SPD: 8, STR: 14, competences: 'bow' },
-      items: [{ id: 'bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }],
+      items: [{ name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }],
     });
     await addCombatant(gm, { name: 'Goblin Boss', side: 'foes', stats: { DEX: 10, SPD: 9, STR: 13 }, secret: ['STR'] });
     await addCombatant(gm, { name: 'Lurker', side: 'foes', stats: { DEX: 11, SPD: 11, STR: 7 }, hidden: true });
@@ -87,6 +87,10 @@ describe('legends in the browser', () => {
     ).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!.secretStats).toEqual(['STR']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.hidden).toBe(true);
+    // the item list editor: typed fields, an id from the name, properties as values
+    expect(Object.values(s.combatants).find((c) => c.name === 'Borin')!.items).toEqual([
+      { id: 'short-bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } },
+    ]);
   });
 
   it('the GM makes invite links; two players and a spectator join by link', async () => {
@@ -116,7 +120,11 @@ describe('legends in the browser', () => {
 
   it('the GM starts combat; everyone sees the turn order', async () => {
     await gm.getByRole('button', { name: 'Start combat' }).click();
-    await gm.getByText('Phase:').waitFor();
+    // the phase in the ruleset's words (display.phases), never its id
+    await gm
+      .getByTestId('phase')
+      .filter({ hasText: /^Turn order$/ })
+      .waitFor();
     await settle([p1, p2, spec], gm);
     const s = (await liveState(gm)).state!;
     expect(s.status).toBe('active');
@@ -419,12 +427,16 @@ describe('legends in the browser', () => {
 
   it('the GM overrides a roll and sets a turn timer; players see both', async () => {
     const ov = gm.getByRole('form', { name: 'Override a roll' });
-    const option = (await ov.getByLabel('Recent roll').locator('option').allTextContents()).find((t) => t.includes('falling rocks'))!;
+    const options = await ov.getByLabel('Recent roll').locator('option').allTextContents();
+    // in the game's words: who rolled what, for what (never the roll's id)
+    expect(options.every((t) => !/^r\d/.test(t))).toBe(true);
+    const option = options.find((t) => t.includes('falling rocks'))!;
+    expect(option).toMatch(/^The GM rolled \d+ for falling rocks \(\d+d\d+/);
     await ov.getByLabel('Recent roll').selectOption({ label: option });
     await ov.getByLabel('New total').fill('12');
     await ov.getByLabel('Reason (optional)').fill('the ledge gives way');
     await ov.getByRole('button', { name: 'Override roll' }).click();
-    await gm.getByText(/overridden to 12\./).waitFor();
+    await gm.getByText(/falling rocks .*: now 12\./).waitFor();
     await settle([p1, p2, spec], gm);
     for (const page of [gm, p1, spec]) {
       await page

@@ -58,16 +58,11 @@ export function ActSection({ live, version, state }: { live: Live; version: numb
 
 function CardButtons({ g, c, onEdit, onError }: { g: GmScope; c: Combatant; onEdit: () => void; onError: (e: unknown) => void }) {
   const { state, encounterId, token, send } = g;
-  const reveal = () =>
-    void api(
-      'PATCH',
-      `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`,
-      { hidden: false },
-      { token },
-    ).then(
-      () => undefined,
-      (e: unknown) => onError(e),
-    );
+  const path = `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`;
+  const reveal = () => void api('PATCH', path, { hidden: false }, { token }).then(() => undefined, onError);
+  const remove = () =>
+    window.confirm(`Remove ${c.name} from this encounter?`) &&
+    void api('DELETE', path, undefined, { token }).then(() => undefined, onError);
   return (
     <div className="row">
       <button type="button" onClick={onEdit} aria-label={`Edit ${c.name}`}>
@@ -91,11 +86,14 @@ function CardButtons({ g, c, onEdit, onError }: { g: GmScope; c: Combatant; onEd
             Remove {e.condition ?? e.name} ({formatDuration(e.duration)})
           </button>
         ))}
+      <button type="button" className="danger" onClick={remove} aria-label={`Remove ${c.name} from the encounter`}>
+        Remove
+      </button>
     </div>
   );
 }
 
-/** Every combatant as a card: vitals to adjust, edit, duplicate, reveal, remove an effect. */
+/** Every combatant as a card: vitals to adjust, edit, duplicate, reveal, remove an effect, remove the combatant. */
 export function CombatantsSection({ g }: { g: GmScope }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [revealError, setRevealError] = useState<unknown>(null);

@@ -95,6 +95,7 @@ function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
           End {nameOf(state, current)}'s turn
         </button>
       ) : null}
+      {/* ending a fight that has not begun means nothing to a GM: only once it has */}
       {state.status === 'active' ? (
         <button
           type="button"
