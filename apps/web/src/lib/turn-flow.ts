@@ -52,8 +52,9 @@ export function waitingFor(
   display: RulesetDisplay,
   state: EncounterState,
   mine: (id: string) => boolean,
-): { lines: string[]; blocks: boolean } {
+): { lines: string[]; rulings: string[]; blocks: boolean } {
   const lines: string[] = [];
+  const rulings: string[] = [];
   const w = state.reaction;
   if (w) {
     const others = w.eligible.filter((id) => !mine(id) && w.responses[id] === 'pending');
@@ -68,10 +69,10 @@ export function waitingFor(
     for (const entry of Array.isArray(list) ? list : []) {
       if (!isRecord(entry) || !names(entry, mine)) continue;
       const text = sentence({ ...display, events: { ruling: r.text } }, { state }, { ...entry, type: 'ruling' });
-      lines.push(`Waiting for the GM to rule (${r.title.toLowerCase()})${text ? `: ${text}` : '.'}`);
+      rulings.push(`Waiting for the GM to rule (${r.title.toLowerCase()})${text ? `: ${text}` : '.'}`);
     }
   }
-  return { lines, blocks: w !== null && w !== undefined };
+  return { lines: [...lines, ...rulings], rulings, blocks: w !== null && w !== undefined };
 }
 
 const ordinal = (n: number): string => {

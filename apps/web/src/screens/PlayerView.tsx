@@ -286,6 +286,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
         {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
         {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
         {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
+        {!myTurn && !spectator ? <WaitingNote state={state} display={p.display} mine={isMine} rulingsOnly /> : null}
         <ReactionPrompt p={p} ruleset={ruleset} />
         {map.element}
         {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}

@@ -170,10 +170,12 @@ describe('legends in the browser', () => {
       }
       const before = (await liveState(gm)).version;
       await form.getByRole('button', { name: /^Do it/ }).click();
-      await page.waitForFunction(() => document.querySelector('[role=alert], p.ok') !== null);
+      await page.waitForFunction(() => document.querySelector('[role=alert], [data-testid=action-done]') !== null);
       const err = await panel.getByRole('alert').allTextContents();
       taken.push(`Borin ranged attack: ${err.join(' ') || 'ok'}`);
       if (err.length === 0) {
+        // the player is told, in words, that the GM rules on it
+        await page.getByTestId('waiting-note').filter({ hasText: 'Waiting for the GM to rule (pending attack): Borin attacks' }).waitFor();
         await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
         await settle([p1, p2, spec], gm);
       }

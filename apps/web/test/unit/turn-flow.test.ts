@@ -127,6 +127,7 @@ describe('what a player waits for', () => {
   it('the GM’s NPCs that may react (the turn cannot end meanwhile), other players, the GM’s rulings about mine', () => {
     expect(waitingFor(display, encounter({ reaction: window({ o: 'pending', m: 'passed' }) }), mine)).toEqual({
       lines: ['Waiting for the GM: Orc may react.'],
+      rulings: [],
       blocks: true,
     });
     const other = (id: string) => id === 'o';
@@ -134,6 +135,7 @@ describe('what a player waits for', () => {
     const rs = { attacks: [{ id: 'at1', by: 'a', target: 'o' }] };
     expect(waitingFor(display, encounter({ rs }), mine)).toEqual({
       lines: ['Waiting for the GM to rule (pending attack): Aria attacks Orc.'],
+      rulings: ['Waiting for the GM to rule (pending attack): Aria attacks Orc.'],
       blocks: false,
     });
     expect(waitingFor(display, encounter({ rs }), (id) => id === 'm').lines).toEqual([]);

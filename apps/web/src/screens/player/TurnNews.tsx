@@ -62,9 +62,20 @@ export function OwnResult({
   );
 }
 
-/** What my turn waits for (reactions of others, the GM's rulings), in plain words. */
-export function WaitingNote({ state, display, mine }: { state: EncounterState; display: RulesetDisplay; mine: (id: string) => boolean }) {
-  const { lines } = waitingFor(display, state, mine);
+/** What my turn waits for (reactions of others, the GM's rulings), in plain words; outside my turn, the GM's rulings about mine. */
+export function WaitingNote({
+  state,
+  display,
+  mine,
+  rulingsOnly = false,
+}: {
+  state: EncounterState;
+  display: RulesetDisplay;
+  mine: (id: string) => boolean;
+  rulingsOnly?: boolean;
+}) {
+  const waiting = waitingFor(display, state, mine);
+  const lines = rulingsOnly ? waiting.rulings : waiting.lines;
   if (lines.length === 0) return null;
   return (
     <div className="waiting" role="status" data-testid="waiting-note">
