@@ -238,7 +238,11 @@ describe('legends in the browser', () => {
     await expect(blocked.textContent()).resolves.toMatch(/Blocked: Not your turn-order decision yet\./);
     // reachable by keyboard: focus it and press Enter to read why
     await blocked.getByRole('button').press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'NOT_YOUR_TURN' }).waitFor();
+    // in plain words: the code only in the tooltip
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not your turn-order decision yet' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).not.toContain('NOT_YOUR_TURN');
+    expect(await refusal.getAttribute('title')).toContain('NOT_YOUR_TURN');
     await shot(page, `player-blocked-${page === p2 ? 'phone' : 'desktop'}`);
   });
 
