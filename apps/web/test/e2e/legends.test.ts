@@ -170,10 +170,12 @@ describe('legends in the browser', () => {
       }
       const before = (await liveState(gm)).version;
       await form.getByRole('button', { name: /^Do it/ }).click();
-      await page.waitForFunction(() => document.querySelector('[role=alert], p.ok') !== null);
+      await page.waitForFunction(() => document.querySelector('[role=alert], [data-testid=action-done]') !== null);
       const err = await panel.getByRole('alert').allTextContents();
       taken.push(`Borin ranged attack: ${err.join(' ') || 'ok'}`);
       if (err.length === 0) {
+        // the player is told, in words, that the GM rules on it
+        await page.getByTestId('waiting-note').filter({ hasText: 'Waiting for the GM to rule (pending attack): Borin attacks' }).waitFor();
         await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
         await settle([p1, p2, spec], gm);
       }
@@ -328,7 +330,7 @@ describe('legends in the browser', () => {
     await p1.context().setOffline(false);
     await p1.getByTestId('connection').filter({ hasText: 'reconnected' }).waitFor({ timeout: 15_000 });
     if (decides) {
-      await p1.getByText('✓ Do not move done.').waitFor();
+      await p1.getByTestId('action-done').waitFor(); // what it did, in the game's words
       await waitForVersion(gm, before.version + 4);
       await new Promise((r) => setTimeout(r, 1000));
       expect((await liveState(gm)).version).toBe(before.version + 4); // applied once
