@@ -57,10 +57,11 @@ export class MemoryStore implements RuntimeStore {
     return out;
   }
   async findInviteByTokenHash(tokenHash: string) {
-    for (const i of this.invites.values()) if (i.tokenHash === tokenHash) {
-      const { tokenHash: _t, ...out } = i;
-      return out;
-    }
+    for (const i of this.invites.values())
+      if (i.tokenHash === tokenHash) {
+        const { tokenHash: _t, ...out } = i;
+        return out;
+      }
     return null;
   }
   async listInvites(encounterId: string) {
@@ -98,10 +99,13 @@ export class MemoryStore implements RuntimeStore {
     for (const f of fencing) if (this.leases.get(f.encounterId)?.token !== f.token) throw new StaleOwner();
     for (const e of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
-      if (log.some((x) => x.commandId === e.commandId)) throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
+      if (log.some((x) => x.commandId === e.commandId))
+        throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
       const live = branchesOf(log).at(-1)!.branch;
-      if ((e.branch ?? 0) < live || (e.branch ?? 0) > live + 1) throw Object.assign(new Error('stale branch'), { name: 'StaleBranchError' });
-      if (log.some((x) => x.seq === e.seq && (x.branch ?? 0) === (e.branch ?? 0))) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
+      if ((e.branch ?? 0) < live || (e.branch ?? 0) > live + 1)
+        throw Object.assign(new Error('stale branch'), { name: 'StaleBranchError' });
+      if (log.some((x) => x.seq === e.seq && (x.branch ?? 0) === (e.branch ?? 0)))
+        throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
     }
     for (const { summary, ...e } of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
@@ -114,8 +118,12 @@ export class MemoryStore implements RuntimeStore {
     const r = this.encounters.get(encounterId);
     if (r && r.status !== 'archived') Object.assign(r, summary, { version, updatedAt: new Date() });
   }
-  async readLog(encounterId: string, afterSeq: number, limit = 1000, branch?: number) {
-    return branchLog(this.logs.get(encounterId) ?? [], branch).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
+  /** without a limit, every entry after `afterSeq` (as the Postgres store reads it) */
+  async readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number) {
+    return branchLog(this.logs.get(encounterId) ?? [], branch)
+      .filter((e) => e.seq > afterSeq)
+      .slice(0, limit ?? Number.MAX_SAFE_INTEGER)
+      .map((e) => structuredClone(e));
   }
   /** calls of findLogByCommandId and listCommandIds (for tests of what the runtime reads) */
   commandIdLookups = 0;
@@ -138,7 +146,10 @@ export class MemoryStore implements RuntimeStore {
     return branchesOf(this.logs.get(encounterId) ?? []);
   }
   async deleteSnapshotsAfter(encounterId: string, version: number) {
-    this.snapshots.set(encounterId, (this.snapshots.get(encounterId) ?? []).filter((s) => s.version <= version));
+    this.snapshots.set(
+      encounterId,
+      (this.snapshots.get(encounterId) ?? []).filter((s) => s.version <= version),
+    );
   }
   async firstSnapshot(encounterId: string) {
     const best = [...(this.snapshots.get(encounterId) ?? [])].sort((a, b) => a.version - b.version)[0];
