@@ -95,6 +95,8 @@ export interface RulesetDisplay {
   samples?: StatBlock[];
   /** rulings the GM owes, shown as cards with buttons (e.g. a pending attack) */
   rulings?: PendingRuling[];
+  /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
+  phases?: Record<string, string>;
 }
 
 /**

@@ -21,7 +21,8 @@ interface MemoryInvite {
 
 /**
  * An in-memory store with the contract's semantics (fencing tokens, unique sequence numbers,
- * leases). For the runtime's own unit tests; the server runs on `@fray/store`.
+ * leases). For the runtime's own unit tests, and for the server with FRAY_STORE=memory (measuring
+ * the server alone: nothing persisted, no accounts); the server otherwise runs on `@fray/store`.
  */
 export class MemoryStore implements RuntimeStore {
   readonly kind = 'memory' as const;
@@ -30,18 +31,19 @@ export class MemoryStore implements RuntimeStore {
   logs = new Map<string, LogEntryLike[]>();
   snapshots = new Map<string, Array<{ encounterId: string; version: number; state: unknown; createdAt: Date }>>();
   leases = new Map<string, LeaseLike>();
-  accounts = new Map<string, { id: string; name: string | null; createdAt: Date; tokenHash: string }>();
+  /** the accounts' rows (an account token's, no more: this store keeps no sign-in names, sessions or passkeys) */
+  private readonly accountRows = new Map<string, { id: string; name: string | null; createdAt: Date; tokenHash: string }>();
   invites = new Map<string, MemoryInvite & { tokenHash: string }>();
   appendCalls = 0;
   failNextAppend: Error | null = null;
 
   async createAccount(input: { id: string; tokenHash: string; name?: string | null }) {
     const rec = { id: input.id, name: input.name ?? null, createdAt: new Date(), tokenHash: input.tokenHash };
-    this.accounts.set(input.id, rec);
+    this.accountRows.set(input.id, rec);
     return { id: rec.id, name: rec.name, createdAt: rec.createdAt };
   }
   async findAccountByTokenHash(tokenHash: string) {
-    for (const a of this.accounts.values()) if (a.tokenHash === tokenHash) return { id: a.id, name: a.name, createdAt: a.createdAt };
+    for (const a of this.accountRows.values()) if (a.tokenHash === tokenHash) return { id: a.id, name: a.name, createdAt: a.createdAt };
     return null;
   }
   async listEncounters(accountId: string, opts: { includeArchived?: boolean } = {}) {
@@ -189,5 +191,9 @@ export class MemoryStore implements RuntimeStore {
 
   async releaseLeases(leases: LeaseLike[]) {
     for (const l of leases) await this.releaseLease(l);
+  }
+  async getLease(encounterId: string) {
+    const cur = this.leases.get(encounterId);
+    return cur ? { ...cur } : null;
   }
 }

@@ -3,7 +3,7 @@ import type { RulesetDisplay } from '../lib/display.js';
 import { rewindLine, withRewinds, type RewindNote } from '../lib/rewinds.js';
 import { effectNames, rollText, story, type Reader } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
-import { EventLog } from './common.js';
+import { EventLog } from './EventLog.js';
 
 function overridden(state: EncounterState | null, rollId: string) {
   const r = state?.rolls.find((x) => x.id === rollId && x.overridden);
@@ -22,6 +22,7 @@ export function StoryLog({
   reader,
   limit = 200,
   current,
+  onPick,
 }: {
   state: EncounterState | null;
   log: LogEntry[];
@@ -29,7 +30,10 @@ export function StoryLog({
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
+  /** the replay's current version (its entry marked) */
   current?: number;
+  /** the replay: each entry's version is a button that goes there */
+  onPick?: (seq: number) => void;
 }) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => {
@@ -67,7 +71,11 @@ export function StoryLog({
                 aria-current={!entry.rewind && entry.seq === current ? 'step' : undefined}
                 data-testid={entry.rewind ? 'rewind-line' : undefined}
               >
-                {current !== undefined && !entry.rewind ? <span className="seq">v{entry.seq}</span> : null}
+                {onPick && !entry.rewind ? (
+                  <button type="button" className="seq" onClick={() => onPick(entry.seq)} aria-label={`Go to version ${entry.seq}`}>
+                    v{entry.seq}
+                  </button>
+                ) : null}
                 {entry.lines.map((l, i) =>
                   l.kind === 'roll' ? (
                     <p key={i} className="roll" data-testid="story-roll">

@@ -56,14 +56,12 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
       {ruleset?.commandInfo ? (
         <Section title="GM tools and rulings (every command)" id="gm-commands">
           <CommandForm ruleset={ruleset} state={state} send={send} />
-        </Section>
-      ) : null}
-      {ruleset?.commands && ruleset.commands.length > 0 ? (
-        <Section title="Any command (GM rulings)" id="raw">
-          <details>
-            <summary>Send one of the ruleset’s commands by hand</summary>
-            <RawCommand commands={ruleset.commands} send={send} />
-          </details>
+          {ruleset.commands.length > 0 ? (
+            <details className="sub" id="raw">
+              <summary>Raw command (JSON): a GM&rsquo;s escape hatch; every command has a form above</summary>
+              <RawCommand commands={ruleset.commands} send={send} />
+            </details>
+          ) : null}
         </Section>
       ) : null}
       <InvitesSection encounterId={encounterId} token={token} state={state} />
@@ -159,23 +157,27 @@ export function Console({ encounterId }: { encounterId: string }) {
   if (token === null || snap?.fatal || !live || !snap || !state)
     return <NotJoined signedIn={token !== null} checking={gm.status === 'loading'} fatal={snap?.fatal} />;
   const g: GmScope = { state, ruleset, display: displayOf(rulesets.data, state.ruleset), encounterId, token, send };
+  const acting = state.status === 'active' && Object.keys(state.combatants).length > 0;
+  const act = acting ? <ActSection live={live} version={snap.version} state={state} /> : null;
+  const add = <AddSection g={g} rulesetsError={rulesets.error} />;
+  const beside = acting ? act : add;
   return (
     <MapContext.Provider value={map.api}>
       <main className="console">
         <ConsoleHeader g={g} snap={snap} live={live} />
         <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
         <OutcomeLine outcome={outcome} clear={clear} />
-        <div className="console-top">
-          <div className="console-map">{map.element}</div>
+        <div className={`console-top${map.element ? '' : ' no-map'}`}>
+          {map.element ? <div className="console-map">{map.element}</div> : null}
           <TurnSection live={live} snap={snap} state={state} ruleset={ruleset} display={g.display} send={send} />
+          {/* no map: acting (in combat) or adding combatants (in setup) takes the map's place beside the turn order */}
+          {map.element ? null : <div className="console-beside">{beside}</div>}
         </div>
         <div className="columns">
           <div className="col">
-            {state.status === 'active' && Object.keys(state.combatants).length > 0 ? (
-              <ActSection live={live} version={snap.version} state={state} />
-            ) : null}
+            {map.element ? act : null}
             <CombatantsSection g={g} />
-            <AddSection g={g} rulesetsError={rulesets.error} />
+            {map.element || acting ? add : null}
           </div>
           <SideColumn g={g} snap={snap} live={live} />
         </div>

@@ -16,11 +16,11 @@ import { StoryLog } from '../components/Log.js';
 import { VerifyDice } from '../components/VerifyDice.js';
 import { Vitals } from '../components/Vitals.js';
 import { nameOf } from '../lib/describe.js';
-import { displayOf, reactionName, type RulesetDisplay } from '../lib/display.js';
+import { displayOf, phaseName, reactionName, type RulesetDisplay } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { useAsync } from '../lib/useAsync.js';
-import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
+import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
 
 function fatalText(e: WireError): string {
@@ -78,12 +78,12 @@ interface Seat {
   setDone: Dispatch<SetStateAction<string | null>>;
 }
 
-function ClockLine({ state }: { state: EncounterState }) {
+function ClockLine({ state, display }: { state: EncounterState; display: RulesetDisplay }) {
   const current = state.clock.current;
   return (
     <p className="clock-line" data-testid="clock-line">
       Round {state.clock.round}
-      {state.clock.phase ? ` · ${state.clock.phase}` : ''} ·{' '}
+      {state.clock.phase ? ` · ${phaseName(display, state.clock.phase)}` : ''} ·{' '}
       {state.status === 'setup'
         ? 'waiting for the GM to start'
         : state.status === 'ended'
@@ -95,10 +95,41 @@ function ClockLine({ state }: { state: EncounterState }) {
   );
 }
 
+/** Whether the ruleset's end-turn option says no more than "end the turn" (else its words are shown under the button). */
+const plainEnd = (label: string): boolean => /^end (my |your )?turn$/i.test(label.trim());
+
+/** The bar at the bottom of the your-turn card: End my turn (the ruleset's own end-turn option, in its words when they say more). */
+function EndTurnBar({ p, current, option }: { p: Seat; current: string; option: ActionOption | undefined }) {
+  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <div className="end-turn-bar">
+        <button
+          type="button"
+          className="primary end-turn"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            const r = await p.live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
+            setBusy(false);
+            setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
+          }}
+        >
+          {busy ? 'Ending your turn…' : 'End my turn'}
+          {option && !plainEnd(option.label) ? <small className="end-turn-note">{option.label}</small> : null}
+        </button>
+      </div>
+      {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+    </>
+  );
+}
+
 /** My combatant's turn: its vitals, its actions (unless it is answering a reaction), End my turn. */
 function YourTurnCard({ p, current }: { p: Seat; current: string }) {
   const { live, snap, state } = p;
-  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const acting = state.status === 'active' && !(state.reaction && p.myReactors.includes(current));
+  const bar = (option: ActionOption | undefined) => <EndTurnBar p={p} current={current} option={option} />;
   return (
     <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
       <div className="banner banner-turn" role="status" data-testid="your-turn">
@@ -111,24 +142,10 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
-      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? (
-        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} />
+      {acting ? (
+        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} endBar={bar} />
       ) : null}
-      {state.status === 'active' ? (
-        <div className="end-turn-bar">
-          <button
-            type="button"
-            className="primary end-turn"
-            onClick={async () => {
-              const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
-              setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
-            }}
-          >
-            End my turn
-          </button>
-        </div>
-      ) : null}
-      {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+      {state.status === 'active' && !acting ? bar(undefined) : null}
     </section>
   );
 }
@@ -248,7 +265,7 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
           <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
         </header>
         <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
-        <ClockLine state={state} />
+        <ClockLine state={state} display={p.display} />
         {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
         {done ? (
           <p className="ok" role="status" data-testid="action-done">

@@ -229,7 +229,7 @@ function ReplayView({ source }: { source: ReplaySource }) {
           </Section>
         </div>
         <Section title="What happened" id="log">
-          <StoryLog state={state} log={log} display={display} reader={reader} current={pb.version} />
+          <StoryLog state={state} log={log} display={display} reader={reader} current={pb.version} onPick={pb.go} />
         </Section>
       </div>
       {source.kind === 'gm' ? <ReplayLinks encounterId={source.encounterId} choices={choices} /> : null}

@@ -83,6 +83,9 @@ describe('replay in the web app', () => {
     await gm.keyboard.press('Home');
     for (let i = 0; i < 3; i++) await gm.keyboard.press('ArrowRight');
     await at(gm, 3);
+    // a log entry's version goes there
+    await gm.getByRole('button', { name: 'Go to version 1' }).click();
+    await at(gm, 1);
 
     // play at 8×: it runs to the last version and stops
     await gm.getByTestId('replay-speed').selectOption('8');

@@ -56,6 +56,9 @@ describe('what the log says', () => {
 
   it('costs and durations', () => {
     expect(formatCost({ major: 1, free: 0 })).toBe('1 major');
+    // units in words, never a raw key: "1 movement roll", "2 AP"
+    expect(formatCost({ movementRoll: 1 })).toBe('1 movement roll');
+    expect(formatCost({ ap: 2 })).toBe('2 AP');
     expect(formatDuration(null)).toBe('until removed');
     expect(formatDuration({ unit: 'turn', count: 1 })).toBe('1 turn');
     expect(formatDuration({ unit: 'segments', count: 3 })).toBe('3 segments');

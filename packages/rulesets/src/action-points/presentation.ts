@@ -131,6 +131,15 @@ export const display: RulesetDisplay = {
     'action-points.turn': "{combatantId}'s turn.",
     'action-points.weapon-fired': '{combatantId} fires {weaponId}.',
   },
+  phases: {
+    declaration: 'Declaration',
+    'ready-missile': 'Ready missiles and swift actions',
+    thrown: 'Thrown weapons',
+    fast: 'Fast attacks',
+    average: 'Average attacks',
+    slow: 'Slow attacks',
+    'very-slow': 'Very slow attacks',
+  },
   quiet: ['action-points.ap-spent', 'action-points.resolved'],
   samples: [
     {

@@ -225,6 +225,7 @@ export const display: RulesetDisplay = {
     'action-round.loaded': '{combatantId} loads {itemId}.',
     'action-round.dropped': '{combatantId} drops {itemId}.',
   },
+  phases: { 'combat-round': 'Combat round (6 seconds)', 'conflict-round': 'Conflict round (6 minutes)' },
   quiet: [],
   samples: [
     {

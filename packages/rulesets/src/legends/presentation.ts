@@ -186,6 +186,13 @@ export const display: RulesetDisplay = {
       ],
     },
   ],
+  phases: {
+    'turn-order': 'Turn order',
+    movement: 'Movement phase',
+    'group-defense': 'Group defense',
+    reorder: 'New turn order',
+    action: 'Action phase',
+  },
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
   samples: [
     {

@@ -1,5 +1,5 @@
 import { keepIf, keepKeys, withParts, type EncounterState, type RulesetDisplay, type Viewer } from '@fray/engine';
-import type { RS } from './state.js';
+import type { RS } from './state/index.js';
 
 /** How `ocv-phases` is shown: see docs/rulesets/ocv-phases.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -126,6 +126,14 @@ export const display: RulesetDisplay = {
     'ocv-phases.stalled': 'The clock stops: {reason}.',
     'ocv-phases.pause': 'The clock pauses.',
     'ocv-phases.offered': '{combatantId} may act now.',
+  },
+  phases: {
+    surprise: 'Surprise phase',
+    'phase-1': 'Phase 1',
+    'phase-2': 'Phase 2',
+    'phase-3': 'Phase 3',
+    'phase-4': 'Phase 4',
+    'post-turn': 'Post-turn recovery',
   },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
   samples: [

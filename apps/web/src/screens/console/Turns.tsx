@@ -10,7 +10,17 @@ import { TurnTimer } from './GmTools.js';
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
 /** The open reaction window: what triggered it (in the ruleset's words), who may react, their answers. */
-function ReactionPanel({ state, ruleset, deadlineAt, children }: { state: EncounterState; ruleset: RulesetInfo | undefined; deadlineAt: number | null; children?: ReactNode }) {
+function ReactionPanel({
+  state,
+  ruleset,
+  deadlineAt,
+  children,
+}: {
+  state: EncounterState;
+  ruleset: RulesetInfo | undefined;
+  deadlineAt: number | null;
+  children?: ReactNode;
+}) {
   const w = state.reaction;
   if (!w) return null;
   return (
@@ -46,12 +56,20 @@ function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
         </button>
       ) : null}
       {state.status === 'active' && current ? (
-        <button type="button" onClick={() => void send({ type: 'turn.end', combatantId: current }, `${nameOf(state, current)}'s turn ended.`)}>
+        <button
+          type="button"
+          onClick={() => void send({ type: 'turn.end', combatantId: current }, `${nameOf(state, current)}'s turn ended.`)}
+        >
           End {nameOf(state, current)}'s turn
         </button>
       ) : null}
-      {state.status !== 'ended' ? (
-        <button type="button" className="danger" onClick={() => window.confirm('End this combat?') && void send({ type: 'combat.end' }, 'Combat ended.')}>
+      {/* ending a fight that has not begun means nothing to a GM: only once it has */}
+      {state.status === 'active' ? (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => window.confirm('End this combat?') && void send({ type: 'combat.end' }, 'Combat ended.')}
+        >
           End combat
         </button>
       ) : null}
@@ -60,7 +78,21 @@ function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
 }
 
 /** The turn order and what moves it on: start, end a turn, the timer, the reaction window, the GM's rulings. */
-export function TurnSection({ live, snap, state, ruleset, display, send }: { live: Live; snap: LiveSnapshot; state: EncounterState; ruleset: RulesetInfo | undefined; display: RulesetDisplay; send: Send }) {
+export function TurnSection({
+  live,
+  snap,
+  state,
+  ruleset,
+  display,
+  send,
+}: {
+  live: Live;
+  snap: LiveSnapshot;
+  state: EncounterState;
+  ruleset: RulesetInfo | undefined;
+  display: RulesetDisplay;
+  send: Send;
+}) {
   return (
     <Section title="Turn order" id="turns">
       <TurnOrder state={state} display={display} numbers={() => true} />
