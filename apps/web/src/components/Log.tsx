@@ -1,13 +1,37 @@
 import { useMemo, useState } from 'react';
 import type { RulesetDisplay } from '../lib/display.js';
 import { rewindLine, withRewinds, type RewindNote } from '../lib/rewinds.js';
-import { effectNames, rollText, story, type Reader } from '../lib/story.js';
+import { effectNames, rollText, story, type Reader, type StoryLine } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
 import { EventLog } from './EventLog.js';
 
 function overridden(state: EncounterState | null, rollId: string) {
   const r = state?.rolls.find((x) => x.id === rollId && x.overridden);
   return r ? <span className="tag">overridden → {r.total}</span> : null;
+}
+
+/** One entry's lines: its sentences and its rolls. */
+function EntryLines({ lines, state }: { lines: readonly StoryLine[]; state: EncounterState | null }) {
+  return (
+    <>
+      {lines.map((l, i) =>
+        l.kind === 'roll' ? (
+          <p key={i} className="roll" data-testid="story-roll">
+            <span aria-hidden="true">⚄ </span>
+            {rollText(l.roll, l.full)}
+            {l.roll.secret ? <span className="tag tag-secret">secret roll</span> : null}
+            {l.roll.forced ? <span className="tag tag-secret">forced by GM</span> : null}
+            {overridden(state, l.roll.rollId)}
+          </p>
+        ) : (
+          <p key={i} className={l.secret ? 'gm-only' : undefined}>
+            {l.text}
+            {l.secret ? <span className="tag tag-secret">GM only</span> : null}
+          </p>
+        ),
+      )}
+    </>
+  );
 }
 
 /**
@@ -76,22 +100,7 @@ export function StoryLog({
                     v{entry.seq}
                   </button>
                 ) : null}
-                {entry.lines.map((l, i) =>
-                  l.kind === 'roll' ? (
-                    <p key={i} className="roll" data-testid="story-roll">
-                      <span aria-hidden="true">⚄ </span>
-                      {rollText(l.roll, l.full)}
-                      {l.roll.secret ? <span className="tag tag-secret">secret roll</span> : null}
-                      {l.roll.forced ? <span className="tag tag-secret">forced by GM</span> : null}
-                      {overridden(state, l.roll.rollId)}
-                    </p>
-                  ) : (
-                    <p key={i} className={l.secret ? 'gm-only' : undefined}>
-                      {l.text}
-                      {l.secret ? <span className="tag tag-secret">GM only</span> : null}
-                    </p>
-                  ),
-                )}
+                <EntryLines lines={entry.lines} state={state} />
               </li>
             ))}
           </ol>
