@@ -31,15 +31,18 @@ function loadTable(r: CapacityResult): string[] {
 
 function memoryTable(r: CapacityResult): string[] {
   const row = (s: CapacityStep) => {
-    const rss = s.rssBytes - r.base.rssBytes;
-    const heap = s.heapBytes - r.base.heapBytes;
+    const rss = s.rest.rssBytes - r.base.rssBytes;
+    const heap = s.rest.heapBytes - r.base.heapBytes;
     const fl = r.floor.find((f) => f.E === s.E);
     const floorPerSocket = fl ? (fl.rssBytes - r.floorBaseRssBytes) / fl.sockets : NaN;
-    return `| ${fmt(s.E)} | ${MB(s.rssBytes)} / ${MB(s.heapBytes)} | ${KB(rss / s.E)} / ${KB(heap / s.E)} | ${KB(rss / (s.E * 5))} / ${KB(heap / (s.E * 5))} | ${fl ? `${KB(floorPerSocket)} (p99 ${ms(fl.latency.p99)} ms)` : '–'} | ${fl ? `${fmt(rss / s.E / (floorPerSocket * 5), 1)}×` : '–'} |`;
+    // the target: within 2× of the floor's memory for the same five sockets plus the encounter's idle heap
+    const bound = 2 * (5 * floorPerSocket + heap / s.E);
+    const underLoad = `${KB((s.rssBytes - r.base.rssBytes) / s.E)} / ${KB((s.heapBytes - r.base.heapBytes) / s.E)}`;
+    return `| ${fmt(s.E)} | ${MB(s.rest.rssBytes)} / ${MB(s.rest.heapBytes)} | ${KB(rss / s.E)} / ${KB(heap / s.E)} | ${KB(rss / (s.E * 5))} / ${KB(heap / (s.E * 5))} | ${underLoad} | ${fl ? `${KB(floorPerSocket)} (p99 ${ms(fl.latency.p99)} ms)` : '–'} | ${fl ? `${KB(bound)}: ${yes(rss / s.E <= bound)}` : '–'} |`;
   };
   return [
-    '| live encounters | server RSS / heap | per encounter: RSS / heap (over the empty server) | per socket: RSS / heap | socket.io floor: RSS per socket (its p99) | Fray RSS per encounter ÷ the floor’s five sockets |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| live encounters | server at rest: RSS / live heap | per encounter at rest: RSS / heap (over the empty server) | per socket at rest: RSS / heap | per encounter under load: RSS / heap | socket.io floor at rest: RSS per socket (its p99 in the phase) | bound: 2 × (the floor’s 5 sockets + the heap per encounter) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...r.steps.map(row),
   ];
 }
@@ -47,13 +50,12 @@ function memoryTable(r: CapacityResult): string[] {
 function churnLines(r: CapacityResult): string[] {
   const c = r.churn;
   if (!c) return [];
-  const back = c.samples.find((s) => s.sockets === c.before.sockets && s.heapBytes <= c.before.heapBytes * 1.05);
-  const last = c.samples.at(-1);
+  const back = c.after.sockets === c.before.sockets && c.after.heapBytes <= c.before.heapBytes * 1.05;
   return [
     `**Reconnecting clients** (at ${fmt(r.steps[0]?.E)} encounters, under the same load): ${c.clients} clients connected, joined, stayed 0.5 s and left, ${fmt(c.cycles)} times in ${c.seconds} s (${fmt(c.failures)} failed). ` +
-      `Before: ${fmt(c.before.sockets)} sockets joined, heap ${MB(c.before.heapBytes)}, RSS ${MB(c.before.rssBytes)}; ` +
-      `a minute after they stopped: ${last ? `${fmt(last.sockets)} sockets, heap ${MB(last.heapBytes)}, RSS ${MB(last.rssBytes)}` : '–'}; ` +
-      `back to the same sockets and within 5 % of the heap ${back ? `after ${back.afterSeconds} s` : '**not within the minute**'}.`,
+      `At rest before: ${fmt(c.before.sockets)} sockets joined, live heap ${MB(c.before.heapBytes)}, RSS ${MB(c.before.rssBytes)}; ` +
+      `at rest ${c.after.afterSeconds} s after they stopped: ${fmt(c.after.sockets)} sockets, live heap ${MB(c.after.heapBytes)}, RSS ${MB(c.after.rssBytes)} ` +
+      `(sockets joined every 5 s after: ${c.samples.map((x) => fmt(x.sockets)).join(', ')}): ${back ? 'back to the same level' : '**not back to the same level**'} (the same sockets, the heap within 5 %).`,
   ];
 }
 
@@ -68,13 +70,13 @@ function sizingLine(r: CapacityResult): string {
     rssPerEncounterBytes: (top.rssBytes - r.base.rssBytes) / top.E,
     memoryBytes: memory,
   });
-  return `**Sizing guide:** a host with ${cpus().length} cores and ${fmt(memory / 2 ** 30)} GB carries about **${fmt(g.tables)} tables** at this pace (5 clients each, a command every 10 s), set by ${g.by === 'latency' ? `the latency (the largest step measured within p99 ≤ 50 ms${top === r.steps.at(-1) && !top.stop ? '; no larger one was measured' : ''})` : 'the memory (three quarters of it for the server, at the RSS per encounter above)'}.`;
+  return `**Sizing guide:** a host with ${cpus().length} cores and ${fmt(memory / 2 ** 30)} GB carries about **${fmt(g.tables)} tables** at this pace (5 clients each, a command every 10 s), set by ${g.by === 'latency' ? `the latency (the largest step measured within p99 ≤ 50 ms${top === r.steps.at(-1) && !top.stop ? '; no larger one was measured' : ''})` : 'the memory (three quarters of it for the server, at the RSS per encounter under load above)'}.`;
 }
 
 export function capacitySection(r: CapacityResult, when: string): string {
   const stop = r.steps.at(-1)?.stop;
   return [
-    `${when}; one Fray process on real Postgres, ${r.generators} generator processes of lean sockets on the same machine; each step: ${r.settleSeconds} s to settle, then ${r.seconds} s measured; 1 % malformed commands.${stop ? ` The run stopped after ${fmt(r.steps.at(-1)?.E)} encounters: ${stop}.` : ''}`,
+    `${when}; one Fray process on real Postgres, ${r.generators} generator processes of lean sockets on the same machine; each step: ${r.settleSeconds} s to settle, then ${r.seconds} s measured; 1 % malformed commands.${stop ? ` The run stopped after ${fmt(r.steps.at(-1)?.E)} encounters: ${stop}.` : ''}${r.notRun ? ` ${r.notRun}.` : ''}`,
     '',
     ...loadTable(r),
     '',

@@ -19,6 +19,7 @@ import {
 } from '../src/capacity/logic.js';
 import { capacitySection } from '../src/report-capacity.js';
 import type { CapacityResult, CapacityStep } from '../src/capacity/run.js';
+import { openFilesLimit } from '../src/proc.js';
 import { summarize } from '../src/stats.js';
 
 describe('capacity steps and arrivals', () => {
@@ -112,6 +113,14 @@ describe('malformed commands and GC pauses', () => {
   });
 });
 
+describe('open files', () => {
+  it("reads a process's open-file limit, Infinity for no such process", () => {
+    const n = openFilesLimit(process.pid);
+    expect(n).toBeGreaterThan(0);
+    expect(openFilesLimit(2 ** 30)).toBe(Infinity);
+  });
+});
+
 describe('stop rule and sizing', () => {
   it('stops on a p99 over 50 ms, failed connections or memory', () => {
     expect(stopReason({ p99: 12, failedConnections: 0, usedMemoryShare: 0.4 })).toBeNull();
@@ -145,7 +154,8 @@ describe('the capacity block', () => {
       refused: {},
       malformed: { sent: 10, typed: 10, other: {} },
       rssBytes: 100 * 2 ** 20 + E * 400 * 1024,
-      heapBytes: 50 * 2 ** 20 + E * 100 * 1024,
+      heapBytes: 50 * 2 ** 20 + E * 300 * 1024,
+      rest: { rssBytes: 100 * 2 ** 20 + E * 400 * 1024, heapBytes: 50 * 2 ** 20 + E * 100 * 1024 },
       serverCpuPercent: 30,
       loopDelayMs: { p99: 3, max: 9 },
       gc: { maxMs: 12, over: 0, full: 1, count: 40 },
@@ -163,9 +173,11 @@ describe('the capacity block', () => {
         cycles: 300,
         failures: 0,
         before: { rssBytes: 1, heapBytes: 100, sockets: 5000 },
-        samples: [{ afterSeconds: 5, rssBytes: 1, heapBytes: 101, sockets: 5000 }],
+        after: { rssBytes: 1, heapBytes: 101, sockets: 5000, afterSeconds: 58 },
+        samples: [{ afterSeconds: 5, sockets: 5000 }],
       },
       floor: [{ E: 1000, sockets: 5000, rssBytes: 60 * 2 ** 20 + 5000 * 20 * 1024, latency: summarize([1]) }],
+      notRun: '5,000 encounters not run: 25,000 sockets do not fit the server’s open-file limit of 20,000 (ulimit -n)',
       floorBaseRssBytes: 60 * 2 ** 20,
       generators: 1,
       seconds: 60,
@@ -173,11 +185,16 @@ describe('the capacity block', () => {
       defaultSteps: true,
     };
     const text = capacitySection(r, 'when');
-    expect(text).toContain('The run stopped after 2,500 encounters: p99 80.0 ms > 50 ms.');
+    expect(text).toContain(
+      'The run stopped after 2,500 encounters: p99 80.0 ms > 50 ms. 5,000 encounters not run: 25,000 sockets do not fit',
+    );
     expect(text).toMatch(/\| 1,000 \| 5,000 \| 100 \| 2\.00 \/ 20\.0 \| met \|/);
-    // 400 KB an encounter against the floor's 5 × 20 KB
-    expect(text).toMatch(/\| 1,000 \| .* \| 400\.0 KB \/ 100\.0 KB \| 80\.0 KB \/ 20\.0 KB \| 20\.0 KB \(p99 1\.00 ms\) \| 4\.0× \|/);
-    expect(text).toContain('within 5 % of the heap after 5 s');
+    // 400 KB an encounter at rest against 2 × (the floor's 5 × 20 KB + 100 KB of heap)
+    expect(text).toMatch(
+      /\| 1,000 \| .* \| 400\.0 KB \/ 100\.0 KB \| 80\.0 KB \/ 20\.0 KB \| 400\.0 KB \/ 300\.0 KB \| 20\.0 KB \(p99 1\.00 ms\) \| 400\.0 KB: met \|/,
+    );
+    expect(text).toContain('at rest 58 s after they stopped: 5,000 sockets');
+    expect(text).toContain('back to the same level');
     expect(text).toMatch(/carries about \*\*1,000 tables\*\*/);
   });
 });
@@ -195,6 +212,7 @@ describe('LeanSocket against a socket.io server', () => {
       else next(Object.assign(new Error('Unknown token.'), { data: { code: 'UNAUTHORIZED' } }));
     });
     io.on('connection', (socket) => {
+      socket.on('whoami', (_: unknown, ack: (x: unknown) => void) => ack(socket.handshake.address));
       socket.on('echo', (payload: unknown, ack: (x: unknown) => void) => {
         socket.emit('told', payload, 7);
         ack({ ok: true, got: payload });
@@ -219,6 +237,12 @@ describe('LeanSocket against a socket.io server', () => {
     s.close();
     await closed;
     expect(s.open).toBe(false);
+  });
+
+  it('connects from the source address it is given (tens of thousands of ports need several)', async () => {
+    const s = await LeanSocket.connect(url, { token: 'good' }, { localAddress: '127.0.0.7' });
+    expect(await s.request('whoami', null)).toMatch(/127\.0\.0\.7$/);
+    s.close();
   });
 
   it("is refused with the server's code", async () => {

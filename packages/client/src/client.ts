@@ -1,7 +1,19 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
+import type {
+  ActionsAck,
+  ReachAck,
+  ReachRequestMessage,
+  ClientCommand,
+  ClientToServerEvents,
+  CommandAck,
+  LogAck,
+  ServerToClientEvents,
+  SimpleAck,
+  SyncAck,
+} from '@fray/protocol';
 import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
+import { whenConnected } from './connection.js';
 import { EncounterMirror } from './mirror.js';
 
 /** The socket a `FrayClient` talks through (`onSocket`). */
@@ -120,9 +132,12 @@ export class FrayClient {
         this.waiters.clear();
         return;
       }
-      setTimeout(() => {
-        if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
-      }, 500 + Math.floor(Math.random() * 500));
+      setTimeout(
+        () => {
+          if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
+        },
+        500 + Math.floor(Math.random() * 500),
+      );
     });
     // the process is unreachable (killed, gone): after a few attempts, back to the entry URL
     socket.io.on('reconnect_attempt', (attempt) => {
@@ -143,7 +158,7 @@ export class FrayClient {
   /** Connect; rejects with the server's reason (e.g. UNAUTHORIZED) when it refuses. */
   static connect(url: string, token: string, opts: ClientOptions = {}): Promise<FrayClient> {
     const client = new FrayClient(url, token, opts);
-    return client.connected(client.socket, Infinity).then(
+    return whenConnected(client.socket, url, Infinity).then(
       () => client,
       (e: unknown) => {
         client.close();
@@ -152,36 +167,17 @@ export class FrayClient {
     );
   }
 
-  /** Resolves when `socket` connects; rejects with the server's reason or on timeout. */
-  private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(new FrayError({ code: 'UNAVAILABLE', message: `No connection to ${this.url} within ${timeoutMs} ms.` })), timeoutMs) : undefined;
-      const done = (err?: Error) => {
-        clearTimeout(timer);
-        socket.off('connect', ok);
-        socket.off('connect_error', bad);
-        if (err) reject(err);
-        else resolve();
-      };
-      const ok = () => done();
-      // throughRetries: a transport error (nothing listens yet) does not reject: socket.io's jittered
-      // backoff tries the same socket again until the timeout; the server's refusal rejects at once
-      const bad = (err: Error & { data?: { code?: string } }) => {
-        if (throughRetries && !err.data && socket.active) return;
-        done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
-      };
-      if (socket.connected) return resolve();
-      socket.once('connect', ok);
-      socket.on('connect_error', bad);
-    });
-  }
-
   /**
    * Connect to `url` (e.g. the load balancer) and join an encounter, following NOT_OWNER: when
    * another server process runs the encounter, reconnect to the URL it advertises and join there
    * (at most `maxHops` times). `url` stays the client's `entryUrl`.
    */
-  static async connectAndJoin(url: string, token: string, encounterId: string, opts: ClientOptions & { maxHops?: number } = {}): Promise<{ client: FrayClient; mirror: EncounterMirror; url: string }> {
+  static async connectAndJoin(
+    url: string,
+    token: string,
+    encounterId: string,
+    opts: ClientOptions & { maxHops?: number } = {},
+  ): Promise<{ client: FrayClient; mirror: EncounterMirror; url: string }> {
     let at = url;
     for (let hop = 0; ; hop++) {
       const client = await FrayClient.connect(at, token, { entryUrl: url, ...opts });
@@ -219,7 +215,7 @@ export class FrayClient {
       old.io.removeAllListeners();
       old.disconnect();
       try {
-        await this.connected(this.socket, this.ackTimeoutMs, true);
+        await whenConnected(this.socket, target, this.ackTimeoutMs, true);
         for (const m of this.mirrors.values()) await m.sync();
         this.moves += 1;
         return;
@@ -297,10 +293,20 @@ export class FrayClient {
    * Send a command. Resolves with the server's ack (`ok: false` for a refused command); retries
    * with the same commandId when the connection drops before the ack.
    */
-  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
+  async command(
+    encounterId: string,
+    command: ClientCommand,
+    opts: { expectedVersion?: number; commandId?: string; branch?: number } = {},
+  ): Promise<CommandAck> {
     const commandId = opts.commandId ?? newCommandId();
     const branch = opts.branch ?? this.mirrors.get(encounterId)?.branch;
-    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}), ...(branch !== undefined ? { branch } : {}) };
+    const req = {
+      encounterId,
+      commandId,
+      command,
+      ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}),
+      ...(branch !== undefined ? { branch } : {}),
+    };
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
@@ -309,7 +315,10 @@ export class FrayClient {
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
         if (!ack.ok && MOVED.has(ack.error.code) && this.mirrors.has(encounterId) && attempt < this.retries) {
-          const following = this.moving ?? this.rejoining.get(encounterId) ?? (ack.error.code === 'NOT_JOINED' || ack.error.code === 'UNAVAILABLE' ? this.rejoin(encounterId) : null);
+          const following =
+            this.moving ??
+            this.rejoining.get(encounterId) ??
+            (ack.error.code === 'NOT_JOINED' || ack.error.code === 'UNAVAILABLE' ? this.rejoin(encounterId) : null);
           if (following) {
             // bounded: while the database is down the refusal comes back to the caller
             await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);

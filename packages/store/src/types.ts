@@ -147,7 +147,8 @@ export class NotFoundError extends Error {
 }
 
 export interface Store {
-  readonly kind: 'postgres' | 'embedded';
+  /** 'memory': the runtime's MemoryStore, which the server runs on with FRAY_STORE=memory (nothing persisted, no accounts) */
+  readonly kind: 'postgres' | 'embedded' | 'memory';
   /** a human description for /health: no secrets and no filesystem path (the data directory's is in the log only) */
   readonly description: string;
   /** sign-in names, passwords, sessions, API tokens, passkeys, device codes (absent: a store that keeps none) */

@@ -31,6 +31,7 @@ let url = '';
 const tables: Table[] = [];
 let churnSeats: Array<SeatPlan & { encounterId: string }> = [];
 let sent = 0;
+let connects = 0;
 
 const okVersion = (ack: unknown): number | null =>
   typeof ack === 'object' && ack !== null && 'ok' in ack && ack.ok === true && 'version' in ack && typeof ack.version === 'number'
@@ -43,7 +44,9 @@ const codeOf = (ack: unknown): string =>
 
 /** One seat's socket, joined to its table; `onUpdate` gets the versions (Fray) or sequence numbers (floor) it sees. */
 async function connectSeat(id: string, seat: SeatPlan, onUpdate: (to: number) => void): Promise<LeanSocket> {
-  const s = await LeanSocket.connect(url, seat.token ? { token: seat.token } : undefined);
+  // spread over 200 loopback source addresses: tens of thousands of connections to one port
+  const localAddress = `127.0.${1 + (process.pid % 200)}.${1 + (connects++ % 250)}`;
+  const s = await LeanSocket.connect(url, seat.token ? { token: seat.token } : undefined, { localAddress });
   s.onEvent = (name, args) => {
     const a = args[0];
     if (name === 'patch' && typeof a === 'object' && a !== null && 'to' in a && typeof a.to === 'number') onUpdate(a.to);

@@ -36,13 +36,25 @@ export class LeanSocket {
   /** called once when the connection closes (by either side) */
   onClose: (() => void) | null = null;
 
-  private constructor(url: string) {
-    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false });
+  private constructor(url: string, localAddress: string | undefined) {
+    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, {
+      perMessageDeflate: false,
+      ...(localAddress ? { localAddress } : {}),
+    });
   }
 
-  /** Connects and authenticates (`auth`: socket.io's handshake auth, e.g. { token }). */
-  static connect(url: string, auth: Record<string, unknown> | undefined, timeoutMs = 30_000): Promise<LeanSocket> {
-    const s = new LeanSocket(url);
+  /**
+   * Connects and authenticates (`auth`: socket.io's handshake auth, e.g. { token }). `localAddress`:
+   * the source address (another 127.x.y.z: one source address has about 28,000 ephemeral ports to
+   * one server port).
+   */
+  static connect(
+    url: string,
+    auth: Record<string, unknown> | undefined,
+    o: { timeoutMs?: number; localAddress?: string } = {},
+  ): Promise<LeanSocket> {
+    const timeoutMs = o.timeoutMs ?? 30_000;
+    const s = new LeanSocket(url, o.localAddress);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(new Error('connect timeout')), timeoutMs);
       const fail = (e: Error) => {

@@ -1,13 +1,37 @@
 import { useMemo, useState } from 'react';
 import type { RulesetDisplay } from '../lib/display.js';
 import { rewindLine, withRewinds, type RewindNote } from '../lib/rewinds.js';
-import { effectNames, rollText, story, type Reader } from '../lib/story.js';
+import { effectNames, rollText, story, type Reader, type StoryLine } from '../lib/story.js';
 import type { EncounterState, LogEntry } from '../lib/types.js';
 import { EventLog } from './EventLog.js';
 
 function overridden(state: EncounterState | null, rollId: string) {
   const r = state?.rolls.find((x) => x.id === rollId && x.overridden);
   return r ? <span className="tag">overridden → {r.total}</span> : null;
+}
+
+/** One entry's lines: its sentences and its rolls. */
+function EntryLines({ lines, state }: { lines: readonly StoryLine[]; state: EncounterState | null }) {
+  return (
+    <>
+      {lines.map((l, i) =>
+        l.kind === 'roll' ? (
+          <p key={i} className="roll" data-testid="story-roll">
+            <span aria-hidden="true">⚄ </span>
+            {rollText(l.roll, l.full)}
+            {l.roll.secret ? <span className="tag tag-secret">secret roll</span> : null}
+            {l.roll.forced ? <span className="tag tag-secret">forced by GM</span> : null}
+            {overridden(state, l.roll.rollId)}
+          </p>
+        ) : (
+          <p key={i} className={l.secret ? 'gm-only' : undefined}>
+            {l.text}
+            {l.secret ? <span className="tag tag-secret">GM only</span> : null}
+          </p>
+        ),
+      )}
+    </>
+  );
 }
 
 /**
@@ -22,6 +46,7 @@ export function StoryLog({
   reader,
   limit = 200,
   current,
+  onPick,
 }: {
   state: EncounterState | null;
   log: LogEntry[];
@@ -29,7 +54,10 @@ export function StoryLog({
   display: RulesetDisplay;
   reader: Reader;
   limit?: number;
+  /** the replay's current version (its entry marked) */
   current?: number;
+  /** the replay: each entry's version is a button that goes there */
+  onPick?: (seq: number) => void;
 }) {
   const [engine, setEngine] = useState(false);
   const entries = useMemo(() => {
@@ -67,23 +95,12 @@ export function StoryLog({
                 aria-current={!entry.rewind && entry.seq === current ? 'step' : undefined}
                 data-testid={entry.rewind ? 'rewind-line' : undefined}
               >
-                {current !== undefined && !entry.rewind ? <span className="seq">v{entry.seq}</span> : null}
-                {entry.lines.map((l, i) =>
-                  l.kind === 'roll' ? (
-                    <p key={i} className="roll" data-testid="story-roll">
-                      <span aria-hidden="true">⚄ </span>
-                      {rollText(l.roll, l.full)}
-                      {l.roll.secret ? <span className="tag tag-secret">secret roll</span> : null}
-                      {l.roll.forced ? <span className="tag tag-secret">forced by GM</span> : null}
-                      {overridden(state, l.roll.rollId)}
-                    </p>
-                  ) : (
-                    <p key={i} className={l.secret ? 'gm-only' : undefined}>
-                      {l.text}
-                      {l.secret ? <span className="tag tag-secret">GM only</span> : null}
-                    </p>
-                  ),
-                )}
+                {onPick && !entry.rewind ? (
+                  <button type="button" className="seq" onClick={() => onPick(entry.seq)} aria-label={`Go to version ${entry.seq}`}>
+                    v{entry.seq}
+                  </button>
+                ) : null}
+                <EntryLines lines={entry.lines} state={state} />
               </li>
             ))}
           </ol>

@@ -64,7 +64,8 @@ function LinkList({ links, labelOf, revoke }: { links: LinkInfo[]; labelOf: (as:
       {links.map((l) => (
         <li key={l.id} className="invite">
           <p>
-            As {labelOf(l.as)} · made {new Date(l.createdAt).toLocaleString()}
+            As {labelOf(l.as)}
+            {l.branch !== null ? ` · branch ${l.branch}` : ''} · made {new Date(l.createdAt).toLocaleString()}
             {l.expiresAt ? ` · expires ${new Date(l.expiresAt).toLocaleString()}` : ''}
             {l.revoked ? <span className="tag"> revoked</span> : null}
           </p>
@@ -83,7 +84,15 @@ function LinkList({ links, labelOf, revoke }: { links: LinkInfo[]; labelOf: (as:
  * The GM's read-only replay links (docs/timeline.md, "Replay"): made for a viewer the GM picks (a
  * spectator unless the GM says otherwise; the GM's own view only when chosen), listed and revoked.
  */
-export function ReplayLinks({ encounterId, choices }: { encounterId: string; choices: Array<{ as: string; label: string }> }) {
+export function ReplayLinks({
+  encounterId,
+  choices,
+  branch,
+}: {
+  encounterId: string;
+  choices: Array<{ as: string; label: string }>;
+  branch: number | null;
+}) {
   const base = `/encounters/${encodeURIComponent(encounterId)}/replay-links`;
   const links = useAsync(() => api<{ links: LinkInfo[] }>('GET', base), [base]);
   const [as, setAs] = useState('spectator');
@@ -94,7 +103,11 @@ export function ReplayLinks({ encounterId, choices }: { encounterId: string; cho
   const create = async () => {
     setError(null);
     try {
-      const r = await api<LinkInfo & { token: string }>('POST', base, { as, ...(hours ? { expiresInHours: hours } : {}) });
+      const r = await api<LinkInfo & { token: string }>('POST', base, {
+        as,
+        ...(branch !== null ? { branch } : {}),
+        ...(hours ? { expiresInHours: hours } : {}),
+      });
       setMade(replayLink(r.token));
       links.reload();
     } catch (e) {
@@ -114,7 +127,8 @@ export function ReplayLinks({ encounterId, choices }: { encounterId: string; cho
   return (
     <Section title="Share a read-only replay" id="replay-links">
       <p className="muted">
-        A link that shows this replay to anyone who has it, as the viewer you pick. Nobody can send anything with it; revoke it any time.
+        A link that shows this replay (the timeline chosen above) to anyone who has it, as the viewer you pick. Nobody can send anything
+        with it; revoke it any time.
       </p>
       <div className="row">
         <label>

@@ -35,8 +35,8 @@ export interface ReplayPageReply {
 /** The GM's own replay (signed in), or a shared read-only link's token. */
 export type ReplaySource = { kind: 'gm'; encounterId: string } | { kind: 'link'; token: string };
 
-function fetchPage(source: ReplaySource, as: string, from: number | null): Promise<ReplayPageReply> {
-  const at = `${from === null ? '' : `from=${from}&`}limit=${PAGE}`;
+function fetchPage(source: ReplaySource, as: string, branch: number | null, from: number | null): Promise<ReplayPageReply> {
+  const at = `${from === null ? '' : `from=${from}&`}${branch === null ? '' : `branch=${branch}&`}limit=${PAGE}`;
   if (source.kind === 'link') return api<ReplayPageReply>('GET', `/replays/shared?${at}`, undefined, { token: source.token });
   return api<ReplayPageReply>('GET', `/encounters/${encodeURIComponent(source.encounterId)}/replay?as=${encodeURIComponent(as)}&${at}`);
 }
@@ -80,8 +80,8 @@ function noteNames(names: Map<string, string>, p: ReplayPageReply): void {
   }
 }
 
-/** Loads the replay of `source` as `as`, page after page (again when either changes). */
-export function useReplay(source: ReplaySource, as: string): Replay {
+/** Loads the replay of `source` as `as` on `branch` (null: the live one), page after page (again when any changes). */
+export function useReplay(source: ReplaySource, as: string, branch: number | null): Replay {
   const [pages, setPages] = useState<ReplayPageReply[]>([]);
   const [error, setError] = useState<unknown>(null);
   const names = useRef(new Map<string, string>()).current;
@@ -93,7 +93,7 @@ export function useReplay(source: ReplaySource, as: string): Replay {
     void (async () => {
       let from: number | null = null;
       for (;;) {
-        const p = await fetchPage(source, as, from);
+        const p = await fetchPage(source, as, branch, from);
         if (!on) return;
         noteNames(names, p);
         setPages((prev) => [...prev, p]);
@@ -104,7 +104,7 @@ export function useReplay(source: ReplaySource, as: string): Replay {
     return () => {
       on = false;
     };
-  }, [key, as]);
+  }, [key, as, branch]);
   const log = useMemo(() => pages.flatMap((p) => p.steps), [pages]);
   return { pages, meta: pages[0] ?? null, log, loadedTo: pages.length > 0 ? pages[pages.length - 1]!.to : -1, error, names };
 }

@@ -9,6 +9,7 @@ import { frameAt, logUpTo, useReplay, type Replay as ReplayData, type ReplaySour
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { useGmSession } from '../lib/session.js';
+import { api } from '../lib/api.js';
 import type { EncounterState } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 
@@ -45,7 +46,11 @@ function usePlayback(first: number, last: number, loadedTo: number) {
   const [version, setVersion] = useState(first);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
-  useEffect(() => setVersion((v) => Math.max(first, v)), [first]);
+  const loaded = loadedTo >= 0;
+  // within the versions of what is loaded (another viewer or branch may end sooner)
+  useEffect(() => {
+    if (loaded) setVersion((v) => Math.min(Math.max(first, v), last));
+  }, [first, last, loaded]);
   useEffect(() => {
     if (!playing) return;
     if (version >= last) return setPlaying(false);
@@ -173,7 +178,8 @@ function ReplayHeader({ source, name, viewerLabel }: { source: ReplaySource; nam
  */
 function ReplayView({ source }: { source: ReplaySource }) {
   const [as, setAs] = useState('gm');
-  const r = useReplay(source, source.kind === 'gm' ? as : '');
+  const [branch, setBranch] = useState<number | null>(null);
+  const r = useReplay(source, source.kind === 'gm' ? as : '', branch);
   const rulesets = useAsync(() => loadRulesets(), []);
   const meta = r.meta;
   const first = meta?.firstVersion ?? 0;
@@ -219,7 +225,9 @@ function ReplayView({ source }: { source: ReplaySource }) {
   return (
     <main className="replay">
       <ReplayHeader source={source} name={meta.name} viewerLabel={viewerLabel} />
-      {source.kind === 'gm' ? <ViewerChooser as={as} setAs={setAs} choices={choices} /> : null}
+      {source.kind === 'gm' ? (
+        <GmChoosers encounterId={source.encounterId} as={as} setAs={setAs} choices={choices} branch={branch} setBranch={setBranch} />
+      ) : null}
       <Controls pb={pb} first={first} last={last} loadedTo={r.loadedTo} step={clockWords(state)} />
       <div className="replay-grid">
         <div className="replay-board">
@@ -229,10 +237,10 @@ function ReplayView({ source }: { source: ReplaySource }) {
           </Section>
         </div>
         <Section title="What happened" id="log">
-          <StoryLog state={state} log={log} display={display} reader={reader} current={pb.version} />
+          <StoryLog state={state} log={log} display={display} reader={reader} current={pb.version} onPick={pb.go} />
         </Section>
       </div>
-      {source.kind === 'gm' ? <ReplayLinks encounterId={source.encounterId} choices={choices} /> : null}
+      {source.kind === 'gm' ? <ReplayLinks encounterId={source.encounterId} choices={choices} branch={branch} /> : null}
     </main>
   );
 }
@@ -246,7 +254,36 @@ function Page({ title, children }: { title?: string; children: ReactNode }) {
   );
 }
 
-function ViewerChooser({ as, setAs, choices }: { as: string; setAs: (as: string) => void; choices: Choice[] }) {
+interface BranchInfo {
+  branch: number;
+  parent: number | null;
+  baseVersion: number;
+  lastVersion: number;
+  live: boolean;
+}
+
+/** A branch of the timeline in words: the live one, or one the GM rewound away from. */
+function branchLabel(b: BranchInfo): string {
+  if (b.live) return b.parent === null ? 'As played (live)' : `Now (live): from version ${b.baseVersion} on`;
+  return `Undone: branch ${b.branch}, to version ${b.lastVersion}`;
+}
+
+interface ChooserProps {
+  encounterId: string;
+  as: string;
+  setAs: (as: string) => void;
+  choices: Choice[];
+  branch: number | null;
+  setBranch: (b: number | null) => void;
+}
+
+/** The GM's choices: whose eyes, and (after a rewind) which branch of the timeline. */
+function GmChoosers({ encounterId, as, setAs, choices, branch, setBranch }: ChooserProps) {
+  const branches = useAsync(
+    () => api<{ branches: BranchInfo[] }>('GET', `/encounters/${encodeURIComponent(encounterId)}/branches`),
+    [encounterId],
+  );
+  const list = branches.data?.branches ?? [];
   return (
     <div className="row">
       <label>
@@ -259,6 +296,22 @@ function ViewerChooser({ as, setAs, choices }: { as: string; setAs: (as: string)
           ))}
         </select>
       </label>
+      {list.length > 1 ? (
+        <label>
+          Timeline{' '}
+          <select
+            value={branch ?? ''}
+            onChange={(e) => setBranch(e.target.value === '' ? null : Number(e.target.value))}
+            data-testid="replay-branch"
+          >
+            {[...list].reverse().map((b) => (
+              <option key={b.branch} value={b.live ? '' : b.branch}>
+                {branchLabel(b)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
     </div>
   );
 }

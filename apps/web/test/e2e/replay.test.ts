@@ -58,7 +58,16 @@ describe('replay in the web app', () => {
       const live = window.__frayLive!;
       for (let i = 0; i < 3; i++) await live.send({ type: 'turn.end', combatantId: live.getSnapshot().state!.clock.current! });
     });
+    // the GM undoes the last turn's end and ends it again: the branch left stays watchable
+    const left = await gm.evaluate(async () => {
+      const live = window.__frayLive!;
+      const v = live.getSnapshot().version;
+      await live.send({ type: 'timeline.rewind', toVersion: v - 1 });
+      await live.send({ type: 'turn.end', combatantId: live.getSnapshot().state!.clock.current! });
+      return v;
+    });
     const top = await gm.evaluate(() => window.__frayLive!.getSnapshot().version);
+    expect(top).toBe(left);
 
     // the console's entry point
     await gm.getByTestId('watch-replay').click();
@@ -83,6 +92,18 @@ describe('replay in the web app', () => {
     await gm.keyboard.press('Home');
     for (let i = 0; i < 3; i++) await gm.keyboard.press('ArrowRight');
     await at(gm, 3);
+    // a log entry's version goes there
+    await gm.getByRole('button', { name: 'Go to version 1' }).click();
+    await at(gm, 1);
+
+    // the branch the undo left: the same versions, the undone end of turn in its log
+    await gm.getByTestId('replay-branch').selectOption({ label: `Undone: branch 0, to version ${left}` });
+    await at(gm, 1);
+    await scrubber.focus();
+    await gm.keyboard.press('End');
+    await at(gm, left);
+    await gm.getByTestId('replay-branch').selectOption({ index: 0 });
+    await at(gm, top);
 
     // play at 8×: it runs to the last version and stops
     await gm.getByTestId('replay-speed').selectOption('8');

@@ -1,5 +1,5 @@
 import { keepIf, keepKeys, withParts, type EncounterState, type RulesetDisplay, type Viewer } from '@fray/engine';
-import type { RS } from './state.js';
+import type { RS } from './state/index.js';
 
 /** How `ocv-phases` is shown: see docs/rulesets/ocv-phases.md ("How it is shown"). */
 export const display: RulesetDisplay = {

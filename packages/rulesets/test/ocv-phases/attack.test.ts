@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, refused } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 import { ocvPhases } from '../../src/ocv-phases/index.js';
 
 const duel = (
