@@ -10,7 +10,8 @@
  *   BENCH_ONLY=capacity  E live encounters × 5 clients at a command every 10 s each, E stepping 1,000 → 10,000 until p99 > 50 ms
  *                        (capacity/run.ts; writes its own block). BENCH_CAPACITY_STEPS=200,500 other steps (no doc written),
  *                        BENCH_CAPACITY_SECONDS (measured phase, default 60), BENCH_CAPACITY_SETTLE (default 10),
- *                        BENCH_CAPACITY_GENERATORS (generator processes, default 2), BENCH_CAPACITY_P99_MS (the stop bound, default 50)
+ *                        BENCH_CAPACITY_GENERATORS (generator processes, default 2), BENCH_CAPACITY_P99_MS (the stop bound, default 50),
+ *                        BENCH_CAPACITY_HEAP_DIR (a heap snapshot of the server at rest after each step, into that directory)
  *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
  *                        writes its own block of docs/performance.md)
  *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
