@@ -315,6 +315,11 @@ describe('legends in the browser', () => {
     await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
+    // what it gave, beside the Roll button, in words
+    await roll
+      .getByTestId('last-roll')
+      .filter({ hasText: /^Last roll: The GM rolled \d+ for falling rocks \(2d6\+1\)$/ })
+      .waitFor();
     // the condition, the encounter's GM-rolls option (kept on the server) and the roll
     expect((await liveState(gm)).version).toBe(before.version + 3);
     expect((await liveState(gm)).state!.options.gmRollsSecret).toBe(false);
