@@ -1,6 +1,7 @@
 import jsonpatch from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrayClient } from '@fray/client';
+import { hashToken } from '../src/auth.js';
 import { connect, expectConverged, startServer, type TestServer } from './helpers.js';
 
 /**
@@ -129,6 +130,8 @@ describe('replay', () => {
     const base = `/encounters/${encounterId}/replay-links`;
     expect((await s.http('POST', base, { as: 'p_nobody' }, gmToken)).body.error).toMatchObject({ code: 'UNKNOWN_VIEWER' });
     expect((await s.http('POST', base, {}, otherToken)).status).toBe(403);
+    expect((await s.http('POST', base, { branch: 9 }, gmToken)).body.error).toMatchObject({ code: 'UNKNOWN_BRANCH' });
+    expect((await s.http('POST', base, { expiresInHours: 0 }, gmToken)).status).toBe(422);
     expect((await s.http('GET', base, undefined, gmToken)).body).toEqual({ links: [] });
 
     const made = await s.http('POST', base, {}, gmToken);
@@ -156,6 +159,18 @@ describe('replay', () => {
     await expect(connect(s.url, token)).rejects.toThrow();
     expect(s.server.runtime.peek(encounterId)!.version).toBe(version);
 
+    // expired (an hour ago)
+    const expired = 'fray_rpl_expired-link-token-for-the-test';
+    await s.store.replayLinks!.create({
+      id: 'rpl_expired',
+      encounterId,
+      viewer: 'spectator',
+      branch: null,
+      expiresAt: new Date(Date.now() - 3_600_000),
+      tokenHash: hashToken(expired),
+    });
+    expect((await s.http('GET', '/replays/shared', undefined, expired)).body.error).toMatchObject({ code: 'UNAUTHORIZED' });
+
     // forged, then revoked
     expect((await s.http('GET', '/replays/shared', undefined, `${token.slice(0, -3)}xyz`)).body.error).toMatchObject({
       code: 'UNAUTHORIZED',
@@ -169,7 +184,7 @@ describe('replay', () => {
     });
     expect((await s.http('GET', '/replays/shared', undefined, token)).body.error).toMatchObject({ code: 'UNAUTHORIZED' });
     const listed = (await s.http('GET', base, undefined, gmToken)).body.links as Array<{ id: string; revoked: boolean }>;
-    expect(listed.map((l) => l.revoked)).toEqual([true, false]);
+    expect(listed.map((l) => l.revoked)).toEqual([true, false, false]);
     expect(JSON.stringify(listed)).not.toContain('fray_rpl_');
   });
 });

@@ -120,10 +120,11 @@ export class MemoryStore implements RuntimeStore {
     const r = this.encounters.get(encounterId);
     if (r && r.status !== 'archived') Object.assign(r, summary, { version, updatedAt: new Date() });
   }
-  async readLog(encounterId: string, afterSeq: number, limit = 1000, branch?: number) {
+  /** without a limit, every entry after `afterSeq` (as the Postgres store reads it) */
+  async readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number) {
     return branchLog(this.logs.get(encounterId) ?? [], branch)
       .filter((e) => e.seq > afterSeq)
-      .slice(0, limit)
+      .slice(0, limit ?? Number.MAX_SAFE_INTEGER)
       .map((e) => structuredClone(e));
   }
   /** calls of findLogByCommandId and listCommandIds (for tests of what the runtime reads) */

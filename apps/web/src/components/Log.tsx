@@ -96,7 +96,12 @@ export function StoryLog({
                 data-testid={entry.rewind ? 'rewind-line' : undefined}
               >
                 {onPick && !entry.rewind ? (
-                  <button type="button" className="seq" onClick={() => onPick(entry.seq)} aria-label={`Go to version ${entry.seq}`}>
+                  <button
+                    type="button"
+                    className="seq"
+                    onClick={() => onPick(entry.seq)}
+                    aria-label={`v${entry.seq}: go to version ${entry.seq}`}
+                  >
                     v{entry.seq}
                   </button>
                 ) : null}

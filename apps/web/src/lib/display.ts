@@ -211,5 +211,7 @@ export function sentence(display: RulesetDisplay, names: Names, e: EngineEvent):
   if (!s) return null;
   const text = typeof s === 'string' ? s : s.find((x) => matches(e, x.when))?.text;
   if (!text) return null;
-  return text.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, path: string) => word(names, field(e, path)));
+  // a `phase` field is the clock's phase: said with its name (display.phases), never its id
+  const phase = (path: string, v: unknown): string | null => (path === 'phase' && typeof v === 'string' ? phaseName(display, v) : null);
+  return text.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, path: string) => phase(path, field(e, path)) ?? word(names, field(e, path)));
 }

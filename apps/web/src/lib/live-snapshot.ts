@@ -39,4 +39,13 @@ export interface LiveSnapshot {
   pending: PendingCommand[];
   /** the last command answered while the connection was not live, or the last one answered */
   settled: SettledCommand | null;
+  /** the last command this page sent that was applied: its label and its log entry (the ack's events, as this viewer sees them) */
+  lastOwn: OwnCommand | null;
+}
+
+/** A command this page sent and the server applied, on the branch it was applied to. */
+export interface OwnCommand {
+  label: string;
+  branch: number;
+  entry: LogEntry;
 }

@@ -11,7 +11,7 @@ import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, Pat
  * keep their `commandId` across retries so the server applies each once.
  */
 
-export type { ConnStatus, LiveSnapshot, PendingCommand, SettledCommand } from './live-snapshot.js';
+export type { ConnStatus, LiveSnapshot, OwnCommand, PendingCommand, SettledCommand } from './live-snapshot.js';
 
 /** A command in words for the pending line: its action or its type. */
 export function commandLabel(c: Record<string, unknown>): string {
@@ -67,6 +67,7 @@ export class Live {
     inFlight: 0,
     pending: [],
     settled: null,
+    lastOwn: null,
   };
   private pending: PendingCommand[] = [];
   private listeners = new Set<() => void>();
@@ -265,8 +266,14 @@ export class Live {
     }
     // a command that waited for the connection says how it ended
     const waited = !wasLive || this.snap.status !== 'online';
+    const own: Partial<LiveSnapshot> =
+      result.ok && result.events.length > 0
+        ? { lastOwn: { label: entry.label, branch: this.snap.branch, entry: { seq: result.version, events: result.events } } }
+        : {};
     this.set(
-      waited || this.snap.settled ? { settled: { ...entry, ok: result.ok, ...(result.ok ? {} : { message: result.error.message }) } } : {},
+      waited || this.snap.settled
+        ? { ...own, settled: { ...entry, ok: result.ok, ...(result.ok ? {} : { message: result.error.message }) } }
+        : own,
     );
     return result;
   }

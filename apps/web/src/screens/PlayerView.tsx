@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Dispatch, SetStateAction } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import {
@@ -9,6 +8,7 @@ import {
   ErrorMessage,
   GroupedStats,
   OfflineBanner,
+  PlainErrors,
   Section,
   TurnOrder,
 } from '../components/common.js';
@@ -22,6 +22,8 @@ import { loadRulesets } from '../lib/rulesets.js';
 import { useAsync } from '../lib/useAsync.js';
 import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
+import { waitingFor } from '../lib/turn-flow.js';
+import { FightOver, OwnResult, UpNext, useTurnCue, WaitingNote } from './player/TurnNews.js';
 
 function fatalText(e: WireError): string {
   if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code))
@@ -75,8 +77,10 @@ interface Seat {
   isMine: (id: string) => boolean;
   /** my combatants that may react in the open window and have not answered */
   myReactors: string[];
-  setDone: Dispatch<SetStateAction<string | null>>;
 }
+
+/** The page shows what a command did (`OwnResult`, from `snap.lastOwn`), not the action panel. */
+const shownByPage = (): void => undefined;
 
 function ClockLine({ state, display }: { state: EncounterState; display: RulesetDisplay }) {
   const current = state.clock.current;
@@ -102,13 +106,21 @@ const plainEnd = (label: string): boolean => /^end (my |your )?turn$/i.test(labe
 function EndTurnBar({ p, current, option }: { p: Seat; current: string; option: ActionOption | undefined }) {
   const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
   const [busy, setBusy] = useState(false);
+  // the server refuses to end a turn while a reaction window is open: say why instead
+  const blocked = waitingFor(p.display, p.state, p.isMine).blocks ? 'You can end your turn once the reactions are settled.' : null;
   return (
     <>
       <div className="end-turn-bar">
+        {blocked ? (
+          <p className="muted end-turn-why" id="end-turn-why">
+            {blocked}
+          </p>
+        ) : null}
         <button
           type="button"
           className="primary end-turn"
-          disabled={busy}
+          disabled={busy || blocked !== null}
+          aria-describedby={blocked ? 'end-turn-why' : undefined}
           onClick={async () => {
             setBusy(true);
             const r = await p.live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
@@ -142,8 +154,10 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
+      <OwnResult snap={snap} state={state} display={p.display} mine={p.isMine} inCard />
+      <WaitingNote state={state} display={p.display} mine={p.isMine} />
       {acting ? (
-        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} endBar={bar} />
+        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={shownByPage} endBar={bar} />
       ) : null}
       {state.status === 'active' && !acting ? bar(undefined) : null}
     </section>
@@ -155,6 +169,8 @@ function ReactionPrompt({ p, ruleset }: { p: Seat; ruleset: RulesetInfo | undefi
   const { live, snap, state, myReactors } = p;
   const w = state.reaction;
   if (!w) return null;
+  // on my turn the your-turn card says what it waits for
+  if (myReactors.length === 0 && state.clock.current !== null && p.isMine(state.clock.current)) return null;
   if (myReactors.length === 0) {
     return (
       <p className="muted" role="status">
@@ -193,7 +209,7 @@ function MineSection({ p, myTurn }: { p: Seat; myTurn: boolean }) {
           {state.status === 'active' && current !== c.id && !(state.reaction && p.myReactors.includes(c.id)) ? (
             <>
               <h4>Actions</h4>
-              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={p.setDone} />
+              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={shownByPage} />
             </>
           ) : null}
         </CombatantCard>
@@ -233,7 +249,6 @@ function OthersSection({ p, spectator }: { p: Seat; spectator: boolean }) {
 export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
   const { live, snap } = useLive(token || null, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
-  const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const ruleset = rulesets.data?.find((r) => r.id === snap?.state?.ruleset);
   const map = useMapPanel({
@@ -246,6 +261,8 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
     gm: false,
     title: spectator ? 'Battle map' : 'Battle map: tap your token to move',
   });
+  const acting = snap?.state?.status === 'active' ? snap.state.clock.current : null;
+  useTurnCue(acting !== null && mineOf(acting), acting ? nameOf(snap?.state ?? null, acting) : null);
   const state = snap?.state;
   if (!token || snap?.fatal || !live || !snap || !state) return <NotJoined token={token} fatal={snap?.fatal} />;
   const playerId = snap.playerId;
@@ -254,46 +271,47 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const myTurn = current !== null && isMine(current);
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
-  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors, setDone };
+  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors };
   return (
-    <MapContext.Provider value={map.api}>
-      <main className={`play${spectator ? ' spectate' : ''}`}>
-        <header className="topbar">
-          <h1>
-            {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
-          </h1>
-          <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
-        </header>
-        <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
-        <ClockLine state={state} display={p.display} />
-        {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
-        {done ? (
-          <p className="ok" role="status" data-testid="action-done">
-            ✓ {done} done.
-          </p>
-        ) : null}
-        <ReactionPrompt p={p} ruleset={ruleset} />
-        {map.element}
-        {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
-        <Section title="Turn order" id="turns">
-          <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
-        </Section>
-        <OthersSection p={p} spectator={spectator} />
-        <Section title="What happened" id="log">
-          <StoryLog
-            state={state}
-            log={snap.log}
-            rewinds={snap.rewinds}
-            display={p.display}
-            reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
-          />
-        </Section>
-        {!spectator ? (
-          <Section title="Verify the dice" id="verify-dice">
-            <VerifyDice live={live} state={state} />
+    <PlainErrors.Provider value>
+      <MapContext.Provider value={map.api}>
+        <main className={`play${spectator ? ' spectate' : ''}`}>
+          <header className="topbar">
+            <h1>
+              {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
+            </h1>
+            <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
+          </header>
+          <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
+          <ClockLine state={state} display={p.display} />
+          <FightOver state={state} display={p.display} numbers={isMine} />
+          {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
+          {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
+          {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
+          {!myTurn && !spectator ? <WaitingNote state={state} display={p.display} mine={isMine} rulingsOnly /> : null}
+          <ReactionPrompt p={p} ruleset={ruleset} />
+          {map.element}
+          {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
+          <Section title="Turn order" id="turns">
+            <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
           </Section>
-        ) : null}
-      </main>
-    </MapContext.Provider>
+          <OthersSection p={p} spectator={spectator} />
+          <Section title="What happened" id="log">
+            <StoryLog
+              state={state}
+              log={snap.log}
+              rewinds={snap.rewinds}
+              display={p.display}
+              reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
+            />
+          </Section>
+          {!spectator ? (
+            <Section title="Verify the dice" id="verify-dice">
+              <VerifyDice live={live} state={state} />
+            </Section>
+          ) : null}
+        </main>
+      </MapContext.Provider>
+    </PlainErrors.Provider>
   );
 }

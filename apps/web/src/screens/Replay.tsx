@@ -75,7 +75,7 @@ function Controls({ pb, first, last, loadedTo, step }: { pb: Playback; first: nu
           type="button"
           onClick={() => go(version - 1)}
           disabled={version <= first}
-          aria-label="Step back"
+
           title="Step back"
           data-testid="replay-back"
         >
@@ -93,7 +93,7 @@ function Controls({ pb, first, last, loadedTo, step }: { pb: Playback; first: nu
           type="button"
           onClick={() => go(version + 1)}
           disabled={version >= Math.min(last, loadedTo)}
-          aria-label="Step forward"
+
           title="Step forward"
           data-testid="replay-forward"
         >

@@ -170,10 +170,12 @@ describe('legends in the browser', () => {
       }
       const before = (await liveState(gm)).version;
       await form.getByRole('button', { name: /^Do it/ }).click();
-      await page.waitForFunction(() => document.querySelector('[role=alert], p.ok') !== null);
+      await page.waitForFunction(() => document.querySelector('[role=alert], [data-testid=action-done]') !== null);
       const err = await panel.getByRole('alert').allTextContents();
       taken.push(`Borin ranged attack: ${err.join(' ') || 'ok'}`);
       if (err.length === 0) {
+        // the player is told, in words, that the GM rules on it
+        await page.getByTestId('waiting-note').filter({ hasText: 'Waiting for the GM to rule (pending attack): Borin attacks' }).waitFor();
         await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
         await settle([p1, p2, spec], gm);
       }
@@ -236,7 +238,11 @@ describe('legends in the browser', () => {
     await expect(blocked.textContent()).resolves.toMatch(/Blocked: Not your turn-order decision yet\./);
     // reachable by keyboard: focus it and press Enter to read why
     await blocked.getByRole('button').press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'NOT_YOUR_TURN' }).waitFor();
+    // in plain words: the code only in the tooltip
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not your turn-order decision yet' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).not.toContain('NOT_YOUR_TURN');
+    expect(await refusal.getAttribute('title')).toContain('NOT_YOUR_TURN');
     await shot(page, `player-blocked-${page === p2 ? 'phone' : 'desktop'}`);
   });
 
@@ -309,6 +315,11 @@ describe('legends in the browser', () => {
     await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
+    // what it gave, beside the Roll button, in words
+    await roll
+      .getByTestId('last-roll')
+      .filter({ hasText: /^Last roll: The GM rolled \d+ for falling rocks \(2d6\+1\)$/ })
+      .waitFor();
     // the condition, the encounter's GM-rolls option (kept on the server) and the roll
     expect((await liveState(gm)).version).toBe(before.version + 3);
     expect((await liveState(gm)).state!.options.gmRollsSecret).toBe(false);
@@ -328,7 +339,7 @@ describe('legends in the browser', () => {
     await p1.context().setOffline(false);
     await p1.getByTestId('connection').filter({ hasText: 'reconnected' }).waitFor({ timeout: 15_000 });
     if (decides) {
-      await p1.getByText('✓ Do not move done.').waitFor();
+      await p1.getByTestId('action-done').waitFor(); // what it did, in the game's words
       await waitForVersion(gm, before.version + 4);
       await new Promise((r) => setTimeout(r, 1000));
       expect((await liveState(gm)).version).toBe(before.version + 4); // applied once

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot } from './browser.js';
+import { axe, shot } from './browser.js';
 import { http } from './server.js';
 import { tableEnv } from './table-env.js';
 
@@ -93,7 +93,7 @@ describe('replay in the web app', () => {
     for (let i = 0; i < 3; i++) await gm.keyboard.press('ArrowRight');
     await at(gm, 3);
     // a log entry's version goes there
-    await gm.getByRole('button', { name: 'Go to version 1' }).click();
+    await gm.getByRole('button', { name: 'v1: go to version 1', exact: true }).click();
     await at(gm, 1);
 
     // the branch the undo left: the same versions, the undone end of turn in its log
@@ -111,6 +111,7 @@ describe('replay in the web app', () => {
     await gm.getByTestId('replay-play').filter({ hasText: 'Again' }).waitFor({ timeout: 20_000 });
     expect(await where(gm)).toEqual([top, top]);
     await shot(gm, 'replay-gm-1280');
+    expect(await axe(gm)).toEqual([]);
 
     // as the player: the hidden Shade is nowhere, at any version
     await gm.getByTestId('replay-viewer').selectOption({ label: 'Player 1: Aria' });
@@ -139,6 +140,7 @@ describe('replay in the web app', () => {
     await guest.keyboard.press('End');
     await at(guest, top);
     await shot(guest, 'replay-shared-390');
+    expect(await axe(guest)).toEqual([]);
 
     // revoked: the link shows nothing any more
     await gm.getByRole('button', { name: /Revoke the link/ }).click();

@@ -49,6 +49,12 @@ describe('the ruleset’s words, applied', () => {
     expect(sentence(display, { state }, { type: 'x.unknown' })).toBeNull();
   });
 
+  it("a `phase` field is said with the ruleset's name of the phase (display.phases), never its id", () => {
+    const d = { ...display, phases: { 'phase-1': 'Phase 1' }, events: { ...display.events, 'x.phase': 'Turn {turn}, {phase} begins.' } };
+    expect(sentence(d, { state }, { type: 'x.phase', turn: 2, phase: 'phase-1' })).toBe('Turn 2, Phase 1 begins.');
+    expect(sentence(d, { state }, { type: 'x.phase', turn: 1, phase: 'post-turn' })).toBe('Turn 1, Post turn begins.');
+  });
+
   it('"bars, with numbers for the GM and for a player\'s own combatants": others get a bar and a word', () => {
     const [gm] = vitalsOf(display, state, state.combatants.a!, true);
     expect(gm).toMatchObject({ text: 'HP 3/12', left: 0.25 });

@@ -113,7 +113,7 @@ export const display: RulesetDisplay = {
       { when: { success: true }, text: '{combatantId} casts defensively: {total} against DC {dc}.' },
       { text: '{combatantId} fails to cast defensively: {total} against DC {dc}.' },
     ],
-    'action-points.delayed': '{combatantId} delays to the {phase} phase.',
+    'action-points.delayed': '{combatantId} delays to {phase}.',
     'action-points.intent-declared': '{combatantId} declares: {intent}.',
     'action-points.loaded': '{combatantId} loads {weaponId}.',
     'action-points.maneuver-resolved': [
@@ -123,7 +123,7 @@ export const display: RulesetDisplay = {
     'action-points.moved': '{combatantId} moves.',
     'action-points.movement-stopped': '{combatantId} stops: {reason}.',
     'action-points.nocked': '{combatantId} nocks an arrow on {weaponId}.',
-    'action-points.phase-started': 'The {phase} phase begins.',
+    'action-points.phase-started': 'Now: {phase}.',
     'action-points.provoked': '{combatantId} provokes: {reason}.',
     'action-points.reaction-used': [
       { when: { kind: 'attack-of-opportunity' }, text: '{combatantId} takes an attack of opportunity against {against}.' },

@@ -5,10 +5,11 @@ import { DuplicateButton, QuickNpcs } from '../../components/QuickNpcs.js';
 import { AdjustVital } from '../../components/Vitals.js';
 import { CombatantCard, ErrorMessage, Section } from '../../components/common.js';
 import { api } from '../../lib/api.js';
-import { formatDuration } from '../../lib/describe.js';
+import { formatDuration, nameOf } from '../../lib/describe.js';
 import type { RulesetDisplay } from '../../lib/display.js';
 import type { Live } from '../../lib/live.js';
 import type { Combatant, EncounterState, RulesetInfo } from '../../lib/types.js';
+import { actionsAtTop } from './GmTurn.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
@@ -46,7 +47,11 @@ export function ActSection({ live, version, state }: { live: Live; version: numb
           ))}
         </select>
       </div>
-      {actingAs ? <ActionPanel live={live} state={state} version={version} combatantId={actingAs} /> : null}
+      {actingAs && actionsAtTop(state, actingAs) ? (
+        <p className="muted">{nameOf(state, actingAs)}'s actions are at the top, under the turn order.</p>
+      ) : actingAs ? (
+        <ActionPanel live={live} state={state} version={version} combatantId={actingAs} />
+      ) : null}
     </Section>
   );
 }

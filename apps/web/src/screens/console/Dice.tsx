@@ -75,6 +75,7 @@ function RollDice({ state, send, setErr }: { state: EncounterState; send: Send; 
   const [formula, setFormula] = useState('1d20');
   const [purpose, setPurpose] = useState('');
   const [secret, setSecret] = useSecretRolls(state, send);
+  const last = state.rolls.at(-1);
   return (
     <form
       aria-label="Roll dice"
@@ -103,6 +104,12 @@ function RollDice({ state, send, setErr }: { state: EncounterState; send: Send; 
         </div>
       </div>
       <button type="submit">Roll</button>
+      {/* what the last roll gave, where the GM clicked (the log has it too) */}
+      {last ? (
+        <p className="muted" role="status" data-testid="last-roll">
+          Last roll: {rollLabel(state, last)}
+        </p>
+      ) : null}
     </form>
   );
 }

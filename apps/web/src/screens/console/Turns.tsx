@@ -6,6 +6,7 @@ import { reactionName, type RulesetDisplay } from '../../lib/display.js';
 import type { Live, LiveSnapshot } from '../../lib/live.js';
 import type { EncounterState, RulesetInfo } from '../../lib/types.js';
 import { TurnTimer } from './GmTools.js';
+import { NpcReactions, NpcTurn } from './GmTurn.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
@@ -46,14 +47,45 @@ function ReactionPanel({
   );
 }
 
+/** Before the fight: who is in it (the turn order is made when combat starts). */
+function SetupRoster({ state }: { state: EncounterState }) {
+  const all = Object.values(state.combatants);
+  if (state.status !== 'setup' || all.length === 0) return null;
+  return (
+    <div data-testid="setup-roster">
+      <p className="muted">In the fight ({all.length}); the turn order is made when combat starts:</p>
+      <ul className="roster">
+        {all.map((c) => (
+          <li key={c.id}>
+            {c.name} <span className="muted">({c.side})</span>
+            {c.hidden ? <span className="tag tag-secret">hidden</span> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
   const current = state.clock.current;
+  const empty = Object.keys(state.combatants).length === 0;
   return (
     <div className="row" data-testid="turn-controls">
       {state.status === 'setup' ? (
-        <button type="button" className="primary" onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}>
+        <button
+          type="button"
+          className={empty ? undefined : 'primary'}
+          disabled={empty}
+          aria-describedby={empty ? 'start-why' : undefined}
+          onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}
+        >
           Start combat
         </button>
+      ) : null}
+      {state.status === 'setup' && empty ? (
+        <span className="muted" id="start-why">
+          Add combatants first (below, or Quick NPCs).
+        </span>
       ) : null}
       {state.status === 'active' && current ? (
         <button
@@ -68,7 +100,10 @@ function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
         <button
           type="button"
           className="danger"
-          onClick={() => window.confirm('End this combat?') && void send({ type: 'combat.end' }, 'Combat ended.')}
+          onClick={() =>
+            window.confirm('End this combat for everyone? The fight stops here (↶ Undo brings it back).') &&
+            void send({ type: 'combat.end' }, 'Combat ended.')
+          }
         >
           End combat
         </button>
@@ -96,6 +131,7 @@ export function TurnSection({
   return (
     <Section title="Turn order" id="turns">
       <TurnOrder state={state} display={display} numbers={() => true} />
+      <SetupRoster state={state} />
       <TurnControls state={state} send={send} />
       {snap.deadlines.turn ? (
         <p>
@@ -104,11 +140,13 @@ export function TurnSection({
       ) : null}
       {state.status === 'active' ? <TurnTimer live={live} /> : null}
       <ReactionPanel state={state} ruleset={ruleset} deadlineAt={snap.deadlines.reaction?.at ?? null}>
+        <NpcReactions live={live} version={snap.version} state={state} />
         <button type="button" onClick={() => void send({ type: 'reaction.resolve' }, 'Reaction window resolved.')}>
           Resolve / skip the reaction window
         </button>
       </ReactionPanel>
       <PendingRulings display={display} state={state} send={send} />
+      <NpcTurn live={live} version={snap.version} state={state} />
     </Section>
   );
 }
