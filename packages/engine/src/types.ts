@@ -201,6 +201,12 @@ export interface ParamSpec {
   min?: number;
   max?: number;
   optional?: boolean;
+  /** what it means, in the game's words (shown under the field) */
+  doc?: string;
+  /** an example shown in an empty text or number field */
+  placeholder?: string;
+  /** the value a form starts with */
+  default?: string | number | boolean;
 }
 // `path`: a list of positions, one step at a time from where the combatant stands (a client picks it on the map).
 
@@ -322,6 +328,4 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   adjustVital?(ctx: Ctx<RS, O>, combatantId: string, vital: string, amount: number): void;
 }
 
-export type ApplyResult<RS = unknown> =
-  | { ok: true; state: EncounterState<RS>; events: EngineEvent[] }
-  | { ok: false; error: EngineError };
+export type ApplyResult<RS = unknown> = { ok: true; state: EncounterState<RS>; events: EngineEvent[] } | { ok: false; error: EngineError };

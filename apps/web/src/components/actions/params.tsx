@@ -11,8 +11,10 @@ export function optionList(spec: ParamSpec, state: EncounterState, actorId: stri
       return { value: String(o), label: spec.kind === 'combatant' && c ? c.name : String(o) };
     });
   }
-  if (spec.kind === 'combatant') return Object.values(state.combatants).map((c) => ({ value: c.id, label: `${c.name}${c.id === actorId ? ' (self)' : ''}` }));
-  if (spec.kind === 'item') return (state.combatants[actorId]?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.location})` }));
+  if (spec.kind === 'combatant')
+    return Object.values(state.combatants).map((c) => ({ value: c.id, label: `${c.name}${c.id === actorId ? ' (self)' : ''}` }));
+  if (spec.kind === 'item')
+    return (state.combatants[actorId]?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.location})` }));
   return [];
 }
 
@@ -21,7 +23,10 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   if (spec.kind === 'boolean') return raw === true;
   if (spec.kind === 'list') {
     if (Array.isArray(raw)) return raw;
-    return String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+    return String(raw)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   const text = String(raw);
   if (spec.kind === 'number') return Number(text);
@@ -37,13 +42,54 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   return text;
 }
 
-export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec: ParamSpec; value: ParamValue; onChange: (v: ParamValue) => void; state: EncounterState; actorId: string; id: string }) {
+/** The parameter's doc under its field (described-by), when the ruleset gives one. */
+function ParamDoc({ spec, id }: { spec: ParamSpec; id: string }) {
+  return spec.doc ? (
+    <small className="doc" id={`${id}-doc`}>
+      {spec.doc}
+    </small>
+  ) : null;
+}
+
+export function ParamInput(props: {
+  spec: ParamSpec;
+  value: ParamValue;
+  onChange: (v: ParamValue) => void;
+  state: EncounterState;
+  actorId: string;
+  id: string;
+}) {
+  return (
+    <>
+      <ParamField {...props} />
+      <ParamDoc spec={props.spec} id={props.id} />
+    </>
+  );
+}
+
+function ParamField({
+  spec,
+  value,
+  onChange,
+  state,
+  actorId,
+  id,
+}: {
+  spec: ParamSpec;
+  value: ParamValue;
+  onChange: (v: ParamValue) => void;
+  state: EncounterState;
+  actorId: string;
+  id: string;
+}) {
+  const described = spec.doc ? `${id}-doc` : undefined;
   const label = spec.label ?? labelOf(spec.name.replace(/Id$/, ''));
   const opts = optionList(spec, state, actorId);
   if (spec.kind === 'boolean') {
     return (
       <label htmlFor={id} className="inline">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} /> {label}
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} />{' '}
+        {label}
       </label>
     );
   }
@@ -54,7 +100,12 @@ export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec
         <legend>{label}</legend>
         {opts.map((o) => (
           <label key={o.value}>
-            <input type="checkbox" checked={list.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((x) => x !== o.value))} /> {o.label}
+            <input
+              type="checkbox"
+              checked={list.includes(o.value)}
+              onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((x) => x !== o.value))}
+            />{' '}
+            {o.label}
           </label>
         ))}
       </fieldset>
@@ -67,8 +118,8 @@ export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec
         {spec.optional ? <span className="muted"> (optional)</span> : null}
       </label>
       {opts.length > 0 ? (
-        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
-          <option value="">— choose —</option>
+        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)} aria-describedby={described}>
+          {spec.default === undefined ? <option value="">— choose —</option> : null}
           {opts.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -83,20 +134,24 @@ export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec
           max={spec.max}
           value={String(value)}
           onChange={(e) => onChange(e.target.value)}
-          placeholder={spec.kind === 'position' ? 'position (as the ruleset names it)' : undefined}
+          aria-describedby={described}
+          placeholder={spec.placeholder ?? (spec.kind === 'position' ? 'position (as the ruleset names it)' : undefined)}
         />
       )}
     </>
   );
 }
 
-
 export function commandFor(option: ActionOption, params: Record<string, unknown>): Record<string, unknown> {
   return { ...(option.template ?? {}), ...params, type: option.command };
 }
 
 /** The fields as the command takes them (`skip`: the one the map fills), or what is missing or out of range. */
-export function collectParams(specs: ParamSpec[], values: Record<string, ParamValue>, skip?: string): { params: Record<string, unknown> } | { missing: string } {
+export function collectParams(
+  specs: ParamSpec[],
+  values: Record<string, ParamValue>,
+  skip?: string,
+): { params: Record<string, unknown> } | { missing: string } {
   const params: Record<string, unknown> = {};
   for (const p of specs) {
     if (p.name === skip) continue;
@@ -107,8 +162,13 @@ export function collectParams(specs: ParamSpec[], values: Record<string, ParamVa
       return { missing: `Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.` };
     }
     const out = convert(p, v);
-    if (p.kind === 'number' && (typeof out !== 'number' || Number.isNaN(out) || (p.min !== undefined && out < p.min) || (p.max !== undefined && out > p.max))) {
-      return { missing: `${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.` };
+    if (
+      p.kind === 'number' &&
+      (typeof out !== 'number' || Number.isNaN(out) || (p.min !== undefined && out < p.min) || (p.max !== undefined && out > p.max))
+    ) {
+      return {
+        missing: `${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.`,
+      };
     }
     params[p.name] = out;
   }
