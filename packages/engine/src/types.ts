@@ -201,6 +201,8 @@ export interface ParamSpec {
   min?: number;
   max?: number;
   optional?: boolean;
+  /** an example of what to enter (a text field's placeholder), in the game's words */
+  placeholder?: string;
 }
 // `path`: a list of positions, one step at a time from where the combatant stands (a client picks it on the map).
 
@@ -322,6 +324,4 @@ export interface Ruleset<RS = any, O = any, Stats = any, Data = any> {
   adjustVital?(ctx: Ctx<RS, O>, combatantId: string, vital: string, amount: number): void;
 }
 
-export type ApplyResult<RS = unknown> =
-  | { ok: true; state: EncounterState<RS>; events: EngineEvent[] }
-  | { ok: false; error: EngineError };
+export type ApplyResult<RS = unknown> = { ok: true; state: EncounterState<RS>; events: EngineEvent[] } | { ok: false; error: EngineError };

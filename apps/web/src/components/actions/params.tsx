@@ -11,8 +11,10 @@ export function optionList(spec: ParamSpec, state: EncounterState, actorId: stri
       return { value: String(o), label: spec.kind === 'combatant' && c ? c.name : String(o) };
     });
   }
-  if (spec.kind === 'combatant') return Object.values(state.combatants).map((c) => ({ value: c.id, label: `${c.name}${c.id === actorId ? ' (self)' : ''}` }));
-  if (spec.kind === 'item') return (state.combatants[actorId]?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.location})` }));
+  if (spec.kind === 'combatant')
+    return Object.values(state.combatants).map((c) => ({ value: c.id, label: `${c.name}${c.id === actorId ? ' (self)' : ''}` }));
+  if (spec.kind === 'item')
+    return (state.combatants[actorId]?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.location})` }));
   return [];
 }
 
@@ -21,7 +23,10 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   if (spec.kind === 'boolean') return raw === true;
   if (spec.kind === 'list') {
     if (Array.isArray(raw)) return raw;
-    return String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+    return String(raw)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   const text = String(raw);
   if (spec.kind === 'number') return Number(text);
@@ -37,7 +42,21 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   return text;
 }
 
-export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec: ParamSpec; value: ParamValue; onChange: (v: ParamValue) => void; state: EncounterState; actorId: string; id: string }) {
+export function ParamInput({
+  spec,
+  value,
+  onChange,
+  state,
+  actorId,
+  id,
+}: {
+  spec: ParamSpec;
+  value: ParamValue;
+  onChange: (v: ParamValue) => void;
+  state: EncounterState;
+  actorId: string;
+  id: string;
+}) {
   const label = spec.label ?? labelOf(spec.name.replace(/Id$/, ''));
   const opts = optionList(spec, state, actorId);
   if (spec.kind === 'boolean') {
@@ -54,7 +73,12 @@ export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec
         <legend>{label}</legend>
         {opts.map((o) => (
           <label key={o.value}>
-            <input type="checkbox" checked={list.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((x) => x !== o.value))} /> {o.label}
+            <input
+              type="checkbox"
+              checked={list.includes(o.value)}
+              onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((x) => x !== o.value))}
+            />{' '}
+            {o.label}
           </label>
         ))}
       </fieldset>
@@ -83,20 +107,23 @@ export function ParamInput({ spec, value, onChange, state, actorId, id }: { spec
           max={spec.max}
           value={String(value)}
           onChange={(e) => onChange(e.target.value)}
-          placeholder={spec.kind === 'position' ? 'position (as the ruleset names it)' : undefined}
+          placeholder={spec.placeholder ?? (spec.kind === 'position' ? 'position (as the ruleset names it)' : undefined)}
         />
       )}
     </>
   );
 }
 
-
 export function commandFor(option: ActionOption, params: Record<string, unknown>): Record<string, unknown> {
   return { ...(option.template ?? {}), ...params, type: option.command };
 }
 
 /** The fields as the command takes them (`skip`: the one the map fills), or what is missing or out of range. */
-export function collectParams(specs: ParamSpec[], values: Record<string, ParamValue>, skip?: string): { params: Record<string, unknown> } | { missing: string } {
+export function collectParams(
+  specs: ParamSpec[],
+  values: Record<string, ParamValue>,
+  skip?: string,
+): { params: Record<string, unknown> } | { missing: string } {
   const params: Record<string, unknown> = {};
   for (const p of specs) {
     if (p.name === skip) continue;
@@ -107,8 +134,13 @@ export function collectParams(specs: ParamSpec[], values: Record<string, ParamVa
       return { missing: `Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.` };
     }
     const out = convert(p, v);
-    if (p.kind === 'number' && (typeof out !== 'number' || Number.isNaN(out) || (p.min !== undefined && out < p.min) || (p.max !== undefined && out > p.max))) {
-      return { missing: `${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.` };
+    if (
+      p.kind === 'number' &&
+      (typeof out !== 'number' || Number.isNaN(out) || (p.min !== undefined && out < p.min) || (p.max !== undefined && out > p.max))
+    ) {
+      return {
+        missing: `${p.label ?? p.name} must be a number${p.min !== undefined ? ` from ${p.min}` : ''}${p.max !== undefined ? ` to ${p.max}` : ''}.`,
+      };
     }
     params[p.name] = out;
   }
