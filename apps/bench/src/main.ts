@@ -10,7 +10,9 @@
  *   BENCH_ONLY=capacity  E live encounters × 5 clients at a command every 10 s each, E stepping 1,000 → 10,000 until p99 > 50 ms
  *                        (capacity/run.ts; writes its own block). BENCH_CAPACITY_STEPS=200,500 other steps (no doc written),
  *                        BENCH_CAPACITY_SECONDS (measured phase, default 60), BENCH_CAPACITY_SETTLE (default 10),
- *                        BENCH_CAPACITY_GENERATORS (generator processes, default 2), BENCH_CAPACITY_P99_MS (the stop bound, default 50)
+ *                        BENCH_CAPACITY_GENERATORS (generator processes, default 2), BENCH_CAPACITY_P99_MS (the stop bound, default 50),
+ *                        BENCH_CAPACITY_HEAP_DIR (a heap snapshot of the server at rest after each step, into that directory;
+ *                        it raises the server's RSS: no doc is written then)
  *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
  *                        writes its own block of docs/performance.md)
  *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
@@ -108,9 +110,12 @@ async function ownBlockParts(errors: string[]): Promise<void> {
   if (capacity) {
     const section = capacitySection(capacity, when);
     console.log(section);
-    // the doc holds the issue's steps only (BENCH_CAPACITY_STEPS unset)
-    if (write && capacity.defaultSteps) writeDoc('bench-capacity', section);
-    else log('docs/performance.md: the capacity block not written (BENCH_NO_DOC, BENCH_QUICK or BENCH_CAPACITY_STEPS)');
+    // the doc holds the issue's steps only (BENCH_CAPACITY_STEPS unset), without heap snapshots
+    if (write && capacity.defaultSteps && !process.env.BENCH_CAPACITY_HEAP_DIR) writeDoc('bench-capacity', section);
+    else
+      log(
+        'docs/performance.md: the capacity block not written (BENCH_NO_DOC, BENCH_QUICK, BENCH_CAPACITY_STEPS or BENCH_CAPACITY_HEAP_DIR)',
+      );
     parts.delete('capacity');
   }
 }

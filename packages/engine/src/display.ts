@@ -97,6 +97,18 @@ export interface RulesetDisplay {
   rulings?: PendingRuling[];
   /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
   phases?: Record<string, string>;
+  /**
+   * The action lists: `common` are the actions a combatant usually takes (matched against an
+   * option's `action`, else its `command`), shown first on the your-turn card with every other
+   * action folded under "More"; `kinds` names an option's `kind` in plain words (`none` → "No
+   * action needed").
+   */
+  actions?: { common?: string[]; kinds?: Record<string, string> };
+  /**
+   * The GM's condition form: the duration units its `effectExpiry` understands (unit → what it
+   * means, the first the default) and the named conditions its rules act on.
+   */
+  effects?: { units: Record<string, string>; conditions: string[] };
 }
 
 /**

@@ -21,7 +21,7 @@ import { freePort, startFloor, startFray, type Running } from '../servers.js';
 import { fmt as fmtN, summarize, type Summary } from '../stats.js';
 import { gcWindow, parseSteps, stopReason, type GcPause, type MalformedCounts } from './logic.js';
 import type { GenPhase, SeatPlan, TablePlan } from './messages.js';
-import { atRest, collectGarbage, metrics, watchGc } from './server.js';
+import { atRest, collectGarbage, heapSnapshot, heapSnapshotArgs, metrics, watchGc } from './server.js';
 import { floorTables, setupTables, startGenerator, type Generator } from './setup.js';
 
 export interface CapacityStep {
@@ -185,6 +185,7 @@ async function measure(c: Ctx, E: number, setupSeconds: number, failed: number):
   const rss1 = rssBytes(c.sv.pid);
   const cpu1 = cpuSeconds(c.sv.pid);
   const rest = await atRest(c.sv, c.inspectPort);
+  await heapSnapshot(c.sv, E, c.o.log);
   const commits = m1.batches - m0.batches;
   const x = merged(replies);
   const step: CapacityStep = {
@@ -331,7 +332,7 @@ export async function runCapacity(o: Options): Promise<CapacityResult> {
   const sv = await startFray({
     databaseUrl: database.url,
     port: await freePort(),
-    nodeArgs: ['--trace-gc', `--inspect=127.0.0.1:${inspectPort}`],
+    nodeArgs: ['--trace-gc', `--inspect=127.0.0.1:${inspectPort}`, ...heapSnapshotArgs()],
   });
   const gens = Array.from({ length: G }, () => startGenerator());
   const db = new pg.Client({ connectionString: database.url });

@@ -1,4 +1,6 @@
 /** What the capacity run reads of a server: its GC pauses (--trace-gc), its metrics, its memory at rest after a full GC (--inspect). */
+import { readdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import { metricsOf, type Metrics } from '../load/sample.js';
@@ -55,4 +57,34 @@ export async function atRest(sv: Running, inspectPort: number): Promise<{ rssByt
   await collectGarbage(inspectPort);
   const m = await metrics(sv);
   return { rssBytes: rssBytes(sv.pid), heapBytes: m.heapUsed, sockets: m.sockets };
+}
+
+/** the directory of BENCH_CAPACITY_HEAP_DIR: a heap snapshot of the server at rest after each step */
+const HEAP_DIR = process.env.BENCH_CAPACITY_HEAP_DIR;
+/** the server's node flags for those snapshots: written on SIGUSR2 into HEAP_DIR */
+export const heapSnapshotArgs = (): string[] => (HEAP_DIR ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_DIR}`] : []);
+
+/**
+ * A heap snapshot of the server at rest into HEAP_DIR, renamed `capacity-<E>.heapsnapshot`
+ * (compare two steps' in Chrome DevTools, Memory, Comparison: what E more encounters hold).
+ */
+export async function heapSnapshot(sv: Running, E: number, log: (...a: unknown[]) => void): Promise<void> {
+  if (!HEAP_DIR) return;
+  const before = new Set(readdirSync(HEAP_DIR));
+  process.kill(sv.pid, 'SIGUSR2');
+  for (let i = 0; i < 600; i++) {
+    await sleep(1000);
+    const f = readdirSync(HEAP_DIR).find((x) => x.endsWith('.heapsnapshot') && !before.has(x));
+    if (!f) continue;
+    // written once its size holds still for a second
+    const size = statSync(join(HEAP_DIR, f)).size;
+    await sleep(1000);
+    if (size > 0 && statSync(join(HEAP_DIR, f)).size === size) {
+      const to = join(HEAP_DIR, `capacity-${E}.heapsnapshot`);
+      renameSync(join(HEAP_DIR, f), to);
+      log(`capacity: heap snapshot at ${E} encounters in ${to}`);
+      return;
+    }
+  }
+  log('capacity: no heap snapshot written within 10 minutes');
 }

@@ -78,6 +78,13 @@ function checked(
   return { value, errs };
 }
 
+/** Commands that undo the table's work, in plain words: the form asks before sending them. */
+const destructive: Record<string, string> = {
+  'combat.end': 'ends the fight for everyone',
+  'combatant.remove': 'removes a combatant from the encounter',
+  'timeline.rewind': 'takes the whole encounter back to an earlier point for everyone',
+};
+
 /** The command types, the GM's first, each with its title and actor. */
 function CommandPicker({
   types,
@@ -94,6 +101,7 @@ function CommandPicker({
     <div className="field">
       <label htmlFor="gm-command-type">Command</label>
       <select id="gm-command-type" value={type} onChange={(e) => onPick(e.target.value)}>
+        <option value="">— choose a ruling —</option>
         {types.map((t) => (
           <option key={t} value={t}>
             {titleOf(t)}
@@ -123,7 +131,8 @@ export function CommandForm({
     () => Object.keys(info).sort((a, b) => Number(info[a]!.actor !== 'gm') - Number(info[b]!.actor !== 'gm') || a.localeCompare(b)),
     [info],
   );
-  const [type, setType] = useState(types[0] ?? '');
+  // nothing chosen at first: a stray click on Send must not end the fight
+  const [type, setType] = useState('');
   const schema = info[type]?.schema;
   const fields = useMemo(() => commandFields(schema), [schema]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
@@ -141,7 +150,9 @@ export function CommandForm({
         e.preventDefault();
         const { value, errs } = checked(fields, values, schema);
         setErrors(errs);
-        if (Object.keys(errs).length === 0) void send({ ...value, type }, `${titleOf(type)}: done.`);
+        if (!type || Object.keys(errs).length > 0) return;
+        if (destructive[type] && !window.confirm(`${titleOf(type)}: this ${destructive[type]}. Send it?`)) return;
+        void send({ ...value, type }, `${titleOf(type)}: done.`);
       }}
     >
       <CommandPicker types={types} info={info} type={type} onPick={pick} />
@@ -175,7 +186,9 @@ export function CommandForm({
           ✕ {errors['']}
         </p>
       ) : null}
-      <button type="submit">Send: {titleOf(type)}</button>
+      <button type="submit" disabled={!type}>
+        {type ? `Send: ${titleOf(type)}` : 'Send (choose a ruling first)'}
+      </button>
     </form>
   );
 }

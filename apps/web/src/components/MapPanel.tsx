@@ -193,6 +193,12 @@ export function useMapPanel(p: PanelProps) {
   const { live, state, ruleset, gm } = p;
   const space = ruleset?.space ?? null;
   const [selected, setSelected] = useState<string | null>(null);
+  // an NPC's turn (the GM plays it): its token is selected, its moves on offer
+  const current = state?.status === 'active' ? state.clock.current : null;
+  const npcTurn = gm && current && !state?.combatants[current]?.controller ? current : null;
+  useEffect(() => {
+    if (npcTurn) setSelected(npcTurn);
+  }, [npcTurn]);
   const [placing, setPlacing] = useState(false);
   const [editingWalls, setEditingWalls] = useState(false);
   const picker = useRef<{ ids: string[]; onPick: (id: string) => void } | null>(null);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { describeError } from '../lib/api.js';
 import { formatDuration, nameOf } from '../lib/describe.js';
 import { emptyDisplay, groupedStats, phaseName, shownData, statusName, type RulesetDisplay } from '../lib/display.js';
@@ -7,16 +7,23 @@ import { Vitals } from './Vitals.js';
 import { isRecord, recordOf } from '../lib/guards.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
+/** Pages for players and spectators: errors in plain words, the code and the rule only in the tooltip. */
+export const PlainErrors = createContext(false);
+
 export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+  const plain = useContext(PlainErrors);
   if (!error) return null;
   const w = recordOf(error);
   const text = typeof w.code === 'string' && typeof w.message === 'string' ? `${w.message}` : describeError(error);
+  const rule = typeof w.rule === 'string' && w.rule ? w.rule : null;
+  const code = typeof w.code === 'string' ? w.code : null;
+  const detail = [rule ? `Rule: ${rule}` : '', code ? `(${code})` : ''].filter(Boolean).join(' ');
   return (
-    <div className="error" role="alert">
-      {/* the message first, in words; the rule and the code after it, for a GM who looks it up */}
+    <div className="error" role="alert" title={plain && detail ? detail : undefined}>
+      {/* the message first, in words; the rule and the code after it, for a GM who looks it up (a player: in the tooltip) */}
       <strong>⚠</strong> {text}
-      {typeof w.rule === 'string' && w.rule ? <span className="rule"> Rule: {w.rule}</span> : null}
-      {typeof w.code === 'string' ? <small className="muted"> ({w.code})</small> : null}
+      {rule && !plain ? <span className="rule"> Rule: {rule}</span> : null}
+      {code && !plain ? <small className="muted"> ({code})</small> : null}
       {onDismiss ? (
         <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">
           ✕
@@ -305,7 +312,7 @@ export function CombatantCard({
         </h3>
         <span className="muted">side: {c.side}</span>
       </header>
-      <Vitals display={display} state={state} c={c} numbers={numbers} />
+      <Vitals display={display} state={state} c={c} numbers={numbers} full={mine} />
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
       {children}

@@ -8,6 +8,7 @@ import {
   ErrorMessage,
   GroupedStats,
   OfflineBanner,
+  PlainErrors,
   Section,
   TurnOrder,
 } from '../components/common.js';
@@ -272,43 +273,45 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
   const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors };
   return (
-    <MapContext.Provider value={map.api}>
-      <main className={`play${spectator ? ' spectate' : ''}`}>
-        <header className="topbar">
-          <h1>
-            {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
-          </h1>
-          <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
-        </header>
-        <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
-        <ClockLine state={state} display={p.display} />
-        <FightOver state={state} display={p.display} numbers={isMine} />
-        {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
-        {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
-        {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
-        {!myTurn && !spectator ? <WaitingNote state={state} display={p.display} mine={isMine} rulingsOnly /> : null}
-        <ReactionPrompt p={p} ruleset={ruleset} />
-        {map.element}
-        {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
-        <Section title="Turn order" id="turns">
-          <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
-        </Section>
-        <OthersSection p={p} spectator={spectator} />
-        <Section title="What happened" id="log">
-          <StoryLog
-            state={state}
-            log={snap.log}
-            rewinds={snap.rewinds}
-            display={p.display}
-            reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
-          />
-        </Section>
-        {!spectator ? (
-          <Section title="Verify the dice" id="verify-dice">
-            <VerifyDice live={live} state={state} />
+    <PlainErrors.Provider value>
+      <MapContext.Provider value={map.api}>
+        <main className={`play${spectator ? ' spectate' : ''}`}>
+          <header className="topbar">
+            <h1>
+              {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
+            </h1>
+            <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
+          </header>
+          <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
+          <ClockLine state={state} display={p.display} />
+          <FightOver state={state} display={p.display} numbers={isMine} />
+          {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
+          {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
+          {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
+          {!myTurn && !spectator ? <WaitingNote state={state} display={p.display} mine={isMine} rulingsOnly /> : null}
+          <ReactionPrompt p={p} ruleset={ruleset} />
+          {map.element}
+          {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
+          <Section title="Turn order" id="turns">
+            <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
           </Section>
-        ) : null}
-      </main>
-    </MapContext.Provider>
+          <OthersSection p={p} spectator={spectator} />
+          <Section title="What happened" id="log">
+            <StoryLog
+              state={state}
+              log={snap.log}
+              rewinds={snap.rewinds}
+              display={p.display}
+              reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
+            />
+          </Section>
+          {!spectator ? (
+            <Section title="Verify the dice" id="verify-dice">
+              <VerifyDice live={live} state={state} />
+            </Section>
+          ) : null}
+        </main>
+      </MapContext.Provider>
+    </PlainErrors.Provider>
   );
 }

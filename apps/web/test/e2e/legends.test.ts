@@ -246,7 +246,11 @@ describe('legends in the browser', () => {
     await expect(blocked.textContent()).resolves.toMatch(/Blocked: Not your turn-order decision yet\./);
     // reachable by keyboard: focus it and press Enter to read why
     await blocked.getByRole('button').press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'NOT_YOUR_TURN' }).waitFor();
+    // in plain words: the code only in the tooltip
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not your turn-order decision yet' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).not.toContain('NOT_YOUR_TURN');
+    expect(await refusal.getAttribute('title')).toContain('NOT_YOUR_TURN');
     await shot(page, `player-blocked-${page === p2 ? 'phone' : 'desktop'}`);
   });
 
@@ -311,7 +315,7 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('stunned');
     await fx.getByLabel('Duration', { exact: true }).fill('2');
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('stunned applied to Aria.').waitFor();
+    await fx.getByText('✓ Aria is stunned.').waitFor();
     const roll = gm.getByRole('form', { name: 'Roll dice' });
     await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
     await roll.getByLabel('For', { exact: true }).fill('falling rocks');
@@ -387,7 +391,7 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('marked for death');
     await fx.getByLabel(/GM only/).check();
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
+    await fx.getByText('✓ Goblin Boss is marked for death.').waitFor();
     await settle([p1, p2, spec], gm);
     await gm
       .getByTestId('story-log')
