@@ -99,6 +99,18 @@ export interface RulesetDisplay {
   phases?: Record<string, string>;
   /** what a player does in a phase, one line by phase id, shown in the your-turn card (e.g. what to do after declaring) */
   phaseHints?: Record<string, string>;
+  /**
+   * The action lists: `common` are the actions a combatant usually takes (matched against an
+   * option's `action`, else its `command`), shown first on the your-turn card with every other
+   * action folded under "More"; `kinds` names an option's `kind` in plain words (`none` → "No
+   * action needed").
+   */
+  actions?: { common?: string[]; kinds?: Record<string, string> };
+  /**
+   * The GM's condition form: the duration units its `effectExpiry` understands (unit → what it
+   * means, the first the default) and the named conditions its rules act on.
+   */
+  effects?: { units: Record<string, string>; conditions: string[] };
 }
 
 /**

@@ -2,7 +2,10 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { Live } from '../lib/live.js';
 import type { ActionOption, EncounterState, WireError } from '../lib/types.js';
 import { ActionForm } from './actions/ActionForm.js';
-import { BlockedActions, FlatActions, GroupedActions, type ListProps } from './actions/lists.js';
+import { BlockedActions, FlatActions, GroupedActions, type ListProps, type ListShape } from './actions/lists.js';
+import { displayOf } from '../lib/display.js';
+import { loadRulesets } from '../lib/rulesets.js';
+import { useAsync } from '../lib/useAsync.js';
 import { commandFor } from './actions/params.js';
 import { ErrorMessage } from './common.js';
 import { destinationParam, useMapApi } from './map-context.js';
@@ -26,6 +29,13 @@ function useActions(live: Live, combatantId: string, version: number): { actions
     };
   }, [live, combatantId, version]);
   return { actions, loadError };
+}
+
+/** The ruleset's `display.actions` (GET /rulesets, loaded once a page): common actions, kinds in words. */
+function useListShape(ruleset: string): ListShape {
+  const rulesets = useAsync(() => loadRulesets(), []);
+  const a = displayOf(rulesets.data, ruleset).actions;
+  return { common: a?.common ?? [], kinds: a?.kinds ?? {} };
 }
 
 type Result = { ok: true; label: string } | { ok: false; error: WireError } | null;
@@ -95,6 +105,7 @@ export function ActionPanel({
 }: PanelProps) {
   const { actions: all, loadError } = useActions(live, combatantId, version);
   const { open, setOpen, result, setResult, busy, run } = useRun(live, combatantId, onDone);
+  const shape = useListShape(state.ruleset);
   const [filter, setFilter] = useState('');
   const filterId = useId();
   const name = state.combatants[combatantId]?.name ?? combatantId;
@@ -111,9 +122,14 @@ export function ActionPanel({
     open,
     busy,
     run: (a, i) => void run(a, i),
+    shape,
     shown: (a) => !needle || a.label.toLowerCase().includes(needle) || (a.kind ?? '').toLowerCase().includes(needle),
   };
   const form = open !== null ? actions[open] : undefined;
+  const blockedList =
+    showBlocked && actions.some((a) => !a.allowed) ? (
+      <BlockedActions p={lists} combatantId={combatantId} open={blockedOpen} onShow={(error) => setResult({ ok: false, error })} />
+    ) : null;
   return (
     <div className="actions" data-testid={`actions-${combatantId}`}>
       {allowed.length === 0 ? <p className="muted">{name} has no legal action right now.</p> : null}
@@ -143,11 +159,9 @@ export function ActionPanel({
           />
         </div>
       ) : null}
-      {grouped ? <GroupedActions p={lists} many={many} needle={needle} /> : null}
+      {grouped ? <GroupedActions p={lists} many={many} needle={needle} blocked={blockedList} /> : null}
       <FlatActions p={lists} hidden={grouped} />
-      {showBlocked && actions.some((a) => !a.allowed) ? (
-        <BlockedActions p={lists} combatantId={combatantId} open={blockedOpen} onShow={(error) => setResult({ ok: false, error })} />
-      ) : null}
+      {grouped ? null : blockedList}
       <ResultLine result={result} clear={() => setResult(null)} shownByPage={onDone !== undefined} />
       {endBar ? endBar(all.find(isEndTurn)) : null}
     </div>

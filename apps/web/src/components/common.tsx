@@ -312,7 +312,7 @@ export function CombatantCard({
         </h3>
         <span className="muted">side: {c.side}</span>
       </header>
-      <Vitals display={display} state={state} c={c} numbers={numbers} />
+      <Vitals display={display} state={state} c={c} numbers={numbers} full={mine} />
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
       {children}

@@ -76,6 +76,8 @@ export interface VitalView {
   key: string;
   label: string;
   short: string;
+  /** what it is, in the ruleset's words (shown as the short form's title) */
+  doc: string;
   current: number;
   max: number | null;
   /** what is left, 0..1 (null: no maximum known, no bar) */
@@ -125,7 +127,7 @@ export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Comb
     const text = shownNumbers
       ? `${v.short} ${current}${max !== null ? `/${max}` : ''}${status ? ` (${status})` : ''}`
       : `${v.short}: ${status ?? (left !== null && max ? roughly(v, left, current, max) : '?')}`;
-    out.push({ key: v.key, label: v.label, short: v.short, current, max, left, status, numbers: shownNumbers, text });
+    out.push({ key: v.key, label: v.label, short: v.short, doc: v.doc, current, max, left, status, numbers: shownNumbers, text });
   }
   return out;
 }

@@ -44,7 +44,7 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
     <div className="col">
       {Object.keys(state.combatants).length > 0 ? (
         <Section title="Conditions and effects" id="effects">
-          <EffectForm state={state} send={send} />
+          <EffectForm state={state} send={send} display={g.display} />
         </Section>
       ) : null}
       <Section title="Dice" id="dice">

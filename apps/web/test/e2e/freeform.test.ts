@@ -120,9 +120,15 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await fx.getByLabel('Target').selectOption(bandits[0]!.id);
     await fx.getByLabel('Condition or effect').fill('Dazed');
     await fx.locator('#fx-count').fill('1');
-    await fx.getByLabel('Duration unit').fill('turn');
+    // the units are the ruleset's (a select), the result is said in the form, which clears for the next
+    await fx.getByLabel('Duration unit').selectOption('turn');
     await fx.getByRole('button', { name: 'Apply' }).click();
     await gm.getByTestId(`combatant-${bandits[0]!.id}`).getByText(/Dazed/).first().waitFor();
+    await fx
+      .getByRole('status')
+      .filter({ hasText: /^✓ Bandit \d+ is Dazed\.$/ })
+      .waitFor();
+    expect(await fx.getByLabel('Condition or effect').inputValue()).toBe('');
 
     // the GM's damage and healing on HP, Mana and the rising Stress
     await adjust(gm, 'Aria', 'HP', 5, 'Damage');
@@ -139,7 +145,11 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await expect(phone.getByTestId(`vitals-${bandits[0]!.id}`).first().innerText()).resolves.toBe('HP: unhurt');
     // the player sees her own numbers, and only words for the others
     const mine = phone.getByTestId(`vitals-${ids.Aria!}`).first();
-    await expect(mine.innerText()).resolves.toMatch(/HP 9\/12[\s\S]*Mana 6\/10[\s\S]*Stress 2\/6/);
+    // her own card spells the labels out (HP → Hit points); a short form elsewhere has its label as a title
+    await expect(mine.innerText()).resolves.toMatch(/Hit points 9\/12[\s\S]*Mana 6\/10[\s\S]*Stress 2\/6/);
+    await expect(
+      phone.getByTestId(`vitals-${bandits[0]!.id}`).first().locator('.vital-text').first().getAttribute('title'),
+    ).resolves.toMatch(/^Hit points: /);
     await shot(gm, 'freeform-gm-laptop-round1');
     await shot(phone, 'freeform-player-phone-round1');
 

@@ -237,6 +237,17 @@ describe('the table at a glance, in every ruleset', () => {
     // grouped by kind; with many, a search box finds one across the folded groups
     const groups = await turnCard.locator('.action-group > summary').allTextContents();
     expect(groups.length).toBeGreaterThan(0);
+    // the ruleset's common actions first, the rest under "More actions" (kinds in words, no ids); 44-px headers
+    if (id === 'action-round') {
+      expect(await turnCard.locator('.common-actions li').count()).toBeGreaterThan(0);
+      expect(groups.filter((g) => !/^Not possible now/.test(g))).toEqual([expect.stringMatching(/^More actions \(\d+\)$/)]);
+      const labels = await turnCard.locator('.action-label').allTextContents();
+      expect(labels.filter((l) => /: [a-z]+-[a-z]+/.test(l))).toEqual([]);
+    }
+    const heights = await turnCard
+      .locator('.action-group > summary')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(heights.filter((h) => h < 44)).toEqual([]);
     await player.evaluate(() => window.scrollTo(0, 0));
     const bottom = await turnCard.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
     console.log(`${id}: the your-turn turnCard ends ${Math.round(bottom)} px down the page (two screens: ${2 * PHONE_390.height})`);

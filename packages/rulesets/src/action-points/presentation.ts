@@ -74,6 +74,16 @@ export const display: RulesetDisplay = {
     nocked: 'Arrow nocked',
     unloaded: 'Unloaded',
   },
+  effects: {
+    units: {
+      round: 'rounds',
+      minute: 'minutes (10 rounds)',
+      'combat-turn': 'combat turns',
+      'end-of-round': 'until the end of the round',
+      'own-round-start': 'until the start of its next round',
+    },
+    conditions: ['prone', 'grappled', 'blinded', 'deafened', 'paralyzed', 'helpless', 'unconscious'],
+  },
   events: {
     'action-points.attack-resolved': [
       { when: { hit: true }, text: '{combatantId} hits {targetId}: {total} against AC {ac}, {damage} damage.' },

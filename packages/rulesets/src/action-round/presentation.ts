@@ -117,6 +117,26 @@ export const display: RulesetDisplay = {
     ammo: 'Ammunition drawn',
     deathSaveFailures: 'Failed death saves',
   },
+  effects: {
+    units: {
+      turn: 'turns of the affected character (ends at the end of its turn)',
+      'start-of-turn': 'until the start of its turn',
+    },
+    conditions: [
+      'dazed',
+      'entranced',
+      'fatigued',
+      'exhausted',
+      'hindered',
+      'impaired',
+      'incapacitated',
+      'prone',
+      'restrained',
+      'vulnerable',
+      'compelled',
+      'controlled',
+    ],
+  },
   events: {
     'action-round.check': [
       { when: { success: true }, text: '{combatantId}: {purpose} — {total} against DC {dc}, success ({degrees} degrees).' },
@@ -226,6 +246,29 @@ export const display: RulesetDisplay = {
     'action-round.dropped': '{combatantId} drops {itemId}.',
   },
   phases: { 'combat-round': 'Combat round (6 seconds)', 'conflict-round': 'Conflict round (6 minutes)' },
+  actions: {
+    common: [
+      'attack-close',
+      'attack-ranged',
+      'power-close',
+      'power-ranged',
+      'charge',
+      'defend',
+      'move-walk',
+      'move-run',
+      'stand',
+      'act-now',
+    ],
+    kinds: {
+      standard: 'Standard action',
+      move: 'Move action',
+      quick: 'Quick action',
+      free: 'Free action',
+      reaction: 'Reaction',
+      none: 'No action needed',
+      varies: 'Depends on the power or skill',
+    },
+  },
   quiet: [],
   samples: [
     {

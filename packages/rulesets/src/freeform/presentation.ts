@@ -39,6 +39,10 @@ export const display: RulesetDisplay = {
   statLabels: { hp: 'Max HP', vitals: 'Max of the named vitals', initiative: 'Initiative dice', initiativeBonus: 'Initiative bonus' },
   internal: [],
   dataLabels: { initiative: 'Initiative', holding: 'Holding its turn', actions: 'Actions this turn' },
+  effects: {
+    units: { round: 'rounds (end at the end of a round)', turn: "turns of its bearer (end at the bearer's turn)" },
+    conditions: [],
+  },
   events: {
     'freeform.initiative': [
       { when: { rolled: true }, text: '{combatantId} rolls {value} for initiative.' },

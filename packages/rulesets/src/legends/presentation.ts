@@ -71,6 +71,17 @@ export const display: RulesetDisplay = {
     'turn.minors': 'Minor actions this turn',
     'turn.major': 'Major action this turn',
   },
+  effects: {
+    units: {
+      round: 'rounds',
+      'movement-phase': 'until a later movement phase',
+      'end-of-round': 'until the end of the round',
+      'start-of-turn': 'until the start of its turn',
+      'end-of-turn': 'until the end of its turn',
+      second: 'seconds (5 a round)',
+    },
+    conditions: ['surprised', 'grappled', 'paralyzed', 'deafened', 'unconscious', 'incapacitated'],
+  },
   events: {
     'legends.attacked': [
       { when: { unarmed: true }, text: '{combatantId} attacks {targetId} unarmed ({attack}).' },

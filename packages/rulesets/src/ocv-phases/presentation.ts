@@ -60,6 +60,10 @@ export const display: RulesetDisplay = {
     braced: 'Braced',
     dodging: 'Dodging',
   },
+  effects: {
+    units: { phase: 'phases', turn: 'turns (4 phases)' },
+    conditions: ['prone', 'stunned', 'unconscious'],
+  },
   events: {
     'ocv-phases.attack-resolved': [
       { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },

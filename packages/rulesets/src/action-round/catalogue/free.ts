@@ -49,7 +49,7 @@ export const FREE: ActionDef[] = [
   },
   ...['coup', 'edit-scene', 'improve-roll', 'inspiration', 'recover', 'stunt'].map<ActionDef>((u) => ({
     id: `spend-${u}`,
-    label: `Spend Destiny/Fate/Corruption: ${u}`,
+    label: `Spend Destiny/Fate/Corruption: ${u.replace(/-/g, ' ')}`,
     type: 'free',
     oa: 'no',
     command: 'spend',

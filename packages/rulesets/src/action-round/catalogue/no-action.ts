@@ -20,7 +20,7 @@ export const NO_ACTION: ActionDef[] = [
   },
   {
     id: 'resistance-check',
-    label: 'Resistance check',
+    label: 'End turn (resistance checks are made then)',
     type: 'none',
     oa: 'no',
     command: 'turn.end',

@@ -12,7 +12,7 @@ export const REACTIONS: ActionDef[] = [
   },
   ...['additional-action', 'alternate-effect', 'boost', 'burst', 'edge', 'counter', 'resistance', 'retry'].map<ActionDef>((b) => ({
     id: `surge-${b}`,
-    label: `Surge: ${b}`,
+    label: `Surge: ${b.replace(/-/g, ' ')}`,
     type: 'reaction',
     oa: 'no',
     command: 'surge',
