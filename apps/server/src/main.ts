@@ -10,7 +10,7 @@ import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { trimWhenQuiet } from './idle-trim.js';
 import { openStore } from './open-store.js';
-import { buildServer, makeLogger } from './server.js';
+import { buildServer, makeLogger, type FrayServer } from './server.js';
 import type { ServerStore } from './store.js';
 
 /** FRAY_DIAG=1: warn lines for what makes a command slow (for reading a latency tail, not for play) */
@@ -22,7 +22,8 @@ function logStalls(logger: { warn: (o: object, m: string) => void }): void {
   let last = performance.now();
   setInterval(() => {
     const now = performance.now();
-    if (now - last > DIAG_STALL_MS) logger.warn({ startedAt: new Date(Date.now() - (now - last)).toISOString(), ms: Math.round(now - last) }, 'event loop stalled');
+    if (now - last > DIAG_STALL_MS)
+      logger.warn({ startedAt: new Date(Date.now() - (now - last)).toISOString(), ms: Math.round(now - last) }, 'event loop stalled');
     last = now;
   }, 5).unref();
 }
@@ -58,12 +59,18 @@ async function claimInstanceId(config: Config, store: ServerStore, logger: Logge
   const kind = process.env.FRAY_STORE === 'memory' ? 'memory' : store.kind;
   const resolved = await resolveInstanceId({ explicit: config.instanceId, database: kind, dataDir: config.dataDir, port: config.port });
   if (resolved.source === 'random' && kind !== 'memory') {
-    logger.warn({ instanceId: resolved.id }, 'no stable instance id (set FRAY_INSTANCE_ID): after a crash, this process\'s encounters wait for their leases to expire (FRAY_LEASE_SECONDS)');
+    logger.warn(
+      { instanceId: resolved.id },
+      "no stable instance id (set FRAY_INSTANCE_ID): after a crash, this process's encounters wait for their leases to expire (FRAY_LEASE_SECONDS)",
+    );
   }
   let lose: (e: Error) => void = () => {};
   const lost = new Promise<Error>((resolve) => (lose = resolve));
   try {
-    const claim = kind === 'memory' ? { instanceId: resolved.id, ping: () => store.ping(), release: async () => {} } : await claimInstance(store, resolved.id, { logger, onLost: lose });
+    const claim =
+      kind === 'memory'
+        ? { instanceId: resolved.id, ping: () => store.ping(), release: async () => {} }
+        : await claimInstance(store, resolved.id, { logger, onLost: lose });
     return { ...resolved, claim, lost };
   } catch (e) {
     if (e instanceof InstanceInUseError) {
@@ -86,7 +93,11 @@ async function main(): Promise<void> {
       : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
   const instance = await claimInstanceId(config, store, logger);
-  const server = await buildServer({ store, rulesets: registry, logger, runtime: runtimeFromEnv(process.env),
+  const server = await buildServer({
+    store,
+    rulesets: registry,
+    logger,
+    runtime: runtimeFromEnv(process.env),
     instanceId: instance.id,
     // readiness on the instance lock's own connection (Postgres): it does not queue behind the pool
     ping: () => instance.claim.ping(),
@@ -107,27 +118,65 @@ async function main(): Promise<void> {
   });
   const v8Pool = v8PoolSize();
   const memoryReducer = memoryReducerOn();
-  logger.info({ url, database: store.kind, redis: config.redisUrl ? 'configured' : 'not configured', ownerId: server.runtime.options.ownerId, instance: instance.source, memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer }, rulesets: Object.keys(registry) }, `Fray listening on ${url} (docs at ${url}/docs)`);
-  const cores = availableParallelism();
-  const advised = advisedV8PoolSize(cores);
-  if (v8Pool > advised) {
-    logger.warn({ v8PoolSize: v8Pool, cores, advised }, `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`);
-  }
+  logger.info(
+    {
+      url,
+      database: store.kind,
+      redis: config.redisUrl ? 'configured' : 'not configured',
+      ownerId: server.runtime.options.ownerId,
+      instance: instance.source,
+      memory: { ...config.memory, v8PoolSize: v8Pool, memoryReducer },
+      rulesets: Object.keys(registry),
+    },
+    `Fray listening on ${url} (docs at ${url}/docs)`,
+  );
+  warnAboutTheMachine(logger, v8Pool, memoryReducer);
 
-  if (memoryReducer) {
-    logger.warn({ memoryReducer }, "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/journal/performance-2026-11.md, Session 17)");
-  }
-
-  const damon = damonMonitors();
-  const damonSays = damonWarning(damon, cores);
-  if (damonSays) logger.warn({ damon, cores }, damonSays);
-
-  trimWhenQuiet(config, server.runtime.metrics, () => server.runtime.liveCount > 0 || server.io.engine.clientsCount > 0, logger);
+  // stopping: a graceful stop empties the process, and a trim then would only delay its exit
+  const stopping = stopOnSignals(server, instance, store, logger);
+  trimWhenQuiet(
+    config,
+    server.runtime.metrics,
+    () => stopping() || server.runtime.liveCount > 0 || server.io.engine.clientsCount > 0,
+    logger,
+  );
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   if (config.backups && process.env.FRAY_STORE !== 'memory') {
     scheduleBackups(store, config.backups, logger);
     logger.info(config.backups, 'backups scheduled (FRAY_BACKUP_DIR)');
   }
+}
+
+/** What the server warns about its launch: V8's background threads for the cores, the memory reducer, the kernel's DAMON. */
+function warnAboutTheMachine(logger: Logger, v8Pool: number, memoryReducer: boolean): void {
+  const cores = availableParallelism();
+  const advised = advisedV8PoolSize(cores);
+  if (v8Pool > advised) {
+    logger.warn(
+      { v8PoolSize: v8Pool, cores, advised },
+      `V8 runs ${v8Pool} background threads on ${cores} cores: its full GCs will take cores from the event loop; start node with --v8-pool-size=${advised} (docs/performance.md)`,
+    );
+  }
+
+  if (memoryReducer) {
+    logger.warn(
+      { memoryReducer },
+      "V8's memory reducer is on: under load it starts a full GC about every 100 s that shrinks the young generation; start node with --no-memory-reducer as npm start and the Dockerfile do (docs/journal/performance-2026-11.md, Session 17)",
+    );
+  }
+
+  const damon = damonMonitors();
+  const damonSays = damonWarning(damon, cores);
+  if (damonSays) logger.warn({ damon, cores }, damonSays);
+}
+
+/** The graceful stop on SIGTERM, SIGINT, or when another process took the instance id; returns whether it has begun. */
+function stopOnSignals(
+  server: FrayServer,
+  instance: Awaited<ReturnType<typeof claimInstanceId>>,
+  store: ServerStore,
+  logger: Logger,
+): () => boolean {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -143,20 +192,31 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
-  instance.lost.then((e) => {
-    logger.error({ instanceId: instance.id }, e.message);
-    stop('instance id taken');
-  }, () => {});
+  instance.lost.then(
+    (e) => {
+      logger.error({ instanceId: instance.id }, e.message);
+      stop('instance id taken');
+    },
+    () => {},
+  );
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  return () => stopping;
 }
 
 /** Why the server could not listen, in words a newcomer can act on (a port in use names PORT). */
 function listenError(e: unknown, port: number, host: string): Error {
   const code = typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined;
-  if (code === 'EADDRINUSE') return new StartError(`Port ${port} is already in use on ${host}: another Fray or another program listens on it. Stop it, or start Fray on another port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm start.`);
-  if (code === 'EACCES') return new StartError(`Port ${port} needs privileges this process does not have (ports below 1024 do). Set PORT to 1024 or above, e.g. PORT=3000.`);
-  if (code === 'EADDRNOTAVAIL') return new StartError(`HOST ${host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all of them.`);
+  if (code === 'EADDRINUSE')
+    return new StartError(
+      `Port ${port} is already in use on ${host}: another Fray or another program listens on it. Stop it, or start Fray on another port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm start.`,
+    );
+  if (code === 'EACCES')
+    return new StartError(
+      `Port ${port} needs privileges this process does not have (ports below 1024 do). Set PORT to 1024 or above, e.g. PORT=3000.`,
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new StartError(`HOST ${host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all of them.`);
   return e instanceof Error ? e : new Error(String(e));
 }
 

@@ -1,33 +1,22 @@
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ActionsAck, ReachAck, ReachRequestMessage, ClientCommand, ClientToServerEvents, CommandAck, LogAck, ServerToClientEvents, SimpleAck, SyncAck } from '@fray/protocol';
+import { io, type Socket } from 'socket.io-client';
+import type {
+  ActionsAck,
+  ReachAck,
+  ReachRequestMessage,
+  ClientCommand,
+  ClientToServerEvents,
+  CommandAck,
+  LogAck,
+  SimpleAck,
+  SyncAck,
+} from '@fray/protocol';
 import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
+import { newCommandId, type ClientOptions, type FraySocket } from './options.js';
+import { whenConnected } from './socket-wait.js';
 
-/** The socket a `FrayClient` talks through (`onSocket`). */
-export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-function newCommandId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
-/** The options of `FrayClient.connect`. */
-export interface ClientOptions {
-  /** how long to wait for an ack before retrying (ms) */
-  ackTimeoutMs?: number;
-  /** how many times a command is retried (same commandId) across drops */
-  retries?: number;
-  socket?: Partial<ManagerOptions & SocketOptions>;
-  /**
-   * Where to go back to when the server process this client is on goes away (it shuts down, or
-   * cannot be reached): normally the load balancer. Default: the URL first connected to.
-   */
-  entryUrl?: string;
-  /** send this viewer's contribution to committed dice on join, while they are open (default true; docs/dice.md) */
-  contributeDice?: boolean;
-}
+export type { ClientOptions, FraySocket } from './options.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -99,8 +88,9 @@ export class FrayClient {
       // socket.io's 'reconnect' missed): every encounter is joined again before the waiting commands go
       if (connectedBefore) for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
       connectedBefore = true;
-      for (const w of this.waiters) w.resolve();
-      this.waiters.clear();
+      // a move wakes the waiting commands once its syncs are sent (`move`): sent first, a command
+      // would overtake them and be refused NOT_JOINED
+      if (!this.moving) this.wakeWaiters();
     });
     // the encounter left the server process
     socket.on('closed', ({ encounterId, reason }) => {
@@ -120,9 +110,12 @@ export class FrayClient {
         this.waiters.clear();
         return;
       }
-      setTimeout(() => {
-        if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
-      }, 500 + Math.floor(Math.random() * 500));
+      setTimeout(
+        () => {
+          if (current() && !this.closedByUser && !socket.connected && !socket.active) socket.connect();
+        },
+        500 + Math.floor(Math.random() * 500),
+      );
     });
     // the process is unreachable (killed, gone): after a few attempts, back to the entry URL
     socket.io.on('reconnect_attempt', (attempt) => {
@@ -143,7 +136,7 @@ export class FrayClient {
   /** Connect; rejects with the server's reason (e.g. UNAUTHORIZED) when it refuses. */
   static connect(url: string, token: string, opts: ClientOptions = {}): Promise<FrayClient> {
     const client = new FrayClient(url, token, opts);
-    return client.connected(client.socket, Infinity).then(
+    return whenConnected(client.socket, url, Infinity).then(
       () => client,
       (e: unknown) => {
         client.close();
@@ -152,36 +145,17 @@ export class FrayClient {
     );
   }
 
-  /** Resolves when `socket` connects; rejects with the server's reason or on timeout. */
-  private connected(socket: FraySocket, timeoutMs: number, throughRetries = false): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(new FrayError({ code: 'UNAVAILABLE', message: `No connection to ${this.url} within ${timeoutMs} ms.` })), timeoutMs) : undefined;
-      const done = (err?: Error) => {
-        clearTimeout(timer);
-        socket.off('connect', ok);
-        socket.off('connect_error', bad);
-        if (err) reject(err);
-        else resolve();
-      };
-      const ok = () => done();
-      // throughRetries: a transport error (nothing listens yet) does not reject: socket.io's jittered
-      // backoff tries the same socket again until the timeout; the server's refusal rejects at once
-      const bad = (err: Error & { data?: { code?: string } }) => {
-        if (throughRetries && !err.data && socket.active) return;
-        done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));
-      };
-      if (socket.connected) return resolve();
-      socket.once('connect', ok);
-      socket.on('connect_error', bad);
-    });
-  }
-
   /**
    * Connect to `url` (e.g. the load balancer) and join an encounter, following NOT_OWNER: when
    * another server process runs the encounter, reconnect to the URL it advertises and join there
    * (at most `maxHops` times). `url` stays the client's `entryUrl`.
    */
-  static async connectAndJoin(url: string, token: string, encounterId: string, opts: ClientOptions & { maxHops?: number } = {}): Promise<{ client: FrayClient; mirror: EncounterMirror; url: string }> {
+  static async connectAndJoin(
+    url: string,
+    token: string,
+    encounterId: string,
+    opts: ClientOptions & { maxHops?: number } = {},
+  ): Promise<{ client: FrayClient; mirror: EncounterMirror; url: string }> {
     let at = url;
     for (let hop = 0; ; hop++) {
       const client = await FrayClient.connect(at, token, { entryUrl: url, ...opts });
@@ -219,8 +193,8 @@ export class FrayClient {
       old.io.removeAllListeners();
       old.disconnect();
       try {
-        await this.connected(this.socket, this.ackTimeoutMs, true);
-        for (const m of this.mirrors.values()) await m.sync();
+        await whenConnected(this.socket, target, this.ackTimeoutMs, true);
+        await this.syncAllHere();
         this.moves += 1;
         return;
       } catch (e) {
@@ -230,6 +204,29 @@ export class FrayClient {
       }
     }
     throw new FrayError({ code: 'UNAVAILABLE', message: 'The client was closed.' });
+  }
+
+  /**
+   * Every mirror re-`sync`ed on the socket a move just connected, the syncs sent before the waiting
+   * commands are woken (sent first, a command would overtake them and be refused NOT_JOINED). A
+   * process still loading the encounters (UNAVAILABLE, or no answer within the ack timeout) is asked
+   * again on the same socket, with a growing pause, while it stays connected: a new connection
+   * would only queue behind the same loads.
+   */
+  private async syncAllHere(): Promise<void> {
+    const socket = this.socket;
+    for (let attempt = 0; ; attempt++) {
+      const syncs = [...this.mirrors.values()].map((m) => m.sync());
+      if (attempt === 0) this.wakeWaiters();
+      try {
+        await Promise.all(syncs);
+        return;
+      } catch (e) {
+        const busy = !(e instanceof FrayError) || e.code === 'UNAVAILABLE' || e.code === 'ENCOUNTER_BUSY';
+        if (!busy || this.closedByUser || socket !== this.socket || !socket.connected || attempt >= this.retries) throw e;
+        await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt + 1, 5)));
+      }
+    }
   }
 
   /**
@@ -272,6 +269,11 @@ export class FrayClient {
     return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
   }
 
+  private wakeWaiters(): void {
+    for (const w of this.waiters) w.resolve();
+    this.waiters.clear();
+  }
+
   private waitConnected(): Promise<void> {
     if (this.closedByUser) return Promise.reject(new FrayError({ code: 'UNAVAILABLE', message: 'The client was closed.' }));
     return new Promise((resolve, reject) => this.waiters.add({ resolve, reject }));
@@ -297,10 +299,20 @@ export class FrayClient {
    * Send a command. Resolves with the server's ack (`ok: false` for a refused command); retries
    * with the same commandId when the connection drops before the ack.
    */
-  async command(encounterId: string, command: ClientCommand, opts: { expectedVersion?: number; commandId?: string; branch?: number } = {}): Promise<CommandAck> {
+  async command(
+    encounterId: string,
+    command: ClientCommand,
+    opts: { expectedVersion?: number; commandId?: string; branch?: number } = {},
+  ): Promise<CommandAck> {
     const commandId = opts.commandId ?? newCommandId();
     const branch = opts.branch ?? this.mirrors.get(encounterId)?.branch;
-    const req = { encounterId, commandId, command, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}), ...(branch !== undefined ? { branch } : {}) };
+    const req = {
+      encounterId,
+      commandId,
+      command,
+      ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}),
+      ...(branch !== undefined ? { branch } : {}),
+    };
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
@@ -309,7 +321,10 @@ export class FrayClient {
         // the encounter moved (another process, a shutdown): once the client has followed it,
         // the same commandId again (never applied twice: the log refuses a reused id)
         if (!ack.ok && MOVED.has(ack.error.code) && this.mirrors.has(encounterId) && attempt < this.retries) {
-          const following = this.moving ?? this.rejoining.get(encounterId) ?? (ack.error.code === 'NOT_JOINED' || ack.error.code === 'UNAVAILABLE' ? this.rejoin(encounterId) : null);
+          const following =
+            this.moving ??
+            this.rejoining.get(encounterId) ??
+            (ack.error.code === 'NOT_JOINED' || ack.error.code === 'UNAVAILABLE' ? this.rejoin(encounterId) : null);
           if (following) {
             // bounded: while the database is down the refusal comes back to the caller
             await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);

@@ -4,7 +4,19 @@ import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
 import { mapError } from './errors.js';
 import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
-import type { AccountRecord, EncounterRecord, EncounterSummary, InviteRecord, Lease, LogEntry, SnapshotRecord, Store } from './types.js';
+import { loadEncountersIn } from './load-batches.js';
+import { saveSnapshotIn, saveSnapshotsIn } from './snapshot-batches.js';
+import type {
+  AccountRecord,
+  EncounterRecord,
+  EncounterSummary,
+  InviteRecord,
+  Lease,
+  LoadedEncounter,
+  LogEntry,
+  SnapshotRecord,
+  Store,
+} from './types.js';
 import { NotFoundError } from './types.js';
 import { json, seedToDb, toEncounter, toInvite, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
 
@@ -31,7 +43,6 @@ export interface PrismaStoreInfo {
    */
   pool: { query<R extends object = object>(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: R[] }> };
 }
-
 
 /** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
 export class PrismaStore implements Store {
@@ -117,10 +128,7 @@ export class PrismaStore implements Store {
   }
 
   /** One UPDATE through the pool (called when the round or status changes, on the hot path). */
-  updateEncounterSummary(
-    id: string,
-    summary: Partial<Pick<EncounterRecord, 'status' | 'round' | 'version' | 'name'>>,
-  ): Promise<void> {
+  updateEncounterSummary(id: string, summary: Partial<Pick<EncounterRecord, 'status' | 'round' | 'version' | 'name'>>): Promise<void> {
     return this.run('updateEncounterSummary', async () => {
       const { rowCount } = await this.info.pool.query(
         `UPDATE encounters SET status = COALESCE($2, status), round = COALESCE($3, round),
@@ -226,7 +234,11 @@ export class PrismaStore implements Store {
 
   /** Drop the snapshots after `version` (a rewind: they belong to the branch it leaves; the log keeps that branch). */
   deleteSnapshotsAfter(encounterId: string, version: number): Promise<void> {
-    return this.run('deleteSnapshotsAfter', async () => void (await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version])));
+    return this.run(
+      'deleteSnapshotsAfter',
+      async () =>
+        void (await this.info.pool.query('DELETE FROM snapshots WHERE encounter_id = $1 AND version > $2', [encounterId, version])),
+    );
   }
 
   /**
@@ -242,14 +254,25 @@ export class PrismaStore implements Store {
         [encounterId, commandId],
       );
       const r = rows[0];
-      return r ? { encounterId, seq: r.seq, commandId, command: r.command, events: Array.isArray(r.events) ? r.events : [], createdAt: r.created_at } : null;
+      return r
+        ? {
+            encounterId,
+            seq: r.seq,
+            commandId,
+            command: r.command,
+            events: Array.isArray(r.events) ? r.events : [],
+            createdAt: r.created_at,
+          }
+        : null;
     });
   }
 
   /** One index-only read of the (encounter, command id) unique index, through the pool. */
   listCommandIds(encounterId: string): Promise<string[]> {
     return this.run('listCommandIds', async () => {
-      const { rows } = await this.info.pool.query<{ command_id: string }>('SELECT command_id FROM command_log WHERE encounter_id = $1', [encounterId]);
+      const { rows } = await this.info.pool.query<{ command_id: string }>('SELECT command_id FROM command_log WHERE encounter_id = $1', [
+        encounterId,
+      ]);
       return rows.map((r) => r.command_id);
     });
   }
@@ -258,30 +281,18 @@ export class PrismaStore implements Store {
 
   /**
    * Upserts the snapshot, then prunes all but the first and the newest SNAPSHOTS_KEPT - 1: one
-   * statement (so one transaction) through the pool. Through Prisma this was an upsert carrying
-   * the state twice and a delete in a transaction: Prisma walked the whole state per argument
-   * (`nestArgument`, about 5 % of the server's CPU under load with a snapshot every 100 commands).
-   * The DELETE sees the rows as they were before the statement (a data-modifying CTE), so the
-   * newest SNAPSHOTS_KEPT - 2 *other* versions are kept beside the new one.
+   * statement (so one transaction) through the pool (snapshot-batches.ts). Through Prisma this was
+   * an upsert carrying the state twice and a delete in a transaction: Prisma walked the whole state
+   * per argument (`nestArgument`, about 5 % of the server's CPU under load with a snapshot every
+   * 100 commands).
    */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void> {
-    return this.run('saveSnapshot', async () => {
-      await this.info.pool.query(
-        `WITH summary AS (
-           UPDATE encounters SET status = $5, round = $6, version = $2, updated_at = now()
-            WHERE id = $1 AND $5::text IS NOT NULL AND status <> 'archived'
-         ), up AS (
-           INSERT INTO snapshots (encounter_id, version, state, created_at) VALUES ($1, $2, $3::json, $4)
-           ON CONFLICT (encounter_id, version) DO UPDATE SET state = EXCLUDED.state, created_at = EXCLUDED.created_at
-         )
-         DELETE FROM snapshots s
-          WHERE s.encounter_id = $1 AND s.version <> $2
-            AND s.version > (SELECT min(version) FROM snapshots WHERE encounter_id = $1)
-            AND s.version < (SELECT version FROM snapshots WHERE encounter_id = $1 AND version <> $2
-                              ORDER BY version DESC OFFSET ${KEPT_OTHERS - 1} LIMIT 1)`,
-        [encounterId, version, jsonParam(state ?? null), new Date(), summary?.status ?? null, summary?.round ?? null],
-      );
-    });
+    return this.run('saveSnapshot', () => saveSnapshotIn(this.info.pool, KEPT_OTHERS, encounterId, version, state, summary));
+  }
+
+  /** saveSnapshot for many encounters in one statement (a graceful stop). */
+  saveSnapshots(list: Array<{ encounterId: string; version: number; state: unknown; summary?: EncounterSummary }>): Promise<void> {
+    return list.length === 0 ? Promise.resolve() : this.run('saveSnapshots', () => saveSnapshotsIn(this.info.pool, KEPT_OTHERS, list));
   }
 
   /** The oldest snapshot: the encounter as created (or forked); a rewind and a fork rebuild from it. */
@@ -324,15 +335,7 @@ export class PrismaStore implements Store {
 
   /** Extends the lease if `lease.token` is still the current token of this owner; else null. */
   renewLease(lease: Lease, ttlMs: number): Promise<Lease | null> {
-    return this.run('renewLease', async () => {
-      const ms = ttl(ttlMs);
-      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
-        UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
-         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}
-        RETURNING encounter_id, owner_id, token, expires_at`;
-      const row = rows[0];
-      return row ? toLease(row) : null;
-    });
+    return this.run('renewLease', async () => (await renewLeasesIn(this.prisma, [lease], ttl(ttlMs)))[0] ?? null);
   }
 
   /** Many leases renewed in one statement (lease-batches.ts); those still ours come back. */
@@ -346,11 +349,12 @@ export class PrismaStore implements Store {
    * token keeps increasing: the next owner gets token + 1 and our old token stays refused.
    */
   releaseLease(lease: Lease): Promise<void> {
-    return this.run('releaseLease', async () => {
-      await this.prisma.$executeRaw`
-        UPDATE leases SET expires_at = now() - interval '1 millisecond'
-         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}`;
-    });
+    return this.run('releaseLease', () => releaseLeasesIn(this.info.pool, [lease]));
+  }
+
+  /** Many encounters' leases taken (as acquireLease) and their records, snapshots and log tails read: two statements (load-batches.ts). */
+  loadEncounters(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounter>> {
+    return this.run('loadEncounters', () => loadEncountersIn(this.info.pool, ids, ownerId, ttl(ttlMs), tailLimit));
   }
 
   /** releaseLease for many leases in one statement (lease-batches.ts). */
