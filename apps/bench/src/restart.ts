@@ -38,6 +38,8 @@ interface RestartOutcome {
   refusedOnTheWay: Record<string, number>;
   /** the new process's own count of the refusals it sent (GET /metrics/json), by code */
   serverRefusals: Record<string, number>;
+  /** CPU ms the new process used (every thread): from its start to ready, and from ready until every client was served (or the cap) */
+  cpu: { toReady: number; readyToServed: number; clients: number };
 }
 
 export interface RestartResult {
@@ -197,7 +199,11 @@ async function restartOnce(
   const exitMs = Date.now() - at;
   const next = await start();
   const readyAt = Date.now();
+  const cpuAtReady = await cpuOf(next.url);
+  const clientsCpu = process.cpuUsage();
   await Promise.race([Promise.all(probes), sleep(SERVED_CAP_MS)]);
+  const cpuAtServed = await cpuOf(next.url);
+  const clientsCpuUs = process.cpuUsage(clientsCpu);
   const stages = trace.stages(readyAt);
   trace.active = false;
   const refusedOnTheWay = { ...trace.refused };
@@ -217,9 +223,18 @@ async function restartOnce(
       stages,
       refusedOnTheWay,
       serverRefusals,
+      cpu: { toReady: cpuAtReady, readyToServed: cpuAtServed - cpuAtReady, clients: (clientsCpuUs.user + clientsCpuUs.system) / 1000 },
     },
     sv: next,
   };
+}
+
+/** The CPU time (user + system, ms, every thread) a server process has used since it started (its /metrics/json). */
+async function cpuOf(url: string): Promise<number> {
+  const m = await frayHttp(url, 'GET', '/metrics/json', undefined, BENCH_METRICS_TOKEN).catch(() => ({}));
+  const cpu: unknown = Reflect.get(m, 'cpu');
+  const us = (k: string) => (cpu && typeof cpu === 'object' ? Number(Reflect.get(cpu, k)) : NaN);
+  return (us('user') + us('system')) / 1000;
 }
 
 /** The refusals a server process sent since it started, by code (its /metrics/json). */
@@ -276,6 +291,9 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       const stage = (k: keyof typeof st) => `${k} ${st[k].count} p50 ${fmt(st[k].p50)} p99 ${fmt(st[k].p99)} max ${fmt(st[k].max)}`;
       log(`restart ${signal}: ms after ready: ${stage('connected')}; ${stage('joined')}; ${stage('served')}`);
       log(
+        `restart ${signal}: the new process's CPU: ${fmt(x.cpu.toReady)} ms to ready, ${fmt(x.cpu.readyToServed)} ms from ready until the last client was served`,
+      );
+      log(
         `restart ${signal}: refused on the way (clients): ${codes(x.refusedOnTheWay)}; the new process's refusals: ${codes(x.serverRefusals)}`,
       );
     }
@@ -297,7 +315,7 @@ const codes = (r: Record<string, number>) =>
 const stageRow = (x: RestartOutcome) => {
   const pair = (s: Summary) => `${fmt(s.p50)} / ${fmt(s.p99)}`;
   const st = x.stages;
-  return `| ${x.signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'} | ${pair(st.connected)} | ${pair(st.joined)} | ${pair(st.served)} | ${codes(x.refusedOnTheWay)} | ${codes(x.serverRefusals)} |`;
+  return `| ${x.signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'} | ${pair(st.connected)} | ${pair(st.joined)} | ${pair(st.served)} | ${fmt(x.cpu.readyToServed)} (${fmt(x.cpu.clients)}) | ${codes(x.refusedOnTheWay)} | ${codes(x.serverRefusals)} |`;
 };
 
 /** The doc's section (docs/performance.md, between the bench-restart markers). */
@@ -319,8 +337,8 @@ export function restartSection(r: RestartResult, when: string): string {
     '',
     "Where the time goes, per client, in ms after the new process answered readiness (negative: before it): its socket connected again, its encounter joined again (the first sync answered), its command served; then every refusal the clients were handed on the way (their retries included) and the new process's own count:",
     '',
-    '| restart | connected p50 / p99 | joined again p50 / p99 | served p50 / p99 | refused on the way (clients) | refusals sent by the new process |',
-    '| --- | ---: | ---: | ---: | --- | --- |',
+    '| restart | connected p50 / p99 | joined again p50 / p99 | served p50 / p99 | CPU ms from ready to the last served: new process (clients) | refused on the way (clients) | refusals sent by the new process |',
+    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
     ...r.outcomes.map(stageRow),
   ].join('\n');
 }

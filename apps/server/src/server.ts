@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -77,7 +78,6 @@ export interface ServerOptions {
   cookieDomain?: string | undefined;
 }
 
-
 export type { ServerContext } from './context.js';
 
 export interface FrayServer {
@@ -116,7 +116,11 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     next(new ConnectError('This server process is shutting down; connect through the load balancer again.', { code: 'UNAVAILABLE' }));
   });
   registerRequestLog(app);
-  registerHealth(app, ctx, { readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, ping: opts.ping ?? (() => opts.store.ping()), instanceId: runtime.options.ownerId.split('@')[0]! });
+  registerHealth(app, ctx, {
+    readyTimeoutMs: opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    ping: opts.ping ?? (() => opts.store.ping()),
+    instanceId: runtime.options.ownerId.split('@')[0]!,
+  });
   registerHttp(app, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
@@ -167,7 +171,10 @@ async function makeApp(opts: ServerOptions, logger: PinoLogger, limits: Limits):
     trustProxy: fastifyTrustProxy(opts.trustProxy ?? false),
     // one line per request instead, when it is answered (request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    genReqId: (req) =>
+      typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
+        ? req.headers['x-request-id']
+        : randomUUID(),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -180,9 +187,11 @@ async function makeApp(opts: ServerOptions, logger: PinoLogger, limits: Limits):
 /** socket.io on fastify's HTTP server, with transport.ts's write and read buffers kept per connection. */
 function makeIo(app: FastifyInstance, logger: PinoLogger, limits: Limits): FrayIo {
   // one write buffer per connection for its life (transport.ts: fewer objects promoted per message)
-  if (!engineFlush.install()) logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
+  if (!engineFlush.install())
+    logger.warn({}, "engine.io's flush is not the one transport.ts was written against: its own is kept (more promotion under load)");
   // one array of incoming frames per connection for its life (transport.ts: the same, reading)
-  if (!wsFragments.install()) logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
+  if (!wsFragments.install())
+    logger.warn({}, "ws's dataMessage is not the one transport.ts was written against: its own is kept (more promotion under load)");
   return new Server(app.server, {
     maxHttpBufferSize: Math.max(limits.maxSocketMessageBytes * 4, 64 * 1024),
     cors: { origin: true },
@@ -191,7 +200,10 @@ function makeIo(app: FastifyInstance, logger: PinoLogger, limits: Limits): FrayI
   });
 }
 
-function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo; logger: PinoLogger; limits: Limits; redis: RedisLink }): ServerContext {
+function makeContext(
+  opts: ServerOptions,
+  parts: { runtime: Runtime; io: FrayIo; logger: PinoLogger; limits: Limits; redis: RedisLink },
+): ServerContext {
   const { runtime, io, logger, limits, redis } = parts;
   return {
     store: opts.store,
@@ -212,7 +224,7 @@ function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo;
       // every socket of the invite joined its room: with the Redis adapter, on every process
       io.in(inviteRoom(inviteId)).disconnectSockets(true);
     },
-    cookies: cookiePolicy(opts.secureCookies ?? (opts.publicUrl?.startsWith('https:') === true), opts.cookieDomain),
+    cookies: cookiePolicy(opts.secureCookies ?? opts.publicUrl?.startsWith('https:') === true, opts.cookieDomain),
     passwords: opts.store.accounts ? new PasswordGate(opts.store.accounts) : null,
     disconnectRoom(room) {
       io.in(room).disconnectSockets(true);
@@ -220,9 +232,25 @@ function makeContext(opts: ServerOptions, parts: { runtime: Runtime; io: FrayIo;
   };
 }
 
+/** how long a graceful stop waits for its connections to close by themselves once everything is handed over (ms) */
+const CLOSE_GRACE_MS = 500;
+
 /** The graceful stop (FrayServer.close), once. */
-function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx: ServerContext; logger: PinoLogger; redis: RedisLink }): () => Promise<void> {
+function closer(parts: {
+  app: FastifyInstance;
+  io: FrayIo;
+  runtime: Runtime;
+  ctx: ServerContext;
+  logger: PinoLogger;
+  redis: RedisLink;
+}): () => Promise<void> {
   const { app, io, runtime, ctx, logger, redis } = parts;
+  // every TCP connection, so that a stop can cut those still open after a short grace (below)
+  const open = new Set<Socket>();
+  app.server.on('connection', (tcp: Socket) => {
+    open.add(tcp);
+    tcp.once('close', () => open.delete(tcp));
+  });
   let closed = false;
   return async () => {
     if (closed) return;
@@ -239,7 +267,8 @@ function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx
       s.offAny();
       s.onAny((...args: unknown[]) => {
         const ack = args.at(-1);
-        if (isAck(ack)) ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
+        if (isAck(ack))
+          ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'This server process is shutting down; the command was not applied.' } });
       });
     }
     const t0 = Date.now();
@@ -249,8 +278,15 @@ function closer(parts: { app: FastifyInstance; io: FrayIo; runtime: Runtime; ctx
     // this process's sockets only: with the Redis adapter io.disconnectSockets() reaches every
     // process's, and a rolling restart of one would drop the clients of all
     io.local.disconnectSockets(true);
-    // fastify stops listening and closes idle keep-alive connections; then socket.io's engine
+    // fastify stops listening and closes idle keep-alive connections; then socket.io's engine. A
+    // websocket's closing handshake waits for its client's answer, which took seconds with
+    // thousands of clients on a loaded machine: every lease is released and every subscriber told
+    // by now, so what is still open after a short grace is cut
+    const cut = setTimeout(() => {
+      for (const tcp of open) tcp.destroy();
+    }, CLOSE_GRACE_MS);
     await app.close();
+    clearTimeout(cut);
     await new Promise<void>((resolve) => {
       io.close(() => resolve());
     });

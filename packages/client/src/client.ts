@@ -51,6 +51,8 @@ export class FrayClient {
   private closedByUser = false;
   private moving: Promise<void> | null = null;
   private readonly rejoining = new Map<string, Promise<void>>();
+  /** the socket each encounter's sync is on its way on (sent, not answered yet) */
+  private readonly syncsInFlight = new Map<string, FraySocket>();
   private readonly waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private readonly socketWatchers: Array<(socket: FraySocket) => void> = [];
 
@@ -265,8 +267,17 @@ export class FrayClient {
     while (!this.socket.connected) await this.waitConnected();
     // socket.io's typed emitWithAck cannot see through the generic event E: through its untyped
     // view (the same socket), whose ack is what ClientToServerEvents[E] answers
-    const untyped: Socket = this.socket;
-    return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    const socket = this.socket;
+    const untyped: Socket = socket;
+    const syncOf =
+      event === 'sync' && typeof payload === 'object' && payload !== null && 'encounterId' in payload ? String(payload.encounterId) : null;
+    if (syncOf === null) return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    this.syncsInFlight.set(syncOf, socket);
+    try {
+      return await untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    } finally {
+      if (this.syncsInFlight.get(syncOf) === socket) this.syncsInFlight.delete(syncOf);
+    }
   }
 
   private wakeWaiters(): void {
@@ -341,12 +352,16 @@ export class FrayClient {
 
   /**
    * Once connected, wait for the encounter to be joined again if a rejoin or a move is under way
-   * (after a reconnect or a restart): a command sent before would only be refused NOT_JOINED, and
+   * (after a reconnect or a restart) and its sync has not been sent on this socket yet: a command
+   * sent before it would only be refused NOT_JOINED, and
    * thousands of clients doing so at a restart load the server that is catching up. Bounded by
    * the ack timeout, like the wait after a refusal.
    */
   private async joinedAgain(encounterId: string): Promise<void> {
     while (!this.socket.connected) await this.waitConnected();
+    // the rejoin's sync is on its way on this socket: a command behind it is served after it (the
+    // server waits for a join under way), a round trip sooner than after its answer
+    if (this.syncsInFlight.get(encounterId) === this.socket) return;
     const following = this.moving ?? this.rejoining.get(encounterId);
     if (following) await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);
   }
