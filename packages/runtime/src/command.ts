@@ -5,7 +5,7 @@
  * takes the new state (`committed`) and anyone is told.
  */
 import { apply, type EncounterState, type EngineEvent } from '@fray/engine';
-import { appendFailed, type CommandMemory } from './acks.js';
+import { appendFailed } from './acks.js';
 import type { Later, StoredResult, SubmitInput } from './host-types.js';
 import { rewindCommand, type RewindHost } from './rewind.js';
 import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf } from './senders.js';
