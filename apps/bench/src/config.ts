@@ -3,8 +3,24 @@ import { SCRIPT_COMMANDS } from './fights.js';
 import { defaultDatabaseUrl } from './proc.js';
 import { selectParts } from './stats.js';
 
-const ALL = ['engine', 'e2e', 'peers', 'rate', 'scale', 'idle', 'resume', 'curve', 'profile', 'split', 'start', 'restart'] as const;
-export const DEFAULT = ALL.filter((p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'start' && p !== 'restart');
+const ALL = [
+  'engine',
+  'e2e',
+  'peers',
+  'rate',
+  'scale',
+  'idle',
+  'resume',
+  'curve',
+  'profile',
+  'split',
+  'start',
+  'restart',
+  'capacity',
+] as const;
+export const DEFAULT = ALL.filter(
+  (p) => p !== 'curve' && p !== 'profile' && p !== 'split' && p !== 'start' && p !== 'restart' && p !== 'capacity',
+);
 export const parts = selectParts(process.env.BENCH_ONLY, ALL, DEFAULT);
 export const QUICK = process.env.BENCH_QUICK === '1';
 /** the built bench's directory (loadgen.js and inproc.js are next to this file) */
@@ -24,7 +40,18 @@ const CURVE: Array<[number, number]> = [
 // sizes and durations (bounded: the default run is about 6-7 minutes on 2 cores)
 export const S = QUICK
   ? { E: 40, P: 4, phase: 5, rateE: 200, rateP: 5, rate: 1, ratePhase: 8, curve: [], curvePhase: 5, script: 5000 }
-  : { E: 200, P: 4, phase: 15, rateE: 1000, rateP: 5, rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1), ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60), curve: CURVE, curvePhase: 10, script: SCRIPT_COMMANDS };
+  : {
+      E: 200,
+      P: 4,
+      phase: 15,
+      rateE: 1000,
+      rateP: 5,
+      rate: Number(process.env.BENCH_RATE_PER_ENCOUNTER ?? 1),
+      ratePhase: Number(process.env.BENCH_RATE_SECONDS ?? 60),
+      curve: CURVE,
+      curvePhase: 10,
+      script: SCRIPT_COMMANDS,
+    };
 
 /** unmeasured load before the phases of every load run, Fray's and the peers' alike (loadgen.ts) */
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 2 : 5));

@@ -17,11 +17,11 @@
  * The parts: load/types.ts (configuration and results), load/wire.ts (sockets), load/fray.ts and
  * load/peers.ts (the targets), load/sample.ts (what is read around a phase), load/phase.ts (a phase).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { wsFragments } from '@fray/server/transport';
 import type { Script } from './fights.js';
+import { gmTokens } from './load/accounts.js';
 import { setupFray, frayStep, type FrayShared } from './load/fray.js';
 import { bgioStep, floorStep, setupBgio, setupFloor } from './load/peers.js';
 import { runPhase } from './load/phase.js';
@@ -37,7 +37,8 @@ const log = (...a: unknown[]) => console.error('[loadgen]', ...a);
 {
   const req = createRequire(import.meta.url);
   const engineClient = createRequire(req.resolve('socket.io-client')).resolve('engine.io-client');
-  if (!wsFragments.install(createRequire(engineClient)('ws').Receiver)) log("warning: ws's dataMessage is not the one expected; the generator reads with ws's own");
+  if (!wsFragments.install(createRequire(engineClient)('ws').Receiver))
+    log("warning: ws's dataMessage is not the one expected; the generator reads with ws's own");
 }
 
 interface Target {
@@ -48,33 +49,18 @@ interface Target {
 }
 
 /** `setupOne` for encounters from..E-1, `conc` at a time */
-async function setupRest(cfg: LoadConfig, encs: Enc[], from: number, setupOne: (i: number) => Promise<Enc>, progress: boolean): Promise<void> {
+async function setupRest(
+  cfg: LoadConfig,
+  encs: Enc[],
+  from: number,
+  setupOne: (i: number) => Promise<Enc>,
+  progress: boolean,
+): Promise<void> {
   const conc = cfg.setupConcurrency ?? 25;
   for (let i = from; i < cfg.E; i += conc) {
     encs.push(...(await Promise.all(Array.from({ length: Math.min(conc, cfg.E - i) }, (_, k) => setupOne(i + k)))));
     if (progress && i % 500 < conc) log(`setup ${encs.length}/${cfg.E}`);
   }
-}
-
-/**
- * One GM account per encounter (as a table has its GM), written straight into the database:
- * setup, not measured, and POST /accounts is rate limited per address.
- */
-async function gmTokens(db: pg.Client, E: number): Promise<string[]> {
-  const tokens: string[] = [];
-  const run = randomBytes(4).toString('hex');
-  for (let i = 0; i < E; i += 500) {
-    const ids: string[] = [];
-    const hashes: string[] = [];
-    for (let k = i; k < Math.min(E, i + 500); k++) {
-      const token = `fray_gm_bench${run}x${k}${randomBytes(12).toString('base64url')}`;
-      tokens.push(token);
-      ids.push(`acc_bench_${run}_${k}`);
-      hashes.push(createHash('sha256').update(token).digest('hex'));
-    }
-    await db.query('INSERT INTO accounts (id, token_hash, name) SELECT * FROM unnest($1::text[], $2::text[], $1::text[])', [ids, hashes]);
-  }
-  return tokens;
 }
 
 async function setupTarget(cfg: LoadConfig, counters: Counters): Promise<Target> {
@@ -127,7 +113,9 @@ async function runPhases(cfg: LoadConfig, t: Target, counters: Counters): Promis
     const { bad: _bad, ...shape } = cfg.phases[0];
     const w = await runPhase(cfg, t.encs, { ...shape, name: 'warm-up', seconds: cfg.warmupSeconds }, t.step, counters, fullState);
     warmupAccepted = w.accepted;
-    log(`${cfg.target} warm-up (not measured, ${cfg.warmupSeconds} s like "${shape.name}"): ${w.acceptedPerSec.toFixed(0)}/s p50 ${w.latency.p50.toFixed(1)} p99 ${w.latency.p99.toFixed(1)} ms`);
+    log(
+      `${cfg.target} warm-up (not measured, ${cfg.warmupSeconds} s like "${shape.name}"): ${w.acceptedPerSec.toFixed(0)}/s p50 ${w.latency.p50.toFixed(1)} p99 ${w.latency.p99.toFixed(1)} ms`,
+    );
   }
   const phases: PhaseResult[] = [];
   for (const ph of cfg.phases) {
@@ -158,7 +146,13 @@ async function main(): Promise<void> {
   const afterSetup = await sample(cfg);
   log(`${cfg.target}: ${cfg.E} × ${cfg.P} set up in ${setupSeconds.toFixed(1)} s`);
   const { phases, warmupAccepted } = await runPhases(cfg, target, counters);
-  const check = target.db ? await checkLog(target, target.db, phases.reduce((a, p) => a + p.accepted, warmupAccepted)) : null;
+  const check = target.db
+    ? await checkLog(
+        target,
+        target.db,
+        phases.reduce((a, p) => a + p.accepted, warmupAccepted),
+      )
+    : null;
   const { encs } = target;
   for (const e of encs) for (const c of e.clients) c.socket.disconnect();
   const result: LoadResult = {

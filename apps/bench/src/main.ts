@@ -7,6 +7,12 @@
  *                        2,000 and the server profile; `BENCH_ONLY=split` gives Fray's and the floor's CPU by area from Linux
  *                        perf, perf.ts; `BENCH_ONLY=restart`: kill -9 and SIGTERM restarts under 1,000 × 5, restart.ts, about
  *                        10 minutes, writes its own block)
+ *   BENCH_ONLY=capacity  E live encounters × 5 clients at a command every 10 s each, E stepping 1,000 → 10,000 until p99 > 50 ms
+ *                        (capacity/run.ts; writes its own block). BENCH_CAPACITY_STEPS=200,500 other steps (no doc written),
+ *                        BENCH_CAPACITY_SECONDS (measured phase, default 60), BENCH_CAPACITY_SETTLE (default 10),
+ *                        BENCH_CAPACITY_GENERATORS (generator processes, default 2), BENCH_CAPACITY_P99_MS (the stop bound, default 50),
+ *                        BENCH_CAPACITY_HEAP_DIR (a heap snapshot of the server at rest after each step, into that directory;
+ *                        it raises the server's RSS: no doc is written then)
  *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
  *                        writes its own block of docs/performance.md)
  *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
@@ -37,6 +43,8 @@ import { DEFAULT, QUICK, S, baseDb, log, parts } from './config.js';
 import { partRuns } from './parts.js';
 import { cpuGeneration, loadAverage } from './proc.js';
 import { render } from './report.js';
+import { capacitySection } from './report-capacity.js';
+import { runCapacity, type CapacityResult } from './capacity/run.js';
 import { restartSection, runRestart, type RestartResult } from './restart.js';
 import { dropDatabases, type Results } from './runs.js';
 import { repoRoot, serverMain } from './servers.js';
@@ -73,33 +81,57 @@ function report(R: Results): void {
   const isStart = parts.size === 1 && parts.has('start');
   if (process.env.BENCH_NO_DOC === '1') log('docs/performance.md left alone (BENCH_NO_DOC)');
   else if (QUICK || R.errors.length) log('docs/performance.md not written (BENCH_QUICK, or a part failed)');
-  else if (S.rate !== 1) log('docs/performance.md not written (BENCH_RATE_PER_ENCOUNTER is not the target\'s 1/s)');
+  else if (S.rate !== 1) log("docs/performance.md not written (BENCH_RATE_PER_ENCOUNTER is not the target's 1/s)");
   else if (isDefault) writeDoc('bench', report);
   else if (isCurve) writeDoc('bench-curve', report);
   else if (isStart) writeDoc('bench-start', report);
   else log('docs/performance.md not written (only the default parts, BENCH_ONLY=curve,profile or BENCH_ONLY=start write it)');
 }
 
+/** The parts that write their own block of the doc (restart, capacity): run, printed, written; each done is taken out of `parts`. */
+async function ownBlockParts(errors: string[]): Promise<void> {
+  let restart: RestartResult | undefined;
+  await attempt(errors, 'restart', async () => {
+    // BENCH_RESTART_E: fewer encounters (the doc's figures are for 1,000)
+    restart = await runRestart({ baseDb, E: Number(process.env.BENCH_RESTART_E ?? (QUICK ? 200 : 1000)), P: 5, log });
+  });
+  let capacity: CapacityResult | undefined;
+  await attempt(errors, 'capacity', async () => {
+    capacity = await runCapacity({ baseDb, log, quick: QUICK });
+  });
+  const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpuGeneration()}`;
+  const write = process.env.BENCH_NO_DOC !== '1' && !QUICK;
+  if (restart) {
+    const section = restartSection(restart, when);
+    console.log(section);
+    if (write) writeDoc('bench-restart', section);
+    parts.delete('restart');
+  }
+  if (capacity) {
+    const section = capacitySection(capacity, when);
+    console.log(section);
+    // the doc holds the issue's steps only (BENCH_CAPACITY_STEPS unset), without heap snapshots
+    if (write && capacity.defaultSteps && !process.env.BENCH_CAPACITY_HEAP_DIR) writeDoc('bench-capacity', section);
+    else
+      log(
+        'docs/performance.md: the capacity block not written (BENCH_NO_DOC, BENCH_QUICK, BENCH_CAPACITY_STEPS or BENCH_CAPACITY_HEAP_DIR)',
+      );
+    parts.delete('capacity');
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (npm run build, or the root npm run bench does it)`);
-  const staleness = readdirSync(join(repoRoot, 'apps/server/src')).some((f) => statSync(join(repoRoot, 'apps/server/src', f)).mtimeMs > statSync(serverMain).mtimeMs);
+  const staleness = readdirSync(join(repoRoot, 'apps/server/src')).some(
+    (f) => statSync(join(repoRoot, 'apps/server/src', f)).mtimeMs > statSync(serverMain).mtimeMs,
+  );
   if (staleness) log('warning: apps/server/src is newer than its dist build; run `npm run build` for current figures');
   const R: Results = { curve: [], errors: [] };
   // in the order of partRuns (the curve before idle and resume)
   for (const [name, run] of Object.entries(partRuns)) await attempt(R.errors, name, () => run(R));
-  let restart: RestartResult | undefined;
-  await attempt(R.errors, 'restart', async () => {
-    // BENCH_RESTART_E: fewer encounters (the doc's figures are for 1,000)
-    restart = await runRestart({ baseDb, E: Number(process.env.BENCH_RESTART_E ?? (QUICK ? 200 : 1000)), P: 5, log });
-  });
+  await ownBlockParts(R.errors);
   await dropDatabases();
-  if (restart) {
-    const section = restartSection(restart, `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpuGeneration()}`);
-    console.log(section);
-    if (process.env.BENCH_NO_DOC !== '1' && !QUICK) writeDoc('bench-restart', section);
-    parts.delete('restart');
-    if (parts.size === 0) return;
-  }
+  if (parts.size === 0) return;
   report(R);
   if (R.errors.length) {
     console.error(`${R.errors.length} part(s) failed:\n${R.errors.join('\n')}`);

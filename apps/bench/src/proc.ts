@@ -171,6 +171,16 @@ export function rssBytes(pid: number): number {
   }
 }
 
+/** The soft limit of open files of process `pid` (its `ulimit -n`; every socket is one), Infinity when unlimited or unreadable. */
+export function openFilesLimit(pid: number): number {
+  try {
+    const m = /Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+    return m && m[1] !== 'unlimited' ? Number(m[1]) : Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 /**
  * The CPU's family and model as /proc/cpuinfo gives them for its first processor, e.g. "family 25
  * model 17": VMs of one vendor name ("AMD EPYC") have run these benchmarks at speeds 2–3× apart,

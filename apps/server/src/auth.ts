@@ -13,7 +13,7 @@ export type Principal =
   | { kind: 'gm'; accountId: string; via: 'account-token' | 'api-token' | 'session'; credentialId?: string }
   | { kind: 'invite'; inviteId: string; encounterId: string; role: 'player' | 'spectator'; playerId: string | null };
 
-export function newToken(prefix: 'gm' | 'inv' | 'pat' | 'ses'): string {
+export function newToken(prefix: 'gm' | 'inv' | 'pat' | 'ses' | 'rpl'): string {
   return `fray_${prefix}_${randomBytes(24).toString('base64url')}`;
 }
 
@@ -36,7 +36,8 @@ export function viewerOf(p: Principal): Viewer {
 }
 
 /** A session cookie's verdict: the principal, or why not (expired sessions are ended on sight). */
-export type SessionVerdict = { p: Extract<Principal, { kind: 'gm' }>; sessionId: string; expiresAt: Date } | { refused: 'unknown' | 'expired' };
+export type SessionVerdict =
+  { p: Extract<Principal, { kind: 'gm' }>; sessionId: string; expiresAt: Date } | { refused: 'unknown' | 'expired' };
 
 const TOUCH_EVERY_MS = 60_000;
 

@@ -14,7 +14,7 @@ import {
   type ReachRequestMessage,
   type WireError,
 } from '@fray/protocol';
-import { readLogFor, type EncounterHost, type Sink } from '@fray/runtime';
+import { readLogFor, rewindsFor, type EncounterHost, type Sink } from '@fray/runtime';
 import { principalKey, viewerOf } from './auth.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';
@@ -283,14 +283,13 @@ export class Connection {
   private async readLog({ encounterId, afterSeq, limit, branch }: LogRequest) {
     const j = await this.joinedOrThrow(encounterId);
     // a branch a rewind left is projected against its own last state (docs/timeline.md)
-    return {
-      ok: true,
-      entries: await readLogFor(j.host, j.viewer, {
-        afterSeq: afterSeq ?? 0,
-        limit: limit ?? 500,
-        ...(branch !== undefined ? { branch } : {}),
-      }),
-    };
+    const entries = await readLogFor(j.host, j.viewer, {
+      afterSeq: afterSeq ?? 0,
+      limit: limit ?? 500,
+      ...(branch !== undefined ? { branch } : {}),
+    });
+    // the first page says where the GM rewound, and what it undid as this viewer saw it
+    return { ok: true, entries, ...(afterSeq ? {} : { rewinds: await rewindsFor(j.host, j.viewer, branch) }) };
   }
 
   disconnected(reason: string): void {

@@ -10,7 +10,7 @@ import { scheduleBackups } from './data/scheduled-backups.js';
 import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, tuneMemory, v8PoolSize } from './memory.js';
 import { trimWhenQuiet } from './idle-trim.js';
 import { openStore } from './open-store.js';
-import { buildServer, makeLogger, type FrayServer } from './server.js';
+import { buildServer, makeLogger } from './server.js';
 import type { ServerStore } from './store.js';
 
 /** FRAY_DIAG=1: warn lines for what makes a command slow (for reading a latency tail, not for play) */
@@ -56,7 +56,7 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeOptions> {
  * other live process runs with it: a second one refuses to start (InstanceInUseError, exit 1).
  */
 async function claimInstanceId(config: Config, store: ServerStore, logger: Logger) {
-  const kind = process.env.FRAY_STORE === 'memory' ? 'memory' : store.kind;
+  const kind = store.kind;
   const resolved = await resolveInstanceId({ explicit: config.instanceId, database: kind, dataDir: config.dataDir, port: config.port });
   if (resolved.source === 'random' && kind !== 'memory') {
     logger.warn(
@@ -82,16 +82,13 @@ async function claimInstanceId(config: Config, store: ServerStore, logger: Logge
   }
 }
 
+type Instance = Awaited<ReturnType<typeof claimInstanceId>>;
+
 async function main(): Promise<void> {
   const config = configFromEnv();
   tuneMemory(config.memory);
   const logger = makeLogger(config.logLevel, config.pretty);
-  // FRAY_STORE=memory: nothing is persisted (for measuring the server alone); never for play.
-  const store: ServerStore =
-    process.env.FRAY_STORE === 'memory'
-      ? (new MemoryStore() as unknown as ServerStore)
-      : await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-  if (process.env.FRAY_STORE === 'memory') logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
+  const store = await openServerStore(config, logger);
   const instance = await claimInstanceId(config, store, logger);
   const server = await buildServer({
     store,
@@ -130,10 +127,9 @@ async function main(): Promise<void> {
     },
     `Fray listening on ${url} (docs at ${url}/docs)`,
   );
-  warnAboutTheMachine(logger, v8Pool, memoryReducer);
-
-  // stopping: a graceful stop empties the process, and a trim then would only delay its exit
-  const stopping = stopOnSignals(server, instance, store, logger);
+  warnOfMemorySettings(logger, v8Pool, memoryReducer);
+  const stopping = stopOnSignals(logger, instance, () => server.close(), store);
+  // never while stopping: a graceful stop empties the process, and a trim then only delays its exit
   trimWhenQuiet(
     config,
     server.runtime.metrics,
@@ -141,14 +137,24 @@ async function main(): Promise<void> {
     logger,
   );
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
-  if (config.backups && process.env.FRAY_STORE !== 'memory') {
+  if (config.backups && store.kind !== 'memory') {
     scheduleBackups(store, config.backups, logger);
     logger.info(config.backups, 'backups scheduled (FRAY_BACKUP_DIR)');
   }
 }
 
-/** What the server warns about its launch: V8's background threads for the cores, the memory reducer, the kernel's DAMON. */
-function warnAboutTheMachine(logger: Logger, v8Pool: number, memoryReducer: boolean): void {
+/**
+ * The store: `@fray/store`'s (Postgres, or the embedded PGlite), or with FRAY_STORE=memory the
+ * runtime's MemoryStore: nothing is persisted (for measuring the server alone), never for play.
+ */
+async function openServerStore(config: Config, logger: Logger): Promise<ServerStore> {
+  if (process.env.FRAY_STORE !== 'memory') return openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  logger.warn({}, 'FRAY_STORE=memory: nothing will be persisted');
+  return new MemoryStore();
+}
+
+/** Warnings about V8's and the kernel's memory settings that cost a loaded server its latency (memory.ts). */
+function warnOfMemorySettings(logger: Logger, v8Pool: number, memoryReducer: boolean): void {
   const cores = availableParallelism();
   const advised = advisedV8PoolSize(cores);
   if (v8Pool > advised) {
@@ -170,20 +176,18 @@ function warnAboutTheMachine(logger: Logger, v8Pool: number, memoryReducer: bool
   if (damonSays) logger.warn({ damon, cores }, damonSays);
 }
 
-/** The graceful stop on SIGTERM, SIGINT, or when another process took the instance id; returns whether it has begun. */
-function stopOnSignals(
-  server: FrayServer,
-  instance: Awaited<ReturnType<typeof claimInstanceId>>,
-  store: ServerStore,
-  logger: Logger,
-): () => boolean {
+/**
+ * A graceful stop on SIGTERM or SIGINT, or when another process takes this one's instance id: the
+ * server closed (its encounters handed over), the instance id released, the store closed, exit 0.
+ * Returns whether it has begun.
+ */
+function stopOnSignals(logger: Logger, instance: Instance, closeServer: () => Promise<void>, store: ServerStore): () => boolean {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    server
-      .close()
+    closeServer()
       .then(() => instance.claim.release())
       .then(() => store.close())
       .then(() => process.exit(0))

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { constants, monitorEventLoopDelay, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
 import { errorsOf } from './openapi.js';
 import { prometheusRegistry } from './prometheus.js';
+import { watchEventLoopDelay, watchGc } from './process-monitors.js';
 import type { ServerContext } from './context.js';
 
 const counts = z.record(z.string(), z.number());
@@ -13,14 +13,17 @@ const metricsJson = z
   .object({
     pid: z.number(),
     uptimeSeconds: z.number(),
-    memory: counts.describe("process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers (bytes)"),
+    memory: counts.describe('process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers (bytes)'),
     cpu: z.object({ user: z.number(), system: z.number() }).describe('process.cpuUsage() since the start, µs'),
     liveEncounters: z.number(),
     sockets: z.number().describe('viewers joined to an encounter'),
     runtime: counts.describe('commands, loads, unloads since the start'),
     logWriter: counts.describe('the group-commit log writer: batches (commits), entries, writeMs, maxWriteMs…'),
     refusals: counts.describe('refused socket messages and commands since the start, by error code'),
-    eventLoopDelayMs: z.object({ p50: z.number(), p99: z.number(), max: z.number(), windowSeconds: z.number() }).nullable().describe('the last completed 10-second window; null before the first'),
+    eventLoopDelayMs: z
+      .object({ p50: z.number(), p99: z.number(), max: z.number(), windowSeconds: z.number() })
+      .nullable()
+      .describe('the last completed 10-second window; null before the first'),
     gc: counts.describe('garbage collections since the start: counts, total and longest pauses (ms)'),
   })
   .describe("This process's figures");
@@ -35,10 +38,16 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export function metricsGuard(token: string | undefined): (req: FastifyRequest) => Promise<void> {
   const want = token ? digest(token) : null;
   return async (req) => {
-    if (!want) throw new ApiError('FORBIDDEN', 'Metrics are off on this server: set FRAY_METRICS_TOKEN and send it as Authorization: Bearer <token>.', 403);
+    if (!want)
+      throw new ApiError(
+        'FORBIDDEN',
+        'Metrics are off on this server: set FRAY_METRICS_TOKEN and send it as Authorization: Bearer <token>.',
+        403,
+      );
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     // compared as digests of equal length, in constant time
-    if (!m || !timingSafeEqual(digest(m[1]!), want)) throw new ApiError('UNAUTHORIZED', 'The metrics need Authorization: Bearer <FRAY_METRICS_TOKEN>.', 401);
+    if (!m || !timingSafeEqual(digest(m[1]!), want))
+      throw new ApiError('UNAUTHORIZED', 'The metrics need Authorization: Bearer <FRAY_METRICS_TOKEN>.', 401);
   };
 }
 
@@ -50,79 +59,53 @@ export function metricsGuard(token: string | undefined): (req: FastifyRequest) =
 export function registerMetrics(app: FastifyInstance, ctx: ServerContext, token: string | undefined): void {
   const guard = metricsGuard(token);
   const registry = prometheusRegistry(ctx);
-  // event-loop delay over the last completed 10-second window (what a command waits when the
-  // loop is busy), from a 10 ms sampling timer: the histogram records the timer's whole interval,
-  // so the resolution is taken off; reset every window
-  const WINDOW_MS = 10_000;
-  const RESOLUTION_MS = 10;
-  const current: ELDHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  current.enable();
-  let last: { p50: number; p99: number; max: number; windowSeconds: number } | null = null;
-  const rotate = setInterval(() => {
-    const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
-    last = { p50: ms(current.percentile(50)), p99: ms(current.percentile(99)), max: ms(current.max), windowSeconds: WINDOW_MS / 1000 };
-    current.reset();
-  }, WINDOW_MS);
-  rotate.unref();
-  // garbage collections since the start, from Node's `gc` performance entries: how many of each
-  // kind and their pauses (a full GC's entry is its final pause; the incremental marking before it
-  // runs in steps between tasks and is not in it)
-  const gc = {
-    scavenges: 0,
-    scavengeMs: 0,
-    scavengeMaxMs: 0,
-    fullGcs: 0,
-    fullGcMs: 0,
-    fullGcMaxMs: 0,
-  };
-  const gcObserver = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const kind = 'detail' in e ? gcKind(e.detail) : undefined;
-      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
-        gc.scavenges += 1;
-        gc.scavengeMs += e.duration;
-        gc.scavengeMaxMs = Math.max(gc.scavengeMaxMs, e.duration);
-      } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
-        gc.fullGcs += 1;
-        gc.fullGcMs += e.duration;
-        gc.fullGcMaxMs = Math.max(gc.fullGcMaxMs, e.duration);
-      }
-    }
-  });
-  gcObserver.observe({ entryTypes: ['gc'] });
-  app.addHook('onClose', async () => {
-    clearInterval(rotate);
-    current.disable();
-    gcObserver.disconnect();
-  });
+  const eventLoopDelay = watchEventLoopDelay(app);
+  const gc = watchGc(app);
   const prometheusText = { description: 'The Prometheus text format (version 0.0.4)', content: { 'text/plain': { schema: z.string() } } };
-  app.get('/metrics', { onRequest: guard, schema: { summary: 'Prometheus text format: process, Node and Fray figures (Authorization: Bearer <FRAY_METRICS_TOKEN>)', security: [{ bearer: [] }], response: { 200: prometheusText, ...errorsOf.guarded } } }, async (_req, reply) => {
-    const text = await registry.metrics();
-    return reply.type(registry.contentType).send(text);
-  });
-  app.get('/metrics/json', { onRequest: guard, schema: { summary: 'Process figures as JSON: memory, CPU, live encounters, command and group-commit counters (no encounter data)', security: [{ bearer: [] }], response: { 200: metricsJson, ...errorsOf.guarded } } }, async () => {
-    const w = ctx.runtime.writer.stats;
-    return {
-      pid: process.pid,
-      uptimeSeconds: process.uptime(),
-      memory: process.memoryUsage(),
-      cpu: process.cpuUsage(),
-      liveEncounters: ctx.runtime.liveCount,
-      sockets: ctx.sinks.size,
-      runtime: { ...ctx.runtime.metrics },
-      /** the group-commit log writer: one batch is one database commit */
-      logWriter: { ...w },
-      /** refused socket messages and commands since the start, by error code */
-      refusals: { ...ctx.refusals.totals },
-      /** ms; null until the first window has passed */
-      eventLoopDelayMs: last,
-      /** garbage collections since the start: counts, total and longest pauses (ms) */
-      gc: Object.fromEntries(Object.entries(gc).map(([k, v]) => [k, Math.round(v * 10) / 10])),
-    };
-  });
-}
-
-/** The kind of a `gc` performance entry (its `detail`, typed unknown by Node's typings). */
-function gcKind(detail: unknown): unknown {
-  return typeof detail === 'object' && detail !== null && 'kind' in detail ? detail.kind : undefined;
+  app.get(
+    '/metrics',
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Prometheus text format: process, Node and Fray figures (Authorization: Bearer <FRAY_METRICS_TOKEN>)',
+        security: [{ bearer: [] }],
+        response: { 200: prometheusText, ...errorsOf.guarded },
+      },
+    },
+    async (_req, reply) => {
+      const text = await registry.metrics();
+      return reply.type(registry.contentType).send(text);
+    },
+  );
+  app.get(
+    '/metrics/json',
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Process figures as JSON: memory, CPU, live encounters, command and group-commit counters (no encounter data)',
+        security: [{ bearer: [] }],
+        response: { 200: metricsJson, ...errorsOf.guarded },
+      },
+    },
+    async () => {
+      const w = ctx.runtime.writer.stats;
+      return {
+        pid: process.pid,
+        uptimeSeconds: process.uptime(),
+        memory: process.memoryUsage(),
+        cpu: process.cpuUsage(),
+        liveEncounters: ctx.runtime.liveCount,
+        sockets: ctx.sinks.size,
+        runtime: { ...ctx.runtime.metrics },
+        /** the group-commit log writer: one batch is one database commit */
+        logWriter: { ...w },
+        /** refused socket messages and commands since the start, by error code */
+        refusals: { ...ctx.refusals.totals },
+        /** ms; null until the first window has passed */
+        eventLoopDelayMs: eventLoopDelay(),
+        /** garbage collections since the start: counts, total and longest pauses (ms) */
+        gc: gc(),
+      };
+    },
+  );
 }

@@ -15,6 +15,7 @@ import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
+import { registerReplayHttp } from './replay-http.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerPasskeys } from './passkey-http.js';
@@ -125,6 +126,7 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
   registerTransfer(app, ctx);
+  registerReplayHttp(app, ctx);
   registerMetrics(app, ctx, opts.metricsToken);
   registerSockets(io, ctx);
 

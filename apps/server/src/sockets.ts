@@ -1,44 +1,18 @@
 import { clientAddress } from './client-address.js';
 import type { Socket as NetSocket } from 'node:net';
 import type { Socket } from 'socket.io';
-import { clientEventNames, type ClientEventName, type PatchMessage } from '@fray/protocol';
-import type { Sink } from '@fray/runtime';
+import { clientEventNames, type ClientEventName } from '@fray/protocol';
 import { credentialRoom } from './auth.js';
 import { authenticateSocket } from './socket-auth.js';
 import type { ServerContext } from './context.js';
 import { inviteRoom } from './owner.js';
 import { Connection } from './connection.js';
 import { ConnectError, type FrayIo, type FraySocket } from './socket-types.js';
-import { engineConnOf, holdUntilTurnEnds, releaseUpgradeResponse } from './transport.js';
+import { engineConnOf, releaseUpgradeResponse } from './transport.js';
 
 const known = new Set<string>(clientEventNames);
 
-/**
- * Send one patch message to the sockets behind several sinks. Viewers who share a view share the
- * message; socket.io serializes a broadcast once and writes the same frame to every socket, so
- * the sockets are addressed by their own rooms (each socket is in a room named by its id), on
- * this process only (`local`: never through the Redis adapter; the owner holds these sockets).
- */
-export function deliverPatch(ctx: ServerContext | undefined, msg: PatchMessage, sinks: readonly Sink[]): void {
-  if (!ctx) {
-    for (const s of sinks) s(msg);
-    return;
-  }
-  const ids: string[] = [];
-  let nsp: FraySocket['nsp'] | null = null;
-  for (const s of sinks) {
-    const entry = ctx.sinks.get(s);
-    if (entry) {
-      // the sender's ack follows in this turn: one write for both
-      const data = entry.socket.data;
-      if (data.awaitingAcks > 0 && data.engine) holdUntilTurnEnds(data.engine);
-      if (sinks.length === 1) return s(msg);
-      ids.push(entry.socket.id);
-      nsp = entry.socket.nsp;
-    } else s(msg);
-  }
-  if (nsp) nsp.local.to(ids).emit('patch', msg);
-}
+export { deliverPatch } from './deliver.js';
 
 /** socket.io: authentication, the protocol's events, validation, limits and rate limits. */
 export function registerSockets(io: FrayIo, ctx: ServerContext): void {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from '@fray/runtime';
 import { BACKOFF } from '../src/passwords.js';
 import { Agent } from './browser-agent.js';
 import { startServer, type TestServer } from './helpers.js';
@@ -29,7 +30,14 @@ describe('password accounts and sessions', () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i); // served over http here
     const me = await a.req('GET', '/account');
-    expect(me.body).toMatchObject({ accountId: r.body.accountId, name, signInName: name.toLowerCase(), hasPassword: true, hasToken: false, passkeys: 0 });
+    expect(me.body).toMatchObject({
+      accountId: r.body.accountId,
+      name,
+      signInName: name.toLowerCase(),
+      hasPassword: true,
+      hasToken: false,
+      passkeys: 0,
+    });
   });
 
   it('"POST /sessions { name, password } → 200 with the session cookie and { accountId }", on any device, whatever the name\'s case', async () => {
@@ -67,9 +75,19 @@ describe('password accounts and sessions', () => {
     const none = await a.req('POST', '/encounters', { name: 'x', ruleset: 'skirmish' }, { csrf: false });
     expect(none.status).toBe(403);
     expect(none.body.error?.code).toBe('CSRF_FAILED');
-    const foreign = await a.req('POST', '/encounters', { name: 'x', ruleset: 'skirmish' }, { csrf: false, headers: { 'x-csrf-token': other.csrfToken! } });
+    const foreign = await a.req(
+      'POST',
+      '/encounters',
+      { name: 'x', ruleset: 'skirmish' },
+      { csrf: false, headers: { 'x-csrf-token': other.csrfToken! } },
+    );
     expect(foreign.body.error?.code).toBe('CSRF_FAILED');
-    for (const [method, path, body] of [['POST', '/account/tokens', { name: 't' }], ['DELETE', '/sessions', undefined], ['POST', '/account/device-codes', undefined], ['PUT', '/account/password', { password: 'another long one' }]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/account/tokens', { name: 't' }],
+      ['DELETE', '/sessions', undefined],
+      ['POST', '/account/device-codes', undefined],
+      ['PUT', '/account/password', { password: 'another long one' }],
+    ] as const) {
       expect((await a.req(method, path, body, { csrf: false })).body.error?.code).toBe('CSRF_FAILED');
     }
     expect((await a.req('GET', '/encounters')).body.encounters).toEqual([]);
@@ -77,7 +95,9 @@ describe('password accounts and sessions', () => {
     // a page of another site cannot sign a browser in (login CSRF) nor act with its cookie
     const evil = await new Agent(s.url, 'https://evil.example').req('POST', '/sessions', { name: 'x', password: PASSWORD });
     expect(evil.body.error?.code).toBe('CSRF_FAILED');
-    expect((await a.req('POST', '/encounters', { name: 'x', ruleset: 'skirmish' }, { origin: 'https://evil.example' })).body.error?.code).toBe('CSRF_FAILED');
+    expect(
+      (await a.req('POST', '/encounters', { name: 'x', ruleset: 'skirmish' }, { origin: 'https://evil.example' })).body.error?.code,
+    ).toBe('CSRF_FAILED');
   });
 
   it('GET /session gives the CSRF token again (a reload), bound to the session', async () => {
@@ -130,7 +150,8 @@ describe('wrong names and passwords', () => {
     try {
       const name = uniqueName('addr');
       await new Agent(solo.url).signUp(name, PASSWORD);
-      for (let i = 0; i <= BACKOFF.addressFree; i++) expect((await new Agent(solo.url).signIn(uniqueName('guess'), 'some password')).body.error?.code).toBe('WRONG_CREDENTIALS');
+      for (let i = 0; i <= BACKOFF.addressFree; i++)
+        expect((await new Agent(solo.url).signIn(uniqueName('guess'), 'some password')).body.error?.code).toBe('WRONG_CREDENTIALS');
       const r = await new Agent(solo.url).signIn(name, PASSWORD);
       expect(r.body.error?.code).toBe('RATE_LIMITED');
       expect(r.body.error?.retryAfter).toBeGreaterThan(0);
@@ -169,7 +190,13 @@ describe('bad input: each a typed error, nothing half-created', () => {
     const accounts = s.store.accounts!;
     const cookie = 'fray_ses_expired_session_value_for_the_test';
     const { createHash } = await import('node:crypto');
-    await accounts.createSession(accountId, { id: `ses_old${n}`, tokenHash: createHash('sha256').update(cookie).digest('hex'), method: 'password', userAgent: null, expiresAt: new Date(Date.now() - 1000) });
+    await accounts.createSession(accountId, {
+      id: `ses_old${n}`,
+      tokenHash: createHash('sha256').update(cookie).digest('hex'),
+      method: 'password',
+      userAgent: null,
+      expiresAt: new Date(Date.now() - 1000),
+    });
     const stale = new Agent(s.url);
     stale.cookies.set('fray_session', cookie);
     const r = await stale.req('GET', '/encounters');
@@ -195,5 +222,32 @@ describe('which page may open a socket with the cookie', () => {
     expect(foreignSocketOrigin('https://fray.example.org', 'fray-1.example.org', '.example.org')).toBe(false);
     expect(foreignSocketOrigin('https://evil-example.org', 'fray-1.example.org', 'example.org')).toBe(true);
     expect(foreignSocketOrigin('null', 'fray.example.org', undefined)).toBe(true);
+  });
+});
+
+describe('the in-memory store (FRAY_STORE=memory)', () => {
+  it('keeps no accounts: sign-up with a password, sign-in and passkeys answer UNAVAILABLE saying why; an account token still plays', async () => {
+    const m = await startServer({ store: new MemoryStore() });
+    try {
+      const name = uniqueName('Mem');
+      const refused = [
+        await m.http('POST', '/accounts', { name, password: PASSWORD }),
+        await m.http('POST', '/sessions', { name, password: PASSWORD }),
+        await m.http('POST', '/sessions/passkey/options'),
+      ];
+      for (const r of refused) {
+        expect(r.status).toBe(503);
+        expect(r.body.error).toMatchObject({ code: 'UNAVAILABLE' });
+        expect(r.body.error!.message).toContain('keeps no accounts (FRAY_STORE=memory)');
+      }
+      const created = await m.http('POST', '/accounts', {});
+      expect(created.status).toBe(201);
+      const token = String(created.body.token);
+      const enc = await m.http('POST', '/encounters', { name: 'In memory', ruleset: 'skirmish' }, token);
+      expect(enc.status).toBe(201);
+      expect((await m.http('GET', `/encounters/${String(enc.body.id)}`, undefined, token)).status).toBe(200);
+    } finally {
+      await m.close();
+    }
   });
 });

@@ -45,7 +45,7 @@ describe('GET /docs/json', () => {
   it("lists the API only: none of the web app's pages or files", () => {
     const paths = Object.keys(doc.paths);
     expect(paths).toEqual(expect.arrayContaining(['/rulesets', '/accounts', '/encounters', '/encounters/{id}', '/metrics']));
-    for (const p of paths) expect(p, p).toMatch(/^\/(health|rulesets|accounts?|sessions?|encounters|metrics)(\/|$)/);
+    for (const p of paths) expect(p, p).toMatch(/^\/(health|rulesets|accounts?|sessions?|encounters|replays|metrics)(\/|$)/);
   });
 
   it('describes every response of every operation, and every error with the Error body', () => {
@@ -53,7 +53,10 @@ describe('GET /docs/json', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const responses = Object.entries(op.responses ?? {});
-        expect(responses.some(([status]) => status.startsWith('2')), `${method} ${path} has a success response`).toBe(true);
+        expect(
+          responses.some(([status]) => status.startsWith('2')),
+          `${method} ${path} has a success response`,
+        ).toBe(true);
         for (const [status, r] of responses) {
           expect(r.description, `${method} ${path} ${status}`).toBeTruthy();
           expect(r.description, `${method} ${path} ${status}`).not.toBe('Default Response');

@@ -20,8 +20,14 @@ beforeAll(async () => {
   otherToken = (await s.http('POST', '/accounts', {})).body.token as string;
   encounterId = (await s.http('POST', '/encounters', { name: 'Rewind', ruleset: 'skirmish', seed: 3 }, gmToken)).body.id as string;
   await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 5 } }, gmToken);
-  await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'spy', name: 'Spy', side: 'npcs', hidden: true, stats: { hp: 5 } }, gmToken);
-  playerToken = (await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body.token as string;
+  await s.http(
+    'POST',
+    `/encounters/${encounterId}/combatants`,
+    { id: 'spy', name: 'Spy', side: 'npcs', hidden: true, stats: { hp: 5 } },
+    gmToken,
+  );
+  playerToken = (await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body
+    .token as string;
 }, 60_000);
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -44,7 +50,11 @@ describe('the GM timeline over socket.io and HTTP', () => {
     expect(playerView.branch).toBe(1);
     expect(JSON.stringify(playerView.state)).not.toContain('Spy');
     // a command made before the rewind reached it (branch 0)
-    const stale = await player.command(encounterId, { type: 'dice.roll', formula: '1d4', purpose: 'late', combatantId: 'hero' }, { branch: 0 });
+    const stale = await player.command(
+      encounterId,
+      { type: 'dice.roll', formula: '1d4', purpose: 'late', combatantId: 'hero' },
+      { branch: 0 },
+    );
     expect(stale).toMatchObject({ ok: false, error: { code: 'STALE_BRANCH', rule: 'timeline.rewind' } });
     expect(await gmView.command({ type: 'dice.roll', formula: '1d6', purpose: 'new' })).toMatchObject({ ok: true, version: top - 1 });
     await expectConverged(s, encounterId, [gmView, playerView]);
@@ -55,9 +65,16 @@ describe('the GM timeline over socket.io and HTTP', () => {
       { branch: 1, parent: 0, fromVersion: top, baseVersion: top - 2, lastVersion: top - 1, live: true },
     ]);
     const old = await s.http('GET', `/encounters/${encounterId}/log?branch=0`, undefined, gmToken);
-    expect((old.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual(['a', 'b', 'c']);
+    expect((old.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     const live = await s.http('GET', `/encounters/${encounterId}/log`, undefined, gmToken);
-    expect((live.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual(['a', 'new']);
+    expect((live.body.entries as Array<{ command: { purpose?: string } }>).map((e) => e.command.purpose).filter(Boolean)).toEqual([
+      'a',
+      'new',
+    ]);
     expect((await s.http('GET', `/encounters/${encounterId}/log?branch=9`, undefined, gmToken)).body.error?.code).toBe('UNKNOWN_BRANCH');
     // a player reads the abandoned branch over the socket, projected: never the hidden Spy
     const playerOld = await player.request('log', { encounterId, afterSeq: 0, branch: 0 });
@@ -73,8 +90,43 @@ describe('the GM timeline over socket.io and HTTP', () => {
     expect(copy.body).toMatchObject({ version: top - 1 });
     expect((copy.body.state as { rolls: unknown }).rolls).toEqual((gmView.state as { rolls: unknown }).rolls);
     // bad input: a version that does not exist: typed, nothing changed
-    expect(await gmView.command({ type: 'timeline.rewind', toVersion: 999 })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_VERSION' } });
+    expect(await gmView.command({ type: 'timeline.rewind', toVersion: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_VERSION' },
+    });
     expect(gmView.version).toBe(top - 1);
+  }, 60_000);
+
+  it('the log tells every viewer where the GM rewound, with what it undid as that viewer saw it: nothing hidden', async () => {
+    const gm = await connect(s.url, gmToken);
+    const player = await connect(s.url, playerToken);
+    clients.push(gm, player);
+    const gmView = await gm.join(encounterId);
+    await player.join(encounterId);
+    expect((await gmView.command({ type: 'dice.roll', formula: '1d6', purpose: 'seen by all', combatantId: 'hero' })).ok).toBe(true);
+    expect((await gmView.command({ type: 'dice.roll', formula: '1d6', purpose: 'lurking', combatantId: 'spy' })).ok).toBe(true);
+    const top = gmView.version;
+    expect((await gmView.command({ type: 'timeline.rewind', toVersion: top - 1 })).ok).toBe(true);
+    const note = async (c: FrayClient) => {
+      const ack = await c.log(encounterId);
+      if (!ack.ok) throw new Error(ack.error.message);
+      return ack.rewinds?.at(-1);
+    };
+    const gmNote = await note(gm);
+    expect(gmNote).toMatchObject({ fromVersion: top, toVersion: top - 1, undoneCount: 1, branch: gmView.branch });
+    expect(JSON.stringify(gmNote?.undone)).toContain('lurking');
+    // the player sees that the GM undid something, never what the hidden Spy did
+    const playerNote = await note(player);
+    expect(playerNote).toMatchObject({ fromVersion: top, toVersion: top - 1, undoneCount: 1 });
+    expect(JSON.stringify(playerNote)).not.toMatch(/lurking|spy/i);
+    // undo again: the note says what went, as the player saw it; the first undo is no longer on the path
+    expect((await gmView.command({ type: 'timeline.rewind', toVersion: top - 2 })).ok).toBe(true);
+    const again = await player.log(encounterId);
+    expect(again.ok && again.rewinds?.filter((r) => r.toVersion >= top - 2).map((r) => r.toVersion)).toEqual([top - 2]);
+    expect(JSON.stringify(await note(player))).toContain('seen by all');
+    // a later page carries no notes
+    const later = await player.log(encounterId, 1);
+    expect(later.ok && later.rewinds).toBeUndefined();
   }, 60_000);
 
   it("fork: the GM's own encounter at a version; another GM's: 403; an unknown version: 404; nothing made", async () => {

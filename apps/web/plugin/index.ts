@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifySchema, RouteShorthandOptions } from 'fastify';
 
 /** The routes the browser app handles itself (history API): each serves index.html. */
-export const clientRoutes = ['/gm', '/gm/*', '/play/*', '/watch/*'] as const;
+export const clientRoutes = ['/gm', '/gm/*', '/play/*', '/watch/*', '/replay'] as const;
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** apps/web, from plugin/ (sources) or dist/plugin/ (built) */

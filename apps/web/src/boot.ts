@@ -1,5 +1,7 @@
 import { openEarly } from './lib/early.js';
 import './style.css';
+import './polish.css';
+import './forms.css';
 
 // The entry: a player's or spectator's page connects at once (socket.io, join), while React and
 // the screens (main.tsx, preloaded by index.html) download alongside: docs/web.md, "Size".

@@ -10,6 +10,8 @@ import { navigate, useRoute } from './lib/router.js';
 const Console = lazy(() => import('./screens/Console.js').then((m) => ({ default: m.Console })));
 const GmList = lazy(() => import('./screens/GmList.js').then((m) => ({ default: m.GmList })));
 const AccountSettings = lazy(() => import('./screens/AccountSettings.js').then((m) => ({ default: m.AccountSettings })));
+const GmReplay = lazy(() => import('./screens/Replay.js').then((m) => ({ default: m.GmReplay })));
+const SharedReplay = lazy(() => import('./screens/Replay.js').then((m) => ({ default: m.SharedReplay })));
 const DeviceSignIn = lazy(() => import('./screens/DeviceSignIn.js').then((m) => ({ default: m.DeviceSignIn })));
 
 function Loading() {
@@ -72,6 +74,18 @@ function App() {
       return (
         <Suspense fallback={<Loading />}>
           <Console key={route.encounterId} encounterId={route.encounterId} />
+        </Suspense>
+      );
+    case 'replay':
+      return (
+        <Suspense fallback={<Loading />}>
+          <GmReplay key={route.encounterId} encounterId={route.encounterId} />
+        </Suspense>
+      );
+    case 'shared-replay':
+      return (
+        <Suspense fallback={<Loading />}>
+          <SharedReplay key={route.token} token={route.token} />
         </Suspense>
       );
     case 'play':

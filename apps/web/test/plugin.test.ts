@@ -23,7 +23,7 @@ describe('webPlugin', () => {
   afterAll(() => app.close());
 
   it('serves index.html at / and at the client routes', async () => {
-    for (const url of ['/', '/gm', '/gm/e/abc', '/play/abc', '/watch/abc']) {
+    for (const url of ['/', '/gm', '/gm/e/abc', '/gm/e/abc/replay', '/play/abc', '/watch/abc', '/replay']) {
       const r = await app.inject({ url });
       expect(r.statusCode, url).toBe(200);
       expect(r.headers['content-type']).toMatch(/text\/html/);

@@ -14,7 +14,7 @@ import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
 import { EncounterMirror } from './mirror.js';
 import { newCommandId, type ClientOptions, type FraySocket } from './options.js';
-import { whenConnected } from './socket-wait.js';
+import { whenConnected } from './connection.js';
 
 export type { ClientOptions, FraySocket } from './options.js';
 

@@ -16,7 +16,12 @@ const MAX_CONTRIBUTIONS = 64;
 
 function committed(ctx: Ctx, rule: string): DiceState {
   const d = ctx.state.dice;
-  if (!d) throw new RuleViolation('DICE_NOT_COMMITTED', rule, 'This encounter was created before committed dice: its dice have no commitment to contribute to or reveal.');
+  if (!d)
+    throw new RuleViolation(
+      'DICE_NOT_COMMITTED',
+      rule,
+      'This encounter was created before committed dice: its dice have no commitment to contribute to or reveal.',
+    );
   return d;
 }
 
@@ -32,9 +37,16 @@ export const diceCommitCommands: Record<string, CommandSpec> = {
       const d = committed(ctx, 'engine.dice.contribute');
       const by = participantOf(cmd.by);
       if (by === null) ctx.fail('NOT_AUTHORIZED', 'engine.dice.contribute', 'Only the GM and the players contribute to the dice.');
-      if (d.sealed) ctx.fail('DICE_SEALED', 'engine.dice.contribute', 'The dice are sealed (combat has started or a die was rolled): contributions are closed.');
-      if (d.contributions.some((c) => c.by === by)) ctx.fail('DICE_ALREADY_CONTRIBUTED', 'engine.dice.contribute', 'You have already contributed to these dice.');
-      if (d.contributions.length >= MAX_CONTRIBUTIONS) ctx.fail('INVALID_COMMAND', 'engine.dice.contribute', `At most ${MAX_CONTRIBUTIONS} contributions.`);
+      if (d.sealed)
+        ctx.fail(
+          'DICE_SEALED',
+          'engine.dice.contribute',
+          'The dice are sealed (combat has started or a die was rolled): contributions are closed.',
+        );
+      if (d.contributions.some((c) => c.by === by))
+        ctx.fail('DICE_ALREADY_CONTRIBUTED', 'engine.dice.contribute', 'You have already contributed to these dice.');
+      if (d.contributions.length >= MAX_CONTRIBUTIONS)
+        ctx.fail('INVALID_COMMAND', 'engine.dice.contribute', `At most ${MAX_CONTRIBUTIONS} contributions.`);
       ctx.emit({ type: 'dice.contributed', by, value: cmd.value });
     },
   }),
@@ -48,7 +60,12 @@ export const diceCommitCommands: Record<string, CommandSpec> = {
       const d = committed(ctx, 'engine.dice.reveal');
       if (d.revealed) ctx.fail('DICE_ALREADY_REVEALED', 'engine.dice.reveal', 'The dice of this encounter are already revealed.');
       // a revealed seed makes every later die foreseeable: reveal only once no die can be rolled
-      if (ctx.state.status !== 'ended') ctx.fail('DICE_REVEAL_TOO_EARLY', 'engine.dice.reveal', 'Reveal the dice once combat has ended: a revealed seed would let anyone foresee the dice still to come.');
+      if (ctx.state.status !== 'ended')
+        ctx.fail(
+          'DICE_REVEAL_TOO_EARLY',
+          'engine.dice.reveal',
+          'Reveal the dice once combat has ended: a revealed seed would let anyone foresee the dice still to come.',
+        );
       emitReveal(ctx, d);
     },
   }),
@@ -82,11 +99,16 @@ export function beforeCommittedRoll(ctx: Ctx): number {
   return ctx.state.dice!.draws;
 }
 
-/** After a command: seal when combat started without a roll; reveal when combat ended (if on). */
+/**
+ * After a command: seal when combat started without a roll; reveal when combat ended (if on). A
+ * fork of a fight under way starts unsealed (fresh dice): it seals at its first roll, so the
+ * participants who join it contribute first.
+ */
 export function afterDiceCommand<RS>(ctx: Ctx<RS>, before: EncounterState<RS>): void {
   const d = ctx.state.dice;
   if (!d) return;
-  if (!d.sealed && ctx.state.status !== 'setup') ctx.emit({ type: 'dice.sealed', contributors: d.contributions.map((c) => c.by) });
+  if (!d.sealed && before.status === 'setup' && ctx.state.status !== 'setup')
+    ctx.emit({ type: 'dice.sealed', contributors: d.contributions.map((c) => c.by) });
   const now = ctx.state.dice!;
   if (ctx.state.status === 'ended' && before.status !== 'ended' && now.autoReveal && !now.revealed) emitReveal(ctx, now);
 }

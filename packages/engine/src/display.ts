@@ -53,7 +53,9 @@ export interface VitalSpec {
  * A sentence for an event: `{field}` is replaced by the event's field (a combatant id becomes its
  * name, a list is joined with commas, `{field.sub}` reads inside an object). A list of variants
  * picks the first whose `when` matches (every listed field equals the given value; `true` matches
- * any truthy value, `false` any falsy one).
+ * any truthy value, `false` any falsy one). `$numbers` in `when` is the reader's, not the event's: true when
+ * the reader sees the numbers of the event's subject (`targetId`, else `combatantId`) as the bars show them:
+ * the GM and its controller; a sentence that tells a vital's total gives a variant without it for the rest.
  */
 export type EventSentence = string | Array<{ when?: Record<string, unknown>; text: string }>;
 
@@ -93,6 +95,20 @@ export interface RulesetDisplay {
   samples?: StatBlock[];
   /** rulings the GM owes, shown as cards with buttons (e.g. a pending attack) */
   rulings?: PendingRuling[];
+  /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
+  phases?: Record<string, string>;
+  /**
+   * The action lists: `common` are the actions a combatant usually takes (matched against an
+   * option's `action`, else its `command`), shown first on the your-turn card with every other
+   * action folded under "More"; `kinds` names an option's `kind` in plain words (`none` → "No
+   * action needed").
+   */
+  actions?: { common?: string[]; kinds?: Record<string, string> };
+  /**
+   * The GM's condition form: the duration units its `effectExpiry` understands (unit → what it
+   * means, the first the default) and the named conditions its rules act on.
+   */
+  effects?: { units: Record<string, string>; conditions: string[] };
 }
 
 /**
@@ -118,7 +134,13 @@ export interface StatBlock {
   side: string;
   /** validated by the ruleset's stats schema (a test checks every sample) */
   stats: Record<string, unknown>;
-  items?: Array<{ id: string; name: string; location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground'; tags?: string[]; props?: Record<string, unknown> }>;
+  items?: Array<{
+    id: string;
+    name: string;
+    location: 'left-hand' | 'right-hand' | 'both-hands' | 'carried' | 'ground';
+    tags?: string[];
+    props?: Record<string, unknown>;
+  }>;
   /** one line: what it is, in the game */
   doc: string;
 }
@@ -132,7 +154,14 @@ function namesIn(options: unknown, key: string | undefined): string[] {
 function named(spec: VitalSpec, name: string, rising: boolean): VitalSpec {
   const fill = (t: string) => t.split('{name}').join(name);
   const ref = (r: FieldRef | number | undefined) => (r === undefined || typeof r === 'number' ? r : { in: r.in, key: fill(r.key) });
-  const out: VitalSpec = { ...spec, key: fill(spec.key), label: fill(spec.label), short: fill(spec.short), current: { in: spec.current.in, key: fill(spec.current.key) }, doc: fill(spec.doc) };
+  const out: VitalSpec = {
+    ...spec,
+    key: fill(spec.key),
+    label: fill(spec.label),
+    short: fill(spec.short),
+    current: { in: spec.current.in, key: fill(spec.current.key) },
+    doc: fill(spec.doc),
+  };
   const max = ref(spec.max);
   if (max !== undefined) out.max = max;
   if (rising) out.direction = 'up';

@@ -18,6 +18,7 @@ export const serverErrorCodes = [
   'STALE_BRANCH',
   'UNKNOWN_VERSION',
   'UNKNOWN_BRANCH',
+  'UNKNOWN_VIEWER',
   'COMMAND_ID_TAKEN',
   'CONFLICT',
   'ENCOUNTER_BUSY',
@@ -75,6 +76,7 @@ export function httpStatusFor(code: ServerErrorCode | (string & {})): number {
     case 'UNKNOWN_COMBATANT':
     case 'UNKNOWN_VERSION':
     case 'UNKNOWN_BRANCH':
+    case 'UNKNOWN_VIEWER':
       return 404;
     case 'CONFLICT':
     case 'STALE_VERSION':

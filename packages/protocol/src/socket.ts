@@ -40,7 +40,12 @@ export const reachRequest = z
 export type ReachRequestMessage = z.infer<typeof reachRequest>;
 
 export const logRequest = z
-  .object({ encounterId: idSchema, afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional(), branch: z.number().int().min(0).optional() })
+  .object({
+    encounterId: idSchema,
+    afterSeq: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    branch: z.number().int().min(0).optional(),
+  })
   .strict();
 export type LogRequest = z.infer<typeof logRequest>;
 
@@ -106,12 +111,33 @@ export type ReachAck =
       paramKind: 'path' | 'position';
       from: unknown;
       maxSteps: number | null;
-      reachable: Array<{ to: unknown; path?: unknown[]; steps: number; label?: string; provokes?: { at: number; from: string[]; description: string } }>;
+      reachable: Array<{
+        to: unknown;
+        path?: unknown[];
+        steps: number;
+        label?: string;
+        provokes?: { at: number; from: string[]; description: string };
+      }>;
       refused: Array<{ to: unknown; error: WireError }>;
       explain?: { to: unknown; ok: boolean; error?: WireError; path?: unknown[] };
     }
   | Failure;
-export type LogAck = { ok: true; entries: WireLogEntry[] } | Failure;
+/**
+ * A rewind on the branch a `log` read follows (docs/timeline.md): the GM took the encounter from
+ * `fromVersion` back to `toVersion`, where branch `branch` goes on. `undone`: the first entries it
+ * left (at most a few, from branch `fromBranch`), as this viewer may see them; `undoneCount`: how many it left.
+ */
+export interface RewindNote {
+  branch: number;
+  fromBranch: number;
+  fromVersion: number;
+  toVersion: number;
+  at: string | null;
+  undone: WireLogEntry[];
+  undoneCount: number;
+}
+/** `rewinds` (the first page only, `afterSeq` 0): the rewinds on the read branch's path, oldest first. */
+export type LogAck = { ok: true; entries: WireLogEntry[]; rewinds?: RewindNote[] } | Failure;
 export type SimpleAck = { ok: true } | Failure;
 
 /** Events the client emits (each takes an ack callback). */

@@ -164,7 +164,7 @@ function legendsRecord(count: number): Recorded {
         name: `Fighter ${i}`,
         side,
         controller: side === 'heroes' ? `p${i}` : null,
-        stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: i === 4 ? 1 : 0, sprintingFocus: i % 5 === 0 ? 1 : 0 },
+        stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: i === 4 ? 1 : 0, sprintingFocus: i % 5 === 0 ? 1 : 0, toughness: 1000 },
         items: [
           ranged
             ? { id: `w${i}`, name: 'Bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow', twoHandedOnly: true } }
@@ -194,6 +194,10 @@ function legendsRecord(count: number): Recorded {
       push({ type: 'reaction.pass', combatantId: who });
       return out;
     }
+    // the GM confirms each attack's outcome as rolled, as a table does (toughness 1000: the fight runs its
+    // length); unconfirmed attacks would pile up in the state and measure a table nobody plays
+    const attack = s.rs.attacks[0];
+    if (attack) return [{ by: gm, type: 'resolveAttack', attackId: attack.id }];
     const phase = s.clock.phase;
     if (phase === 'turn-order' || phase === 'reorder') {
       const id = s.rs.queue[0]!;

@@ -5,7 +5,7 @@ import { actionRound } from '../src/action-round/index.js';
 import { legends } from '../src/legends/index.js';
 import { copyData as legendsCopyData } from '../src/legends/events/index.js';
 import { ocvPhases } from '../src/ocv-phases/index.js';
-import { copyData as ocvCopyData } from '../src/ocv-phases/state.js';
+import { copyData as ocvCopyData } from '../src/ocv-phases/state/index.js';
 import { started } from './legends/helpers.js';
 import { encounter } from './ocv-phases/helpers.js';
 
@@ -36,12 +36,18 @@ describe('rulesets copy their parts as a spread would', () => {
   }
 
   it('legends: copyData', () => {
-    const t = started([{ id: 'a1', side: 'a' }, { id: 'b1', side: 'b' }]);
+    const t = started([
+      { id: 'a1', side: 'a' },
+      { id: 'b1', side: 'b' },
+    ]);
     expectPlainCopy(legendsCopyData as unknown as (v: Obj) => Obj, t.state.combatants.a1!.data as unknown as Obj);
   });
 
   it('ocv-phases: copyData', () => {
-    const { s } = encounter([{ id: 'a', side: 'x', cv: 5 }, { id: 'b', side: 'y', cv: 5 }]);
+    const { s } = encounter([
+      { id: 'a', side: 'x', cv: 5 },
+      { id: 'b', side: 'y', cv: 5 },
+    ]);
     expectPlainCopy(ocvCopyData as unknown as (v: Obj) => Obj, s.combatants.a!.data as unknown as Obj);
   });
 });

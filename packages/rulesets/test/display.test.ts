@@ -15,7 +15,9 @@ const STATS: Record<string, Record<string, unknown>> = {
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
-    v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+    v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length
+      ? flatten(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [`${prefix}${k}`],
   );
 }
 
@@ -23,7 +25,11 @@ function encounter(id: string): EncounterState {
   const r = registry[id]!;
   let s = createEncounter(r, { id: 'e1', name: 'test', seed: 32 });
   for (const name of ['Aria', 'Brute']) {
-    const res = apply(r, s, { type: 'combatant.add', by: { role: 'gm' }, combatant: { id: name.toLowerCase(), name, side: name === 'Aria' ? 'pcs' : 'npcs', stats: STATS[id] } });
+    const res = apply(r, s, {
+      type: 'combatant.add',
+      by: { role: 'gm' },
+      combatant: { id: name.toLowerCase(), name, side: name === 'Aria' ? 'pcs' : 'npcs', stats: STATS[id] },
+    });
     if (!res.ok) throw new Error(res.error.message);
     s = res.state;
   }
@@ -63,11 +69,23 @@ describe('each ruleset describes how it is shown', () => {
     it(`${id}: "which fields of its per-combatant state are internal (never shown as stats)": every state field is internal, a vital or labelled`, () => {
       const s = encounter(id);
       const keys = flatten(s.combatants.aria!.data as Record<string, unknown>);
-      const listed = [...d.internal, ...Object.keys(d.dataLabels), ...d.vitals.filter((v) => v.current.in === 'data').map((v) => v.current.key)];
+      const listed = [
+        ...d.internal,
+        ...Object.keys(d.dataLabels),
+        ...d.vitals.filter((v) => v.current.in === 'data').map((v) => v.current.key),
+      ];
       const covered = (k: string) => listed.some((l) => l === k || k.startsWith(`${l}.`) || l.startsWith(`${k}.`));
       expect(keys.filter((k) => !covered(k))).toEqual([]);
       const tops = new Set(Object.keys(s.combatants.aria!.data as object));
       expect(listed.filter((l) => !tops.has(l.split('.')[0]!))).toEqual([]);
+    });
+
+    it(`${id}: the clock's phase is named in the game's words (display.phases), never shown as its id`, () => {
+      const out = apply(r, encounter(id), { type: 'combat.start', by: { role: 'gm' } });
+      if (!out.ok) throw new Error(out.error.message);
+      const phase = out.state.clock.phase;
+      if (phase) expect(d.phases?.[phase], `${id}: no name for the phase ${phase}`).toMatch(/^[A-Z]/);
+      for (const name of Object.values(d.phases ?? {})) expect(name).not.toMatch(/^[a-z-]+$/);
     });
 
     it(`${id}: "Each ruleset ships a few sample stat blocks (documented, original)": each is valid`, () => {
@@ -95,11 +113,23 @@ describe('each ruleset describes how it is shown', () => {
         if (!hurt.ok) throw new Error(hurt.error.message);
         expect(read(hurt.state)).toBe(v.direction === 'down' ? before - 3 : before + 3);
         expect(hurt.events.some((e) => typeof d.events[e.type] !== 'undefined')).toBe(true);
-        const healed = apply(r, hurt.state, { type: 'combatant.adjust', by: { role: 'gm' }, combatantId: 'brute', vital: v.key, amount: -10 });
+        const healed = apply(r, hurt.state, {
+          type: 'combatant.adjust',
+          by: { role: 'gm' },
+          combatantId: 'brute',
+          vital: v.key,
+          amount: -10,
+        });
         if (!healed.ok) throw new Error(healed.error.message);
         // healing never goes past the start (the maximum, or no harm at all)
         expect(read(healed.state)).toBe(before);
-        const player = apply(r, s, { type: 'combatant.adjust', by: { role: 'player', playerId: 'p1' }, combatantId: 'brute', vital: v.key, amount: 1 });
+        const player = apply(r, s, {
+          type: 'combatant.adjust',
+          by: { role: 'player', playerId: 'p1' },
+          combatantId: 'brute',
+          vital: v.key,
+          amount: 1,
+        });
         expect(player.ok).toBe(false);
       }
       const bad = apply(r, s, { type: 'combatant.adjust', by: { role: 'gm' }, combatantId: 'brute', vital: 'luck', amount: 1 });

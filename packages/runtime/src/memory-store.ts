@@ -21,7 +21,8 @@ interface MemoryInvite {
 
 /**
  * An in-memory store with the contract's semantics (fencing tokens, unique sequence numbers,
- * leases). For the runtime's own unit tests; the server runs on `@fray/store`.
+ * leases). For the runtime's own unit tests, and for the server with FRAY_STORE=memory (measuring
+ * the server alone: nothing persisted, no accounts); the server otherwise runs on `@fray/store`.
  */
 export class MemoryStore implements RuntimeStore {
   readonly kind = 'memory' as const;
@@ -30,18 +31,19 @@ export class MemoryStore implements RuntimeStore {
   logs = new Map<string, LogEntryLike[]>();
   snapshots = new Map<string, Array<{ encounterId: string; version: number; state: unknown; createdAt: Date }>>();
   leases = new Map<string, LeaseLike>();
-  accounts = new Map<string, { id: string; name: string | null; createdAt: Date; tokenHash: string }>();
+  /** the accounts' rows (an account token's, no more: this store keeps no sign-in names, sessions or passkeys) */
+  private readonly accountRows = new Map<string, { id: string; name: string | null; createdAt: Date; tokenHash: string }>();
   invites = new Map<string, MemoryInvite & { tokenHash: string }>();
   appendCalls = 0;
   failNextAppend: Error | null = null;
 
   async createAccount(input: { id: string; tokenHash: string; name?: string | null }) {
     const rec = { id: input.id, name: input.name ?? null, createdAt: new Date(), tokenHash: input.tokenHash };
-    this.accounts.set(input.id, rec);
+    this.accountRows.set(input.id, rec);
     return { id: rec.id, name: rec.name, createdAt: rec.createdAt };
   }
   async findAccountByTokenHash(tokenHash: string) {
-    for (const a of this.accounts.values()) if (a.tokenHash === tokenHash) return { id: a.id, name: a.name, createdAt: a.createdAt };
+    for (const a of this.accountRows.values()) if (a.tokenHash === tokenHash) return { id: a.id, name: a.name, createdAt: a.createdAt };
     return null;
   }
   async listEncounters(accountId: string, opts: { includeArchived?: boolean } = {}) {
@@ -57,10 +59,11 @@ export class MemoryStore implements RuntimeStore {
     return out;
   }
   async findInviteByTokenHash(tokenHash: string) {
-    for (const i of this.invites.values()) if (i.tokenHash === tokenHash) {
-      const { tokenHash: _t, ...out } = i;
-      return out;
-    }
+    for (const i of this.invites.values())
+      if (i.tokenHash === tokenHash) {
+        const { tokenHash: _t, ...out } = i;
+        return out;
+      }
     return null;
   }
   async listInvites(encounterId: string) {
@@ -98,10 +101,13 @@ export class MemoryStore implements RuntimeStore {
     for (const f of fencing) if (this.leases.get(f.encounterId)?.token !== f.token) throw new StaleOwner();
     for (const e of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
-      if (log.some((x) => x.commandId === e.commandId)) throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
+      if (log.some((x) => x.commandId === e.commandId))
+        throw Object.assign(new Error('duplicate command id'), { name: 'DuplicateCommandIdError' });
       const live = branchesOf(log).at(-1)!.branch;
-      if ((e.branch ?? 0) < live || (e.branch ?? 0) > live + 1) throw Object.assign(new Error('stale branch'), { name: 'StaleBranchError' });
-      if (log.some((x) => x.seq === e.seq && (x.branch ?? 0) === (e.branch ?? 0))) throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
+      if ((e.branch ?? 0) < live || (e.branch ?? 0) > live + 1)
+        throw Object.assign(new Error('stale branch'), { name: 'StaleBranchError' });
+      if (log.some((x) => x.seq === e.seq && (x.branch ?? 0) === (e.branch ?? 0)))
+        throw Object.assign(new Error('duplicate seq'), { name: 'DuplicateSeqError' });
     }
     for (const { summary, ...e } of entries) {
       const log = this.logs.get(e.encounterId) ?? [];
@@ -114,8 +120,12 @@ export class MemoryStore implements RuntimeStore {
     const r = this.encounters.get(encounterId);
     if (r && r.status !== 'archived') Object.assign(r, summary, { version, updatedAt: new Date() });
   }
-  async readLog(encounterId: string, afterSeq: number, limit = 1000, branch?: number) {
-    return branchLog(this.logs.get(encounterId) ?? [], branch).filter((e) => e.seq > afterSeq).slice(0, limit).map((e) => structuredClone(e));
+  /** without a limit, every entry after `afterSeq` (as the Postgres store reads it) */
+  async readLog(encounterId: string, afterSeq: number, limit?: number, branch?: number) {
+    return branchLog(this.logs.get(encounterId) ?? [], branch)
+      .filter((e) => e.seq > afterSeq)
+      .slice(0, limit ?? Number.MAX_SAFE_INTEGER)
+      .map((e) => structuredClone(e));
   }
   /** calls of findLogByCommandId and listCommandIds (for tests of what the runtime reads) */
   commandIdLookups = 0;
@@ -138,7 +148,10 @@ export class MemoryStore implements RuntimeStore {
     return branchesOf(this.logs.get(encounterId) ?? []);
   }
   async deleteSnapshotsAfter(encounterId: string, version: number) {
-    this.snapshots.set(encounterId, (this.snapshots.get(encounterId) ?? []).filter((s) => s.version <= version));
+    this.snapshots.set(
+      encounterId,
+      (this.snapshots.get(encounterId) ?? []).filter((s) => s.version <= version),
+    );
   }
   async firstSnapshot(encounterId: string) {
     const best = [...(this.snapshots.get(encounterId) ?? [])].sort((a, b) => a.version - b.version)[0];
@@ -178,5 +191,9 @@ export class MemoryStore implements RuntimeStore {
 
   async releaseLeases(leases: LeaseLike[]) {
     for (const l of leases) await this.releaseLease(l);
+  }
+  async getLease(encounterId: string) {
+    const cur = this.leases.get(encounterId);
+    return cur ? { ...cur } : null;
   }
 }

@@ -133,10 +133,12 @@ export async function connectLike(store: Store): Promise<pg.Client> {
 export async function backupToFile(store: Store, file: string): Promise<BackupSummary> {
   const started = Date.now();
   if (existsSync(file)) throw new Error(`${file} already exists: give the backup a new name (a backup never overwrites a file).`);
+  const source = store.kind;
+  if (source === 'memory') throw new TypeError('Backups need a database store (Postgres or the embedded PGlite).');
   const client = await connectLike(store);
   const writer = new BackupWriter(file);
   try {
-    const migrations = await dumpDatabase(client, writer, store.kind);
+    const migrations = await dumpDatabase(client, writer, source);
     const rows = await writer.finish();
     return { file, migrations, rows, ms: Date.now() - started };
   } catch (error) {

@@ -11,3 +11,4 @@ export { BackupError, frayVersion, readBackup } from './backup-file.js';
 export { allEncounters } from './census.js';
 export { accountEncounterIds, readEncounterBundle, writeEncounterBundles } from './transfer.js';
 export type { EncounterBundle } from './transfer.js';
+export type { ReplayLinkRecord, ReplayLinksStore } from './replay-links-types.js';

@@ -2,6 +2,9 @@ import { listBranches, readBranchLog, type BranchRecord } from './timeline.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
+import type { PrismaStoreInfo } from './prisma-store-info.js';
+import { PrismaReplayLinks } from './replay-links.js';
+import type { ReplayLinksStore } from './replay-links-types.js';
 import { mapError } from './errors.js';
 import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
 import { loadEncountersIn } from './load-batches.js';
@@ -27,28 +30,12 @@ export const SNAPSHOTS_KEPT = 3;
 /** besides the first snapshot and the one being saved (saveSnapshot's DELETE needs at least 1) */
 const KEPT_OTHERS = SNAPSHOTS_KEPT - 2;
 
-export interface PrismaStoreInfo {
-  kind: 'postgres' | 'embedded';
-  description: string;
-  /** the connection URL (may hold credentials: never display it) and Postgres schema, if any */
-  url?: string;
-  schema?: string;
-  /** runs after the client disconnected (stops the embedded database, drops a test schema...) */
-  onClose?: () => Promise<void>;
-  /**
-   * the pg pool under Prisma's adapter: the hot-path statements go straight through it as plain
-   * parameterized queries (the log append, one call per group commit: through Prisma it cost 3–4 ms
-   * more per commit, 4 ms against 7–8 ms at p50 on this machine; the snapshot; the lookup of an
-   * entry by command id)
-   */
-  pool: { query<R extends object = object>(text: string, values: unknown[]): Promise<{ rowCount: number | null; rows: R[] }> };
-}
-
 /** The Store over Prisma 7 and @prisma/adapter-pg; serves real Postgres and PGlite alike. */
 export class PrismaStore implements Store {
   readonly kind: 'postgres' | 'embedded';
   readonly description: string;
   readonly accounts: AccountsStore;
+  readonly replayLinks: ReplayLinksStore;
   private closed?: Promise<void>;
 
   constructor(
@@ -59,6 +46,7 @@ export class PrismaStore implements Store {
     this.kind = info.kind;
     this.description = info.description;
     this.accounts = new PrismaAccounts(prisma);
+    this.replayLinks = new PrismaReplayLinks(prisma);
   }
 
   private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {

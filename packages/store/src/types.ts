@@ -9,6 +9,7 @@
 
 import type { AccountsStore } from './accounts-types.js';
 import type { BranchRecord } from './timeline.js';
+import type { ReplayLinksStore } from './replay-links-types.js';
 
 export interface AccountRecord {
   id: string;
@@ -160,11 +161,14 @@ export class NotFoundError extends Error {
 }
 
 export interface Store {
-  readonly kind: 'postgres' | 'embedded';
+  /** 'memory': the runtime's MemoryStore, which the server runs on with FRAY_STORE=memory (nothing persisted, no accounts) */
+  readonly kind: 'postgres' | 'embedded' | 'memory';
   /** a human description for /health: no secrets and no filesystem path (the data directory's is in the log only) */
   readonly description: string;
   /** sign-in names, passwords, sessions, API tokens, passkeys, device codes (absent: a store that keeps none) */
   readonly accounts?: AccountsStore;
+  /** read-only replay links (absent: a store that keeps none) */
+  readonly replayLinks?: ReplayLinksStore;
 
   createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord>;
   findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null>;
@@ -201,7 +205,7 @@ export interface Store {
   /** `summary`, when given, is written to the encounter's row (with `version`) in the same transaction. */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;
   /** saveSnapshot for many encounters in one statement (a graceful stop saves every live one's) */
-  saveSnapshots(list: Array<{ encounterId: string; version: number; state: unknown; summary?: EncounterSummary }>): Promise<void>;
+  saveSnapshots?(list: Array<{ encounterId: string; version: number; state: unknown; summary?: EncounterSummary }>): Promise<void>;
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
   /** the oldest snapshot: the encounter as created (or as forked) */
   firstSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
@@ -219,11 +223,12 @@ export interface Store {
   /** releaseLease for many leases in one statement (a graceful stop) */
   releaseLeases(leases: Lease[]): Promise<void>;
   /**
-   * Many encounters loaded at once (a rejoin storm after a restart): each one's lease taken as
+   * Many encounters loaded at once (a rejoin storm after a restart; optional: the runtime loads
+   * one at a time without it): each one's lease taken as
    * `acquireLease` takes it, then its record, newest snapshot and log tail (at most `tailLimit`
    * entries) read; an id missing from the answer has no encounter.
    */
-  loadEncounters(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounter>>;
+  loadEncounters?(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounter>>;
   getLease(encounterId: string): Promise<Lease | null>;
 
   /** One round trip to the database (readiness); rejects with StoreUnavailableError when down. */

@@ -21,6 +21,12 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** the store's batch statements (optional in the Store interface; the Prisma store has them) */
+function batches(s: Store) {
+  const { loadEncounters, saveSnapshots } = s;
+  if (!loadEncounters || !saveSnapshots) throw new Error('this store has no batch statements');
+  return { load: loadEncounters.bind(s), save: saveSnapshots.bind(s) };
+}
 const seqs = (tail: LogEntry[] | null | undefined) => tail?.map((e) => e.seq) ?? null;
 
 describe(`batched loads and snapshot saves on ${backend}`, () => {
@@ -41,7 +47,7 @@ describe(`batched loads and snapshot saves on ${backend}`, () => {
     const theirs = (await peer.acquireLease(others.id, 'inst-b', 600_000))!;
     await sleep(20);
 
-    const got = await store.loadEncounters(
+    const got = await batches(store).load(
       [free.id, own.id, expired.id, others.id, 'enc-missing', own.id],
       'inst-a@http://new',
       60_000,
@@ -86,16 +92,16 @@ describe(`batched loads and snapshot saves on ${backend}`, () => {
       [1, 2, 3, 4].map((s) => entry(long.id, s)),
       [{ encounterId: long.id, token: ll.token }],
     );
-    const got = await store.loadEncounters([branched.id, long.id], 'inst-c', 60_000, 3);
+    const got = await batches(store).load([branched.id, long.id], 'inst-c', 60_000, 3);
     expect(got.get(branched.id)).toMatchObject({ lease: { token: lb.token + 1 }, tail: null });
     expect(got.get(long.id)).toMatchObject({ lease: { token: ll.token + 1 }, tail: null });
-    expect(seqs((await store.loadEncounters([long.id], 'inst-c', 60_000, 4)).get(long.id)!.tail)).toEqual([1, 2, 3, 4]);
+    expect(seqs((await batches(store).load([long.id], 'inst-c', 60_000, 4)).get(long.id)!.tail)).toEqual([1, 2, 3, 4]);
   });
 
   it('saves many snapshots as saveSnapshot saves one: the newest state, the summary, the first and newest kept', async () => {
     const [a, b] = [await seedEncounter(store), await seedEncounter(store)];
     for (let v = 1; v <= 4; v++) await store.saveSnapshot(a.id, v, { v });
-    await store.saveSnapshots([
+    await batches(store).save([
       { encounterId: a.id, version: 5, state: { v: 5, nested: { keys: ['kept', 'as sent'] } }, summary: { status: 'active', round: 3 } },
       { encounterId: b.id, version: 1, state: { v: 1 } },
     ]);
@@ -103,12 +109,12 @@ describe(`batched loads and snapshot saves on ${backend}`, () => {
     expect(await store.latestSnapshot(b.id)).toMatchObject({ version: 1, state: { v: 1 } });
     expect(await store.getEncounter(a.id)).toMatchObject({ status: 'active', round: 3, version: 5 });
     expect(await store.getEncounter(b.id)).toMatchObject({ status: 'setup', version: 0 });
-    const kept = await store.loadEncounters([a.id], 'inst-d', 1_000, 10);
+    const kept = await batches(store).load([a.id], 'inst-d', 1_000, 10);
     expect(kept.get(a.id)!.snapshot?.version).toBe(5);
     // the first (0) and the newest SNAPSHOTS_KEPT - 1, as saveSnapshot prunes
     expect(SNAPSHOTS_KEPT).toBe(3);
     expect((await store.firstSnapshot(a.id))?.version).toBe(0);
-    await store.saveSnapshots([{ encounterId: a.id, version: 5, state: { v: 'again' } }]);
+    await batches(store).save([{ encounterId: a.id, version: 5, state: { v: 'again' } }]);
     expect((await store.latestSnapshot(a.id))?.state).toEqual({ v: 'again' });
   });
 });

@@ -31,7 +31,10 @@ interface MigrationRow {
 describe(`migrations on ${backend}`, () => {
   it('every migration of prisma/migrations is recorded in _prisma_migrations with its checksum', async () => {
     const dir = path.join(defaultPrismaDir(), 'migrations');
-    const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const names = (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     expect(names.length).toBeGreaterThan(0);
     const rows = await (store as unknown as PrismaStore).prisma.$queryRawUnsafe<MigrationRow[]>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
@@ -49,14 +52,24 @@ describe(`migrations on ${backend}`, () => {
 
   it('a start with every migration applied sees so without the schema engine; a new or changed migration is not missed', async () => {
     const { info } = store as unknown as PrismaStore;
-    const pool = new pg.Pool({ ...poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }) });
+    const pool = new pg.Pool({
+      ...poolConfig(info.url!, {
+        poolSize: 1,
+        connectTimeoutMs: 5_000,
+        queryTimeoutMs: 30_000,
+        ...(info.schema ? { schema: info.schema } : {}),
+      }),
+    });
     try {
       const list = await readMigrations(path.join(defaultPrismaDir(), 'migrations'));
       expect(await allApplied(pool, list, info.schema)).toBe(true);
       const [first, ...rest] = list.migrationDirectories;
       const changed = { ...first!, migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: '-- edited\n' } } };
       expect(await allApplied(pool, { ...list, migrationDirectories: [changed, ...rest] }, info.schema)).toBe(false);
-      const added = { path: '29990101000000_new', migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'SELECT 1;' } } };
+      const added = {
+        path: '29990101000000_new',
+        migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'SELECT 1;' } },
+      };
       expect(await allApplied(pool, { ...list, migrationDirectories: [...list.migrationDirectories, added] }, info.schema)).toBe(false);
     } finally {
       await pool.end();
@@ -66,7 +79,12 @@ describe(`migrations on ${backend}`, () => {
   it('applying the migrations again is a no-op', async () => {
     const { info, prisma } = store as unknown as PrismaStore;
     const before = await prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM _prisma_migrations');
-    const config = poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) });
+    const config = poolConfig(info.url!, {
+      poolSize: 1,
+      connectTimeoutMs: 5_000,
+      queryTimeoutMs: 30_000,
+      ...(info.schema ? { schema: info.schema } : {}),
+    });
     const first = await applyMigrations(config, info.schema ? { schema: info.schema } : {});
     const second = await applyMigrations(config, info.schema ? { schema: info.schema } : {});
     expect(first.applied).toEqual([]);
@@ -81,9 +99,24 @@ describe(`migrations on ${backend}`, () => {
   it('the tables and the fenced append function exist', async () => {
     const { prisma } = store as unknown as PrismaStore;
     const tables = await prisma.$queryRawUnsafe<{ t: string }[]>(
-      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1",
+      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1',
     );
-    expect(tables.map((r) => r.t)).toEqual(['_prisma_migrations', 'accounts', 'api_tokens', 'auth_backoff', 'command_log', 'device_codes', 'encounters', 'invites', 'leases', 'passkeys', 'sessions', 'snapshots', 'webauthn_challenges']);
+    expect(tables.map((r) => r.t)).toEqual([
+      '_prisma_migrations',
+      'accounts',
+      'api_tokens',
+      'auth_backoff',
+      'command_log',
+      'device_codes',
+      'encounters',
+      'invites',
+      'leases',
+      'passkeys',
+      'replay_links',
+      'sessions',
+      'snapshots',
+      'webauthn_challenges',
+    ]);
     const fn = await prisma.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM pg_proc WHERE proname = 'fray_append_log'");
     expect(Number(fn[0]!.n)).toBeGreaterThan(0);
   });

@@ -1,6 +1,17 @@
 /** What the generator reads before and after a phase: the servers' CPU, memory, metrics, the database's checkpoints. */
 import type pg from 'pg';
-import { checkpointsBegun, cpuSeconds, cpuSplitSeconds, cpuTable, machineBusySeconds, mainThreadCpuSeconds, postgresCpuSeconds, rssBytes, runQueueWaitSeconds, type CpuTable } from '../proc.js';
+import {
+  checkpointsBegun,
+  cpuSeconds,
+  cpuSplitSeconds,
+  cpuTable,
+  machineBusySeconds,
+  mainThreadCpuSeconds,
+  postgresCpuSeconds,
+  rssBytes,
+  runQueueWaitSeconds,
+  type CpuTable,
+} from '../proc.js';
 import { BENCH_METRICS_TOKEN } from '../servers.js';
 import type { LoadConfig, PhaseResult } from './types.js';
 
@@ -9,8 +20,10 @@ interface GcCounts {
   fullGcs: number;
 }
 type LoopDelay = { p50: number; p99: number; max: number };
-interface Metrics {
+export interface Metrics {
   heapUsed: number;
+  /** viewers joined to an encounter */
+  sockets: number;
   batches: number;
   entries: number;
   loop: LoopDelay | null;
@@ -31,6 +44,7 @@ function readMetrics(m: unknown): Metrics {
   const gc = isRecord(m) ? m.gc : null;
   return {
     heapUsed: num(m, 'memory', 'heapUsed'),
+    sockets: num(m, 'sockets'),
     batches: num(m, 'logWriter', 'batches'),
     entries: num(m, 'logWriter', 'entries'),
     loop: isRecord(d) ? { p50: num(d, 'p50'), p99: num(d, 'p99'), max: num(d, 'max') } : null,
@@ -38,7 +52,8 @@ function readMetrics(m: unknown): Metrics {
   };
 }
 
-async function metricsOf(url: string): Promise<Metrics | null> {
+/** GET /metrics/json of the Fray server at `url`, read; null when it does not answer. */
+export async function metricsOf(url: string): Promise<Metrics | null> {
   try {
     const res = await fetch(`${url}/metrics/json`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
     if (!res.ok) return null;
@@ -115,7 +130,19 @@ export async function sample(cfg: LoadConfig): Promise<Sample> {
   const pgAll = postgresCpuSeconds();
   const self = process.cpuUsage();
   const ours = cpu + (self.user + self.system) / 1e6 + cpuSeconds(process.ppid) + (Number.isFinite(pgAll) ? pgAll : 0);
-  return { cpu, systemCpu, mainCpu, db: cfg.target === 'fray' ? pgAll : NaN, rss, ...server, checkpoints, waits, table: cpuTable(), machine: machineBusySeconds(), ours };
+  return {
+    cpu,
+    systemCpu,
+    mainCpu,
+    db: cfg.target === 'fray' ? pgAll : NaN,
+    rss,
+    ...server,
+    checkpoints,
+    waits,
+    table: cpuTable(),
+    machine: machineBusySeconds(),
+    ours,
+  };
 }
 
 /** The garbage collections between two samples, summed over the processes. */

@@ -9,7 +9,19 @@ function titleOf(type: string): string {
   return labelOf(type.replace(/[.-]/g, ' '));
 }
 
-function CombatantPicker({ f, id, value, onChange, state }: { f: CommandField; id: string; value: FormValues[string]; onChange: (v: string | string[]) => void; state: EncounterState }) {
+function CombatantPicker({
+  f,
+  id,
+  value,
+  onChange,
+  state,
+}: {
+  f: CommandField;
+  id: string;
+  value: FormValues[string];
+  onChange: (v: string | string[]) => void;
+  state: EncounterState;
+}) {
   const people = Object.values(state.combatants);
   if (f.combatant === 'many') {
     const list = Array.isArray(value) ? value : [];
@@ -21,7 +33,12 @@ function CombatantPicker({ f, id, value, onChange, state }: { f: CommandField; i
         </legend>
         {people.map((c) => (
           <label key={c.id}>
-            <input type="checkbox" checked={list.includes(c.id)} onChange={(e) => onChange(e.target.checked ? [...list, c.id] : list.filter((x) => x !== c.id))} /> {c.name}
+            <input
+              type="checkbox"
+              checked={list.includes(c.id)}
+              onChange={(e) => onChange(e.target.checked ? [...list, c.id] : list.filter((x) => x !== c.id))}
+            />{' '}
+            {c.name}
           </label>
         ))}
       </fieldset>
@@ -45,74 +62,133 @@ function CombatantPicker({ f, id, value, onChange, state }: { f: CommandField; i
   );
 }
 
+/** The command's value, or the errors by field (nested fields report under their parent: shown on its first sub-field). */
+function checked(
+  fields: CommandField[],
+  values: FormValues,
+  schema: unknown,
+): { value: Record<string, unknown>; errs: Record<string, string> } {
+  const { value, errors: shape } = commandValue(fields, values);
+  const errs = { ...shape, ...validate(schema, value) };
+  for (const k of Object.keys(errs)) {
+    if (fields.some((f) => f.name === k)) continue;
+    const sub = fields.find((f) => f.name.startsWith(`${k}.`));
+    if (sub) errs[sub.name] = errs[k]!;
+  }
+  return { value, errs };
+}
+
+/** Commands that undo the table's work, in plain words: the form asks before sending them. */
+const destructive: Record<string, string> = {
+  'combat.end': 'ends the fight for everyone',
+  'combatant.remove': 'removes a combatant from the encounter',
+  'timeline.rewind': 'takes the whole encounter back to an earlier point for everyone',
+};
+
+/** The command types, the GM's first, each with its title and actor. */
+function CommandPicker({
+  types,
+  info,
+  type,
+  onPick,
+}: {
+  types: string[];
+  info: NonNullable<RulesetInfo['commandInfo']>;
+  type: string;
+  onPick: (t: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor="gm-command-type">Command</label>
+      <select id="gm-command-type" value={type} onChange={(e) => onPick(e.target.value)}>
+        <option value="">— choose a ruling —</option>
+        {types.map((t) => (
+          <option key={t} value={t}>
+            {titleOf(t)}
+            {info[t]!.actor === 'gm' ? ' — GM' : ''}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /**
  * GM: any command of the ruleset from a form built from its schema (the rulings and GM tools that
  * no other control covers: zones, groups, surprise, rulings, …). Validated before sending.
  */
-export function CommandForm({ ruleset, state, send }: { ruleset: RulesetInfo; state: EncounterState; send: (cmd: Record<string, unknown>, text: string) => Promise<unknown> }) {
+export function CommandForm({
+  ruleset,
+  state,
+  send,
+}: {
+  ruleset: RulesetInfo;
+  state: EncounterState;
+  send: (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
+}) {
   const info = ruleset.commandInfo ?? {};
-  const types = useMemo(() => Object.keys(info).sort((a, b) => Number(info[a]!.actor !== 'gm') - Number(info[b]!.actor !== 'gm') || a.localeCompare(b)), [info]);
-  const [type, setType] = useState(types[0] ?? '');
+  const types = useMemo(
+    () => Object.keys(info).sort((a, b) => Number(info[a]!.actor !== 'gm') - Number(info[b]!.actor !== 'gm') || a.localeCompare(b)),
+    [info],
+  );
+  // nothing chosen at first: a stray click on Send must not end the fight
+  const [type, setType] = useState('');
   const schema = info[type]?.schema;
   const fields = useMemo(() => commandFields(schema), [schema]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const pick = fields.filter((f) => f.combatant);
-  const rest = fields.filter((f) => !f.combatant);
   if (types.length === 0) return null;
+  const pick = (t: string) => {
+    setType(t);
+    setValues(initialValues(commandFields(info[t]?.schema)));
+    setErrors({});
+  };
   return (
     <form
       aria-label="GM command"
       onSubmit={(e) => {
         e.preventDefault();
-        const { value, errors: shape } = commandValue(fields, values);
-        const errs = { ...shape, ...validate(schema, value) };
-        // nested fields report under their parent: show them on the first sub-field
-        for (const k of Object.keys(errs)) if (!fields.some((f) => f.name === k)) {
-          const sub = fields.find((f) => f.name.startsWith(`${k}.`));
-          if (sub) errs[sub.name] = errs[k]!;
-        }
+        const { value, errs } = checked(fields, values, schema);
         setErrors(errs);
-        if (Object.keys(errs).length > 0) return;
-        void send({ ...value, type }, `${titleOf(type)}: sent.`);
+        if (!type || Object.keys(errs).length > 0) return;
+        if (destructive[type] && !window.confirm(`${titleOf(type)}: this ${destructive[type]}. Send it?`)) return;
+        void send({ ...value, type }, `${titleOf(type)}: done.`);
       }}
     >
-      <div className="field">
-        <label htmlFor="gm-command-type">Command</label>
-        <select
-          id="gm-command-type"
-          value={type}
-          onChange={(e) => {
-            const t = e.target.value;
-            setType(t);
-            setValues(initialValues(commandFields(info[t]?.schema)));
-            setErrors({});
-          }}
-        >
-          {types.map((t) => (
-            <option key={t} value={t}>
-              {titleOf(t)} ({t}){info[t]!.actor === 'gm' ? ' — GM' : ''}
-            </option>
-          ))}
-        </select>
-      </div>
-      {pick.map((f) => (
-        <div key={f.name}>
-          <CombatantPicker f={f} id={`gmc-${f.name}`} value={values[f.name]!} state={state} onChange={(v) => setValues({ ...values, [f.name]: v })} />
-          {errors[f.name] ? (
-            <p className="field-error" role="alert">
-              ✕ {f.label} {errors[f.name]}
-            </p>
-          ) : null}
-        </div>
-      ))}
-      <SchemaFields idPrefix="gmc" fields={rest} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} />
+      <CommandPicker types={types} info={info} type={type} onPick={pick} />
+      {fields
+        .filter((f) => f.combatant)
+        .map((f) => (
+          <div key={f.name}>
+            <CombatantPicker
+              f={f}
+              id={`gmc-${f.name}`}
+              value={values[f.name]!}
+              state={state}
+              onChange={(v) => setValues({ ...values, [f.name]: v })}
+            />
+            {errors[f.name] ? (
+              <p className="field-error" role="alert">
+                ✕ {f.label} {errors[f.name]}
+              </p>
+            ) : null}
+          </div>
+        ))}
+      <SchemaFields
+        idPrefix="gmc"
+        fields={fields.filter((f) => !f.combatant)}
+        values={values}
+        errors={errors}
+        onChange={(n, v) => setValues({ ...values, [n]: v })}
+      />
       {errors[''] ? (
         <p className="field-error" role="alert">
           ✕ {errors['']}
         </p>
       ) : null}
-      <button type="submit">Send: {titleOf(type)}</button>
+      <button type="submit" disabled={!type}>
+        {type ? `Send: ${titleOf(type)}` : 'Send (choose a ruling first)'}
+      </button>
     </form>
   );
 }

@@ -1,21 +1,29 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { describeError } from '../lib/api.js';
-import { describeEvent, formatDuration, formatFaces, nameOf, rollOf } from '../lib/describe.js';
-import { emptyDisplay, groupedStats, shownData, type RulesetDisplay } from '../lib/display.js';
+import { formatDuration, nameOf } from '../lib/describe.js';
+import { emptyDisplay, groupedStats, phaseName, shownData, statusName, type RulesetDisplay } from '../lib/display.js';
 import type { ConnStatus, PendingCommand, SettledCommand } from '../lib/live.js';
 import { Vitals } from './Vitals.js';
-import { eventsOf } from '../lib/events.js';
 import { isRecord, recordOf } from '../lib/guards.js';
-import type { Combatant, EncounterState, EngineEvent, LogEntry } from '../lib/types.js';
+import type { Combatant, EncounterState } from '../lib/types.js';
+
+/** Pages for players and spectators: errors in plain words, the code and the rule only in the tooltip. */
+export const PlainErrors = createContext(false);
 
 export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+  const plain = useContext(PlainErrors);
   if (!error) return null;
   const w = recordOf(error);
   const text = typeof w.code === 'string' && typeof w.message === 'string' ? `${w.message}` : describeError(error);
+  const rule = typeof w.rule === 'string' && w.rule ? w.rule : null;
+  const code = typeof w.code === 'string' ? w.code : null;
+  const detail = [rule ? `Rule: ${rule}` : '', code ? `(${code})` : ''].filter(Boolean).join(' ');
   return (
-    <div className="error" role="alert">
-      <strong>⚠ Error{typeof w.code === 'string' ? ` (${w.code})` : ''}:</strong> {text}
-      {typeof w.rule === 'string' && w.rule ? <span className="rule"> Rule: {w.rule}</span> : null}
+    <div className="error" role="alert" title={plain && detail ? detail : undefined}>
+      {/* the message first, in words; the rule and the code after it, for a GM who looks it up (a player: in the tooltip) */}
+      <strong>⚠</strong> {text}
+      {rule && !plain ? <span className="rule"> Rule: {rule}</span> : null}
+      {code && !plain ? <small className="muted"> ({code})</small> : null}
       {onDismiss ? (
         <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">
           ✕
@@ -36,7 +44,10 @@ const statusText: Record<ConnStatus, string> = {
 export function ConnectionBadge({ status, reconnects, onReconnect }: { status: ConnStatus; reconnects: number; onReconnect?: () => void }) {
   return (
     <span className={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection">
-      <span aria-hidden="true">{status === 'online' ? '●' : status === 'offline' || status === 'restarting' ? '◌' : status === 'failed' ? '✕' : '…'}</span> {statusText[status]}
+      <span aria-hidden="true">
+        {status === 'online' ? '●' : status === 'offline' || status === 'restarting' ? '◌' : status === 'failed' ? '✕' : '…'}
+      </span>{' '}
+      {statusText[status]}
       {status === 'online' && reconnects > 0 ? <span className="muted"> (reconnected)</span> : null}
       {(status === 'offline' || status === 'restarting') && onReconnect ? (
         <button type="button" className="link" onClick={onReconnect}>
@@ -51,7 +62,15 @@ export function ConnectionBadge({ status, reconnects, onReconnect }: { status: C
  * What the connection means now: a banner while it is down (a planned restart says so), the
  * commands waiting to be sent, and how the last of them ended once the connection came back.
  */
-export function OfflineBanner({ status, pending = [], settled = null }: { status: ConnStatus; pending?: PendingCommand[]; settled?: SettledCommand | null }) {
+export function OfflineBanner({
+  status,
+  pending = [],
+  settled = null,
+}: {
+  status: ConnStatus;
+  pending?: PendingCommand[];
+  settled?: SettledCommand | null;
+}) {
   const down = status === 'offline' || status === 'restarting';
   return (
     <>
@@ -107,14 +126,29 @@ export function Section({ title, children, id, actions }: { title: string; child
  * The turn order with each combatant's vitals at a glance. `numbers(id)`: whether this viewer sees
  * that combatant's vitals as numbers (the GM: all; a player: their own).
  */
-export function TurnOrder({ state, mine, display = emptyDisplay, numbers }: { state: EncounterState; mine?: (id: string) => boolean; display?: RulesetDisplay; numbers?: (id: string) => boolean }) {
+export function TurnOrder({
+  state,
+  mine,
+  display = emptyDisplay,
+  numbers,
+}: {
+  state: EncounterState;
+  mine?: (id: string) => boolean;
+  display?: RulesetDisplay;
+  numbers?: (id: string) => boolean;
+}) {
   const { clock } = state;
   return (
     <div className="turn-order" data-testid="turn-order">
       <p className="clock">
         <span data-testid="round">Round {clock.round}</span>
-        {clock.phase ? <span> · Phase: <strong data-testid="phase">{clock.phase}</strong></span> : null}
-        <span> · Status: {state.status}</span>
+        {clock.phase ? (
+          <span>
+            {' '}
+            · <strong data-testid="phase">{phaseName(display, clock.phase)}</strong>
+          </span>
+        ) : null}
+        <span> · {statusName(state.status)}</span>
       </p>
       {clock.order.length === 0 ? (
         <p className="muted">{state.status === 'setup' ? 'Combat has not started.' : 'No turn order.'}</p>
@@ -131,7 +165,9 @@ export function TurnOrder({ state, mine, display = emptyDisplay, numbers }: { st
                   {state.combatants[id]?.hidden ? <span className="tag tag-secret">hidden</span> : null}
                   {conditionTags(state, id)}
                 </span>
-                {state.combatants[id] ? <Vitals display={display} state={state} c={state.combatants[id]} numbers={numbers?.(id) ?? false} compact /> : null}
+                {state.combatants[id] ? (
+                  <Vitals display={display} state={state} c={state.combatants[id]} numbers={numbers?.(id) ?? false} compact />
+                ) : null}
               </li>
             );
           })}
@@ -157,7 +193,8 @@ function show(v: unknown): string {
   if (typeof v === 'object') {
     // a map of numbers or words (maxima by name): "Mana 10, Stress 6"
     const entries = Object.entries(v);
-    if (!Array.isArray(v) && entries.every(([, x]) => typeof x !== 'object')) return entries.map(([k, x]) => `${k} ${String(x)}`).join(', ') || '—';
+    if (!Array.isArray(v) && entries.every(([, x]) => typeof x !== 'object'))
+      return entries.map(([k, x]) => `${k} ${String(x)}`).join(', ') || '—';
     return JSON.stringify(v);
   }
   return String(v);
@@ -175,7 +212,15 @@ export function flatten(values: Record<string, unknown>, prefix = '', depth = 0)
 }
 
 /** Stats in the ruleset's groups and words. */
-export function GroupedStats({ display, values, secret = [] }: { display: RulesetDisplay; values: Record<string, unknown>; secret?: string[] }) {
+export function GroupedStats({
+  display,
+  values,
+  secret = [],
+}: {
+  display: RulesetDisplay;
+  values: Record<string, unknown>;
+  secret?: string[];
+}) {
   const groups = groupedStats(display, Object.fromEntries(Object.entries(values).filter(([, v]) => !(Array.isArray(v) && v.length === 0))));
   if (groups.length === 0) return <p className="muted">—</p>;
   return (
@@ -188,7 +233,11 @@ export function GroupedStats({ display, values, secret = [] }: { display: Rulese
               <div key={e.key}>
                 <dt>
                   {e.label}
-                  {secret.includes(e.key) ? <span className="tag tag-secret" title="secret: only the GM and the controller see it">secret</span> : null}
+                  {secret.includes(e.key) ? (
+                    <span className="tag tag-secret" title="secret: only the GM and the controller see it">
+                      secret
+                    </span>
+                  ) : null}
                 </dt>
                 <dd>{show(e.value)}</dd>
               </div>
@@ -263,7 +312,7 @@ export function CombatantCard({
         </h3>
         <span className="muted">side: {c.side}</span>
       </header>
-      <Vitals display={display} state={state} c={c} numbers={numbers} />
+      <Vitals display={display} state={state} c={c} numbers={numbers} full={mine} />
       <h4>Conditions &amp; effects</h4>
       <EffectList state={state} combatantId={c.id} />
       {children}
@@ -277,84 +326,4 @@ export function CombatantCard({
       </details>
     </article>
   );
-}
-
-function RollLine({ state, e }: { state: EncounterState | null; e: EngineEvent }) {
-  const r = rollOf(state, e)!;
-  const overridden = state?.rolls.find((x) => x.id === r.rollId && x.overridden);
-  return (
-    <li className="roll" data-testid="roll">
-      <span aria-hidden="true">⚄ </span>
-      <span className="muted">{r.rollId}</span> <strong>{r.who}</strong>: {r.purpose} — <code>{r.formula}</code> rolled [{formatFaces(r.faces)}] = <strong>{r.total}</strong>
-      {r.forced ? <span className="tag tag-secret">forced by GM</span> : null}
-      {r.secret ? <span className="tag tag-secret">secret roll</span> : null}
-      {overridden ? <span className="tag">overridden → {overridden.total}</span> : null}
-    </li>
-  );
-}
-
-export function EventLog({ state, log, limit }: { state: EncounterState | null; log: LogEntry[]; limit?: number }) {
-  const visible = log.filter((e) => e.events.length > 0);
-  const shown = limit ? visible.slice(-limit) : visible;
-  return (
-    <div className="log" data-testid="event-log" aria-live="polite" aria-relevant="additions" tabIndex={0} role="log" aria-label="Event log, newest first">
-      {shown.length === 0 ? <p className="muted">Nothing yet.</p> : null}
-      <ol reversed>
-        {[...shown].reverse().map((entry) => (
-          <li key={entry.seq} className="entry">
-            <span className="seq" aria-label={`version ${entry.seq}`}>
-              #{entry.seq}
-            </span>
-            <ul>
-              {eventsOf(entry).map((e, i) =>
-                e.type === 'dice.rolled' ? (
-                  <RollLine key={i} state={state} e={e} />
-                ) : (
-                  <li key={i} className={e.gmOnly ? 'gm-only' : undefined}>
-                    {describeEvent(state, e)}
-                    {e.gmOnly ? <span className="tag tag-secret">GM only</span> : null}
-                  </li>
-                ),
-              )}
-            </ul>
-          </li>
-        ))}
-      </ol>
-    </div>
-  );
-}
-
-export function CopyButton({ text, label }: { text: string; label: string }) {
-  const [done, setDone] = useState(false);
-  return (
-    <button
-      type="button"
-      onClick={() => {
-        const ok = () => {
-          setDone(true);
-          setTimeout(() => setDone(false), 1500);
-        };
-        if (navigator.clipboard) navigator.clipboard.writeText(text).then(ok, () => setDone(false));
-      }}
-      aria-label={label}
-    >
-      {done ? "✓ Copied" : "Copy"}
-    </button>
-  );
-}
-
-export function QrCode({ text, label }: { text: string; label: string }) {
-  const [svg, setSvg] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    // loaded when a QR code is first shown: the GM's, never in a player's first load
-    import('qrcode')
-      .then((q) => q.default.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
-      .then((s) => live && setSvg(s), () => live && setSvg(null));
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  if (!svg) return null;
-  return <img className="qr" alt={label} src={`data:image/svg+xml;utf8,${encodeURIComponent(svg)}`} width={160} height={160} />;
 }

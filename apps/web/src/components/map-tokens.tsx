@@ -60,7 +60,14 @@ function TokenBars({ id, vitals, cx, y, r }: { id: string; vitals: VitalView[]; 
         return (
           <g key={v.key} className="token-vital" data-testid={`token-vital-${id}-${v.key}`} data-left={Math.round(left * 100)}>
             <rect x={cx - r} y={y + i * 4.5} width={2 * r} height={3.5} rx={1.5} className="token-vital-bg" />
-            <rect x={cx - r} y={y + i * 4.5} width={2 * r * left} height={3.5} rx={1.5} className={`token-vital-fill token-vital-${level}`} />
+            <rect
+              x={cx - r}
+              y={y + i * 4.5}
+              width={2 * r * left}
+              height={3.5}
+              rx={1.5}
+              className={`token-vital-fill token-vital-${level}`}
+            />
           </g>
         );
       })}
@@ -88,11 +95,86 @@ function initials(name: string): string {
   return (w.length > 1 ? w[0]![0]! + w[1]![0]! : name.slice(0, 2)).toUpperCase();
 }
 
-export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointerDown, onClick, vitals = [] }: { state: EncounterState; c: Combatant; cx: number; cy: number; r: number; mine: boolean; selected: boolean; highlight: boolean; onPointerDown?: ((e: PointerEvent<SVGGElement>) => void) | undefined; onClick: () => void; vitals?: VitalView[] }) {
+/** What is drawn on and around a token for the eyes (its words are in its label): initials, vitals, name, badges. */
+function TokenText({
+  state,
+  c,
+  cx,
+  cy,
+  r,
+  vitals,
+}: {
+  state: EncounterState;
+  c: Combatant;
+  cx: number;
+  cy: number;
+  r: number;
+  vitals: VitalView[];
+}) {
   const acting = state.clock.current === c.id;
-  const label = tokenLabel(state, c, mine, vitals);
   const nameY = cy + r + 11 + (vitals.length ? vitals.length * 4.5 : 0);
   const conds = conditionsOf(state, c.id);
+  return (
+    <g aria-hidden="true" className="token-text">
+      <text x={cx} y={cy + 4} className="token-initials">
+        {initials(c.name)}
+      </text>
+      <TokenBars id={c.id} vitals={vitals} cx={cx} y={cy + r + 2} r={r} />
+      <text x={cx} y={nameY} className="token-name">
+        {acting ? '▶' : ''}
+        {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
+      </text>
+      {conds.slice(0, 3).map((k, i) => (
+        <g key={k + i}>
+          <rect
+            x={cx + r - 6}
+            y={cy - r - 4 + i * 11}
+            width={Math.max(14, Math.min(k.length, 9) * 5.2 + 6)}
+            height={10}
+            rx={3}
+            className="token-badge"
+          />
+          <text x={cx + r - 3} y={cy - r + 4 + i * 11} className="token-badge-text">
+            {k.length > 9 ? `${k.slice(0, 8)}…` : k}
+          </text>
+        </g>
+      ))}
+      {c.hidden ? (
+        <text x={cx} y={cy - r - 3} className="token-hidden">
+          hidden
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
+export function Token({
+  state,
+  c,
+  cx,
+  cy,
+  r,
+  mine,
+  selected,
+  highlight,
+  onPointerDown,
+  onClick,
+  vitals = [],
+}: {
+  state: EncounterState;
+  c: Combatant;
+  cx: number;
+  cy: number;
+  r: number;
+  mine: boolean;
+  selected: boolean;
+  highlight: boolean;
+  onPointerDown?: ((e: PointerEvent<SVGGElement>) => void) | undefined;
+  onClick: () => void;
+  vitals?: VitalView[];
+}) {
+  const acting = state.clock.current === c.id;
+  const label = tokenLabel(state, c, mine, vitals);
   const colour = sideColour(c.side);
   return (
     <g>
@@ -121,31 +203,7 @@ export function Token({ state, c, cx, cy, r, mine, selected, highlight, onPointe
         <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />
         {mine ? <circle cx={cx} cy={cy} r={r - 3} className="token-mine" /> : null}
       </g>
-      {/* the token's words are in its label; what is drawn is for the eyes */}
-      <g aria-hidden="true" className="token-text">
-        <text x={cx} y={cy + 4} className="token-initials">
-          {initials(c.name)}
-        </text>
-        <TokenBars id={c.id} vitals={vitals} cx={cx} y={cy + r + 2} r={r} />
-        <text x={cx} y={nameY} className="token-name">
-          {acting ? '▶' : ''}
-          {c.name.length > 9 ? `${c.name.slice(0, 8)}…` : c.name}
-        </text>
-        {conds.slice(0, 3).map((k, i) => (
-          <g key={k + i}>
-            <rect x={cx + r - 6} y={cy - r - 4 + i * 11} width={Math.max(14, Math.min(k.length, 9) * 5.2 + 6)} height={10} rx={3} className="token-badge" />
-            <text x={cx + r - 3} y={cy - r + 4 + i * 11} className="token-badge-text">
-              {k.length > 9 ? `${k.slice(0, 8)}…` : k}
-            </text>
-          </g>
-        ))}
-        {c.hidden ? (
-          <text x={cx} y={cy - r - 3} className="token-hidden">
-            hidden
-          </text>
-        ) : null}
-      </g>
+      <TokenText state={state} c={c} cx={cx} cy={cy} r={r} vitals={vitals} />
     </g>
   );
 }
-

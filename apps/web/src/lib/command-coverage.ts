@@ -5,12 +5,23 @@
  * - an action button from the server's `legalActions` (ActionPanel: the parameters of the kinds in
  *   `PARAM_KINDS`, destinations and targets on the map);
  * - the GM's command form built from the command's schema (CommandForm), when every required field
- *   has a real input.
+ *   has a real input (`dice.force` too: its faces are a list of numbers).
+ * No command needs JSON; the console's raw command box is only a GM's escape hatch.
  */
 import type { ParamSpec } from './types.js';
 
 /** Parameter kinds the action forms and the map can fill. */
-export const PARAM_KINDS: ReadonlyArray<ParamSpec['kind']> = ['combatant', 'position', 'path', 'choice', 'number', 'text', 'boolean', 'item', 'list'];
+export const PARAM_KINDS: ReadonlyArray<ParamSpec['kind']> = [
+  'combatant',
+  'position',
+  'path',
+  'choice',
+  'number',
+  'text',
+  'boolean',
+  'item',
+  'list',
+];
 
 /** Commands with a control of their own: the control, in the words of the screen. */
 export const DEDICATED: Readonly<Record<string, string>> = {
@@ -25,13 +36,8 @@ export const DEDICATED: Readonly<Record<string, string>> = {
   'encounter.gmRolls': 'Dice: the "Secret roll" toggle, the encounter\'s default for GM rolls (GM console)',
   'combatant.add': 'Add a combatant form (stats from the schema; sent as POST /encounters/:id/combatants)',
   'combatant.update': 'Edit on a combatant card, Reveal (PATCH /encounters/:id/combatants/:cid)',
-  'combatant.remove': 'DELETE /encounters/:id/combatants/:cid (HTTP API; not in the console yet)',
+  'combatant.remove': 'Remove on a combatant card (GM console; DELETE /encounters/:id/combatants/:cid)',
   'combatant.setStat': 'Edit on a combatant card (the whole stats form; PATCH)',
   'combatant.place': 'The battle map: drag a token, or Place + tap a cell (GM)',
   'map.set': 'The battle map: Map size and walls (GM)',
-};
-
-/** Commands only a GM tool sends, whose fields no form expresses without JSON, and why. */
-export const GM_ONLY_JSON: Readonly<Record<string, string>> = {
-  'dice.force': 'test and demo tooling (queue die faces); the GM command form takes the faces as a list',
 };

@@ -25,19 +25,26 @@ export function commandFields(schema: unknown, depth = 0, prefix = ''): CommandF
     const raw = s.properties?.[f.name] ?? {};
     const obj = raw.type === 'object' && raw.properties && depth < 2 ? raw : null;
     if (obj) {
-      for (const sub of commandFields(obj, depth + 1, `${prefix}${f.name}.`)) out.push({ ...sub, required: sub.required && required.has(f.name), label: `${f.label} · ${sub.label}` });
+      for (const sub of commandFields(obj, depth + 1, `${prefix}${f.name}.`))
+        out.push({ ...sub, required: sub.required && required.has(f.name), label: `${f.label} · ${sub.label}` });
       continue;
     }
     const name = `${prefix}${f.name}`;
-    if (f.kind === 'text' && ONE.test(f.name)) out.push({ ...f, name, kind: 'select', combatant: 'one', choices: [] });
-    else if ((f.kind === 'list' || f.kind === 'json') && MANY.test(f.name)) out.push({ ...f, name, kind: 'multiselect', combatant: 'many', choices: [] });
+    // a picker is labelled by whom it picks ("Combatant", "Targets"), not by the id it sends
+    if (f.kind === 'text' && ONE.test(f.name))
+      out.push({ ...f, name, label: f.label.replace(/ id$/i, ''), kind: 'select', combatant: 'one', choices: [] });
+    else if ((f.kind === 'list' || f.kind === 'json') && MANY.test(f.name))
+      out.push({ ...f, name, label: f.label.replace(/ ids$/i, 's'), kind: 'multiselect', combatant: 'many', choices: [] });
     else out.push({ ...f, name });
   }
   return out;
 }
 
 /** The command's fields from the form's values (dotted names nested again); shape errors by field. */
-export function commandValue(fields: CommandField[], values: FormValues): { value: Record<string, unknown>; errors: Record<string, string> } {
+export function commandValue(
+  fields: CommandField[],
+  values: FormValues,
+): { value: Record<string, unknown>; errors: Record<string, string> } {
   const { value: flat, errors } = parseValues(fields, values);
   const value: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(flat)) {

@@ -1,5 +1,6 @@
 import { effectOf } from './events.js';
 import { at, recordOf, stringsOf, textAt } from './guards.js';
+import { labelOf } from './labels.js';
 import type { Effect, EncounterState, EngineEvent } from './types.js';
 
 /** Human-readable text for events, rolls, costs and durations, whatever the ruleset. */
@@ -9,9 +10,14 @@ export function nameOf(state: EncounterState | null, id: unknown): string {
   return state?.combatants[id]?.name ?? id;
 }
 
+/** A cost's unit in words: `movementRoll` → "movement roll", an abbreviation (`ap`) in capitals. */
+const costUnit = (k: string): string => (/^[a-z]{1,3}$/i.test(k) ? k.toUpperCase() : labelOf(k).toLowerCase());
+
 export function formatCost(cost: Record<string, number> | undefined): string {
   if (!cost) return '';
-  const parts = Object.entries(cost).filter(([, n]) => n !== 0).map(([k, n]) => `${n} ${k}`);
+  const parts = Object.entries(cost)
+    .filter(([, n]) => n !== 0)
+    .map(([k, n]) => `${n} ${costUnit(k)}`);
   return parts.join(', ');
 }
 
@@ -63,15 +69,27 @@ export function rollOf(state: EncounterState | null, e: EngineEvent): RollView |
   };
 }
 
+/** A roll of the encounter's list in the game's words: "Aria rolled 17 for initiative (1d20+2)". */
+export function rollLabel(state: EncounterState, r: EncounterState['rolls'][number]): string {
+  const who = r.combatantId ? nameOf(state, r.combatantId) : 'The GM';
+  const changed = r.overridden ? ', changed by the GM' : '';
+  const secret = r.gmOnly ? ', secret' : '';
+  return `${who} rolled ${r.total} for ${r.purpose || 'a roll'} (${r.formula}${changed}${secret})`;
+}
+
 const skipKeys = new Set(['type', 'gmOnly', 'rngAfter', 'forcedIndex']);
 
 function scalar(state: EncounterState | null, key: string, v: unknown): string | null {
   if (v === null || v === undefined) return null;
-  if (/(^|[a-z])(combatantId|targetId|actorId|sourceId|attackerId|defenderId|moverId)$/i.test(key) || key.endsWith('Id') && typeof v === 'string' && state?.combatants[v]) {
+  if (
+    /(^|[a-z])(combatantId|targetId|actorId|sourceId|attackerId|defenderId|moverId)$/i.test(key) ||
+    (key.endsWith('Id') && typeof v === 'string' && state?.combatants[v])
+  ) {
     return `${key.replace(/Id$/, '')}: ${nameOf(state, v)}`;
   }
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return `${key}: ${String(v)}`;
-  if (Array.isArray(v) && v.length <= 8 && v.every((x) => typeof x !== 'object')) return `${key}: ${v.map((x) => (typeof x === 'string' && state?.combatants[x] ? state.combatants[x].name : String(x))).join(', ')}`;
+  if (Array.isArray(v) && v.length <= 8 && v.every((x) => typeof x !== 'object'))
+    return `${key}: ${v.map((x) => (typeof x === 'string' && state?.combatants[x] ? state.combatants[x].name : String(x))).join(', ')}`;
   return null;
 }
 
@@ -103,7 +121,12 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
       if (e.round !== undefined) parts.push(`round ${String(e.round)}`);
       if (e.phase !== undefined && e.phase !== null) parts.push(`phase ${String(e.phase)}`);
       if (e.current !== undefined) parts.push(e.current ? `${nameOf(state, e.current)}'s turn` : 'no one acting');
-      if (Array.isArray(e.order)) parts.push(`order: ${stringsOf(e.order).map((id) => nameOf(state, id)).join(' › ')}`);
+      if (Array.isArray(e.order))
+        parts.push(
+          `order: ${stringsOf(e.order)
+            .map((id) => nameOf(state, id))
+            .join(' › ')}`,
+        );
       return `Clock: ${parts.join(', ')}.`;
     }
     case 'dice.overridden':
@@ -111,7 +134,11 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
     case 'dice.forced':
       return 'GM queues the next roll’s result.';
     case 'reaction.opened': {
-      return `Reaction window (${textAt(e, 'window.kind') ?? '?'}): ${textAt(e, 'window.trigger.description') ?? ''} — may react: ${stringsOf(at(e, 'window.eligible')).map((id) => nameOf(state, id)).join(', ') || 'none'}.`;
+      return `Reaction window (${textAt(e, 'window.kind') ?? '?'}): ${textAt(e, 'window.trigger.description') ?? ''} — may react: ${
+        stringsOf(at(e, 'window.eligible'))
+          .map((id) => nameOf(state, id))
+          .join(', ') || 'none'
+      }.`;
     }
     case 'reaction.responded':
       return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'passes' : 'reacts'}${e.by === 'gm' ? ' (GM resolved)' : ''}.`;

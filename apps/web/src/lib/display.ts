@@ -17,7 +17,15 @@ export const emptyDisplay: RulesetDisplay = { vitals: [], statGroups: [], statLa
 
 /** GET /rulesets' `display` (the engine's RulesetDisplay): its lists and maps are there. */
 function isDisplay(d: unknown): d is RulesetDisplay {
-  return isRecord(d) && Array.isArray(d.vitals) && Array.isArray(d.statGroups) && isRecord(d.statLabels) && Array.isArray(d.internal) && isRecord(d.dataLabels) && isRecord(d.events);
+  return (
+    isRecord(d) &&
+    Array.isArray(d.vitals) &&
+    Array.isArray(d.statGroups) &&
+    isRecord(d.statLabels) &&
+    Array.isArray(d.internal) &&
+    isRecord(d.dataLabels) &&
+    isRecord(d.events)
+  );
 }
 
 export function displayOf(rulesets: RulesetInfo[] | null | undefined, id: string): RulesetDisplay {
@@ -40,6 +48,16 @@ export function reactionName(ruleset: RulesetInfo | undefined, kind: string): st
   return labelOf(key);
 }
 
+/** The clock's phase in the ruleset's words (`display.phases`), else its id made readable; never the raw id. */
+export function phaseName(display: RulesetDisplay, phase: string): string {
+  return display.phases?.[phase] ?? labelOf(phase);
+}
+
+/** The encounter's status in words. */
+export function statusName(status: EncounterState['status']): string {
+  return status === 'setup' ? 'setting up' : status === 'active' ? 'combat under way' : 'combat over';
+}
+
 function read(state: EncounterState, c: Combatant, ref: FieldRef | number | undefined): number | null {
   if (typeof ref === 'number') return ref;
   if (!ref) return null;
@@ -53,6 +71,8 @@ export interface VitalView {
   key: string;
   label: string;
   short: string;
+  /** what it is, in the ruleset's words (shown as the short form's title) */
+  doc: string;
   current: number;
   max: number | null;
   /** what is left, 0..1 (null: no maximum known, no bar) */
@@ -102,14 +122,22 @@ export function vitalsOf(display: RulesetDisplay, state: EncounterState, c: Comb
     const text = shownNumbers
       ? `${v.short} ${current}${max !== null ? `/${max}` : ''}${status ? ` (${status})` : ''}`
       : `${v.short}: ${status ?? (left !== null && max ? roughly(v, left, current, max) : '?')}`;
-    out.push({ key: v.key, label: v.label, short: v.short, current, max, left, status, numbers: shownNumbers, text });
+    out.push({ key: v.key, label: v.label, short: v.short, doc: v.doc, current, max, left, status, numbers: shownNumbers, text });
   }
   return out;
 }
 
 /** The state fields worth showing (internal ones and vitals dropped), flattened to `a.b` keys, with labels. */
-export function shownData(display: RulesetDisplay, entries: [string, unknown][], options?: unknown): Array<{ key: string; label: string; value: unknown }> {
-  const vitalKeys = new Set(vitalSpecs(display, options).filter((v) => v.current.in === 'data').map((v) => v.current.key));
+export function shownData(
+  display: RulesetDisplay,
+  entries: [string, unknown][],
+  options?: unknown,
+): Array<{ key: string; label: string; value: unknown }> {
+  const vitalKeys = new Set(
+    vitalSpecs(display, options)
+      .filter((v) => v.current.in === 'data')
+      .map((v) => v.current.key),
+  );
   const internal = (k: string) => display.internal.some((i) => i === k || k.startsWith(`${i}.`));
   return entries
     .filter(([k]) => !internal(k) && !vitalKeys.has(k))
@@ -117,14 +145,21 @@ export function shownData(display: RulesetDisplay, entries: [string, unknown][],
 }
 
 /** Stats in the ruleset's groups, with labels; the rest under "Other". */
-export function groupedStats(display: RulesetDisplay, stats: Record<string, unknown>): Array<{ label: string; entries: Array<{ key: string; label: string; value: unknown }> }> {
+export function groupedStats(
+  display: RulesetDisplay,
+  stats: Record<string, unknown>,
+): Array<{ label: string; entries: Array<{ key: string; label: string; value: unknown }> }> {
   const seen = new Set<string>();
   const groups = display.statGroups.map((g) => ({
     label: g.label,
     entries: g.stats.filter((k) => k in stats).map((k) => (seen.add(k), { key: k, label: display.statLabels[k] ?? k, value: stats[k] })),
   }));
   const rest = Object.keys(stats).filter((k) => !seen.has(k));
-  if (rest.length) groups.push({ label: groups.length ? 'Other' : 'Stats', entries: rest.map((k) => ({ key: k, label: display.statLabels[k] ?? k, value: stats[k] })) });
+  if (rest.length)
+    groups.push({
+      label: groups.length ? 'Other' : 'Stats',
+      entries: rest.map((k) => ({ key: k, label: display.statLabels[k] ?? k, value: stats[k] })),
+    });
   return groups.filter((g) => g.entries.length > 0);
 }
 
@@ -176,5 +211,7 @@ export function sentence(display: RulesetDisplay, names: Names, e: EngineEvent):
   if (!s) return null;
   const text = typeof s === 'string' ? s : s.find((x) => matches(e, x.when))?.text;
   if (!text) return null;
-  return text.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, path: string) => word(names, field(e, path)));
+  // a `phase` field is the clock's phase: said with its name (display.phases), never its id
+  const phase = (path: string, v: unknown): string | null => (path === 'phase' && typeof v === 'string' ? phaseName(display, v) : null);
+  return text.replace(/\{([a-zA-Z0-9_.]+)\}/g, (_m, path: string) => phase(path, field(e, path)) ?? word(names, field(e, path)));
 }

@@ -1,7 +1,8 @@
 import { FrayClient, FrayError, type EncounterMirror } from '@fray/client';
-import type { ClientCommand, ReachAck as ReachAnswer, ReachRequestMessage } from '@fray/protocol';
+import type { ClientCommand, ReachAck as ReachAnswer, ReachRequestMessage, RewindNote } from '@fray/protocol';
+import type { LiveSnapshot, PendingCommand } from './live-snapshot.js';
 import { isRecord, isString } from './guards.js';
-import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, PatchMessage, ViewerRole, WireError } from './types.js';
+import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, PatchMessage, WireError } from './types.js';
 
 /**
  * One live encounter for a page, on top of `@fray/client` (docs/protocol.md): the client joins,
@@ -10,41 +11,7 @@ import type { ActionOption, CommandAck, Deadlines, EncounterState, LogEntry, Pat
  * keep their `commandId` across retries so the server applies each once.
  */
 
-/** `restarting`: the server said it is shutting down (a planned restart) and the page waits for it. */
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'restarting' | 'failed';
-
-/** A command clicked and not yet answered; then the last answer, for the page to show. */
-export interface PendingCommand {
-  commandId: string;
-  label: string;
-}
-export interface SettledCommand extends PendingCommand {
-  ok: boolean;
-  message?: string;
-}
-
-export interface LiveSnapshot {
-  status: ConnStatus;
-  /** why the connection cannot go on (bad or expired invite, unknown encounter) */
-  fatal: WireError | null;
-  role: ViewerRole | null;
-  playerId: string | null;
-  version: number;
-  /** the timeline branch (docs/timeline.md): a GM's rewind starts the next one */
-  branch: number;
-  state: EncounterState | null;
-  deadlines: Deadlines;
-  /** the event log as this viewer may see it, oldest first, one entry per command */
-  log: LogEntry[];
-  /** how many times the connection came back */
-  reconnects: number;
-  /** commands sent and not yet acknowledged */
-  inFlight: number;
-  /** the commands waiting for an answer (sent again, with the same id, when the connection is back) */
-  pending: PendingCommand[];
-  /** the last command answered while the connection was not live, or the last one answered */
-  settled: SettledCommand | null;
-}
+export type { ConnStatus, LiveSnapshot, OwnCommand, PendingCommand, SettledCommand } from './live-snapshot.js';
 
 /** A command in words for the pending line: its action or its type. */
 export function commandLabel(c: Record<string, unknown>): string {
@@ -58,7 +25,8 @@ export type CommandResult = CommandAck;
 /** The state the server sends (projected for this viewer): the engine's encounter state. */
 const isState = (s: unknown): s is EncounterState => isRecord(s) && isRecord(s.combatants) && isRecord(s.clock) && Array.isArray(s.effects);
 /** A legal-action entry of the `actions` answer. */
-const isAction = (a: unknown): a is ActionOption => isRecord(a) && isString(a.command) && isString(a.label) && typeof a.allowed === 'boolean';
+const isAction = (a: unknown): a is ActionOption =>
+  isRecord(a) && isString(a.command) && isString(a.label) && typeof a.allowed === 'boolean';
 const isCommand = (c: Record<string, unknown>): c is ClientCommand => isString(c.type);
 
 const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
@@ -94,10 +62,12 @@ export class Live {
     state: null,
     deadlines: noDeadlines,
     log: [],
+    rewinds: [],
     reconnects: 0,
     inFlight: 0,
     pending: [],
     settled: null,
+    lastOwn: null,
   };
   private pending: PendingCommand[] = [];
   private listeners = new Set<() => void>();
@@ -164,7 +134,15 @@ export class Live {
     const m = this.mirror;
     m.onChange((_m, msg) => this.onChange(msg));
     m.onDeadlines(() => this.set({ deadlines: m.deadlines ?? noDeadlines }));
-    this.set({ status: 'online', role: m.role, playerId: m.playerId, version: m.version, branch: m.branch, state: isState(m.state) ? m.state : null, deadlines: m.deadlines ?? noDeadlines });
+    this.set({
+      status: 'online',
+      role: m.role,
+      playerId: m.playerId,
+      version: m.version,
+      branch: m.branch,
+      state: isState(m.state) ? m.state : null,
+      deadlines: m.deadlines ?? noDeadlines,
+    });
     void this.loadLog();
   }
 
@@ -203,7 +181,13 @@ export class Live {
     const rewound = m.branch !== this.snap.branch;
     let log = this.snap.log.filter((e) => e.seq <= m.version);
     if (msg && !rewound) log = [...log.filter((e) => e.seq !== msg.to), { seq: msg.to, events: msg.events }];
-    this.set({ state: isState(m.state) ? m.state : null, version: m.version, branch: m.branch, deadlines: m.deadlines ?? noDeadlines, log });
+    this.set({
+      state: isState(m.state) ? m.state : null,
+      version: m.version,
+      branch: m.branch,
+      deadlines: m.deadlines ?? noDeadlines,
+      log,
+    });
     if (!msg || rewound) void this.loadLog(); // the events in between come from the log
   }
 
@@ -220,9 +204,15 @@ export class Live {
 
   /** The whole log as this viewer may see it, fetched from the server (pages of 1000); null when it cannot be read now. */
   async fetchLog(): Promise<LogEntry[] | null> {
+    return (await this.readLog())?.entries ?? null;
+  }
+
+  /** The log and its rewinds (the first page's). */
+  private async readLog(): Promise<{ entries: LogEntry[]; rewinds: RewindNote[] } | null> {
     const client = this.client;
     if (!client) return null;
     const entries: LogEntry[] = [];
+    let rewinds: RewindNote[] = [];
     let afterSeq = 0;
     for (let page = 0; page < 50; page++) {
       let ack;
@@ -232,22 +222,26 @@ export class Live {
         return null;
       }
       if (!ack.ok) return null;
+      if (page === 0) rewinds = ack.rewinds ?? [];
       entries.push(...ack.entries);
       if (ack.entries.length < 1000) break;
       afterSeq = ack.entries[ack.entries.length - 1]!.seq;
     }
-    return entries;
+    return { entries, rewinds };
   }
 
   private async loadLog(): Promise<void> {
     const branch = this.snap.branch;
-    const entries = await this.fetchLog();
-    if (!entries) return;
+    const read = await this.readLog();
+    if (!read) return;
+    const { entries, rewinds } = read;
     if (this.snap.branch !== branch) return; // rewound meanwhile: the read that follows the rewind counts
     // keep the live entries that arrived while the log loaded
     const seen = new Set(entries.map((e) => e.seq));
-    const merged = [...entries, ...this.snap.log.filter((e) => !seen.has(e.seq) && e.seq <= this.snap.version)].sort((a, b) => a.seq - b.seq);
-    this.set({ log: merged });
+    const merged = [...entries, ...this.snap.log.filter((e) => !seen.has(e.seq) && e.seq <= this.snap.version)].sort(
+      (a, b) => a.seq - b.seq,
+    );
+    this.set({ log: merged, rewinds });
   }
 
   /**
@@ -272,12 +266,25 @@ export class Live {
     }
     // a command that waited for the connection says how it ended
     const waited = !wasLive || this.snap.status !== 'online';
-    this.set(waited || this.snap.settled ? { settled: { ...entry, ok: result.ok, ...(result.ok ? {} : { message: result.error.message }) } } : {});
+    const own: Partial<LiveSnapshot> =
+      result.ok && result.events.length > 0
+        ? { lastOwn: { label: entry.label, branch: this.snap.branch, entry: { seq: result.version, events: result.events } } }
+        : {};
+    this.set(
+      waited || this.snap.settled
+        ? { ...own, settled: { ...entry, ok: result.ok, ...(result.ok ? {} : { message: result.error.message }) } }
+        : own,
+    );
     return result;
   }
 
   /** Send until answered: the same commandId each time, so the server applies it once. */
-  private async attempt(m: EncounterMirror, command: Record<string, unknown>, commandId: string, expectedVersion?: number): Promise<CommandResult> {
+  private async attempt(
+    m: EncounterMirror,
+    command: Record<string, unknown>,
+    commandId: string,
+    expectedVersion?: number,
+  ): Promise<CommandResult> {
     if (!isCommand(command)) return { ok: false, error: { code: 'INVALID_COMMAND', message: 'A command needs its type.' } };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -291,7 +298,14 @@ export class Live {
       } catch (e) {
         // no answer while the connection is down (a restart, a dropped network): wait for it
         // and send again, for up to 10 minutes
-        if (!this.closed && this.snap.status !== 'online' && this.snap.status !== 'failed' && attempt < 100 && (await this.untilOnline(600_000))) continue;
+        if (
+          !this.closed &&
+          this.snap.status !== 'online' &&
+          this.snap.status !== 'failed' &&
+          attempt < 100 &&
+          (await this.untilOnline(600_000))
+        )
+          continue;
         const msg = e instanceof Error ? e.message : String(e);
         return { ok: false, error: { code: 'TIMEOUT', message: `The server did not answer (${msg}). Check the log before trying again.` } };
       }

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** A tiny history-API router: the server answers /gm, /play/*, /watch/* with index.html. */
+/** A tiny history-API router: the server answers /gm, /gm/*, /play/*, /watch/*, /replay with index.html. */
 
 const listeners = new Set<() => void>();
 function subscribe(fn: () => void): () => void {
@@ -28,6 +28,8 @@ export type Route =
   | { name: 'account' }
   | { name: 'device'; code: string }
   | { name: 'console'; encounterId: string }
+  | { name: 'replay'; encounterId: string }
+  | { name: 'shared-replay'; token: string }
   | { name: 'play'; encounterId: string; token: string }
   | { name: 'watch'; encounterId: string; token: string }
   | { name: 'missing'; path: string };
@@ -39,7 +41,10 @@ export function parseRoute(pathname: string, hash: string): Route {
   if (parts[0] === 'gm' && parts.length === 1) return { name: 'gm' };
   if (parts[0] === 'gm' && parts[1] === 'account' && parts.length === 2) return { name: 'account' };
   if (parts[0] === 'gm' && parts[1] === 'device' && parts.length === 2) return { name: 'device', code: token };
+  if (parts[0] === 'gm' && parts[1] === 'e' && parts[2] && parts[3] === 'replay' && parts.length === 4)
+    return { name: 'replay', encounterId: parts[2] };
   if (parts[0] === 'gm' && parts[1] === 'e' && parts[2]) return { name: 'console', encounterId: parts[2] };
+  if (parts[0] === 'replay' && parts.length === 1) return { name: 'shared-replay', token };
   if (parts[0] === 'play' && parts[1]) return { name: 'play', encounterId: parts[1], token };
   if (parts[0] === 'watch' && parts[1]) return { name: 'watch', encounterId: parts[1], token };
   return { name: 'missing', path: pathname };

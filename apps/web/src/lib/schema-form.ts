@@ -50,6 +50,8 @@ export interface Field {
   key?: string;
   /** an object-valued property: the kind of each of its entries (a map of numbers: integer) */
   entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
+  /** a list of plain objects (`json`, its value the list as JSON): the fields of each entry, edited as rows */
+  rows?: Field[];
 }
 
 /** The non-null branch of `X | null`, and whether null is allowed. */
@@ -57,7 +59,8 @@ function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean 
   const branches = s.anyOf ?? s.oneOf;
   if (branches) {
     const nonNull = branches.filter((b) => b.type !== 'null');
-    if (nonNull.length === 1 && nonNull.length < branches.length) return { schema: { ...nonNull[0]!, default: s.default ?? nonNull[0]!.default }, nullable: true };
+    if (nonNull.length === 1 && nonNull.length < branches.length)
+      return { schema: { ...nonNull[0]!, default: s.default ?? nonNull[0]!.default }, nullable: true };
   }
   if (Array.isArray(s.type) && s.type.includes('null')) {
     const rest = s.type.filter((t) => t !== 'null');
@@ -66,11 +69,16 @@ function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean 
   return { schema: s, nullable: false };
 }
 
-function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> {
+/** A bound a player can read: zod's `.int()` gives ±(2^53 − 1), which is no limit of the game. */
+function gameBound(n: number | undefined): number | undefined {
+  return n !== undefined && Math.abs(n) < 1e9 ? n : undefined;
+}
+
+function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows'> {
   if (s.enum && s.enum.every(isString)) return { kind: 'select', choices: s.enum.filter(isString) };
   const type = Array.isArray(s.type) ? undefined : s.type;
-  const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum : undefined);
-  const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum : undefined);
+  const min = gameBound(s.minimum ?? s.exclusiveMinimum);
+  const max = gameBound(s.maximum ?? s.exclusiveMaximum);
   switch (type) {
     case 'integer':
       return { kind: 'integer', min, max };
@@ -84,7 +92,9 @@ function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> 
       const item = s.items ? unwrapNullable(s.items).schema : undefined;
       if (item?.enum && item.enum.every(isString)) return { kind: 'multiselect', choices: item.enum.filter(isString) };
       if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
-      return { kind: 'json' };
+      // a list of plain objects (every field of an entry has an input of its own): rows of fields
+      const rows = item?.type === 'object' && item.properties ? fieldsOf(item) : [];
+      return rows.length > 0 && rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows } : { kind: 'json' };
     }
     default:
       return { kind: 'json' };
@@ -121,12 +131,24 @@ export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Fi
  * names: `vitals` → `vitals.Mana`, `vitals.Stress`) shown as one field per entry instead of a JSON
  * field; with no entries it is not shown. `entries`: property → its entries' keys and labels.
  */
-export function withEntryFields(fields: Field[], entries: Map<string, Array<{ key: string; label: string; doc?: string | undefined }>>): Field[] {
+export function withEntryFields(
+  fields: Field[],
+  entries: Map<string, Array<{ key: string; label: string; doc?: string | undefined }>>,
+): Field[] {
   return fields.flatMap((f) => {
     const list = entries.get(f.name);
     if (!list) return [f];
     const each = f.entry ?? { kind: 'json' as const };
-    return list.map(({ key, label, doc }): Field => ({ name: `${f.name}.${key}`, label, ...each, required: false, nullable: false, parent: f.name, key, ...(doc ? { doc } : {}) }));
+    return list.map(({ key, label, doc }): Field => ({
+      name: `${f.name}.${key}`,
+      label,
+      ...each,
+      required: false,
+      nullable: false,
+      parent: f.name,
+      key,
+      ...(doc ? { doc } : {}),
+    }));
   });
 }
 
@@ -203,7 +225,10 @@ function parseFlat(fields: Field[], values: FormValues): ParseResult {
         break;
       }
       case 'list':
-        value[f.name] = text.split(',').map((x) => x.trim()).filter(Boolean);
+        value[f.name] = text
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
         break;
       case 'json':
         try {

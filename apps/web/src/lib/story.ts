@@ -15,6 +15,9 @@ export type StoryLine = { kind: 'text'; text: string; secret: boolean } | { kind
 export interface StoryEntry {
   seq: number;
   lines: StoryLine[];
+  /** a line the log adds between entries (a GM's rewind: rewinds.ts), with its own key */
+  key?: string;
+  rewind?: boolean;
 }
 
 /** Who reads: the GM (every roll in full), a player (their own combatants' rolls in full), a spectator. */
@@ -61,7 +64,9 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'effect.applied': {
       const eff = effectOf(e.effect);
       const who = eff.targetId ? nameOf(state, eff.targetId) : 'The field';
-      return eff.condition ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).` : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
+      return eff.condition
+        ? `${who} is ${eff.condition} (${formatDuration(eff.duration)}).`
+        : `${eff.name} on ${who} (${formatDuration(eff.duration)}).`;
     }
     case 'effect.removed':
     case 'effect.expired': {
@@ -72,13 +77,27 @@ export function coreSentence(names: Names, e: EngineEvent): string | null {
     case 'dice.overridden':
       return `The GM changes a roll from ${String(e.previousTotal)} to ${String(e.total)}${e.reason ? ` (${String(e.reason)})` : ''}.`;
     case 'reaction.opened': {
-      return `${textAt(e, 'window.trigger.description') ?? 'Something happens'}: ${stringsOf(at(e, 'window.eligible')).map((id) => nameOf(state, id)).join(', ') || 'no one'} may react.`;
+      return `${textAt(e, 'window.trigger.description') ?? 'Something happens'}: ${
+        stringsOf(at(e, 'window.eligible'))
+          .map((id) => nameOf(state, id))
+          .join(', ') || 'no one'
+      } may react.`;
     }
     case 'reaction.responded':
       return `${nameOf(state, e.combatantId)} ${e.response === 'passed' ? 'does not react' : 'reacts'}.`;
     default:
       return null;
   }
+}
+
+/**
+ * The event with `$numbers`: whether this reader sees its subject's numbers (the GM, or the controller of the
+ * target, else of the combatant), so that a ruleset's sentence can keep a vital's total to those who see it
+ * in the bars (engine display.ts, `EventSentence`).
+ */
+function withNumbers(e: EngineEvent, reader: Reader): EngineEvent {
+  const subject = typeof e.targetId === 'string' ? e.targetId : e.combatantId;
+  return { ...e, $numbers: reader.role === 'gm' || (typeof subject === 'string' && reader.mine(subject)) };
 }
 
 /** One entry per command, newest last; entries with nothing to tell are left out. */
@@ -95,7 +114,7 @@ export function story(display: RulesetDisplay, names: Names, log: LogEntry[], re
         continue;
       }
       if (quiet.has(e.type)) continue;
-      const text = sentence(display, names, e) ?? coreSentence(names, e);
+      const text = sentence(display, names, withNumbers(e, reader)) ?? coreSentence(names, e);
       if (text) lines.push({ kind: 'text', text, secret: e.gmOnly === true });
     }
     if (lines.length) out.push({ seq: entry.seq, lines });

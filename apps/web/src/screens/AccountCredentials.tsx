@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { CopyButton, Countdown, ErrorMessage, QrCode, Section } from '../components/common.js';
+import { Countdown, ErrorMessage, Section } from '../components/common.js';
+import { CopyButton, QrCode } from '../components/share.js';
 import { api } from '../lib/api.js';
 import { addPasskey, passkeysSupported } from '../lib/passkeys.js';
 import { useAsync } from '../lib/useAsync.js';
@@ -15,8 +16,28 @@ export function when(iso: string | null): string {
 /** "Firefox on Android" from a user agent: enough to tell one's devices apart. */
 export function deviceOf(ua: string | null): string {
   if (!ua) return 'Unknown device';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : /curl|node|undici/i.test(ua) ? 'A script' : 'A browser';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : /curl|node|undici/i.test(ua)
+            ? 'A script'
+            : 'A browser';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return os ? `${browser} on ${os}` : browser;
 }
 
@@ -52,26 +73,45 @@ export function Passkeys({ onChange }: { onChange: () => void }) {
   const keys = list.data?.passkeys ?? [];
   return (
     <Section title="Passkeys" id="passkeys">
-      <p className="muted small">A passkey signs you in with this device’s fingerprint, face or PIN: nothing to remember, nothing to steal.</p>
+      <p className="muted small">
+        A passkey signs you in with this device’s fingerprint, face or PIN: nothing to remember, nothing to steal.
+      </p>
       {keys.length === 0 && !list.loading ? <p>No passkeys yet.</p> : null}
       <ul className="plain-list">
         {keys.map((k) => (
           <li key={k.id} data-testid="passkey-row">
             <span>
-              <strong>{k.name}</strong> <span className="muted small">added {when(k.createdAt)}, last used {when(k.lastUsedAt)}</span>
+              <strong>{k.name}</strong>{' '}
+              <span className="muted small">
+                added {when(k.createdAt)}, last used {when(k.lastUsedAt)}
+              </span>
             </span>
-            <button type="button" className="danger" disabled={act.busy} onClick={() => void act.run(() => api('DELETE', `/account/passkeys/${encodeURIComponent(k.id)}`).then(() => undefined))}>
+            <button
+              type="button"
+              className="danger"
+              disabled={act.busy}
+              onClick={() => void act.run(() => api('DELETE', `/account/passkeys/${encodeURIComponent(k.id)}`).then(() => undefined))}
+            >
               Remove
             </button>
           </li>
         ))}
       </ul>
       {passkeysSupported() ? (
-        <form className="row" onSubmit={(e) => (e.preventDefault(), void act.run(async () => (await addPasskey(name.trim() || undefined), setName(''))))}>
+        <form
+          className="row"
+          onSubmit={(e) => (e.preventDefault(), void act.run(async () => (await addPasskey(name.trim() || undefined), setName(''))))}
+        >
           <label className="sr-only" htmlFor="passkey-name">
             Passkey name
           </label>
-          <input id="passkey-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name (e.g. My phone)" maxLength={80} />
+          <input
+            id="passkey-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Name (e.g. My phone)"
+            maxLength={80}
+          />
           <button type="submit" className="primary" disabled={act.busy}>
             Add a passkey
           </button>
@@ -90,7 +130,9 @@ export function DeviceCode() {
   const expired = code ? Date.parse(code.expiresAt) <= Date.now() : false;
   return (
     <Section title="Sign in another device" id="device">
-      <p className="muted small">Show a one-time code, then scan it with the phone or tablet, or type the code at its Fray page under “Use a sign-in code”.</p>
+      <p className="muted small">
+        Show a one-time code, then scan it with the phone or tablet, or type the code at its Fray page under “Use a sign-in code”.
+      </p>
       {code && !expired ? (
         <div className="device-code" data-testid="device-code">
           <QrCode text={code.url} label={`QR code to sign in: ${code.code}`} />
@@ -104,7 +146,11 @@ export function DeviceCode() {
           </div>
         </div>
       ) : null}
-      <button type="button" disabled={act.busy} onClick={() => void act.run(async () => setCode(await api('POST', '/account/device-codes')))}>
+      <button
+        type="button"
+        disabled={act.busy}
+        onClick={() => void act.run(async () => setCode(await api('POST', '/account/device-codes')))}
+      >
         {code ? 'Show a new code' : 'Show a sign-in code'}
       </button>
       <ErrorMessage error={act.error} onDismiss={act.clear} />
@@ -135,16 +181,27 @@ export function Sessions({ onSignedOut }: { onSignedOut: () => void }) {
                 signed in {when(s.createdAt)} by {s.method}, last seen {when(s.lastSeenAt)}
               </span>
             </span>
-            <button type="button" disabled={act.busy} onClick={() => void act.run(async () => {
-                await api('DELETE', `/sessions/${encodeURIComponent(s.id)}`);
-                if (s.current) onSignedOut();
-              })}>
+            <button
+              type="button"
+              disabled={act.busy}
+              onClick={() =>
+                void act.run(async () => {
+                  await api('DELETE', `/sessions/${encodeURIComponent(s.id)}`);
+                  if (s.current) onSignedOut();
+                })
+              }
+            >
               {s.current ? 'Sign out' : 'End'}
             </button>
           </li>
         ))}
       </ul>
-      <button type="button" className="danger" disabled={act.busy} onClick={() => void act.run(async () => (await api('DELETE', '/sessions'), onSignedOut()))}>
+      <button
+        type="button"
+        className="danger"
+        disabled={act.busy}
+        onClick={() => void act.run(async () => (await api('DELETE', '/sessions'), onSignedOut()))}
+      >
         Sign out everywhere
       </button>
       <ErrorMessage error={act.error ?? list.error} onDismiss={act.clear} />
@@ -180,19 +237,40 @@ export function ApiTokens() {
         {(list.data?.tokens ?? []).map((t) => (
           <li key={t.id} data-testid="token-row">
             <span>
-              <strong>{t.name}</strong> <span className="muted small">made {when(t.createdAt)}, last used {when(t.lastUsedAt)}</span>
+              <strong>{t.name}</strong>{' '}
+              <span className="muted small">
+                made {when(t.createdAt)}, last used {when(t.lastUsedAt)}
+              </span>
             </span>
-            <button type="button" className="danger" disabled={act.busy} onClick={() => void act.run(async () => (await api('DELETE', `/account/tokens/${encodeURIComponent(t.id)}`), setMade(null)))}>
+            <button
+              type="button"
+              className="danger"
+              disabled={act.busy}
+              onClick={() => void act.run(async () => (await api('DELETE', `/account/tokens/${encodeURIComponent(t.id)}`), setMade(null)))}
+            >
               Revoke
             </button>
           </li>
         ))}
       </ul>
-      <form className="row" onSubmit={(e) => (e.preventDefault(), void act.run(async () => (setMade(await api('POST', '/account/tokens', { name: name.trim() })), setName(''))))}>
+      <form
+        className="row"
+        onSubmit={(e) => (
+          e.preventDefault(),
+          void act.run(async () => (setMade(await api('POST', '/account/tokens', { name: name.trim() })), setName('')))
+        )}
+      >
         <label className="sr-only" htmlFor="token-name">
           Token name
         </label>
-        <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name (e.g. Initiative importer)" maxLength={80} required />
+        <input
+          id="token-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Name (e.g. Initiative importer)"
+          maxLength={80}
+          required
+        />
         <button type="submit" disabled={act.busy}>
           Create a token
         </button>

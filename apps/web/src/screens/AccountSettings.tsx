@@ -15,7 +15,8 @@ interface AccountInfo {
   passkeys: number;
 }
 
-function Password({ account, onChange }: { account: AccountInfo; onChange: () => void }) {
+/** Setting or changing the password: the fields, and what sending them did. */
+function usePasswordForm(account: AccountInfo, onChange: () => void) {
   const [name, setName] = useState('');
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -27,9 +28,15 @@ function Password({ account, onChange }: { account: AccountInfo; onChange: () =>
     setError(null);
     setDone(null);
     try {
-      const body = { password: next, ...(account.hasPassword ? { currentPassword: current } : {}), ...(account.signInName ? {} : { name: name.trim() }) };
+      const body = {
+        password: next,
+        ...(account.hasPassword ? { currentPassword: current } : {}),
+        ...(account.signInName ? {} : { name: name.trim() }),
+      };
       const r = await api<{ sessionsEnded: number }>('PUT', '/account/password', body);
-      setDone(`Password ${account.hasPassword ? 'changed' : 'set'}.${r.sessionsEnded ? ` ${r.sessionsEnded} other session${r.sessionsEnded === 1 ? ' was' : 's were'} signed out.` : ''}`);
+      setDone(
+        `Password ${account.hasPassword ? 'changed' : 'set'}.${r.sessionsEnded ? ` ${r.sessionsEnded} other session${r.sessionsEnded === 1 ? ' was' : 's were'} signed out.` : ''}`,
+      );
       setCurrent('');
       setNext('');
       onChange();
@@ -39,27 +46,57 @@ function Password({ account, onChange }: { account: AccountInfo; onChange: () =>
       setBusy(false);
     }
   };
+  return { name, setName, current, setCurrent, next, setNext, error, done, busy, submit };
+}
+
+function Password({ account, onChange }: { account: AccountInfo; onChange: () => void }) {
+  const { name, setName, current, setCurrent, next, setNext, error, done, busy, submit } = usePasswordForm(account, onChange);
   return (
     <Section title={account.hasPassword ? 'Change your password' : 'Set a password'} id="password">
-      {!account.signInName ? <p>Choose a sign-in name and a password, and you can sign in on any device. Your encounters stay with this account.</p> : null}
+      {!account.signInName ? (
+        <p>Choose a sign-in name and a password, and you can sign in on any device. Your encounters stay with this account.</p>
+      ) : null}
       <form onSubmit={(e) => (e.preventDefault(), void submit())}>
         {account.signInName ? (
           <input type="text" autoComplete="username" value={account.signInName} readOnly hidden />
         ) : (
           <div className="field">
             <label htmlFor="pw-name">Sign-in name</label>
-            <input id="pw-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="username" autoCapitalize="none" spellCheck={false} required />
+            <input
+              id="pw-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+            />
           </div>
         )}
         {account.hasPassword ? (
           <div className="field">
             <label htmlFor="pw-current">Current password</label>
-            <input id="pw-current" type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
+            <input
+              id="pw-current"
+              type="password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              autoComplete="current-password"
+              required
+            />
           </div>
         ) : null}
         <div className="field">
           <label htmlFor="pw-new">New password</label>
-          <input id="pw-new" type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" minLength={10} required />
+          <input
+            id="pw-new"
+            type="password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            autoComplete="new-password"
+            minLength={10}
+            required
+          />
           <p className="muted small">At least 10 characters. Your other devices are signed out.</p>
         </div>
         <ErrorMessage error={error} />

@@ -6,17 +6,18 @@ import { OutcomeLine, useCommand } from '../components/Outcome.js';
 import { ExportButton, encounterFileName } from '../components/Transfer.js';
 import { VerifyDice } from '../components/VerifyDice.js';
 import { ConnectionBadge, ErrorMessage, OfflineBanner, Section } from '../components/common.js';
-import { displayOf, type RulesetDisplay } from '../lib/display.js';
+import { displayOf } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { SESSION_COOKIE, useGmSession } from '../lib/session.js';
-import type { EncounterState, RulesetInfo } from '../lib/types.js';
+import type { EncounterState } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 import { useLive } from '../lib/useLive.js';
 import { ActSection, AddSection, CombatantsSection, type GmScope } from './console/Combatants.js';
 import { Dice } from './console/Dice.js';
 import { EffectForm } from './console/EffectForm.js';
+import { ForkFrom } from './console/Fork.js';
 import { RawCommand } from './console/GmTools.js';
 import { TurnSection } from './console/Turns.js';
 import { UndoLast } from './console/Undo.js';
@@ -43,7 +44,7 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
     <div className="col">
       {Object.keys(state.combatants).length > 0 ? (
         <Section title="Conditions and effects" id="effects">
-          <EffectForm state={state} send={send} />
+          <EffectForm state={state} send={send} display={g.display} />
         </Section>
       ) : null}
       <Section title="Dice" id="dice">
@@ -55,29 +56,33 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
       {ruleset?.commandInfo ? (
         <Section title="GM tools and rulings (every command)" id="gm-commands">
           <CommandForm ruleset={ruleset} state={state} send={send} />
-        </Section>
-      ) : null}
-      {ruleset?.commands && ruleset.commands.length > 0 ? (
-        <Section title="Any command (GM rulings)" id="raw">
-          <details>
-            <summary>Send one of the ruleset’s commands by hand</summary>
-            <RawCommand commands={ruleset.commands} send={send} />
-          </details>
+          {ruleset.commands.length > 0 ? (
+            <details className="sub" id="raw">
+              <summary>Raw command (JSON): a GM&rsquo;s escape hatch; every command has a form above</summary>
+              <RawCommand commands={ruleset.commands} send={send} />
+            </details>
+          ) : null}
         </Section>
       ) : null}
       <InvitesSection encounterId={encounterId} token={token} state={state} />
       <Section title="Move this encounter" id="export">
         <p className="muted">A file of this encounter (its log, snapshots and options; no invite links) that any Fray server imports.</p>
-        <ExportButton path={`/encounters/${encodeURIComponent(encounterId)}/export`} name={encounterFileName(state.name)} token={token} label="Export encounter" />
+        <ExportButton
+          path={`/encounters/${encodeURIComponent(encounterId)}/export`}
+          name={encounterFileName(state.name)}
+          token={token}
+          label="Export encounter"
+        />
       </Section>
       <Section title="Log" id="log">
-        <StoryLog state={state} log={snap.log} display={g.display} reader={{ role: 'gm', mine: () => true }} />
+        <StoryLog state={state} log={snap.log} rewinds={snap.rewinds} display={g.display} reader={{ role: 'gm', mine: () => true }} />
       </Section>
     </div>
   );
 }
 
-function ConsoleHeader({ state, ruleset, snap, live, display }: { state: EncounterState; ruleset: RulesetInfo | undefined; snap: LiveSnapshot; live: Live; display: RulesetDisplay }) {
+function ConsoleHeader({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: Live }) {
+  const { state, ruleset, display } = g;
   return (
     <header className="topbar">
       <h1>
@@ -86,7 +91,10 @@ function ConsoleHeader({ state, ruleset, snap, live, display }: { state: Encount
         </a>{' '}
         {state.name} <span className="muted">· {ruleset?.name ?? state.ruleset} · GM</span>
       </h1>
-      <UndoLast live={live} snap={snap} state={state} display={display} />
+      <div className="timeline-tools">
+        <UndoLast live={live} snap={snap} state={state} display={display} />
+        <ForkFrom encounterId={g.encounterId} token={g.token} snap={snap} state={state} display={display} />
+      </div>
       <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
     </header>
   );
@@ -136,24 +144,40 @@ export function Console({ encounterId }: { encounterId: string }) {
   const [send, outcome, clear] = useCommand(live);
   const state = snap?.state ?? null;
   const ruleset = rulesets.data?.find((r) => r.id === state?.ruleset);
-  const map = useMapPanel({ live, state, version: snap?.version ?? -1, ruleset, isMine: noOne, canCommand: everyone, gm: true, title: 'Battle map (GM view: hidden combatants shown)' });
-  if (token === null || snap?.fatal || !live || !snap || !state) return <NotJoined signedIn={token !== null} checking={gm.status === 'loading'} fatal={snap?.fatal} />;
+  const map = useMapPanel({
+    live,
+    state,
+    version: snap?.version ?? -1,
+    ruleset,
+    isMine: noOne,
+    canCommand: everyone,
+    gm: true,
+    title: 'Battle map (GM view: hidden combatants shown)',
+  });
+  if (token === null || snap?.fatal || !live || !snap || !state)
+    return <NotJoined signedIn={token !== null} checking={gm.status === 'loading'} fatal={snap?.fatal} />;
   const g: GmScope = { state, ruleset, display: displayOf(rulesets.data, state.ruleset), encounterId, token, send };
+  const acting = state.status === 'active' && Object.keys(state.combatants).length > 0;
+  const act = acting ? <ActSection live={live} version={snap.version} state={state} /> : null;
+  const add = <AddSection g={g} rulesetsError={rulesets.error} />;
+  const beside = acting ? act : add;
   return (
     <MapContext.Provider value={map.api}>
       <main className="console">
-        <ConsoleHeader state={state} ruleset={ruleset} snap={snap} live={live} display={g.display} />
+        <ConsoleHeader g={g} snap={snap} live={live} />
         <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
         <OutcomeLine outcome={outcome} clear={clear} />
-        <div className="console-top">
-          <div className="console-map">{map.element}</div>
+        <div className={`console-top${map.element ? '' : ' no-map'}`}>
+          {map.element ? <div className="console-map">{map.element}</div> : null}
           <TurnSection live={live} snap={snap} state={state} ruleset={ruleset} display={g.display} send={send} />
+          {/* no map: acting (in combat) or adding combatants (in setup) takes the map's place beside the turn order */}
+          {map.element ? null : <div className="console-beside">{beside}</div>}
         </div>
         <div className="columns">
           <div className="col">
-            {state.status === 'active' && Object.keys(state.combatants).length > 0 ? <ActSection live={live} version={snap.version} state={state} /> : null}
+            {map.element ? act : null}
             <CombatantsSection g={g} />
-            <AddSection g={g} rulesetsError={rulesets.error} />
+            {map.element || acting ? add : null}
           </div>
           <SideColumn g={g} snap={snap} live={live} />
         </div>

@@ -1,21 +1,33 @@
 import { useState } from 'react';
-import type { Dispatch, SetStateAction } from 'react';
 import { ActionPanel } from '../components/ActionPanel.js';
 import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
-import { CombatantCard, ConnectionBadge, Countdown, ErrorMessage, GroupedStats, OfflineBanner, Section, TurnOrder } from '../components/common.js';
+import {
+  CombatantCard,
+  ConnectionBadge,
+  Countdown,
+  ErrorMessage,
+  GroupedStats,
+  OfflineBanner,
+  PlainErrors,
+  Section,
+  TurnOrder,
+} from '../components/common.js';
 import { StoryLog } from '../components/Log.js';
 import { VerifyDice } from '../components/VerifyDice.js';
 import { Vitals } from '../components/Vitals.js';
 import { nameOf } from '../lib/describe.js';
-import { displayOf, reactionName, type RulesetDisplay } from '../lib/display.js';
+import { displayOf, phaseName, reactionName, type RulesetDisplay } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { useAsync } from '../lib/useAsync.js';
-import type { EncounterState, RulesetInfo, WireError } from '../lib/types.js';
+import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
+import { waitingFor } from '../lib/turn-flow.js';
+import { FightOver, OwnResult, UpNext, useTurnCue, WaitingNote } from './player/TurnNews.js';
 
 function fatalText(e: WireError): string {
-  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code)) return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
+  if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code))
+    return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
   if (e.code === 'NOT_FOUND') return 'This encounter does not exist (any more). Ask your GM for a new link.';
   if (e.code === 'ENCOUNTER_ARCHIVED') return 'This encounter has been archived by the GM.';
   return e.message;
@@ -38,7 +50,10 @@ function NotJoined({ token, fatal }: { token: string; fatal: WireError | null | 
       <main className="narrow-page">
         <h1>Cannot join</h1>
         <div className="error" role="alert" data-testid="join-error">
-          ⚠ {fatalText(fatal)} <span className="muted">({fatal.code}: {fatal.message})</span>
+          ⚠ {fatalText(fatal)}{' '}
+          <span className="muted">
+            ({fatal.code}: {fatal.message})
+          </span>
         </div>
         <p>
           <a href="/">Fray home</a>
@@ -62,23 +77,71 @@ interface Seat {
   isMine: (id: string) => boolean;
   /** my combatants that may react in the open window and have not answered */
   myReactors: string[];
-  setDone: Dispatch<SetStateAction<string | null>>;
 }
 
-function ClockLine({ state }: { state: EncounterState }) {
+/** The page shows what a command did (`OwnResult`, from `snap.lastOwn`), not the action panel. */
+const shownByPage = (): void => undefined;
+
+function ClockLine({ state, display }: { state: EncounterState; display: RulesetDisplay }) {
   const current = state.clock.current;
   return (
     <p className="clock-line" data-testid="clock-line">
       Round {state.clock.round}
-      {state.clock.phase ? ` · ${state.clock.phase}` : ''} · {state.status === 'setup' ? 'waiting for the GM to start' : state.status === 'ended' ? 'combat over' : current ? `${nameOf(state, current)} acts` : 'between turns'}
+      {state.clock.phase ? ` · ${phaseName(display, state.clock.phase)}` : ''} ·{' '}
+      {state.status === 'setup'
+        ? 'waiting for the GM to start'
+        : state.status === 'ended'
+          ? 'combat over'
+          : current
+            ? `${nameOf(state, current)} acts`
+            : 'between turns'}
     </p>
+  );
+}
+
+/** Whether the ruleset's end-turn option says no more than "end the turn" (else its words are shown under the button). */
+const plainEnd = (label: string): boolean => /^end (my |your )?turn$/i.test(label.trim());
+
+/** The bar at the bottom of the your-turn card: End my turn (the ruleset's own end-turn option, in its words when they say more). */
+function EndTurnBar({ p, current, option }: { p: Seat; current: string; option: ActionOption | undefined }) {
+  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // the server refuses to end a turn while a reaction window is open: say why instead
+  const blocked = waitingFor(p.display, p.state, p.isMine).blocks ? 'You can end your turn once the reactions are settled.' : null;
+  return (
+    <>
+      <div className="end-turn-bar">
+        {blocked ? (
+          <p className="muted end-turn-why" id="end-turn-why">
+            {blocked}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className="primary end-turn"
+          disabled={busy || blocked !== null}
+          aria-describedby={blocked ? 'end-turn-why' : undefined}
+          onClick={async () => {
+            setBusy(true);
+            const r = await p.live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
+            setBusy(false);
+            setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
+          }}
+        >
+          {busy ? 'Ending your turn…' : 'End my turn'}
+          {option && !plainEnd(option.label) ? <small className="end-turn-note">{option.label}</small> : null}
+        </button>
+      </div>
+      {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+    </>
   );
 }
 
 /** My combatant's turn: its vitals, its actions (unless it is answering a reaction), End my turn. */
 function YourTurnCard({ p, current }: { p: Seat; current: string }) {
   const { live, snap, state } = p;
-  const [sent, setSent] = useState<{ ok: boolean; error?: WireError } | null>(null);
+  const acting = state.status === 'active' && !(state.reaction && p.myReactors.includes(current));
+  const bar = (option: ActionOption | undefined) => <EndTurnBar p={p} current={current} option={option} />;
   return (
     <section className="your-turn-card" aria-labelledby="your-turn-h" data-testid="your-turn-card">
       <div className="banner banner-turn" role="status" data-testid="your-turn">
@@ -91,22 +154,12 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
-      {state.status === 'active' && !(state.reaction && p.myReactors.includes(current)) ? <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={p.setDone} /> : null}
-      {state.status === 'active' ? (
-        <div className="end-turn-bar">
-          <button
-            type="button"
-            className="primary end-turn"
-            onClick={async () => {
-              const r = await live.send({ type: 'turn.end', combatantId: current, label: 'End my turn' });
-              setSent(r.ok ? { ok: true } : { ok: false, error: r.error });
-            }}
-          >
-            End my turn
-          </button>
-        </div>
+      <OwnResult snap={snap} state={state} display={p.display} mine={p.isMine} inCard />
+      <WaitingNote state={state} display={p.display} mine={p.isMine} />
+      {acting ? (
+        <ActionPanel live={live} state={state} version={snap.version} combatantId={current} grouped onDone={shownByPage} endBar={bar} />
       ) : null}
-      {sent && !sent.ok ? <ErrorMessage error={sent.error} onDismiss={() => setSent(null)} /> : null}
+      {state.status === 'active' && !acting ? bar(undefined) : null}
     </section>
   );
 }
@@ -116,6 +169,8 @@ function ReactionPrompt({ p, ruleset }: { p: Seat; ruleset: RulesetInfo | undefi
   const { live, snap, state, myReactors } = p;
   const w = state.reaction;
   if (!w) return null;
+  // on my turn the your-turn card says what it waits for
+  if (myReactors.length === 0 && state.clock.current !== null && p.isMine(state.clock.current)) return null;
   if (myReactors.length === 0) {
     return (
       <p className="muted" role="status">
@@ -154,7 +209,7 @@ function MineSection({ p, myTurn }: { p: Seat; myTurn: boolean }) {
           {state.status === 'active' && current !== c.id && !(state.reaction && p.myReactors.includes(c.id)) ? (
             <>
               <h4>Actions</h4>
-              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={p.setDone} />
+              <ActionPanel live={live} state={state} version={snap.version} combatantId={c.id} onDone={shownByPage} />
             </>
           ) : null}
         </CombatantCard>
@@ -194,10 +249,20 @@ function OthersSection({ p, spectator }: { p: Seat; spectator: boolean }) {
 export function PlayerView({ encounterId, token, spectator }: { encounterId: string; token: string; spectator: boolean }) {
   const { live, snap } = useLive(token || null, encounterId);
   const rulesets = useAsync(() => loadRulesets(), []);
-  const [done, setDone] = useState<string | null>(null);
   const mineOf = (id: string) => !spectator && snap?.playerId != null && snap.state?.combatants[id]?.controller === snap.playerId;
   const ruleset = rulesets.data?.find((r) => r.id === snap?.state?.ruleset);
-  const map = useMapPanel({ live, state: snap?.state ?? null, version: snap?.version ?? -1, ruleset, isMine: mineOf, canCommand: spectator ? noOne : mineOf, gm: false, title: spectator ? 'Battle map' : 'Battle map: tap your token to move' });
+  const map = useMapPanel({
+    live,
+    state: snap?.state ?? null,
+    version: snap?.version ?? -1,
+    ruleset,
+    isMine: mineOf,
+    canCommand: spectator ? noOne : mineOf,
+    gm: false,
+    title: spectator ? 'Battle map' : 'Battle map: tap your token to move',
+  });
+  const acting = snap?.state?.status === 'active' ? snap.state.clock.current : null;
+  useTurnCue(acting !== null && mineOf(acting), acting ? nameOf(snap?.state ?? null, acting) : null);
   const state = snap?.state;
   if (!token || snap?.fatal || !live || !snap || !state) return <NotJoined token={token} fatal={snap?.fatal} />;
   const playerId = snap.playerId;
@@ -206,40 +271,47 @@ export function PlayerView({ encounterId, token, spectator }: { encounterId: str
   const myTurn = current !== null && isMine(current);
   const w = state.reaction;
   const myReactors = w ? w.eligible.filter((id) => isMine(id) && w.responses[id] === 'pending') : [];
-  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors, setDone };
+  const p: Seat = { live, snap, state, display: displayOf(rulesets.data, state.ruleset), isMine, myReactors };
   return (
-    <MapContext.Provider value={map.api}>
-      <main className={`play${spectator ? ' spectate' : ''}`}>
-        <header className="topbar">
-          <h1>
-            {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
-          </h1>
-          <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
-        </header>
-        <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
-        <ClockLine state={state} />
-        {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
-        {done ? (
-          <p className="ok" role="status" data-testid="action-done">
-            ✓ {done} done.
-          </p>
-        ) : null}
-        <ReactionPrompt p={p} ruleset={ruleset} />
-        {map.element}
-        {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
-        <Section title="Turn order" id="turns">
-          <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
-        </Section>
-        <OthersSection p={p} spectator={spectator} />
-        <Section title="What happened" id="log">
-          <StoryLog state={state} log={snap.log} display={p.display} reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }} />
-        </Section>
-        {!spectator ? (
-          <Section title="Verify the dice" id="verify-dice">
-            <VerifyDice live={live} state={state} />
+    <PlainErrors.Provider value>
+      <MapContext.Provider value={map.api}>
+        <main className={`play${spectator ? ' spectate' : ''}`}>
+          <header className="topbar">
+            <h1>
+              {state.name} <span className="muted">· {spectator ? 'spectator' : 'player'}</span>
+            </h1>
+            <ConnectionBadge status={snap.status} reconnects={snap.reconnects} onReconnect={() => live.reconnectNow()} />
+          </header>
+          <OfflineBanner status={snap.status} pending={snap.pending} settled={snap.settled} />
+          <ClockLine state={state} display={p.display} />
+          <FightOver state={state} display={p.display} numbers={isMine} />
+          {myTurn && current ? <YourTurnCard p={p} current={current} /> : null}
+          {!myTurn && !spectator ? <OwnResult snap={snap} state={state} display={p.display} mine={isMine} inCard={false} /> : null}
+          {!myTurn && !spectator ? <UpNext state={state} mine={isMine} /> : null}
+          {!myTurn && !spectator ? <WaitingNote state={state} display={p.display} mine={isMine} rulingsOnly /> : null}
+          <ReactionPrompt p={p} ruleset={ruleset} />
+          {map.element}
+          {!spectator ? <MineSection p={p} myTurn={myTurn} /> : null}
+          <Section title="Turn order" id="turns">
+            <TurnOrder state={state} mine={isMine} display={p.display} numbers={isMine} />
           </Section>
-        ) : null}
-      </main>
-    </MapContext.Provider>
+          <OthersSection p={p} spectator={spectator} />
+          <Section title="What happened" id="log">
+            <StoryLog
+              state={state}
+              log={snap.log}
+              rewinds={snap.rewinds}
+              display={p.display}
+              reader={{ role: spectator ? 'spectator' : 'player', mine: isMine }}
+            />
+          </Section>
+          {!spectator ? (
+            <Section title="Verify the dice" id="verify-dice">
+              <VerifyDice live={live} state={state} />
+            </Section>
+          ) : null}
+        </main>
+      </MapContext.Provider>
+    </PlainErrors.Provider>
   );
 }

@@ -45,7 +45,8 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await gm.waitForFunction((n) => (window.__frayLive?.getSnapshot().version ?? -1) > n, v);
   }
 
-  const vitalText = (page: Page, id: string, key: string) => page.getByTestId(`combatant-${id}`).getByTestId(`vital-${key}`).first().innerText();
+  const vitalText = (page: Page, id: string, key: string) =>
+    page.getByTestId(`combatant-${id}`).getByTestId(`vital-${key}`).first().innerText();
 
   it('names vitals, adds PCs and 3 × Bandit, rolls and enters initiative, acts with a roll, ticks a condition, damages and heals, for two rounds', async () => {
     const { page: gm, errors: gmErrors } = await open(LAPTOP);
@@ -100,7 +101,12 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await cmd.locator('#gmc-combatantId').selectOption(ids.Bram!);
     await cmd.locator('#gmc-value').fill('20');
     await cmd.getByRole('button', { name: /^Send/ }).click();
-    await gm.waitForFunction((id) => (window.__frayLive?.getSnapshot().state as { combatants: Record<string, { data: { initiative: unknown } }> } | undefined)?.combatants[id]?.data.initiative === 20, ids.Bram!);
+    await gm.waitForFunction(
+      (id) =>
+        (window.__frayLive?.getSnapshot().state as { combatants: Record<string, { data: { initiative: unknown } }> } | undefined)
+          ?.combatants[id]?.data.initiative === 20,
+      ids.Bram!,
+    );
     await gm.getByRole('button', { name: 'Start combat' }).click();
     await gm.waitForFunction(() => (window.__frayLive?.getSnapshot().state as { status?: string } | undefined)?.status === 'active');
     state = (await liveState(gm)).state!;
@@ -114,9 +120,15 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await fx.getByLabel('Target').selectOption(bandits[0]!.id);
     await fx.getByLabel('Condition or effect').fill('Dazed');
     await fx.locator('#fx-count').fill('1');
-    await fx.getByLabel('Duration unit').fill('turn');
+    // the units are the ruleset's (a select), the result is said in the form, which clears for the next
+    await fx.getByLabel('Duration unit').selectOption('turn');
     await fx.getByRole('button', { name: 'Apply' }).click();
     await gm.getByTestId(`combatant-${bandits[0]!.id}`).getByText(/Dazed/).first().waitFor();
+    await fx
+      .getByRole('status')
+      .filter({ hasText: /^✓ Bandit \d+ is Dazed\.$/ })
+      .waitFor();
+    expect(await fx.getByLabel('Condition or effect').inputValue()).toBe('');
 
     // the GM's damage and healing on HP, Mana and the rising Stress
     await adjust(gm, 'Aria', 'HP', 5, 'Damage');
@@ -133,7 +145,11 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     await expect(phone.getByTestId(`vitals-${bandits[0]!.id}`).first().innerText()).resolves.toBe('HP: unhurt');
     // the player sees her own numbers, and only words for the others
     const mine = phone.getByTestId(`vitals-${ids.Aria!}`).first();
-    await expect(mine.innerText()).resolves.toMatch(/HP 9\/12[\s\S]*Mana 6\/10[\s\S]*Stress 2\/6/);
+    // her own card spells the labels out (HP → Hit points); a short form elsewhere has its label as a title
+    await expect(mine.innerText()).resolves.toMatch(/Hit points 9\/12[\s\S]*Mana 6\/10[\s\S]*Stress 2\/6/);
+    await expect(
+      phone.getByTestId(`vitals-${bandits[0]!.id}`).first().locator('.vital-text').first().getAttribute('title'),
+    ).resolves.toMatch(/^Hit points: /);
     await shot(gm, 'freeform-gm-laptop-round1');
     await shot(phone, 'freeform-player-phone-round1');
 
@@ -153,11 +169,24 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
         await f.getByLabel(/^Roll/).fill('1d20+3');
         if (!attacked) await shot(phone, 'freeform-player-phone-attack');
         await f.getByRole('button', { name: 'Do it: Attack' }).click();
-        await phone.getByText(/Aria attacks Bandit[^:]*: a spear thrust \(rolls \d+\)/).first().waitFor();
+        await phone
+          .getByText(/Aria attacks Bandit[^:]*: a spear thrust \(rolls \d+\)/)
+          .first()
+          .waitFor();
         // her initiative roll shows the bonus that made its value
-        await phone.getByText(/Aria: initiative — 1d20\+2 /).first().waitFor();
+        await phone
+          .getByText(/Aria: initiative — 1d20\+2 /)
+          .first()
+          .waitFor();
         attacked = true;
-        await phone.getByRole('button', { name: 'End turn' }).first().click();
+        // one way to end the turn on the card: the End my turn bar (the ruleset's "End turn" is that bar)
+        await expect(
+          phone
+            .getByTestId('your-turn-card')
+            .getByRole('button', { name: /^End (my )?turn/ })
+            .count(),
+        ).resolves.toBe(1);
+        await phone.getByRole('button', { name: 'End my turn' }).click();
       } else {
         if (!gmActed && cur === bandits[2]!.id) {
           await gm.locator('#act-as').selectOption(cur);
@@ -167,14 +196,20 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
           await f.getByLabel(/^Target/).selectOption(ids.Bram!);
           await f.getByLabel(/^Roll/).fill('1d20+1');
           await f.getByRole('button', { name: 'Do it: Attack' }).click();
-          await gm.getByText(/attacks Bram: a rusty knife \(rolls \d+\)/).first().waitFor();
+          await gm
+            .getByText(/attacks Bram: a rusty knife \(rolls \d+\)/)
+            .first()
+            .waitFor();
           gmActed = true;
         }
         const name = state.combatants[cur]!.name;
         await gm.getByRole('button', { name: `End ${name}'s turn` }).click();
       }
       await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, (await liveState(gm)).version - 1);
-      await gm.waitForFunction((c) => (window.__frayLive?.getSnapshot().state as { clock: { current: string } } | undefined)?.clock.current !== c, cur);
+      await gm.waitForFunction(
+        (c) => (window.__frayLive?.getSnapshot().state as { clock: { current: string } } | undefined)?.clock.current !== c,
+        cur,
+      );
       const after = (await liveState(gm)).state!;
       if (cur === bandits[0]!.id && after.effects.every((e) => e.name !== 'Dazed')) dazedGone = true;
       if (cur !== bandits[0]!.id && !dazedGone) expect(after.effects.some((e) => e.name === 'Dazed')).toBe(true);

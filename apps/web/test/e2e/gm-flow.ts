@@ -6,7 +6,12 @@ import type { Page } from 'playwright-core';
 let accounts = 0;
 
 /** A new GM account with a name and password, through the home screen; signed in by the session cookie (nothing in web storage). */
-export async function signUp(page: Page, base: string, name = `gm${Date.now().toString(36)}${++accounts}`, password = 'a long table password'): Promise<string> {
+export async function signUp(
+  page: Page,
+  base: string,
+  name = `gm${Date.now().toString(36)}${++accounts}`,
+  password = 'a long table password',
+): Promise<string> {
   await page.goto(`${base}/`);
   await page.getByLabel('Choose a name').fill(name);
   await page.getByLabel('Choose a password').fill(password);
@@ -35,7 +40,7 @@ export interface NewCombatant {
   stats: Record<string, string | number | boolean>;
   hidden?: boolean;
   secret?: string[];
-  items?: unknown[];
+  items?: Array<{ name: string; location: string; tags?: string[]; props?: Record<string, string | number | boolean> }>;
 }
 
 /** Fill the schema-generated "Add a combatant" form and submit it. */
@@ -50,7 +55,20 @@ export async function addCombatant(page: Page, c: NewCombatant): Promise<void> {
     else if ((await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(String(v));
     else await input.fill(String(v));
   }
-  if (c.items) await form.getByLabel('Items (JSON, optional)').fill(JSON.stringify(c.items));
+  // items in the list editor: a row per item, typed fields (no JSON)
+  for (const [n, item] of (c.items ?? []).entries()) {
+    await form.getByRole('button', { name: '+ Add an item' }).click();
+    const row = form.getByTestId('item-row').nth(n);
+    await row.getByLabel('Item name').fill(item.name);
+    await row.getByLabel('Where').selectOption(item.location);
+    if (item.tags) await row.getByLabel('Tags').fill(item.tags.join(', '));
+    if (item.props)
+      await row.getByLabel('Properties').fill(
+        Object.entries(item.props)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join(', '),
+      );
+  }
   for (const k of c.secret ?? []) await form.getByLabel(new RegExp(`^${k}.* is secret$`)).check();
   const before = await page.locator('[data-testid^="combatant-"]').count();
   await form.getByRole('button', { name: 'Add combatant' }).click();

@@ -55,8 +55,18 @@ describe('legends in the browser', () => {
     await shot(gm, 'gm-invalid-stats-desktop');
 
     await addCombatant(gm, { name: 'Aria', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 8 } });
-    await addCombatant(gm, { name: 'Borin', side: 'heroes', stats: { DEX: 9, SPD: 8, STR: 14, competences: 'bow' }, items: [{ id: 'bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }] });
+    await addCombatant(gm, {
+      name: 'Borin',
+      side: 'heroes',
+      stats: { DEX: 9, SPD: 8, STR: 14, competences: 'bow' },
+      items: [{ name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }],
+    });
     await addCombatant(gm, { name: 'Goblin Boss', side: 'foes', stats: { DEX: 10, SPD: 9, STR: 13 }, secret: ['STR'] });
+    // a list of objects in the stats (legends' ability actions) is rows of fields, not JSON
+    await form.getByRole('button', { name: 'Add to Ability actions' }).click();
+    await form.locator('[id="add-stat-actions-0-key"]').fill('lurk');
+    await form.locator('[id="add-stat-actions-0-name"]').fill('Lurk in the reeds');
+    await form.locator('[id="add-stat-actions-0-kinds"]').getByLabel('free').check();
     await addCombatant(gm, { name: 'Lurker', side: 'foes', stats: { DEX: 11, SPD: 11, STR: 7 }, hidden: true });
     // edit: the same generated form, filled with the current stats
     const goblin = Object.values((await liveState(gm)).state!.combatants).find((c) => c.name === 'Goblin Boss')!;
@@ -68,21 +78,42 @@ describe('legends in the browser', () => {
     await edit.getByTestId('stats-errors').filter({ hasText: 'STR must be at most 40' }).waitFor();
     await edit.locator(`[id="edit-${goblin.id}-stat-STR"]`).fill('15');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await gm.waitForFunction((id) => (window.__frayLive?.getSnapshot().state?.combatants[id]?.stats as { STR?: number } | undefined)?.STR === 15, goblin.id);
+    await gm.waitForFunction(
+      (id) => (window.__frayLive?.getSnapshot().state?.combatants[id]?.stats as { STR?: number } | undefined)?.STR === 15,
+      goblin.id,
+    );
     await edit.waitFor({ state: 'detached' });
     const s = (await liveState(gm)).state!;
     expect(s.combatants[goblin.id]!.secretStats).toEqual(['STR']);
-    expect(Object.values(s.combatants).map((c) => c.name).sort()).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
+    expect(
+      Object.values(s.combatants)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!.secretStats).toEqual(['STR']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.hidden).toBe(true);
+    expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.stats.actions).toMatchObject([
+      { key: 'lurk', name: 'Lurk in the reeds', kinds: ['free'] },
+    ]);
+    // the item list editor: typed fields, an id from the name, properties as values
+    expect(Object.values(s.combatants).find((c) => c.name === 'Borin')!.items).toEqual([
+      { id: 'short-bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } },
+    ]);
   });
 
   it('the GM makes invite links; two players and a spectator join by link', async () => {
-    links = { p1: await inviteLink(gm, 'player', ['Aria']), p2: await inviteLink(gm, 'player', ['Borin']), spec: await inviteLink(gm, 'spectator') };
+    links = {
+      p1: await inviteLink(gm, 'player', ['Aria']),
+      p2: await inviteLink(gm, 'player', ['Borin']),
+      spec: await inviteLink(gm, 'spectator'),
+    };
     expect(links.p1).toMatch(/\/play\/.+#.+/);
     expect(links.spec).toMatch(/\/watch\/.+#.+/);
     await gm.getByTestId('invite-player').first().getByText('QR code').click();
-    await gm.getByRole('img', { name: /QR code/ }).first().waitFor();
+    await gm
+      .getByRole('img', { name: /QR code/ })
+      .first()
+      .waitFor();
     await shot(gm, 'gm-console-setup-desktop');
     p1 = await open();
     p2 = await open(PHONE);
@@ -97,7 +128,11 @@ describe('legends in the browser', () => {
 
   it('the GM starts combat; everyone sees the turn order', async () => {
     await gm.getByRole('button', { name: 'Start combat' }).click();
-    await gm.getByText('Phase:').waitFor();
+    // the phase in the ruleset's words (display.phases), never its id
+    await gm
+      .getByTestId('phase')
+      .filter({ hasText: /^Turn order$/ })
+      .waitFor();
     await settle([p1, p2, spec], gm);
     const s = (await liveState(gm)).state!;
     expect(s.status).toBe('active');
@@ -143,10 +178,12 @@ describe('legends in the browser', () => {
       }
       const before = (await liveState(gm)).version;
       await form.getByRole('button', { name: /^Do it/ }).click();
-      await page.waitForFunction(() => document.querySelector('[role=alert], p.ok') !== null);
+      await page.waitForFunction(() => document.querySelector('[role=alert], [data-testid=action-done]') !== null);
       const err = await panel.getByRole('alert').allTextContents();
       taken.push(`Borin ranged attack: ${err.join(' ') || 'ok'}`);
       if (err.length === 0) {
+        // the player is told, in words, that the GM rules on it
+        await page.getByTestId('waiting-note').filter({ hasText: 'Waiting for the GM to rule (pending attack): Borin attacks' }).waitFor();
         await gm.waitForFunction((v) => (window.__frayLive?.getSnapshot().version ?? -1) > v, before);
         await settle([p1, p2, spec], gm);
       }
@@ -200,13 +237,20 @@ describe('legends in the browser', () => {
     const aria = Object.values(s.combatants).find((c) => c.name === 'Aria')!;
     const [page, who] = s.clock.current === borin.id ? [p1, aria] : [p2, borin];
     expect(s.clock.current).not.toBe(who.id);
-    await page.getByTestId(`actions-${who.id}`).getByText(/Not possible now/).click();
+    await page
+      .getByTestId(`actions-${who.id}`)
+      .getByText(/Not possible now/)
+      .click();
     const blocked = page.getByTestId(`actions-${who.id}`).getByTestId('blocked-action').first();
     await blocked.waitFor();
     await expect(blocked.textContent()).resolves.toMatch(/Blocked: Not your turn-order decision yet\./);
     // reachable by keyboard: focus it and press Enter to read why
     await blocked.getByRole('button').press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'NOT_YOUR_TURN' }).waitFor();
+    // in plain words: the code only in the tooltip
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not your turn-order decision yet' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).not.toContain('NOT_YOUR_TURN');
+    expect(await refusal.getAttribute('title')).toContain('NOT_YOUR_TURN');
     await shot(page, `player-blocked-${page === p2 ? 'phone' : 'desktop'}`);
   });
 
@@ -229,7 +273,9 @@ describe('legends in the browser', () => {
     expect(attacks).toHaveLength(1);
     const a = attacks[0]!;
     const card = gm.getByTestId(`ruling-${a.id}`);
-    await expect(card.textContent()).resolves.toMatch(new RegExp(`Pending attack.*Borin attacks ${s.combatants[a.target]!.name} \\(ranged attack\\): rolled \\d+, a (hit|miss)`));
+    await expect(card.textContent()).resolves.toMatch(
+      new RegExp(`Pending attack.*Borin attacks ${s.combatants[a.target]!.name} \\(ranged attack\\): rolled \\d+, a (hit|miss)`),
+    );
     await card.scrollIntoViewIfNeeded();
     await shot(gm, 'gm-legends-pending-attack-desktop');
     // the GM rules a hit for 3, whatever the roll said
@@ -243,7 +289,11 @@ describe('legends in the browser', () => {
     expect((after.combatants[a.target]!.data as { wounds: number }).wounds).toBe(3);
     expect((after.rs as { attacks: unknown[] }).attacks).toEqual([]);
     // everyone reads it in the game's words
-    await spec.getByTestId('story-log').getByText(new RegExp(`Borin hits ${after.combatants[a.target]!.name} for 3 damage`)).first().waitFor();
+    await spec
+      .getByTestId('story-log')
+      .getByText(new RegExp(`Borin hits ${after.combatants[a.target]!.name} for 3 damage`))
+      .first()
+      .waitFor();
   });
 
   it("a player's page shows the cut connection, reconnects, and converges to the state a fresh join gets", async () => {
@@ -265,7 +315,7 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('stunned');
     await fx.getByLabel('Duration', { exact: true }).fill('2');
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('stunned applied to Aria.').waitFor();
+    await fx.getByText('✓ Aria is stunned.').waitFor();
     const roll = gm.getByRole('form', { name: 'Roll dice' });
     await roll.getByLabel('Formula', { exact: true }).fill('2d6+1');
     await roll.getByLabel('For', { exact: true }).fill('falling rocks');
@@ -273,6 +323,11 @@ describe('legends in the browser', () => {
     await roll.getByLabel(/Secret roll/).uncheck();
     await roll.getByRole('button', { name: 'Roll' }).click();
     await gm.getByText('Rolled 2d6+1.').waitFor();
+    // what it gave, beside the Roll button, in words
+    await roll
+      .getByTestId('last-roll')
+      .filter({ hasText: /^Last roll: The GM rolled \d+ for falling rocks \(2d6\+1\)$/ })
+      .waitFor();
     // the condition, the encounter's GM-rolls option (kept on the server) and the roll
     expect((await liveState(gm)).version).toBe(before.version + 3);
     expect((await liveState(gm)).state!.options.gmRollsSecret).toBe(false);
@@ -281,7 +336,10 @@ describe('legends in the browser', () => {
     const decides = before.state!.clock.current === aria.id;
     if (!decides) console.warn('Aria is not deciding now: the offline click is not exercised this run');
     if (decides) {
-      await p1.getByTestId(`actions-${aria.id}`).getByRole('button', { name: /^Do not move/ }).click();
+      await p1
+        .getByTestId(`actions-${aria.id}`)
+        .getByRole('button', { name: /^Do not move/ })
+        .click();
       await new Promise((r) => setTimeout(r, 500));
       expect((await liveState(gm)).version).toBe(before.version + 3);
     }
@@ -289,7 +347,7 @@ describe('legends in the browser', () => {
     await p1.context().setOffline(false);
     await p1.getByTestId('connection').filter({ hasText: 'reconnected' }).waitFor({ timeout: 15_000 });
     if (decides) {
-      await p1.getByText('✓ Do not move done.').waitFor();
+      await p1.getByTestId('action-done').waitFor(); // what it did, in the game's words
       await waitForVersion(gm, before.version + 4);
       await new Promise((r) => setTimeout(r, 1000));
       expect((await liveState(gm)).version).toBe(before.version + 4); // applied once
@@ -299,7 +357,10 @@ describe('legends in the browser', () => {
     const gmAfter = await liveState(gm);
     await waitForVersion(p1, gmAfter.version);
     await p1.getByRole('article', { name: 'Aria' }).getByText('stunned').waitFor();
-    await p1.getByTestId('story-log').getByText(/falling rocks/).waitFor();
+    await p1
+      .getByTestId('story-log')
+      .getByText(/falling rocks/)
+      .waitFor();
     // exactly the state of a client that never left: a fresh page on the same invite
     const fresh = await open();
     await fresh.goto(links.p1);
@@ -330,9 +391,12 @@ describe('legends in the browser', () => {
     await fx.getByLabel('Condition or effect').fill('marked for death');
     await fx.getByLabel(/GM only/).check();
     await fx.getByRole('button', { name: 'Apply' }).click();
-    await gm.getByText('marked for death applied to Goblin Boss.').waitFor();
+    await fx.getByText('✓ Goblin Boss is marked for death.').waitFor();
     await settle([p1, p2, spec], gm);
-    await gm.getByTestId('story-log').getByText(/ambush check/).waitFor();
+    await gm
+      .getByTestId('story-log')
+      .getByText(/ambush check/)
+      .waitFor();
     await expect(gm.locator('body').textContent()).resolves.toContain('Lurker');
 
     for (const page of [spec, p1]) {
@@ -382,16 +446,28 @@ describe('legends in the browser', () => {
 
   it('the GM overrides a roll and sets a turn timer; players see both', async () => {
     const ov = gm.getByRole('form', { name: 'Override a roll' });
-    const option = (await ov.getByLabel('Recent roll').locator('option').allTextContents()).find((t) => t.includes('falling rocks'))!;
+    const options = await ov.getByLabel('Recent roll').locator('option').allTextContents();
+    // in the game's words: who rolled what, for what (never the roll's id)
+    expect(options.every((t) => !/^r\d/.test(t))).toBe(true);
+    const option = options.find((t) => t.includes('falling rocks'))!;
+    expect(option).toMatch(/^The GM rolled \d+ for falling rocks \(\d+d\d+/);
     await ov.getByLabel('Recent roll').selectOption({ label: option });
     await ov.getByLabel('New total').fill('12');
     await ov.getByLabel('Reason (optional)').fill('the ledge gives way');
     await ov.getByRole('button', { name: 'Override roll' }).click();
-    await gm.getByText(/overridden to 12\./).waitFor();
+    await gm.getByText(/falling rocks .*: now 12\./).waitFor();
     await settle([p1, p2, spec], gm);
     for (const page of [gm, p1, spec]) {
-      await page.getByTestId('story-log').getByText(/The GM changes a roll from \d+ to 12 \(the ledge gives way\)/).waitFor();
-      await page.getByTestId('story-log').getByTestId('story-roll').filter({ hasText: 'falling rocks' }).getByText('overridden → 12').waitFor();
+      await page
+        .getByTestId('story-log')
+        .getByText(/The GM changes a roll from \d+ to 12 \(the ledge gives way\)/)
+        .waitFor();
+      await page
+        .getByTestId('story-log')
+        .getByTestId('story-roll')
+        .filter({ hasText: 'falling rocks' })
+        .getByText('overridden → 12')
+        .waitFor();
     }
     const timer = gm.getByRole('form', { name: 'Turn timer' });
     await timer.getByLabel('Turn timer (s)').fill('120');
@@ -408,7 +484,11 @@ describe('legends in the browser', () => {
     const cur = g.clock.current!;
     for (const p of [p1, p2]) {
       // the acting player sees the countdown in their turn banner
-      if (g.combatants[cur]?.controller === (await liveState(p)).playerId) await p.getByTestId('your-turn').getByRole('timer', { name: /Your turn ends: \d+ seconds left/ }).waitFor();
+      if (g.combatants[cur]?.controller === (await liveState(p)).playerId)
+        await p
+          .getByTestId('your-turn')
+          .getByRole('timer', { name: /Your turn ends: \d+ seconds left/ })
+          .waitFor();
     }
     await timer.getByRole('button', { name: 'Off' }).click();
     await gm.getByText('Turn timer off.').waitFor();
@@ -416,13 +496,19 @@ describe('legends in the browser', () => {
 
   it('every main screen passes axe-core WCAG 2 A/AA checks (serious and critical)', async () => {
     const report: string[] = [];
-    for (const [name, page] of [['GM console', gm], ['player', p1], ['player (phone)', p2], ['spectator (phone)', spec]] as const) {
-      for (const v of await axe(page)) report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    for (const [name, page] of [
+      ['GM console', gm],
+      ['player', p1],
+      ['player (phone)', p2],
+      ['spectator (phone)', spec],
+    ] as const) {
+      for (const v of await axe(page))
+        report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }
     expect(report).toEqual([]);
   });
 
-  it('keyboard only: Tab reaches the acting combatant\'s actions, Enter takes one', async () => {
+  it("keyboard only: Tab reaches the acting combatant's actions, Enter takes one", async () => {
     const before = (await liveState(gm)).version;
     await gm.locator('h1').first().click();
     const seen: string[] = [];
@@ -446,8 +532,14 @@ describe('legends in the browser', () => {
       await p1.keyboard.press('Tab');
       p1seen.push(await p1.evaluate(() => (document.activeElement?.textContent ?? '').trim().slice(0, 40)));
     }
-    expect(p1seen.some((t) => /^Not possible now/.test(t)), p1seen.join(' | ')).toBe(true);
-    expect(p1seen.some((t) => /^Stats/.test(t)), p1seen.join(' | ')).toBe(true);
+    expect(
+      p1seen.some((t) => /^Not possible now/.test(t)),
+      p1seen.join(' | '),
+    ).toBe(true);
+    expect(
+      p1seen.some((t) => /^Stats/.test(t)),
+      p1seen.join(' | '),
+    ).toBe(true);
   });
 
   it('an expired or forged invite link says so', async () => {

@@ -45,9 +45,13 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     await s?.close();
   });
 
-  it.each(fights)('%s (%s): moves by tapping, an attack on a tapped token, an attack of opportunity on the phone, a condition, the end', async (id, kind, attackLabel) => {
-    await withFailShots(s, () => fight(id, kind, attackLabel));
-  }, 300_000);
+  it.each(fights)(
+    '%s (%s): moves by tapping, an attack on a tapped token, an attack of opportunity on the phone, a condition, the end',
+    async (id, kind, attackLabel) => {
+      await withFailShots(s, () => fight(id, kind, attackLabel));
+    },
+    300_000,
+  );
 
   /**
    * Whether the map offers `name` a move whose button matches `label` now (selecting its token
@@ -56,8 +60,14 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
   async function moveButton(page: Page, cid: string, name: string, label: RegExp, press = false): Promise<boolean> {
     const token = map(page).locator(`[data-token="${cid}"]`).first();
     if ((await token.getAttribute('aria-pressed')) !== 'true') await token.click();
-    const b = map(page).getByRole('group', { name: `Move ${name}` }).getByRole('button', { name: label }).first();
-    const there = await b.waitFor({ timeout: 1500 }).then(() => true, () => false);
+    const b = map(page)
+      .getByRole('group', { name: `Move ${name}` })
+      .getByRole('button', { name: label })
+      .first();
+    const there = await b.waitFor({ timeout: 1500 }).then(
+      () => true,
+      () => false,
+    );
     if (there && press) await b.click();
     return there;
   }
@@ -67,8 +77,18 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     const gm = await s.open();
     await signUp(gm, s.srv.url);
     await createEncounter(gm, `A fight of ${info.name}`, id, 5);
-    for (const [name, side] of [['Hero', 'heroes'], ['Brute', 'foes'], ['Ally', 'heroes']]) await addByForm(gm, info, name!, side!, EXTRA[id]);
+    // setup: no Start before a combatant exists (and why), no End combat; then the roster before the turn order exists
+    expect(await gm.getByRole('button', { name: 'Start combat' }).isDisabled()).toBe(true);
+    await gm.getByText('Add combatants first').waitFor();
+    expect(await gm.getByTestId('turn-controls').getByRole('button', { name: 'End combat' }).count()).toBe(0);
+    for (const [name, side] of [
+      ['Hero', 'heroes'],
+      ['Brute', 'foes'],
+      ['Ally', 'heroes'],
+    ])
+      await addByForm(gm, info, name!, side!, EXTRA[id]);
     // the GM places everyone by tapping the map: the Brute next to the Hero
+    expect(await gm.getByTestId('setup-roster').textContent()).toMatch(/Hero.*Brute.*Ally/);
     await placeByTap(gm, 'Hero', '2,2');
     await placeByTap(gm, 'Brute', '3,2');
     await placeByTap(gm, 'Ally', '2,5');
@@ -84,6 +104,12 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     await gm.getByRole('button', { name: 'Start combat' }).click();
     await s.gmSees(gm, `s.status === 'active'`);
     await settle([p1, p2, watcher], gm);
+    // a player whose turn it is not is told when it comes
+    const ally = await idOf(gm, 'Ally');
+    if ((await liveState(gm)).state!.clock.current !== ally)
+      expect(await p2.getByTestId('up-next').textContent()).toMatch(
+        /^(You're next \(Ally\)|Ally acts after .+ \(\d+(st|nd|rd|th) from now\))\.$/,
+      );
     // on a desktop the turn order is at the top left, next to the map; the invite links fold away once combat starts
     const [turns, board] = [(await gm.locator('#turns').boundingBox())!, (await map(gm).boundingBox())!];
     expect(turns.x + turns.width).toBeLessThanOrEqual(board.x);
@@ -111,19 +137,38 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
           await prompt.waitFor();
           expect(await prompt.getByRole('timer').count()).toBe(1);
           // the window in the ruleset's words, not its rule id ("action-points.attack-of-opportunity")
-          if (w.kind.endsWith('.attack-of-opportunity')) expect(await prompt.getByRole('paragraph').first().textContent()).toContain('(Attack of opportunity)');
+          if (w.kind.endsWith('.attack-of-opportunity'))
+            expect(await prompt.getByRole('paragraph').first().textContent()).toContain('(Attack of opportunity)');
           expect(await prompt.textContent()).not.toContain(w.kind);
           expect(await gm.getByTestId('reaction-window').textContent()).not.toContain(w.kind);
           await s.keep(p1, `player-${id}-reaction-phone`, '[data-testid="reaction-prompt"]');
           await s.keep(watcher, `spectator-${id}-reaction-desktop`);
-          await prompt.getByRole('button', { name: /^Attack of opportunity/ }).first().click();
+          await prompt
+            .getByRole('button', { name: /^Attack of opportunity/ })
+            .first()
+            .click();
           const doIt = prompt.getByRole('button', { name: /^Do it: Attack of opportunity/ });
-          if (await doIt.waitFor({ timeout: 2000 }).then(() => true, () => false)) await doIt.click();
+          if (
+            await doIt.waitFor({ timeout: 2000 }).then(
+              () => true,
+              () => false,
+            )
+          )
+            await doIt.click();
           await prompt.waitFor({ state: 'detached' });
           done.reacted = true;
         } else {
           trace.push(`${w.kind}: the GM resolves`);
-          await gm.getByTestId('reaction-window').getByRole('button', { name: /Resolve/ }).click();
+          if (st.clock.current === hero && w.responses[brute] === 'pending') {
+            // the player waits, in words, and cannot end the turn; the GM has the Brute's reactions in the window
+            await p1.getByTestId('waiting-note').filter({ hasText: 'Waiting for the GM: Brute may react.' }).waitFor();
+            expect(await p1.getByRole('button', { name: 'End my turn' }).isDisabled()).toBe(true);
+            expect(await gm.getByTestId(`npc-reaction-${brute}`).getByRole('button').count()).toBeGreaterThan(0);
+          }
+          await gm
+            .getByTestId('reaction-window')
+            .getByRole('button', { name: /Resolve/ })
+            .click();
         }
         await changed(st.version);
         continue;
@@ -136,25 +181,33 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
         trace.push('the Brute leaves the Hero (provokes)');
         await moveButton(gm, brute, 'Brute', /may provoke/, true);
         await noteMatches(gm, /Tap a highlighted/);
-        const reach = await map(gm).locator('.cell.reach').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')!));
+        const reach = await map(gm)
+          .locator('.cell.reach')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')!));
         const away = reach.find((k) => distance(kind, parse(kind, k), at(hero)) === 2);
         expect(away, `${id}: a cell two away from the Hero among ${reach.join(' ')}`).toBeTruthy();
         await map(gm).locator(`[data-cell="${away}"]`).click();
         expect(await noteMatches(gm, /Tap it again or press Confirm/)).toMatch(/[Pp]rovoke/);
         await s.keep(gm, `gm-${id}-move-preview-desktop`);
-        await map(gm).getByRole('button', { name: /^Confirm/ }).click();
+        await map(gm)
+          .getByRole('button', { name: /^Confirm/ })
+          .click();
         done.provoked = true;
         await changed(st.version);
         continue;
       }
-      const attack = p1.getByTestId(`actions-${hero}`).locator('li:not(.blocked) button', { has: p1.locator('.action-label', { hasText: attackLabel }) });
+      const attack = p1
+        .getByTestId(`actions-${hero}`)
+        .locator('li:not(.blocked) button', { has: p1.locator('.action-label', { hasText: attackLabel }) });
       if (cur === hero && !done.attacked && (near ? await attack.count() : await moveButton(p1, hero, 'Hero', /./))) {
         if (!near) {
           // the Hero's player taps the Hero, a move, then a square next to the Brute (twice: preview, then go)
           trace.push('the Hero walks up to the Brute');
           await moveButton(p1, hero, 'Hero', /./, true);
           await noteMatches(p1, /Tap a highlighted/);
-          const reach = await map(p1).locator('.cell.reach').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')!));
+          const reach = await map(p1)
+            .locator('.cell.reach')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')!));
           const next = reach.find((k) => distance(kind, parse(kind, k), at(brute)) === 1);
           expect(next, `${id}: a cell next to the Brute among ${reach.join(' ')}`).toBeTruthy();
           await map(p1).locator(`[data-cell="${next}"]`).click();
@@ -172,8 +225,17 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
         if (await find.count()) await find.fill(attackLabel.source.replace(/[$^]/g, ''));
         await attack.first().click();
         await map(p1).locator(`[data-token="${brute}"]`).click();
-        expect(await actions.getByLabel(/^Target/).first().inputValue()).toBe(brute);
+        expect(
+          await actions
+            .getByLabel(/^Target/)
+            .first()
+            .inputValue(),
+        ).toBe(brute);
         await actions.getByRole('button', { name: /^Do it/ }).click();
+        // what it did, in the game's words, in the your-turn card (not "Attack done.")
+        const result = p1.getByTestId('your-turn-card').getByTestId('action-done');
+        await result.filter({ hasText: 'Brute' }).waitFor();
+        expect(await result.textContent()).not.toMatch(/done\.$/);
         done.attacked = true;
         await changed(st.version);
         continue;
@@ -184,13 +246,28 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
       if (cur === hero) await p1.getByRole('button', { name: 'End my turn' }).click();
       else if (st.combatants[cur]!.name === 'Ally') await p2.getByRole('button', { name: 'End my turn' }).click();
       else if (await decision.count()) await decision.first().click();
-      else await gm.getByTestId('turn-controls').getByRole('button', { name: /^End .*'s turn$/ }).click();
+      else if (!st.reaction && st.combatants[cur]!.controller === null) {
+        // an NPC's turn: its actions in the console's first screen, under the turn order
+        expect(await gm.locator('#turns').getByTestId(`actions-${cur}`).count()).toBe(1);
+        await gm
+          .getByTestId('turn-controls')
+          .getByRole('button', { name: /^End .*'s turn$/ })
+          .click();
+      } else
+        await gm
+          .getByTestId('turn-controls')
+          .getByRole('button', { name: /^End .*'s turn$/ })
+          .click();
       await changed(st.version);
     }
     expect(done, `${id}: ${trace.join('; ')}`).toEqual({ attacked: true, provoked: true, reacted: true });
     // the server took both: the Hero's attack on the Brute and its attack of opportunity
-    const events = await gm.evaluate(() => (window.__frayLive?.getSnapshot().log ?? []).flatMap((e) => e.events as Array<Record<string, unknown>>));
-    expect(events.filter((e) => /\.attack-resolved$/.test(String(e.type)) && e.combatantId === hero && e.targetId === brute)).toHaveLength(2);
+    const events = await gm.evaluate(() =>
+      (window.__frayLive?.getSnapshot().log ?? []).flatMap((e) => e.events as Array<Record<string, unknown>>),
+    );
+    expect(events.filter((e) => /\.attack-resolved$/.test(String(e.type)) && e.combatantId === hero && e.targetId === brute)).toHaveLength(
+      2,
+    );
 
     // a condition from the GM's form; everyone's map shows it as a badge
     const fx = gm.getByRole('form', { name: 'Apply a condition or effect' });
@@ -200,7 +277,14 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     await s.gmSees(gm, 's.effects.some((e) => e.targetId === a)', brute);
     await settle(everyone, gm);
     await watcher.locator(`[data-token="${brute}"] + .token-text .token-badge`).first().waitFor();
-    expect(await s.axeReport([['GM', gm], ['player (phone)', p1], ['player', p2], ['spectator', watcher]])).toEqual([]);
+    expect(
+      await s.axeReport([
+        ['GM', gm],
+        ['player (phone)', p1],
+        ['player', p2],
+        ['spectator', watcher],
+      ]),
+    ).toEqual([]);
     await s.keep(p1, `player-${id}-map-phone`);
     await s.keep(gm, `gm-${id}-map-desktop`);
     await s.keep(watcher, `spectator-${id}-map-desktop`);
@@ -209,6 +293,9 @@ describe('a whole fight on the battle map, by taps and clicks', () => {
     await gm.getByTestId('turn-controls').getByRole('button', { name: 'End combat' }).click();
     await s.gmSees(gm, `s.status === 'ended'`);
     await settle(everyone, gm);
+    // the players see the end first, and no stale result line
+    expect(await p1.getByTestId('fight-over').textContent()).toMatch(/The fight is over.*Hero/);
+    expect(await p1.getByTestId('action-done').count()).toBe(0);
     expect(s.consoleErrors).toEqual([]);
   }
 });

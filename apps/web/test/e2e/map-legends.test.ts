@@ -41,16 +41,26 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
     await addByForm(gm, info, 'Ally', 'heroes', { DEX: '12', SPD: '10' });
     // a second zone from the GM command form (built from defineZone's schema)
     const f = gm.getByRole('form', { name: 'GM command' });
+    // nothing chosen at first (a stray Send must not end the fight)
+    expect(await f.getByLabel('Command').inputValue()).toBe('');
+    expect(await f.getByRole('button', { name: /^Send/ }).isDisabled()).toBe(true);
     await f.getByLabel('Command').selectOption('defineZone');
     await f.locator('[id="gmc-zone.id"]').fill('yard');
     await f.locator('[id="gmc-zone.name"]').fill('Courtyard');
     await f.locator('[id="gmc-zone.neighbors"]').fill('main');
     await f.getByRole('button', { name: /^Send/ }).click();
     await s.gmSees(gm, 's.rs.zones.yard && s.rs.zones.main.neighbors.includes("yard")');
-    for (const [name, zone] of [['Hero', 'main'], ['Brute', 'yard'], ['Ally', 'main']] as const) {
+    for (const [name, zone] of [
+      ['Hero', 'main'],
+      ['Brute', 'yard'],
+      ['Ally', 'main'],
+    ] as const) {
       const cid = await idOf(gm, name);
       await map(gm).locator(`[data-token="${cid}"]`).first().click();
-      await map(gm).locator(`[data-zone="${zone}"]`).getByRole('button', { name: /^Place .* here/ }).click();
+      await map(gm)
+        .locator(`[data-zone="${zone}"]`)
+        .getByRole('button', { name: /^Place .* here/ })
+        .click();
       await s.gmSees(gm, 's.combatants[a[0]].position && s.combatants[a[0]].position.zone === a[1]', [cid, zone]);
     }
     const [hero, brute, ally] = [await idOf(gm, 'Hero'), await idOf(gm, 'Brute'), await idOf(gm, 'Ally')];
@@ -74,7 +84,10 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
     /** The action `label` in `c`'s panel on its controller's page (the your-turn card, the prompt, the GM's console). */
     const action = (c: string, label: RegExp) => {
       const page = pageOf(c);
-      return page.getByTestId(`actions-${c}`).locator('li:not(.blocked) button', { has: page.locator('.action-label', { hasText: label }) }).first();
+      return page
+        .getByTestId(`actions-${c}`)
+        .locator('li:not(.blocked) button', { has: page.locator('.action-label', { hasText: label }) })
+        .first();
     };
     /** Press an action; if it asks for fields, fill `fill` and press Do it. */
     const doAction = async (c: string, label: RegExp, fill?: (form: ReturnType<Page['getByRole']>) => Promise<void>) => {
@@ -84,7 +97,12 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
       if (await find.count()) await find.fill(label.source.replace(/[$^\\]/g, '').split(' ')[0]!);
       await action(c, label).click();
       const form = panel.getByRole('form').first();
-      if (await form.waitFor({ timeout: 1500 }).then(() => true, () => false)) {
+      if (
+        await form.waitFor({ timeout: 1500 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await fill?.(form);
         await form.getByRole('button', { name: /^Do it|^Next: choose on the map/ }).click();
       }
@@ -95,7 +113,9 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
       await target.click();
       await noteMatches(page, /Tap it again or press Confirm/);
       await s.keep(page, shotName);
-      await map(page).getByRole('button', { name: /^Confirm/ }).click();
+      await map(page)
+        .getByRole('button', { name: /^Confirm/ })
+        .click();
     };
 
     // (round 1 has no movement phase: the fight opens with the action phase)
@@ -119,13 +139,19 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
           expect(await prompt.textContent()).toMatch(/You may react/);
           await s.keep(p1, 'player-legends-reaction-phone', '[data-testid="reaction-prompt"]');
           await doAction(hero, /^Use your prepared reactive movement/);
-          await goTo(p1, map(p1).getByRole("button", { name: "Engage Brute" }), 'player-legends-move-preview-phone');
+          await goTo(p1, map(p1).getByRole('button', { name: 'Engage Brute' }), 'player-legends-move-preview-phone');
           done.reacted = true;
-        } else await gm.getByTestId('reaction-window').getByRole('button', { name: /Resolve/ }).click();
+        } else
+          await gm
+            .getByTestId('reaction-window')
+            .getByRole('button', { name: /Resolve/ })
+            .click();
         await changed(st.version);
         continue;
       }
-      const pending = (st.rs as { pending?: Array<{ combatantId: string; finished: boolean }> } | undefined)?.pending?.find((p) => !p.finished);
+      const pending = (st.rs as { pending?: Array<{ combatantId: string; finished: boolean }> } | undefined)?.pending?.find(
+        (p) => !p.finished,
+      );
       if (pending) {
         // after seeing the roll: rush (+SPD to reach further, at the cost of fatigue)
         await doAction(pending.combatantId, /^Finish your movement/, async (form) => {
@@ -135,33 +161,56 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
       } else if (cur === hero && st.clock.phase === 'movement' && !done.prepared) {
         await doAction(hero, /^Prepare reactive movement/, async (form) => {
           await map(p1).locator(`[data-token="${brute}"]`).first().click();
-          expect(await form.getByLabel(/^Watch/i).first().inputValue()).toBe(brute);
-          await form.getByLabel(/^Anticipate/i).first().fill('The Brute charges out of the courtyard');
+          expect(
+            await form
+              .getByLabel(/^Watch/i)
+              .first()
+              .inputValue(),
+          ).toBe(brute);
+          await form
+            .getByLabel(/^Anticipate/i)
+            .first()
+            .fill('The Brute charges out of the courtyard');
         });
         done.prepared = true;
       } else if (cur === brute && st.clock.phase === 'movement' && !done.brute) {
-        // the GM moves the Brute from the courtyard into the hall by tapping
-        await map(gm).locator(`[data-token="${brute}"]`).first().click();
-        await map(gm).getByRole('group', { name: 'Move Brute' }).getByRole('button', { name: /^Movement roll/ }).click();
+        // the GM moves the Brute from the courtyard into the hall by tapping (its turn selected its token)
+        expect(await map(gm).locator(`[data-token="${brute}"]`).first().getAttribute('aria-pressed')).toBe('true');
+        await map(gm)
+          .getByRole('group', { name: 'Move Brute' })
+          .getByRole('button', { name: /^Movement roll/ })
+          .click();
         await goTo(gm, map(gm).locator('[data-zone="main"]').getByRole('button', { name: 'Go here' }), 'gm-legends-move-preview-desktop');
         done.brute = true;
       } else if (cur === hero && st.clock.phase === 'movement' && done.reacted && !engaged(st)) {
         // the reactive movement fell short of the Brute: the Hero's player engages it by tapping
         await map(p1).locator(`[data-token="${hero}"]`).first().click();
-        await map(p1).getByRole('group', { name: 'Move Hero' }).getByRole('button', { name: /^Movement roll/ }).click();
+        await map(p1)
+          .getByRole('group', { name: 'Move Hero' })
+          .getByRole('button', { name: /^Movement roll/ })
+          .click();
         await goTo(p1, map(p1).getByRole('button', { name: 'Engage Brute' }), 'player-legends-move-preview-phone');
       } else if (cur === hero && st.clock.phase === 'action' && engaged(st) && !done.attacked) {
         // the attack: its button, the target by tapping the Brute's token
         await doAction(hero, /^Melee attack/, async (form) => {
           await map(p1).locator(`[data-token="${brute}"]`).first().click();
-          expect(await form.getByLabel(/^Target/).first().inputValue()).toBe(brute);
+          expect(
+            await form
+              .getByLabel(/^Target/)
+              .first()
+              .inputValue(),
+          ).toBe(brute);
         });
         done.attacked = true;
       } else if (cur) {
         const decision = action(cur, /^(Keep my place|Do not move|Stay)/);
         if (await decision.count()) await decision.click();
         else if (cur !== brute) await pageOf(cur).getByRole('button', { name: 'End my turn' }).click();
-        else await gm.getByTestId('turn-controls').getByRole('button', { name: /^End .*'s turn$/ }).click();
+        else
+          await gm
+            .getByTestId('turn-controls')
+            .getByRole('button', { name: /^End .*'s turn$/ })
+            .click();
       } else {
         // the end of the movement phase (group defense): the GM advances with the GM tools form
         await f.getByLabel('Command').selectOption('advancePhase');
@@ -171,7 +220,9 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
     }
     console.log(`legends on the map: ${trace.join('; ')}`);
     expect(done, trace.join('; ')).toEqual({ prepared: true, brute: true, reacted: true, attacked: true });
-    const events = await gm.evaluate(() => (window.__frayLive?.getSnapshot().log ?? []).flatMap((e) => e.events as Array<Record<string, unknown>>));
+    const events = await gm.evaluate(() =>
+      (window.__frayLive?.getSnapshot().log ?? []).flatMap((e) => e.events as Array<Record<string, unknown>>),
+    );
     expect(events.filter((e) => e.type === 'legends.attacked' && e.combatantId === hero).length).toBe(1);
     await settle(everyone, gm);
 
@@ -184,7 +235,14 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
     await s.keep(p1, 'player-legends-map-phone');
     await s.keep(gm, 'gm-legends-map-desktop');
     await s.keep(watcher, 'spectator-legends-map-desktop');
-    expect(await s.axeReport([['GM', gm], ['player (phone)', p1], ['player', p2], ['spectator', watcher]])).toEqual([]);
+    expect(
+      await s.axeReport([
+        ['GM', gm],
+        ['player (phone)', p1],
+        ['player', p2],
+        ['spectator', watcher],
+      ]),
+    ).toEqual([]);
     await gm.getByTestId('turn-controls').getByRole('button', { name: 'End combat' }).click();
     await s.gmSees(gm, `s.status === 'ended'`);
     expect(s.consoleErrors).toEqual([]);

@@ -45,7 +45,9 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await placeByTap(gm, 'Ally', '2,5');
     const [orc, hero, ally] = [await idOf(gm, 'Orc'), await idOf(gm, 'Hero'), await idOf(gm, 'Ally')];
     // a wall, from the GM's map tools
-    await map(gm).getByText(/Map size and walls/).click();
+    await map(gm)
+      .getByText(/Map size and walls/)
+      .click();
     await map(gm).getByRole('button', { name: 'Edit walls' }).click();
     await map(gm).locator('[data-cell="5,1"]').click();
     await gmSees(gm, 's.options.map && s.options.map.walls.length === 1');
@@ -57,7 +59,11 @@ describe('a fight on the battle map, by taps and clicks', () => {
     const p1 = await open(PHONE);
     const p2 = await open();
     const watcher = await open();
-    for (const [p, l] of [[p1, p1link], [p2, p2link], [watcher, watchLink]] as const) {
+    for (const [p, l] of [
+      [p1, p1link],
+      [p2, p2link],
+      [watcher, watchLink],
+    ] as const) {
       await p.goto(l);
       await p.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     }
@@ -66,8 +72,12 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await settle([p1, p2, watcher], gm);
 
     // The Orc (the GM's NPC) walks away from the Hero: the map shows where it can go, and that leaving provokes
-    await map(gm).locator(`[data-token="${orc}"]`).click();
-    await map(gm).getByRole('button', { name: /^Move: walk/ }).click();
+    // its turn selected its token: its moves are on offer at once
+    await gmSees(gm, 's.clock.current === a', orc);
+    await map(gm).locator(`[data-token="${orc}"][aria-pressed="true"]`).waitFor();
+    await map(gm)
+      .getByRole('button', { name: /^Move: walk/ })
+      .click();
     await noteMatches(gm, /Tap a highlighted square/);
     expect(await map(gm).locator('.cell.reach').count()).toBeGreaterThan(20);
     // a tap on the wall says why not, with the rule
@@ -76,7 +86,9 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await map(gm).locator('[data-cell="6,2"]').click();
     expect(await noteMatches(gm, /square 6, 2: 3 squares/)).toMatch(/Provokes as you leave your starting square: Hero may react/);
     await keep(gm, 'gm-map-move-preview-desktop');
-    await map(gm).getByRole('button', { name: /^Confirm/ }).click();
+    await map(gm)
+      .getByRole('button', { name: /^Confirm/ })
+      .click();
 
     // the Hero's player gets the prompt on the phone, with its countdown; the map highlights the Orc
     const prompt = p1.getByTestId('reaction-prompt');
@@ -91,12 +103,17 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await settle([p1, p2, watcher], gm);
 
     // the Orc's turn ends; the Hero's player moves next to it by tapping and attacks it by tapping its token
-    await gm.getByTestId('turn-controls').getByRole('button', { name: /^End Orc's turn/ }).click();
+    await gm
+      .getByTestId('turn-controls')
+      .getByRole('button', { name: /^End Orc's turn/ })
+      .click();
     await gmSees(gm, 's.clock.current === a', hero);
     await settle([p1], gm);
     await keep(p1, 'player-map-phone');
     await map(p1).locator(`[data-token="${hero}"]`).click();
-    await map(p1).getByRole('button', { name: /^Move: walk/ }).click();
+    await map(p1)
+      .getByRole('button', { name: /^Move: walk/ })
+      .click();
     await noteMatches(p1, /Tap a highlighted square/);
     const orcAt = (await liveState(p1)).state!.combatants[orc]!.position as { x: number; y: number };
     const next = `${orcAt.x - 1},${orcAt.y}`;
@@ -125,7 +142,14 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await settle([p1, p2, watcher], gm);
     await watcher.locator(`[data-token="${orc}"] + .token-text .token-badge`).first().waitFor();
     // the map passes axe-core's WCAG 2 A/AA checks on every screen
-    expect(await s.axeReport([['GM', gm], ['player (phone)', p1], ['player', p2], ['spectator', watcher]])).toEqual([]);
+    expect(
+      await s.axeReport([
+        ['GM', gm],
+        ['player (phone)', p1],
+        ['player', p2],
+        ['spectator', watcher],
+      ]),
+    ).toEqual([]);
     await keep(gm, 'gm-console-map-desktop');
     await keep(p2, 'player-map-desktop');
     await keep(watcher, 'spectator-map-desktop');

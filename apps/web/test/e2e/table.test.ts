@@ -24,9 +24,18 @@ const STATS: Record<string, Record<string, unknown>> = {
   freeform: { hp: 12 },
 };
 const POSITIONS: Record<string, unknown[]> = {
-  'action-points': [{ x: 0, y: 0 }, { x: 1, y: 0 }],
-  'action-round': [{ x: 0, y: 0 }, { x: 1, y: 0 }],
-  'ocv-phases': [{ q: 0, r: 0 }, { q: 1, r: 0 }],
+  'action-points': [
+    { x: 0, y: 0 },
+    { x: 1, y: 0 },
+  ],
+  'action-round': [
+    { x: 0, y: 0 },
+    { x: 1, y: 0 },
+  ],
+  'ocv-phases': [
+    { q: 0, r: 0 },
+    { q: 1, r: 0 },
+  ],
 };
 
 describe('the table at a glance, in every ruleset', () => {
@@ -63,7 +72,9 @@ describe('the table at a glance, in every ruleset', () => {
         const cur = s.clock.current;
         if (!cur) return [];
         const opts = await live.actions(cur);
-        const atk = opts.find((o) => o.allowed && /attack/i.test(`${o.label} ${o.action ?? ''}`) && o.params?.some((p) => p.kind === 'combatant'));
+        const atk = opts.find(
+          (o) => o.allowed && /attack/i.test(`${o.label} ${o.action ?? ''}`) && o.params?.some((p) => p.kind === 'combatant'),
+        );
         if (!atk) {
           await live.send({ type: 'turn.end', combatantId: cur });
           continue;
@@ -113,14 +124,38 @@ describe('the table at a glance, in every ruleset', () => {
     const info = rulesets.find((r) => r.id === id)!;
     const display = info.display as RulesetDisplay;
     // a GM's encounter with a player's hero and an NPC (the HTTP API a GM's script would use)
-    const enc = await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: `Bridge fight (${info.name})`, ruleset: id, seed: 7 }, token);
+    const enc = await http<{ id: string }>(
+      srv.url,
+      'POST',
+      '/encounters',
+      { name: `Bridge fight (${info.name})`, ruleset: id, seed: 7 },
+      token,
+    );
     const add = (name: string, side: string, i: number) =>
-      http<{ combatantId?: string; id?: string }>(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { name, side, stats: STATS[id], ...(POSITIONS[id] ? { position: POSITIONS[id]![i] } : {}) }, token);
+      http<{ combatantId?: string; id?: string }>(
+        srv.url,
+        'POST',
+        `/encounters/${enc.id}/combatants`,
+        { name, side, stats: STATS[id], ...(POSITIONS[id] ? { position: POSITIONS[id]![i] } : {}) },
+        token,
+      );
     await add('Aria', 'heroes', 0);
     await add('Brute', 'foes', 1);
-    const full = await http<{ state: { combatants: Record<string, { id: string; name: string }> } }>(srv.url, 'GET', `/encounters/${enc.id}`, undefined, token);
+    const full = await http<{ state: { combatants: Record<string, { id: string; name: string }> } }>(
+      srv.url,
+      'GET',
+      `/encounters/${enc.id}`,
+      undefined,
+      token,
+    );
     const ids = Object.fromEntries(Object.values(full.state.combatants).map((c) => [c.name, c.id]));
-    const inv = await http<{ token: string }>(srv.url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: [ids.Aria] }, token);
+    const inv = await http<{ token: string }>(
+      srv.url,
+      'POST',
+      `/encounters/${enc.id}/invites`,
+      { role: 'player', combatantIds: [ids.Aria] },
+      token,
+    );
 
     const gm = await open();
     await gm.goto(`${srv.url}/`);
@@ -141,7 +176,10 @@ describe('the table at a glance, in every ruleset', () => {
     if (display.vitals.filter((v) => v.adjustable).length > 1) await card.getByLabel(`Vital of Brute`).selectOption(vital.key);
     await card.getByLabel(`Amount of ${vital.label} for Brute`).fill('2');
     await card.getByRole('button', { name: `Damage Brute (${vital.label})` }).click();
-    await gm.waitForFunction(([sel, old]) => document.querySelector(sel)?.textContent !== old, [`[data-testid="turn-order"] [data-testid="vitals-${ids.Brute}"] [data-testid="vital-${vital.key}"]`, before] as const);
+    await gm.waitForFunction(([sel, old]) => document.querySelector(sel)?.textContent !== old, [
+      `[data-testid="turn-order"] [data-testid="vitals-${ids.Brute}"] [data-testid="vital-${vital.key}"]`,
+      before,
+    ] as const);
     const after = (await brute().textContent())!;
     const num = (t: string | null) => Number(/(-?\d+)/.exec(t ?? '')![1]);
     expect(num(after) - num(before)).toBe(vital.direction === 'down' ? -2 : 2);
@@ -168,13 +206,22 @@ describe('the table at a glance, in every ruleset', () => {
       const events = await attack(gm);
       expect(events).toContain(`${id}.attack-resolved`);
       await settle([player], gm);
-      const line = player.getByTestId('story-log').locator('p').filter({ hasText: /(Aria|Brute) (hits|misses) (Aria|Brute)/ }).first();
+      const line = player
+        .getByTestId('story-log')
+        .locator('p')
+        .filter({ hasText: /(Aria|Brute) (hits|misses) (Aria|Brute)/ })
+        .first();
       await line.waitFor();
       const text = (await line.textContent())!;
-      if (id === 'action-points') expect(text).toMatch(/^(Aria|Brute) (hits (Aria|Brute): \d+ against AC \d+, \d+ damage\.|misses (Aria|Brute): \d+ against AC \d+\.)/);
+      if (id === 'action-points')
+        expect(text).toMatch(
+          /^(Aria|Brute) (hits (Aria|Brute): \d+ against AC \d+, \d+ damage\.|misses (Aria|Brute): \d+ against AC \d+\.)/,
+        );
       else expect(text).toMatch(/^(Aria|Brute) (hits|misses) (Aria|Brute) \(close attack against defense \d+\)\./);
       // the roll beside it: formula, dice, total
-      await expect(player.getByTestId('story-log').getByTestId('story-roll').first().textContent()).resolves.toMatch(/: .+ — (\d*d\d+.* \[.+\] = -?\d+|-?\d+)/);
+      await expect(player.getByTestId('story-log').getByTestId('story-roll').first().textContent()).resolves.toMatch(
+        /: .+ — (\d*d\d+.* \[.+\] = -?\d+|-?\d+)/,
+      );
     }
 
     // "the your-turn view's height on the phone": at most two screens of 390x844, End my turn in reach
@@ -186,6 +233,17 @@ describe('the table at a glance, in every ruleset', () => {
     // grouped by kind; with many, a search box finds one across the folded groups
     const groups = await turnCard.locator('.action-group > summary').allTextContents();
     expect(groups.length).toBeGreaterThan(0);
+    // the ruleset's common actions first, the rest under "More actions" (kinds in words, no ids); 44-px headers
+    if (id === 'action-round') {
+      expect(await turnCard.locator('.common-actions li').count()).toBeGreaterThan(0);
+      expect(groups.filter((g) => !/^Not possible now/.test(g))).toEqual([expect.stringMatching(/^More actions \(\d+\)$/)]);
+      const labels = await turnCard.locator('.action-label').allTextContents();
+      expect(labels.filter((l) => /: [a-z]+-[a-z]+/.test(l))).toEqual([]);
+    }
+    const heights = await turnCard
+      .locator('.action-group > summary')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(heights.filter((h) => h < 44)).toEqual([]);
     await player.evaluate(() => window.scrollTo(0, 0));
     const bottom = await turnCard.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
     console.log(`${id}: the your-turn turnCard ends ${Math.round(bottom)} px down the page (two screens: ${2 * PHONE_390.height})`);

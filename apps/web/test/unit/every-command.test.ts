@@ -3,11 +3,13 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter, legalActions, type ActionOption, type EncounterState, type Ruleset } from '@fray/engine';
 import { commandFields } from '../../src/lib/command-form.js';
-import { DEDICATED, GM_ONLY_JSON, PARAM_KINDS } from '../../src/lib/command-coverage.js';
+import { DEDICATED, PARAM_KINDS } from '../../src/lib/command-coverage.js';
 import type { JsonSchema } from '../../src/lib/schema-form.js';
 
 const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, Ruleset> };
-const { rulesetInfo } = (await import(resolve(import.meta.dirname, '../../../server/src/rulesets-info.ts'))) as { rulesetInfo(r: Ruleset): { commands: string[]; commandInfo: Record<string, { actor: string; schema: unknown }> } };
+const { rulesetInfo } = (await import(resolve(import.meta.dirname, '../../../server/src/rulesets-info.ts'))) as {
+  rulesetInfo(r: Ruleset): { commands: string[]; commandInfo: Record<string, { actor: string; schema: unknown }> };
+};
 
 /** Every source file of the web client, as text. */
 function sources(dir = resolve(import.meta.dirname, '../../src')): string {
@@ -41,7 +43,11 @@ function optionsOf(r: Ruleset): ActionOption[] {
   const stats = statsFor((rulesetInfo(r) as unknown as { stats: { schema: JsonSchema } }).stats.schema);
   const at = (i: number) => (r.space?.kind === 'squares' ? { x: i, y: 0 } : r.space?.kind === 'hexes' ? { q: i, r: 0 } : undefined);
   ['a', 'b', 'c'].forEach((id, i) => {
-    const cmd = { type: 'combatant.add', by: gm, combatant: { id, name: id, side: i === 1 ? 'foes' : 'heroes', stats, ...(at(i) ? { position: at(i) } : {}) } };
+    const cmd = {
+      type: 'combatant.add',
+      by: gm,
+      combatant: { id, name: id, side: i === 1 ? 'foes' : 'heroes', stats, ...(at(i) ? { position: at(i) } : {}) },
+    };
     const out = apply(r, s, cmd);
     if (!out.ok) throw new Error(`${r.id}: ${out.error.message}`);
     s = out.state;
@@ -49,7 +55,15 @@ function optionsOf(r: Ruleset): ActionOption[] {
   const started = apply(r, s, { type: 'combat.start', by: gm });
   if (started.ok) s = started.state;
   // in a reaction window the engine adds "Pass" to the options of whoever may react
-  const window = { id: 'w', kind: 'test', trigger: { combatantId: 'b', action: 'move', description: '' }, eligible: ['a'], responses: { a: 'pending' as const }, allowed: [], resume: null };
+  const window = {
+    id: 'w',
+    kind: 'test',
+    trigger: { combatantId: 'b', action: 'move', description: '' },
+    eligible: ['a'],
+    responses: { a: 'pending' as const },
+    allowed: [],
+    resume: null,
+  };
   const inWindow = s.status === 'active' ? legalActions(r, { ...s, reaction: window }, 'a') : [];
   return [...['a', 'b', 'c'].flatMap((id) => legalActions(r, s, id)), ...inWindow];
 }
@@ -66,13 +80,16 @@ describe('every command of every ruleset can be issued from the UI without JSON'
       for (const type of info.commands) {
         if (DEDICATED[type]) {
           // the control really sends it: its type is in the client's source
-          expect(SRC.includes(`type: '${type}'`) || /HTTP|PATCH|POST|DELETE/.test(DEDICATED[type]!), `${type}: no control sends it`).toBe(true);
+          expect(SRC.includes(`type: '${type}'`) || /HTTP|PATCH|POST|DELETE/.test(DEDICATED[type]!), `${type}: no control sends it`).toBe(
+            true,
+          );
           how[type] = `control: ${DEDICATED[type]}`;
           continue;
         }
         const o = byAction.get(type);
         if (o && (o.params ?? []).every((p) => PARAM_KINDS.includes(p.kind))) {
-          how[type] = `action button${(o.params ?? []).length ? ` (${(o.params ?? []).map((p) => `${p.name}: ${p.kind}`).join(', ')})` : ''}`;
+          how[type] =
+            `action button${(o.params ?? []).length ? ` (${(o.params ?? []).map((p) => `${p.name}: ${p.kind}`).join(', ')})` : ''}`;
           continue;
         }
         const fields = commandFields(info.commandInfo[type]!.schema);
@@ -81,19 +98,21 @@ describe('every command of every ruleset can be issued from the UI without JSON'
           how[type] = `GM command form (${fields.map((f) => f.name).join(', ') || 'no fields'})`;
           continue;
         }
-        if (GM_ONLY_JSON[type]) {
-          how[type] = `GM tooling: ${GM_ONLY_JSON[type]}`;
-          continue;
-        }
         missing.push(`${type} (JSON fields: ${json.map((f) => f.name).join(', ')})`);
       }
       expect(missing, `${r.id}: commands only JSON can send:\n${missing.join('\n')}`).toEqual([]);
       expect(Object.keys(how).sort()).toEqual([...info.commands].sort());
+      // the GM's tooling too: forced dice are a formula, the faces as a list of numbers and a total
+      expect(how['dice.force']).toBe('GM command form (formula, faces, total)');
+      expect(commandFields(info.commandInfo['dice.force']!.schema).find((f) => f.name === 'faces')).toMatchObject({ kind: 'list' });
     });
   }
 
   it('lists of combatants are checklists of names, never a text list of ids: action-points provoke.from, legends declareGroupDefense.protected', () => {
-    for (const [rid, type, field] of [['action-points', 'provoke', 'from'], ['legends', 'declareGroupDefense', 'protected']] as const) {
+    for (const [rid, type, field] of [
+      ['action-points', 'provoke', 'from'],
+      ['legends', 'declareGroupDefense', 'protected'],
+    ] as const) {
       const info = rulesetInfo(Object.values(registry).find((r) => r.id === rid)!);
       const f = commandFields(info.commandInfo[type]!.schema).find((x) => x.name === field);
       expect(f, `${rid} ${type}.${field}`).toMatchObject({ combatant: 'many' });

@@ -2,12 +2,32 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { fieldsOf, initialValues, labelOf, parseValues, validate, withEntryFields, type FormValues } from '../../src/lib/schema-form.js';
 
-const { registry } = (await import('@fray/rulesets' as string)) as { registry: Record<string, { id: string; statsSchema: z.ZodType; optionsSchema: z.ZodType; statDocs?: Record<string, string> }> };
+const { registry } = (await import('@fray/rulesets' as string)) as {
+  registry: Record<string, { id: string; statsSchema: z.ZodType; optionsSchema: z.ZodType; statDocs?: Record<string, string> }>;
+};
 
 /** The JSON Schema the server publishes for a zod schema (apps/server/src/rulesets-info.ts). */
 const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
 describe('forms generated from a ruleset stats schema', () => {
+  it("a list of plain objects (legends' ability actions) is rows of fields, not JSON: its entries' fields, and the list read back", () => {
+    const legends = Object.values(registry).find((r) => r.id === 'legends')!;
+    const f = fieldsOf(json(legends.statsSchema)).find((x) => x.name === 'actions')!;
+    expect(f.kind).toBe('json');
+    expect(f.rows?.map((r) => `${r.name}:${r.kind}`)).toEqual([
+      'key:text',
+      'name:text',
+      'kinds:multiselect',
+      'tags:multiselect',
+      'hands:integer',
+      'target:select',
+      'repeatable:boolean',
+      'rule:text',
+    ]);
+    const row = { ...initialValues(f.rows!), key: 'rally', name: 'Rally', kinds: ['minor'] };
+    expect(parseValues(f.rows!, row).value).toMatchObject({ key: 'rally', name: 'Rally', kinds: ['minor'], repeatable: false });
+  });
+
   const legends = registry.legends!;
   const schema = json(legends.statsSchema);
   const fields = fieldsOf(schema, legends.statDocs);
@@ -24,6 +44,14 @@ describe('forms generated from a ruleset stats schema', () => {
     expect(byName.vehicle).toMatchObject({ kind: 'boolean', default: false });
   });
 
+  it("a bound is shown only when it is the game's: an integer without one (zod gives ±2^53 − 1) shows none", () => {
+    const ap = fieldsOf(json(registry['action-points']!.statsSchema));
+    const ac = ap.find((f) => f.name === 'ac')!;
+    expect(ac.kind).toBe('integer');
+    expect([ac.min, ac.max]).toEqual([undefined, undefined]);
+    expect(fieldsOf(json(z.object({ n: z.number().int().min(-5).max(1e6) })))[0]).toMatchObject({ min: -5, max: 1e6 });
+  });
+
   it("rejects invalid stats with the schema's message before sending", () => {
     const values: FormValues = { ...initialValues(fields), DEX: '99', SPD: '5', STR: '' };
     const parsed = parseValues(fields, values);
@@ -36,9 +64,26 @@ describe('forms generated from a ruleset stats schema', () => {
   });
 
   it('turns inputs into typed values: numbers, lists, null for a blank nullable, JSON', () => {
-    const parsed = parseValues(fields, { ...initialValues(fields), DEX: '7', SPD: '8', STR: '9', competences: 'sword, bow', mountId: '', actions: '[]' });
+    const parsed = parseValues(fields, {
+      ...initialValues(fields),
+      DEX: '7',
+      SPD: '8',
+      STR: '9',
+      competences: 'sword, bow',
+      mountId: '',
+      actions: '[]',
+    });
     expect(parsed.errors).toEqual({});
-    expect(parsed.value).toMatchObject({ DEX: 7, SPD: 8, STR: 9, competences: ['sword', 'bow'], mountId: null, actions: [], vehicle: false, kind: 'person' });
+    expect(parsed.value).toMatchObject({
+      DEX: 7,
+      SPD: 8,
+      STR: 9,
+      competences: ['sword', 'bow'],
+      mountId: null,
+      actions: [],
+      vehicle: false,
+      kind: 'person',
+    });
     expect(legends.statsSchema.safeParse(parsed.value).success).toBe(true);
   });
 
@@ -77,10 +122,18 @@ describe('forms generated from a ruleset stats schema', () => {
   }
 });
 
-describe("a stat holding a number per vital the encounter names (freeform's \"vitals\")", () => {
+describe('a stat holding a number per vital the encounter names (freeform\'s "vitals")', () => {
   const freeform = registry.freeform!;
   const schema = json(freeform.statsSchema);
-  const entries = new Map([['vitals', [{ key: 'Mana', label: 'Max Mana' }, { key: 'Stress', label: 'Max Stress' }]]]);
+  const entries = new Map([
+    [
+      'vitals',
+      [
+        { key: 'Mana', label: 'Max Mana' },
+        { key: 'Stress', label: 'Max Stress' },
+      ],
+    ],
+  ]);
   const fields = withEntryFields(fieldsOf(schema, freeform.statDocs), entries);
 
   it('is one number field per named vital, not a JSON field, and none when the encounter names none', () => {
@@ -92,7 +145,7 @@ describe("a stat holding a number per vital the encounter names (freeform's \"vi
     expect(withEntryFields(fieldsOf(schema), new Map([['vitals', []]])).map((f) => f.name)).not.toContain('vitals');
   });
 
-  it('reads and writes the entries inside the stat, and puts an entry\'s error on its own field', () => {
+  it("reads and writes the entries inside the stat, and puts an entry's error on its own field", () => {
     const values: FormValues = initialValues(fields, { hp: 9, vitals: { Mana: 10 } });
     expect(values).toMatchObject({ hp: '9', 'vitals.Mana': '10', 'vitals.Stress': '' });
     const parsed = parseValues(fields, { ...values, 'vitals.Stress': '6' });

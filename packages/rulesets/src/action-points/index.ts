@@ -1,5 +1,5 @@
 import type { Ruleset } from '@fray/engine';
-import { catalogue } from './catalogue.js';
+import { catalogue } from './catalogue/index.js';
 import { checkNotEligible } from './checks/commands.js';
 import { commands } from './commands/index.js';
 import { adjustVital } from './commands/gm.js';
@@ -14,7 +14,7 @@ import { display, projectState } from './presentation.js';
 import { RULESET_ID, initCombatant, initialState, positionSchema, statDocs, statsSchema, type Data, type RS, type Stats } from './state.js';
 
 export { PHASES, DEFAULT_BASE_SPEED_BY_SIZE, baseActionSpeed } from './mechanics/phases.js';
-export { ACTIONS, REACTIONS } from './catalogue.js';
+export { ACTIONS, REACTIONS } from './catalogue/index.js';
 export { DATA_KEYS, copyData } from './events/copy.js';
 export type { ApActionOption } from './legal.js';
 export type { RS, Data, Stats, Options };
@@ -53,4 +53,3 @@ export const actionPoints: Ruleset<RS, Options, Stats, Data> = {
   invariants,
   adjustVital,
 };
-

@@ -1,5 +1,5 @@
 import { ensure, ruleError, type Effect, type ReactionWindow } from '@fray/engine';
-import { RULE } from './catalogue.js';
+import { RULE } from './catalogue/index.js';
 import { checkActNow, checkDelay, checkTurn } from './checks/index.js';
 import { emit, patchData, type ArCtx } from './events.js';
 import { runDeferred } from './commands/resolve/deferred.js';
@@ -19,7 +19,11 @@ export function startCombat(ctx: ArCtx): void {
   const ids = Object.keys(ctx.state.combatants).sort();
   const scores = ids.map((id) => {
     const c = combatant(ctx.state, id);
-    const r = ctx.roll(c.stats.initiative === 0 ? '1d20' : `1d20${c.stats.initiative > 0 ? '+' : '-'}${Math.abs(c.stats.initiative)}`, 'initiative', { combatantId: id });
+    const r = ctx.roll(
+      c.stats.initiative === 0 ? '1d20' : `1d20${c.stats.initiative > 0 ? '+' : '-'}${Math.abs(c.stats.initiative)}`,
+      'initiative',
+      { combatantId: id },
+    );
     return { id, score: r.total, bonus: c.stats.initiative };
   });
   scores.sort((a, b) => b.score - a.score || b.bonus - a.bonus || (a.id < b.id ? -1 : 1));
@@ -84,7 +88,9 @@ export function endTurn(ctx: ArCtx, id: string): void {
   const s = ctx.state;
   const c = combatant(s, id);
   ensure(s.clock.current !== id ? checkTurn(s, c) : null);
-  ensure(s.reaction ? ruleError('REACTION_PENDING', RULE.reactions, 'A reaction window is open: the turn ends once it is answered.') : null);
+  ensure(
+    s.reaction ? ruleError('REACTION_PENDING', RULE.reactions, 'A reaction window is open: the turn ends once it is answered.') : null,
+  );
   finishTurn(ctx, id);
   advance(ctx, id);
 }
@@ -156,10 +162,14 @@ export function actNow(ctx: ArCtx, id: string): void {
   const order = s.clock.order.filter((x) => x !== id);
   const at = cur === null ? order.length : order.indexOf(cur);
   order.splice(at, 0, id);
-  emit(ctx, 'delay-ended', { combatantId: id, before: cur }, { data: { [id]: { delaying: false } }, rs: { interrupted: cur, turnSeq: s.rs.turnSeq + 1 } });
+  emit(
+    ctx,
+    'delay-ended',
+    { combatantId: id, before: cur },
+    { data: { [id]: { delaying: false } }, rs: { interrupted: cur, turnSeq: s.rs.turnSeq + 1 } },
+  );
   ctx.emit({ type: 'clock.changed', order, current: id });
 }
-
 
 function isResume(v: unknown): v is Resume {
   return typeof v === 'object' && v !== null && 't' in v;
@@ -172,12 +182,14 @@ export function onReactionClosed(ctx: ArCtx, w: ReactionWindow): void {
   switch (r.t) {
     case 'resolve': {
       const c = ctx.state.combatants[r.cmd.combatantId];
-      if (!c || isIncapacitated(ctx.state, c)) return emit(ctx, 'action-lost', { combatantId: r.cmd.combatantId, action: r.action, reason: 'incapacitated by the reaction' });
+      if (!c || isIncapacitated(ctx.state, c))
+        return emit(ctx, 'action-lost', { combatantId: r.cmd.combatantId, action: r.action, reason: 'incapacitated by the reaction' });
       return runDeferred(ctx, r);
     }
     case 'path': {
       const c = ctx.state.combatants[r.actorId];
-      if (!c || isIncapacitated(ctx.state, c)) return emit(ctx, 'movement-stopped', { combatantId: r.actorId, reason: 'incapacitated by an opportunity attack' });
+      if (!c || isIncapacitated(ctx.state, c))
+        return emit(ctx, 'movement-stopped', { combatantId: r.actorId, reason: 'incapacitated by an opportunity attack' });
       // A character offered the opportunity during this movement is not asked again for the same movement.
       return walkPath(ctx, r.exempt === 'all' ? r : { ...r, exempt: [...r.exempt, ...w.eligible.filter((id) => !r.exempt.includes(id))] });
     }

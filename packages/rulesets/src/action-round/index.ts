@@ -1,14 +1,25 @@
 import type { Ruleset } from '@fray/engine';
-import { catalogue } from './catalogue.js';
+import { catalogue } from './catalogue/index.js';
 import { refuseReaction } from './checks/index.js';
 import { adjustVital, commands } from './commands/index.js';
 import { evolve } from './events.js';
 import { effectExpiry, endTurn, onCombatantAdded, onCombatantRemoved, onReactionClosed, startCombat } from './flow.js';
 import { invariants } from './invariants.js';
-import { legalActions } from './legal.js';
+import { legalActions } from './legal/index.js';
 import { optionDocs, optionsSchema, type Options } from './options.js';
 import { display, projectState } from './presentation.js';
-import { copyRs, initialData, initialState, positionSchema, sameRs, statDocs, statsSchema, type Data, type RS, type Stats } from './state/index.js';
+import {
+  copyRs,
+  initialData,
+  initialState,
+  positionSchema,
+  sameRs,
+  statDocs,
+  statsSchema,
+  type Data,
+  type RS,
+  type Stats,
+} from './state/index.js';
 
 export type { RS, Data, Stats } from './state/index.js';
 export type { Options } from './options.js';

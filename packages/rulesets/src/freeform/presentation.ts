@@ -39,10 +39,14 @@ export const display: RulesetDisplay = {
   statLabels: { hp: 'Max HP', vitals: 'Max of the named vitals', initiative: 'Initiative dice', initiativeBonus: 'Initiative bonus' },
   internal: [],
   dataLabels: { initiative: 'Initiative', holding: 'Holding its turn', actions: 'Actions this turn' },
+  effects: {
+    units: { round: 'rounds (end at the end of a round)', turn: "turns of its bearer (end at the bearer's turn)" },
+    conditions: [],
+  },
   events: {
     'freeform.initiative': [
       { when: { rolled: true }, text: '{combatantId} rolls {value} for initiative.' },
-      { text: 'The GM sets {combatantId}\'s initiative to {value}.' },
+      { text: "The GM sets {combatantId}'s initiative to {value}." },
     ],
     'freeform.tie-broken': '{combatantId} breaks an initiative tie with a {roll}.',
     'freeform.round-started': 'Round {round} begins.',
@@ -67,13 +71,27 @@ export const display: RulesetDisplay = {
       { when: { afterId: true }, text: '{combatantId} stops holding and acts after {afterId}.' },
       { text: '{combatantId} stops holding and acts next.' },
     ],
-    'freeform.vital-changed': '{combatantId}: {label} {change} (now {value}).',
+    // the change is the table's story; the total stays with the bars' secrecy (numbers for the GM and the controller)
+    'freeform.vital-changed': [
+      { when: { $numbers: true }, text: '{combatantId}: {label} {change} (now {value}).' },
+      { text: '{combatantId}: {label} {change}.' },
+    ],
     'freeform.condition-ticked': '{left} left of a condition.',
   },
   quiet: ['freeform.condition-ticked', 'freeform.tie-broken'],
   samples: [
-    { name: 'Bandit', side: 'bandits', stats: { hp: 11, initiativeBonus: 1 }, doc: 'A roadside cutthroat with a short blade: goes down in two or three solid hits.' },
-    { name: 'Cultist', side: 'cult', stats: { hp: 9, initiative: '1d20+2', vitals: { Mana: 10 } }, doc: 'A robed caster; give the encounter a "Mana" vital to track its spells.' },
+    {
+      name: 'Bandit',
+      side: 'bandits',
+      stats: { hp: 11, initiativeBonus: 1 },
+      doc: 'A roadside cutthroat with a short blade: goes down in two or three solid hits.',
+    },
+    {
+      name: 'Cultist',
+      side: 'cult',
+      stats: { hp: 9, initiative: '1d20+2', vitals: { Mana: 10 } },
+      doc: 'A robed caster; give the encounter a "Mana" vital to track its spells.',
+    },
     { name: 'Ogre', side: 'monsters', stats: { hp: 45, initiativeBonus: -1 }, doc: 'Big, slow and hard to bring down.' },
   ],
 };

@@ -71,6 +71,17 @@ export const display: RulesetDisplay = {
     'turn.minors': 'Minor actions this turn',
     'turn.major': 'Major action this turn',
   },
+  effects: {
+    units: {
+      round: 'rounds',
+      'movement-phase': 'until a later movement phase',
+      'end-of-round': 'until the end of the round',
+      'start-of-turn': 'until the start of its turn',
+      'end-of-turn': 'until the end of its turn',
+      second: 'seconds (5 a round)',
+    },
+    conditions: ['surprised', 'grappled', 'paralyzed', 'deafened', 'unconscious', 'incapacitated'],
+  },
   events: {
     'legends.attacked': [
       { when: { unarmed: true }, text: '{combatantId} attacks {targetId} unarmed ({attack}).' },
@@ -111,7 +122,10 @@ export const display: RulesetDisplay = {
     ],
     'legends.carried': '{combatantId} picks up and carries {targetId}.',
     'legends.carryEnded': '{combatantId} no longer carries {targetId}.',
-    'legends.fatigueChanged': '{combatantId} now has {fatigue} fatigue.',
+    'legends.fatigueChanged': [
+      { when: { $numbers: true }, text: '{combatantId} now has {fatigue} fatigue.' },
+      { text: 'The fatigue of {combatantId} changes.' },
+    ],
     'legends.forfeited': '{combatantId} forfeits this turn to change places in the turn order.',
     'legends.forfeitsCleared': 'Forfeited turns are cleared.',
     'legends.groupDefenseBrokenDown': 'The group defense of {group} breaks down.',
@@ -183,6 +197,13 @@ export const display: RulesetDisplay = {
       ],
     },
   ],
+  phases: {
+    'turn-order': 'Turn order',
+    movement: 'Movement phase',
+    'group-defense': 'Group defense',
+    reorder: 'New turn order',
+    action: 'Action phase',
+  },
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
   samples: [
     {

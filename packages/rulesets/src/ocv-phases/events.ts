@@ -16,7 +16,7 @@ import {
   type PhaseName,
   type RS,
   type S,
-} from './state.js';
+} from './state/index.js';
 
 type Id = { combatantId: string };
 
@@ -40,7 +40,14 @@ export type OcvPhasesEvent =
   | ({ type: 'ocv-phases.pools'; stun?: number; endurance?: number } & Id)
   | ({ type: 'ocv-phases.restricted'; restricted: boolean } & Id)
   // actions
-  | ({ type: 'ocv-phases.declared'; row: string; actionType: ActionType; via: Job['via']; use: ManoeuvreUse | undefined; targets?: string[] } & Id)
+  | ({
+      type: 'ocv-phases.declared';
+      row: string;
+      actionType: ActionType;
+      via: Job['via'];
+      use: ManoeuvreUse | undefined;
+      targets?: string[];
+    } & Id)
   | ({ type: 'ocv-phases.moved'; from: Hex | null; to: Hex; step: true | undefined } & Id)
   | ({ type: 'ocv-phases.provoked'; from: string[]; opportunity: string; reason: string } & Id)
   | ({ type: 'ocv-phases.skill-check'; skill: string; target: number; rollId: string; total: number; success: boolean } & Id)
@@ -110,7 +117,18 @@ function moveBefore(s: S, id: string, before: string | null, w: Writer): void {
 
 function resetPhase(w: Writer, c: Combatant): void {
   const d0 = c.data;
-  if (!d0.slots && !d0.attacks && !d0.full && !d0.moved && !d0.stepped && !d0.free && !d0.aoos && !d0.opportunities.length && !d0.restricted) return;
+  if (
+    !d0.slots &&
+    !d0.attacks &&
+    !d0.full &&
+    !d0.moved &&
+    !d0.stepped &&
+    !d0.free &&
+    !d0.aoos &&
+    !d0.opportunities.length &&
+    !d0.restricted
+  )
+    return;
   const d = dataOf(w, c);
   d.slots = 0;
   d.attacks = 0;
@@ -122,7 +140,6 @@ function resetPhase(w: Writer, c: Combatant): void {
   d.opportunities = [];
   d.restricted = false;
 }
-
 
 /**
  * Apply an `ocv-phases` event to the state (a draft, or the copy-on-write working state writing

@@ -4,12 +4,31 @@ import { refuseReaction } from './checks/index.js';
 import { commands } from './commands/index.js';
 import { adjustVital } from './commands/gm.js';
 import { evolve } from './events.js';
-import { effectExpiry, endTurn, onCombatantAdded, onCombatantRemoved, onReactionClosed, onRollOverridden, startCombat } from './flow/index.js';
+import {
+  effectExpiry,
+  endTurn,
+  onCombatantAdded,
+  onCombatantRemoved,
+  onReactionClosed,
+  onRollOverridden,
+  startCombat,
+} from './flow/index.js';
 import { invariants } from './invariants.js';
 import { legalActions } from './legal.js';
 import { optionDocs, optionsSchema, type OcvPhasesOptions } from './options.js';
 import { display, projectState } from './presentation.js';
-import { copyRs, initCombatant, initialState, positionSchema, sameRs, statDocs, statsSchema, type Data, type RS, type Stats } from './state.js';
+import {
+  copyRs,
+  initCombatant,
+  initialState,
+  positionSchema,
+  sameRs,
+  statDocs,
+  statsSchema,
+  type Data,
+  type RS,
+  type Stats,
+} from './state/index.js';
 
 export const ocvPhases: Ruleset<RS, OcvPhasesOptions, Stats, Data> = {
   id: ID,
@@ -46,4 +65,3 @@ export const ocvPhases: Ruleset<RS, OcvPhasesOptions, Stats, Data> = {
   invariants,
   projectState,
 };
-

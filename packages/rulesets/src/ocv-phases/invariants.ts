@@ -1,4 +1,4 @@
-import { hexOf, opts, phaseOrder, type S } from './state.js';
+import { hexOf, opts, phaseOrder, type S } from './state/index.js';
 
 /** Invariants of the ocv-phases state, checked by the property tests; returns the broken ones. */
 export function invariants(s: S): string[] {
@@ -8,7 +8,8 @@ export function invariants(s: S): string[] {
   if (s.status === 'setup') return out;
   const order = new Set(rs.order);
   if (order.size !== rs.order.length) out.push('initiative order has duplicates');
-  if (ids.some((id) => !order.has(id)) || rs.order.some((id) => !s.combatants[id])) out.push('initiative order is not the set of combatants');
+  if (ids.some((id) => !order.has(id)) || rs.order.some((id) => !s.combatants[id]))
+    out.push('initiative order is not the set of combatants');
   const po = phaseOrder(s);
   if (s.clock.order.join() !== po.join()) out.push('clock.order differs from the Phase order');
   if (s.clock.round !== rs.turn || s.clock.phase !== rs.phase) out.push('clock round/phase differ from the Turn/Phase');
@@ -38,7 +39,8 @@ export function invariants(s: S): string[] {
     if (d.stepped && d.moved) out.push(`${c.id}: a 1-hex step and other movement in one Phase`);
     if (!c.stats.combatReflexes && d.aoos > 1) out.push(`${c.id}: more than one attack of opportunity in a Phase`);
     if (d.dodging && d.manoeuvres.every((m) => m.id !== 'dodge')) out.push(`${c.id}: dodging without Dodge`);
-    if (d.hold?.kind === 'ready' && d.hold.trigger.by && !s.combatants[d.hold.trigger.by]) out.push(`${c.id}: readied for a missing character`);
+    if (d.hold?.kind === 'ready' && d.hold.trigger.by && !s.combatants[d.hold.trigger.by])
+      out.push(`${c.id}: readied for a missing character`);
     const p = hexOf(c);
     if (p) {
       const k = `${p.q},${p.r}`;

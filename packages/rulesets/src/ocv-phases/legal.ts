@@ -16,11 +16,17 @@ import {
   checkTurn,
 } from './checks/index.js';
 import { aooFrom } from './mechanics/opportunity.js';
-import { pos, type S } from './state.js';
+import { pos, type S } from './state/index.js';
 
 const first = (...errs: (EngineError | null)[]): EngineError | null => errs.find((e) => e) ?? null;
 
-function option(row: Row, command: string, template: Record<string, unknown>, blocked: EngineError | null, extra: Partial<ActionOption> = {}): ActionOption {
+function option(
+  row: Row,
+  command: string,
+  template: Record<string, unknown>,
+  blocked: EngineError | null,
+  extra: Partial<ActionOption> = {},
+): ActionOption {
   const o: ActionOption = {
     command,
     action: row.id,
@@ -54,10 +60,19 @@ function attackOption(h: Here, row: Row, template: Record<string, unknown>, base
   const { s, id } = h;
   const ranged = row.id === 'other-attack' || row.id === 'rapid-fire';
   const targets = ranged ? h.others : h.others.filter((o) => !checkTarget(s, id, o, null));
-  const nobody = targets.length ? null : ruleError('ILLEGAL_ACTION', RULE.meleeReach, 'You can strike any adjacent opponent with a melee attack: nobody is within reach.');
+  const nobody = targets.length
+    ? null
+    : ruleError('ILLEGAL_ACTION', RULE.meleeReach, 'You can strike any adjacent opponent with a melee attack: nobody is within reach.');
   const blocked = first(base, checkBudget(s, id, row.type), h.at ? null : NOT_ON_MAP, nobody);
   const params: ParamSpec[] = [{ name: row.multi ? 'targetIds' : 'targetId', kind: row.multi ? 'list' : 'combatant', options: targets }];
-  if (ranged) params.push({ name: 'range', kind: 'number', min: 1, optional: row.id !== 'rapid-fire', label: 'maximum range (hexes) of a ranged attack' });
+  if (ranged)
+    params.push({
+      name: 'range',
+      kind: 'number',
+      min: 1,
+      optional: row.id !== 'rapid-fire',
+      label: 'maximum range (hexes) of a ranged attack',
+    });
   params.push({ name: 'ocvModifier', kind: 'number', optional: true });
   return option(row, 'attack', template, blocked, { params });
 }
@@ -67,7 +82,8 @@ function moveOption(h: Here, row: Row, template: Record<string, unknown>, base: 
   const blocked = first(base, checkBudget(s, id, row.type), h.at ? null : NOT_ON_MAP, checkMoveMode(s, id, row.id));
   const params: ParamSpec[] = [{ name: 'path', kind: 'path', label: 'hexes, one by one' }];
   if (row.id === 'move-by' || row.id === 'move-through') params.push({ name: 'targetId', kind: 'combatant', options: h.others });
-  if (row.provokes === 'skill') params.push({ name: 'skill', kind: 'choice', options: Object.keys(s.combatants[id]!.stats.skills), optional: true });
+  if (row.provokes === 'skill')
+    params.push({ name: 'skill', kind: 'choice', options: Object.keys(s.combatants[id]!.stats.skills), optional: true });
   const provokes = row.provokes === 'no' ? null : h.threat(`moving out of a threatened hex (${PROVOKES_LABEL[row.provokes]})`);
   return option(row, 'move', template, blocked, { params, provokes });
 }
@@ -76,8 +92,10 @@ function actOption(h: Here, row: Row, template: Record<string, unknown>, base: E
   const { s, id } = h;
   const c = s.combatants[id]!;
   const params: ParamSpec[] = [];
-  if (['draw-focus', 'retrieve-focus', 'pick-up'].includes(row.id)) params.push({ name: 'itemId', kind: 'item', options: c.items.map((i) => i.id), optional: true });
-  if (row.id === 'start-full-phase') params.push({ name: 'fullAction', kind: 'choice', options: ROWS.filter((r) => r.type === 'full' && r.via === 'act').map((r) => r.id) });
+  if (['draw-focus', 'retrieve-focus', 'pick-up'].includes(row.id))
+    params.push({ name: 'itemId', kind: 'item', options: c.items.map((i) => i.id), optional: true });
+  if (row.id === 'start-full-phase')
+    params.push({ name: 'fullAction', kind: 'choice', options: ROWS.filter((r) => r.type === 'full' && r.via === 'act').map((r) => r.id) });
   if (row.provokes === 'skill') params.push({ name: 'skill', kind: 'choice', options: Object.keys(c.stats.skills), optional: true });
   const provokes = row.provokes === 'no' ? null : h.threat(`${row.label} in a threatened hex (${PROVOKES_LABEL[row.provokes]})`);
   return option(row, 'act', template, first(base, checkBudget(s, id, row.type), checkActPrerequisite(s, id, row.id)), { params, provokes });
@@ -96,24 +114,35 @@ function rowOption(h: Here, row: Row): ActionOption | null {
       return moveOption(h, row, template, base);
     case 'step': {
       const to = h.at ? hexNeighbors(h.at).filter((x) => !checkStep(s, id, x)) : [];
-      const blocked = first(base, checkStep(s, id), to.length ? null : ruleError('ILLEGAL_ACTION', RULE.hexes, 'No free hex to step into.'));
+      const blocked = first(
+        base,
+        checkStep(s, id),
+        to.length ? null : ruleError('ILLEGAL_ACTION', RULE.hexes, 'No free hex to step into.'),
+      );
       return option(row, 'step', template, blocked, { params: [{ name: 'to', kind: 'position', max: 1 }] });
     }
     case 'act':
       return actOption(h, row, template, base);
     case 'free': {
-      const extra: Partial<ActionOption> = row.id === 'drop-item' ? { params: [{ name: 'itemId', kind: 'item', options: s.combatants[id]!.items.map((i) => i.id) }] } : {};
+      const extra: Partial<ActionOption> =
+        row.id === 'drop-item' ? { params: [{ name: 'itemId', kind: 'item', options: s.combatants[id]!.items.map((i) => i.id) }] } : {};
       return option(row, 'free', template, first(base, checkBudget(s, id, 'free')), extra);
     }
     case 'delay': {
       const before = s.rs.order.filter((x) => x !== id && !s.rs.passed.includes(x));
-      return option(row, 'delay', template, first(h.turn, checkDelay(s, id)), { params: [{ name: 'before', kind: 'combatant', optional: true, options: before }] });
+      return option(row, 'delay', template, first(h.turn, checkDelay(s, id)), {
+        params: [{ name: 'before', kind: 'combatant', optional: true, options: before }],
+      });
     }
     case 'ready':
       return option(row, 'ready', template, first(base, checkBudget(s, id, 'attack')), {
         params: [
           { name: 'actionType', kind: 'choice', options: ['attack', 'move', 'free'] },
-          { name: 'action', kind: 'choice', options: ROWS.filter((r) => ['attack', 'defend', 'move', 'free'].includes(r.via) && r.type !== 'full').map((r) => r.id) },
+          {
+            name: 'action',
+            kind: 'choice',
+            options: ROWS.filter((r) => ['attack', 'defend', 'move', 'free'].includes(r.via) && r.type !== 'full').map((r) => r.id),
+          },
           { name: 'trigger', kind: 'text', label: '{ on: attacks|moves|acts|enters-reach|manual, by?, description }' },
         ],
       });
@@ -129,7 +158,14 @@ function actingOptions(h: Here): ActionOption[] {
     if (o) out.push(o);
   }
   const c = h.s.combatants[h.id]!;
-  out.push({ command: 'turn.end', label: c.data.hold?.kind === 'delay' ? 'Keep waiting (delay into the next Phase)' : 'End action', kind: 'end', allowed: !h.s.reaction, template: { combatantId: h.id }, rule: 'initiative order' });
+  out.push({
+    command: 'turn.end',
+    label: c.data.hold?.kind === 'delay' ? 'Keep waiting (delay into the next Phase)' : 'End action',
+    kind: 'end',
+    allowed: !h.s.reaction,
+    template: { combatantId: h.id },
+    rule: 'initiative order',
+  });
   return out;
 }
 
@@ -140,7 +176,15 @@ function waitingOptions(s: S, id: string, threat: Here['threat'], others: string
   const h = c.data.hold;
   if (h?.kind === 'delay') {
     const blocked = checkActNow(s, id);
-    out.push({ command: 'actNow', label: 'Take the delayed action now', kind: 'not-an-action', allowed: !blocked, ...(blocked ? { blocked } : {}), template: { combatantId: id }, rule: 'Delay: "wait until some time later and act then"' });
+    out.push({
+      command: 'actNow',
+      label: 'Take the delayed action now',
+      kind: 'not-an-action',
+      allowed: !blocked,
+      ...(blocked ? { blocked } : {}),
+      template: { combatantId: id },
+      rule: 'Delay: "wait until some time later and act then"',
+    });
   }
   if (h?.kind === 'ready') {
     const blocked = checkTakeReadied(s, id);
@@ -179,8 +223,17 @@ function waitingOptions(s: S, id: string, threat: Here['threat'], others: string
     const here = pos(s, id);
     for (const rowId of AOO_IDS) {
       const row = ROW[rowId]!;
-      const blocked = first(checkCanAoo(s, id), tp && here && hexDistance(tp, here) <= c.stats.reach ? null : checkTarget(s, id, target, null));
-      out.push(option(row, 'opportunityAttack', { combatantId: id, manoeuvre: row.id }, blocked, { label: `Attack of opportunity: ${row.label}`, kind: 'reaction', cost: {} }));
+      const blocked = first(
+        checkCanAoo(s, id),
+        tp && here && hexDistance(tp, here) <= c.stats.reach ? null : checkTarget(s, id, target, null),
+      );
+      out.push(
+        option(row, 'opportunityAttack', { combatantId: id, manoeuvre: row.id }, blocked, {
+          label: `Attack of opportunity: ${row.label}`,
+          kind: 'reaction',
+          cost: {},
+        }),
+      );
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { keepIf, keepKeys, withParts, type EncounterState, type RulesetDisplay, type Viewer } from '@fray/engine';
-import type { RS } from './state.js';
+import type { RS } from './state/index.js';
 
 /** How `ocv-phases` is shown: see docs/rulesets/ocv-phases.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -34,9 +34,20 @@ export const display: RulesetDisplay = {
     { label: 'Skills', stats: ['skills'] },
   ],
   statLabels: {
-    combatValue: 'Combat Value', lightningReflexes: 'Lightning Reflexes', ocv: 'OCV', dcv: 'DCV', combatLevels: 'Combat levels', move: 'Move (hexes)',
-    noncombatMove: 'Non-combat move', reach: 'Reach', combatReflexes: 'Combat Reflexes', recovery: 'REC', stun: 'STUN (max)', endurance: 'END (max)',
-    recovers: 'Takes Recoveries', skills: 'Skills',
+    combatValue: 'Combat Value',
+    lightningReflexes: 'Lightning Reflexes',
+    ocv: 'OCV',
+    dcv: 'DCV',
+    combatLevels: 'Combat levels',
+    move: 'Move (hexes)',
+    noncombatMove: 'Non-combat move',
+    reach: 'Reach',
+    combatReflexes: 'Combat Reflexes',
+    recovery: 'REC',
+    stun: 'STUN (max)',
+    endurance: 'END (max)',
+    recovers: 'Takes Recoveries',
+    skills: 'Skills',
   },
   internal: ['opportunities', 'manoeuvres', 'abortLock', 'fullStarted', 'skipNext', 'stepped', 'aoos', 'hold'],
   dataLabels: {
@@ -49,10 +60,14 @@ export const display: RulesetDisplay = {
     braced: 'Braced',
     dodging: 'Dodging',
   },
+  effects: {
+    units: { phase: 'phases', turn: 'turns (4 phases)' },
+    conditions: ['prone', 'stunned', 'unconscious'],
+  },
   events: {
     'ocv-phases.attack-resolved': [
-      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
-      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or less (OCV {ocv} against DCV {dcv}).' },
+      { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
+      { text: '{combatantId} misses {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },
     ],
     'ocv-phases.attack-reresolved': [
       { when: { hit: true }, text: 'After the GM’s ruling, {combatantId} hits {targetId} ({total}, needed {need}).' },
@@ -87,10 +102,14 @@ export const display: RulesetDisplay = {
     'ocv-phases.map-set': 'The GM sets the map.',
     'ocv-phases.moved': '{combatantId} moves.',
     'ocv-phases.phase-started': 'Turn {turn}, {phase} begins.',
+    // the totals stay with the bars' secrecy (numbers for the GM and the controller)
     'ocv-phases.pools': [
-      { when: { stun: true, endurance: true }, text: '{combatantId} now has {stun} STUN and {endurance} END.' },
-      { when: { stun: true }, text: '{combatantId} now has {stun} STUN.' },
-      { text: '{combatantId} now has {endurance} END.' },
+      { when: { $numbers: true, stun: true, endurance: true }, text: '{combatantId} now has {stun} STUN and {endurance} END.' },
+      { when: { $numbers: true, stun: true }, text: '{combatantId} now has {stun} STUN.' },
+      { when: { $numbers: true }, text: '{combatantId} now has {endurance} END.' },
+      { when: { stun: true, endurance: true }, text: 'The STUN and END of {combatantId} change.' },
+      { when: { stun: true }, text: 'The STUN of {combatantId} changes.' },
+      { text: 'The END of {combatantId} changes.' },
     ],
     'ocv-phases.provoked': '{combatantId} provokes an attack of opportunity from {from} ({reason}).',
     'ocv-phases.recovered': '{combatantId} takes a Recovery: {stun} STUN, {endurance} END.',
@@ -112,11 +131,34 @@ export const display: RulesetDisplay = {
     'ocv-phases.pause': 'The clock pauses.',
     'ocv-phases.offered': '{combatantId} may act now.',
   },
+  phases: {
+    surprise: 'Surprise phase',
+    'phase-1': 'Phase 1',
+    'phase-2': 'Phase 2',
+    'phase-3': 'Phase 3',
+    'phase-4': 'Phase 4',
+    'post-turn': 'Post-turn recovery',
+  },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
   samples: [
-    { name: 'Thug', side: 'thugs', stats: { combatValue: 3, stun: 20, endurance: 20, recovery: 4 }, doc: 'Street muscle: low Combat Value, a few hits of STUN.' },
-    { name: 'Agent', side: 'agents', stats: { combatValue: 5, stun: 25, endurance: 30, recovery: 6, lightningReflexes: 2 }, doc: 'A trained operative.' },
-    { name: 'Brick', side: 'villains', stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 }, doc: 'A super-strong villain with long arms.' },
+    {
+      name: 'Thug',
+      side: 'thugs',
+      stats: { combatValue: 3, stun: 20, endurance: 20, recovery: 4 },
+      doc: 'Street muscle: low Combat Value, a few hits of STUN.',
+    },
+    {
+      name: 'Agent',
+      side: 'agents',
+      stats: { combatValue: 5, stun: 25, endurance: 30, recovery: 6, lightningReflexes: 2 },
+      doc: 'A trained operative.',
+    },
+    {
+      name: 'Brick',
+      side: 'villains',
+      stats: { combatValue: 6, stun: 50, endurance: 40, recovery: 12, reach: 2 },
+      doc: 'A super-strong villain with long arms.',
+    },
   ],
 };
 
@@ -124,7 +166,11 @@ export const display: RulesetDisplay = {
 export function projectState(rs: RS, viewer: Viewer, state: EncounterState<RS>): RS {
   if (viewer.role === 'gm') return rs;
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
-  const hidden = new Set(Object.values(state.combatants).filter((c) => c.hidden && (playerId === null || c.controller !== playerId)).map((c) => c.id));
+  const hidden = new Set(
+    Object.values(state.combatants)
+      .filter((c) => c.hidden && (playerId === null || c.controller !== playerId))
+      .map((c) => c.id),
+  );
   if (hidden.size === 0) return rs;
   const keep = (id: string | null) => id === null || !hidden.has(id);
   return withParts(rs, {

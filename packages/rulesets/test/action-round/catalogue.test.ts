@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, catalogue } from '../../src/action-round/catalogue.js';
+import { ACTIONS, catalogue } from '../../src/action-round/catalogue/index.js';
 import { actionRound } from '../../src/action-round/index.js';
 import { commandsOf } from '@fray/engine';
 

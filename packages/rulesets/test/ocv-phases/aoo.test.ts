@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, legal, ok, refused, types } from './helpers.js';
 import { ROWS } from '../../src/ocv-phases/catalogue.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 // a (acts first) stands next to enemies e1 (east) and, optionally, e2
 const ring = (o: { options?: Record<string, unknown>; a?: Record<string, unknown>; e1?: Record<string, unknown>; e2?: boolean } = {}) =>
@@ -85,7 +85,11 @@ describe('the manoeuvre table', () => {
     expect(good.state.combatants.a!.position).toEqual(hex(-2, -1));
     const bad = ok(force(s, [6, 6, 1]), cmd('move', 'a', { mode: 'move-half', path: away, skill: 'acrobatics' }));
     expect(bad.state.reaction?.eligible).toEqual(['e1']);
-    refused(s, { ...cmd('move', 'a', { mode: 'move-half', path: away, negated: true }), by: { role: 'player', playerId: 'p' } }, 'engine.roles');
+    refused(
+      s,
+      { ...cmd('move', 'a', { mode: 'move-half', path: away, negated: true }), by: { role: 'player', playerId: 'p' } },
+      'engine.roles',
+    );
   });
 
   it('"Usually (varies)": provokes by default; the GM may rule otherwise, players may not', () => {
@@ -99,7 +103,11 @@ describe('the manoeuvre table', () => {
       ],
       {},
     ).s;
-    refused(p, { type: 'act', by: { role: 'player', playerId: 'p1' }, combatantId: 'a', action: 'skill-move', provokes: false }, 'ocv-phases.usually-varies');
+    refused(
+      p,
+      { type: 'act', by: { role: 'player', playerId: 'p1' }, combatantId: 'a', action: 'skill-move', provokes: false },
+      'ocv-phases.usually-varies',
+    );
     const lenient = ring({ options: { usuallyVaries: 'does-not-provoke' } });
     expect(ok(lenient, cmd('act', 'a', { action: 'skill-move' })).state.reaction).toBeNull();
   });
@@ -187,7 +195,9 @@ describe('attacks of opportunity', () => {
   it('"You make your attack of opportunity with any manoeuvre that requires an attack roll" — not a Dodge, and a Disarm works', () => {
     let s = ring();
     s = ok(s, cmd('move', 'a', { mode: 'move-half', path: away })).state;
-    const opts = legal(s, 'e1').filter((o) => o.command === 'opportunityAttack').map((o) => o.action);
+    const opts = legal(s, 'e1')
+      .filter((o) => o.command === 'opportunityAttack')
+      .map((o) => o.action);
     expect(opts).toEqual(['disarm', 'grab', 'haymaker', 'strike', 'other-attack']);
     // a typed refusal naming the rule, not the schema's message
     const e = refused(s, { type: 'opportunityAttack', by: gm, combatantId: 'e1', manoeuvre: 'dodge' }, 'ocv-phases.aoo-manoeuvre');

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, refused } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
+import { ocvPhases } from '../../src/ocv-phases/index.js';
 
-const duel = (opts: { options?: Record<string, unknown>; a?: Record<string, unknown>; b?: Record<string, unknown>; map?: Record<string, unknown>; bAt?: { q: number; r: number } } = {}) =>
+const duel = (
+  opts: {
+    options?: Record<string, unknown>;
+    a?: Record<string, unknown>;
+    b?: Record<string, unknown>;
+    map?: Record<string, unknown>;
+    bAt?: { q: number; r: number };
+  } = {},
+) =>
   encounter(
     [
       { id: 'a', side: 'x', cv: 6, at: hex(0, 0), stats: opts.a },
@@ -14,7 +23,11 @@ const duel = (opts: { options?: Record<string, unknown>; a?: Record<string, unkn
 function attack(s: S, faces: number[], extra: Record<string, unknown> = {}) {
   s = force(s, faces);
   const r = ok(s, cmd('attack', 'a', { manoeuvre: 'strike', targetId: 'b', ...extra }));
-  return { state: r.state, roll: r.events.find((e) => e.type === 'dice.rolled')!, res: r.events.find((e) => e.type === 'ocv-phases.attack-resolved')! };
+  return {
+    state: r.state,
+    roll: r.events.find((e) => e.type === 'dice.rolled')!,
+    res: r.events.find((e) => e.type === 'ocv-phases.attack-resolved')!,
+  };
 }
 
 describe('attack roll', () => {
@@ -29,6 +42,26 @@ describe('attack roll', () => {
     expect(attack(s, [2, 2, 2]).res).toMatchObject({ total: 14, hit: true }); // meets the target number
   });
 
+  it('the log sentence says what the rule says: "The target number is 10 plus the defender\'s DCV" is a number to reach, "or more"', () => {
+    const s = duel();
+    const sentence = ocvPhases.display!.events['ocv-phases.attack-resolved']!;
+    const templates = typeof sentence === 'string' ? [{ text: sentence }] : sentence;
+    const say = (e: Record<string, unknown>) =>
+      templates
+        .find((t) => Object.entries(t.when ?? {}).every(([k, v]) => e[k] === v))!
+        .text.replace(/\{(\w+)\}/g, (_: string, k: string) => String(e[k]));
+    for (const faces of [
+      [2, 2, 2],
+      [1, 2, 2],
+      [6, 6, 6],
+    ]) {
+      const { res } = attack(s, faces);
+      const m = /rolled (\d+), needed (\d+) or more/.exec(say(res));
+      expect(m, say(res)).not.toBeNull();
+      expect(Number(m![1]) >= Number(m![2])).toBe(res.hit);
+    }
+  });
+
   it('"(including modifiers such as being Stunned or underwater)"', () => {
     let s = duel({ b: { dcv: 6 } });
     s = ok(s, { type: 'effect.apply', by: gm, targetId: 'b', name: 'Stunned', condition: 'stunned' }).state;
@@ -38,7 +71,7 @@ describe('attack roll', () => {
     expect(attack(w, [1, 1, 1]).res).toMatchObject({ dcv: 4, need: 14 });
   });
 
-  it('manoeuvre modifiers: Haymaker lowers the attacker\'s DCV until its next action; Disarm has -2 OCV', () => {
+  it("manoeuvre modifiers: Haymaker lowers the attacker's DCV until its next action; Disarm has -2 OCV", () => {
     let s = duel();
     s = force(s, [1, 1, 1]);
     s = ok(s, cmd('attack', 'a', { manoeuvre: 'haymaker', targetId: 'b' })).state;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, ok, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 const three = [
   { id: 'hero', side: 'heroes', cv: 7, at: hex(0, 0) },
@@ -66,7 +66,10 @@ describe('time', () => {
   });
 
   it('post-turn recovery is an option: `off` only marks the period', () => {
-    let { s } = encounter(three.map((f) => ({ ...f, stats: { ...(f.stats ?? {}), recovery: 4, stun: 20 } })), { options: { postTurnRecovery: 'off' } });
+    let { s } = encounter(
+      three.map((f) => ({ ...f, stats: { ...(f.stats ?? {}), recovery: 4, stun: 20 } })),
+      { options: { postTurnRecovery: 'off' } },
+    );
     s = ok(s, { type: 'adjustPools', by: gm, combatantId: 'hero', stun: 5 }).state;
     s = walk(s, 12).state;
     expect(s.combatants.hero!.data.stun).toBe(5);
@@ -74,8 +77,22 @@ describe('time', () => {
 
   it('effects with a duration in phases or turns expire on the phase clock', () => {
     let { s } = encounter(three);
-    s = ok(s, { type: 'effect.apply', by: gm, targetId: 'thug', name: 'Flash', condition: 'blinded', duration: { unit: 'phase', count: 2 } }).state;
-    s = ok(s, { type: 'effect.apply', by: gm, targetId: 'thug', name: 'Entangle', condition: 'entangled', duration: { unit: 'turn', count: 1 } }).state;
+    s = ok(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'thug',
+      name: 'Flash',
+      condition: 'blinded',
+      duration: { unit: 'phase', count: 2 },
+    }).state;
+    s = ok(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'thug',
+      name: 'Entangle',
+      condition: 'entangled',
+      duration: { unit: 'turn', count: 1 },
+    }).state;
     s = walk(s, 3).state; // phase 2
     expect(s.effects.map((e) => e.condition)).toEqual(['blinded', 'entangled']);
     s = walk(s, 3).state; // phase 3

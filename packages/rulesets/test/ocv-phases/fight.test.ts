@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEncounter, rebuild, replay, type EngineEvent } from '@fray/engine';
 import { R, cmd, encounter, gm, hex, ok } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 /**
  * A scripted fight: a Surprise Phase, a full Turn of 4 Phases and the Post-Turn Recovery, with a
@@ -47,7 +47,13 @@ describe('a scripted fight', () => {
     expect(s.clock).toMatchObject({ round: 1, phase: 'phase-1', order: ['hawk', 'viper', 'stone', 'goon'], current: 'hawk' });
     run(cmd('delay', 'hawk'));
     expect(s.clock.current).toBe('viper');
-    run(cmd('ready', 'viper', { actionType: 'attack', action: 'strike', trigger: { on: 'enters-reach', description: 'when a hero comes into reach' } }));
+    run(
+      cmd('ready', 'viper', {
+        actionType: 'attack',
+        action: 'strike',
+        trigger: { on: 'enters-reach', description: 'when a hero comes into reach' },
+      }),
+    );
     endAction();
     expect(s.clock.current).toBe('stone');
     // stone, next to viper, withdraws: no attack of opportunity

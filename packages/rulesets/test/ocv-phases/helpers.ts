@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { apply, createEncounter, legalActions, type EncounterState, type EngineError, type EngineEvent } from '@fray/engine';
 import { ocvPhases } from '../../src/ocv-phases/index.js';
-import type { RS, S } from '../../src/ocv-phases/state.js';
+import type { RS, S } from '../../src/ocv-phases/state/index.js';
 
 export const gm = { role: 'gm' } as const;
 export const R = ocvPhases;
@@ -15,7 +15,10 @@ export interface Fighter {
   controller?: string;
 }
 
-export function encounter(fighters: Fighter[], o: { seed?: number; options?: Record<string, unknown>; unaware?: string[]; map?: Record<string, unknown>; start?: boolean } = {}) {
+export function encounter(
+  fighters: Fighter[],
+  o: { seed?: number; options?: Record<string, unknown>; unaware?: string[]; map?: Record<string, unknown>; start?: boolean } = {},
+) {
   let s = createEncounter(R, { id: 'enc', seed: o.seed ?? 1, options: o.options ?? {} }) as unknown as S;
   const log: unknown[] = [];
   const run = (cmd: unknown) => {
@@ -26,7 +29,14 @@ export function encounter(fighters: Fighter[], o: { seed?: number; options?: Rec
     run({
       type: 'combatant.add',
       by: gm,
-      combatant: { id: f.id, name: f.id, side: f.side, controller: f.controller ?? null, stats: { combatValue: f.cv, ...(f.stats ?? {}) }, position: f.at === undefined ? null : f.at },
+      combatant: {
+        id: f.id,
+        name: f.id,
+        side: f.side,
+        controller: f.controller ?? null,
+        stats: { combatValue: f.cv, ...(f.stats ?? {}) },
+        position: f.at === undefined ? null : f.at,
+      },
     });
   }
   if (o.map) run({ type: 'setMap', by: gm, ...o.map });

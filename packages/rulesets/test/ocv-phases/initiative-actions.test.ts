@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, hex, legal, ok, refused, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 // A 10, B 8, C 6, D 4, far apart unless a test moves them
 const four = (o: { options?: Record<string, unknown>; at?: Record<string, { q: number; r: number }> } = {}) =>
@@ -41,7 +41,7 @@ describe('delay', () => {
     expect(s.clock.current).toBe('A');
   });
 
-  it('"You can specify your new place in the sequence (for example, \'immediately before Captain Comet\'s action\')"', () => {
+  it("\"You can specify your new place in the sequence (for example, 'immediately before Captain Comet's action')\"", () => {
     let s = four();
     s = ok(s, cmd('delay', 'A', { before: 'D' })).state;
     s = end(s); // B
@@ -103,7 +103,10 @@ describe('delay', () => {
 describe('ready', () => {
   it('"Readying is an attack action. It does not provoke an attack of opportunity"', () => {
     let s = four({ at: { B: hex(1, 0) } });
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'attacks', description: 'when anyone attacks' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'attacks', description: 'when anyone attacks' } }),
+    ).state;
     expect(s.reaction).toBeNull();
     refused(s, cmd('defend', 'A', { manoeuvre: 'block' }), 'ocv-phases.action-types');
     expect(moveSome(s, 'A').reaction?.kind).toBe('ocv-phases.attack-of-opportunity'); // a move action still fits — and provokes
@@ -111,7 +114,10 @@ describe('ready', () => {
 
   it('"The action occurs just before the action that triggers it ... you act immediately ahead of the character whose action triggered your readied action"', () => {
     let s = four({ at: { A: hex(0, 0), B: hex(1, 0), C: hex(2, 0) } });
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'attacks', by: 'C', description: 'when C attacks' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'attacks', by: 'C', description: 'when C attacks' } }),
+    ).state;
     s = end(s); // B
     s = end(s); // C
     // B cannot take A's readied action; A cannot take it before the trigger
@@ -134,7 +140,10 @@ describe('ready', () => {
   it('"If you take your readied action in the next Phase, before your regular turn comes up, your initiative score rises ... and you do not get your regular action that Phase"', () => {
     // B 8 acts before A? No: use C, who acts after A; A readies for B's movement
     let s = four();
-    s = ok(s, cmd('ready', 'A', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } }),
+    ).state;
     s = end(end(end(end(s)))); // A B C D; phase 2
     // phase 2: A's own slot comes first → the readied action lapses
     expect(s.clock).toMatchObject({ phase: 'phase-2', current: 'A' });
@@ -142,7 +151,10 @@ describe('ready', () => {
     // now let C ready against B's movement in phase 2; B acts before C in phase 3
     s = end(s); // B
     s = end(s); // C
-    s = ok(s, cmd('ready', 'C', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'C', { actionType: 'move', action: 'move-half', trigger: { on: 'moves', by: 'B', description: 'when B moves' } }),
+    ).state;
     s = end(end(s)); // D; phase 3: A
     s = end(s); // B
     expect(s.clock).toMatchObject({ phase: 'phase-3', current: 'B' });
@@ -158,18 +170,31 @@ describe('ready', () => {
 
   it('"If you come to your next action and have not yet performed your readied action, you don\'t get to take the readied action (though you can ready the same action again)"', () => {
     let s = four();
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } }),
+    ).state;
     s = end(end(end(end(s))));
     expect(s.clock.current).toBe('A');
     expect(s.combatants.A!.data.hold).toBeNull();
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'manual', description: 'if the door opens' } }),
+    ).state;
     expect(s.combatants.A!.data.hold).toMatchObject({ kind: 'ready' });
   });
 
   it('"specify the action you will take": a readied Block is up before the triggering attack rolls; the wrong action is refused', () => {
     let s = four({ at: { A: hex(0, 0), B: hex(1, 0) } });
-    refused(s, cmd('ready', 'A', { actionType: 'move', action: 'strike', trigger: { on: 'attacks', description: 'x' } }), 'ocv-phases.ready');
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'dodge', trigger: { on: 'attacks', by: 'B', description: 'when B attacks' } })).state;
+    refused(
+      s,
+      cmd('ready', 'A', { actionType: 'move', action: 'strike', trigger: { on: 'attacks', description: 'x' } }),
+      'ocv-phases.ready',
+    );
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'dodge', trigger: { on: 'attacks', by: 'B', description: 'when B attacks' } }),
+    ).state;
     s = end(s);
     s = ok(s, cmd('attack', 'B', { manoeuvre: 'strike', targetId: 'A' })).state;
     refused(s, cmd('takeReadied', 'A', { action: 'block' }), 'ocv-phases.ready');
@@ -179,7 +204,14 @@ describe('ready', () => {
 
   it('a readied action can interrupt in the middle of a move ("If the triggered action is part of another character\'s activities, you interrupt the other character")', () => {
     let s = four({ at: { A: hex(0, 0), B: hex(4, 0) } });
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'enters-reach', description: 'when an enemy comes into reach' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', {
+        actionType: 'attack',
+        action: 'strike',
+        trigger: { on: 'enters-reach', description: 'when an enemy comes into reach' },
+      }),
+    ).state;
     s = end(s); // B
     s = ok(s, cmd('move', 'B', { mode: 'move-full', path: [hex(3, 0), hex(2, 0), hex(1, 0), hex(1, 1), hex(1, 2)] })).state;
     expect(s.reaction?.eligible).toEqual(['A']);
@@ -193,7 +225,10 @@ describe('ready', () => {
 
   it('"You can take a 1-hex step as part of your readied action, but only if you don\'t otherwise move any distance during the Phase"', () => {
     let s = four({ at: { A: hex(0, 0), B: hex(2, 0) } });
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'moves', by: 'B', description: 'B moves' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'moves', by: 'B', description: 'B moves' } }),
+    ).state;
     const moved = moveSome(s, 'A'); // A moves some distance this Phase
     let t = end(moved);
     t = ok(t, cmd('step', 'B', { to: hex(2, -1) })).state;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '@fray/engine';
 import { R, cmd, encounter, gm, hex, ok, refused, types } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 // The option `passThroughAllies` (docs/rulesets/ocv-phases.md): "whether a path may cross allies'
 // hexes (never ending in an occupied hex: a move stopped in an ally's hex — the way ahead was taken
@@ -14,10 +14,12 @@ import type { S } from '../../src/ocv-phases/state.js';
 
 const at = (s: S, id: string) => s.combatants[id]!.position;
 const moves = (events: EngineEvent[], id: string) =>
-  events.filter((e) => e.type === 'ocv-phases.moved' && (e as { combatantId?: string }).combatantId === id).map((e) => {
-    const m = e as unknown as { from: unknown; to: unknown };
-    return { from: m.from, to: m.to };
-  });
+  events
+    .filter((e) => e.type === 'ocv-phases.moved' && (e as { combatantId?: string }).combatantId === id)
+    .map((e) => {
+      const m = e as unknown as { from: unknown; to: unknown };
+      return { from: m.from, to: m.to };
+    });
 /** no two combatants on the map share a hex */
 const alone = (s: S) => {
   const keys = Object.values(s.combatants)
@@ -42,7 +44,7 @@ const guarded = () =>
   ).s;
 
 describe('passThroughAllies: "never ending in an occupied hex"', () => {
-  it('a move through an ally\'s hex that completes ends in a free hex, never in the ally\'s hex', () => {
+  it("a move through an ally's hex that completes ends in a free hex, never in the ally's hex", () => {
     const { s } = encounter(
       [
         { id: 'a', side: 'x', cv: 9, at: hex(0, 0) },
@@ -173,7 +175,14 @@ describe('passThroughAllies: "never ending in an occupied hex"', () => {
       base,
     );
     expect(s.clock.current).toBe('r');
-    s = ok(s, cmd('ready', 'r', { actionType: 'move', action: 'move-half', trigger: { on: 'enters-reach', by: 'a', description: 'a comes close' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'r', {
+        actionType: 'move',
+        action: 'move-half',
+        trigger: { on: 'enters-reach', by: 'a', description: 'a comes close' },
+      }),
+    ).state;
     s = ok(s, cmd('turn.end', 'r')).state;
     expect(s.clock.current).toBe('a');
     // a's move (the GM rules its provocation negated) enters the ally's hex, in r's reach
@@ -225,7 +234,10 @@ describe('passThroughAllies: "never ending in an occupied hex"', () => {
     s = ok(s, { type: 'effect.apply', by: gm, targetId: 'a', name: 'Knocked out', condition: 'unconscious' }).state;
     const r = ok(s, { type: 'reaction.resolve', by: gm });
     const t = types(r.events);
-    expect(r.events.find((e) => e.type === 'ocv-phases.interrupted')).toMatchObject({ combatantId: 'a', reason: 'no longer capable of acting' });
+    expect(r.events.find((e) => e.type === 'ocv-phases.interrupted')).toMatchObject({
+      combatantId: 'a',
+      reason: 'no longer capable of acting',
+    });
     expect(moves(r.events, 'a')).toEqual([{ from: hex(1, 0), to: hex(0, 0) }]);
     expect(t.indexOf('ocv-phases.interrupted')).toBeLessThan(t.indexOf('ocv-phases.moved'));
     expect(at(r.state, 'a')).toEqual(hex(0, 0));

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { apply, createEncounter, hexNeighbors, legalActions, rebuild, replay, type ActionOption, type EngineEvent, type Hex } from '@fray/engine';
+import {
+  apply,
+  createEncounter,
+  hexNeighbors,
+  legalActions,
+  rebuild,
+  replay,
+  type ActionOption,
+  type EngineEvent,
+  type Hex,
+} from '@fray/engine';
 import { R, encounter, gm, hex } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 const TRIGGERS = ['attacks', 'moves', 'acts', 'enters-reach', 'manual'];
 
@@ -68,7 +78,15 @@ const cast = (seed: number) => {
     side: i % 2 ? 'villains' : 'heroes',
     cv: 3 + ((seed >> i) & 3),
     at: hex((i % 3) - 1, Math.floor(i / 3)),
-    stats: { move: 1 + ((seed >> (i + 2)) % 6), combatReflexes: i === 1, reach: i === 2 ? 2 : 1, recovery: 3, stun: 20, endurance: 20, skills: { acrobatics: 11 } },
+    stats: {
+      move: 1 + ((seed >> (i + 2)) % 6),
+      combatReflexes: i === 1,
+      reach: i === 2 ? 2 : 1,
+      recovery: 3,
+      stun: 20,
+      endurance: 20,
+      skills: { acrobatics: 11 },
+    },
   }));
 };
 
@@ -84,7 +102,12 @@ describe('properties', () => {
           const fighters = cast(seed);
           const unaware = seed % 3 === 0 ? ['c1'] : [];
           const options = { offerAbort, pauseAfterInterruptHit: pause };
-          const { s: start, log } = encounter(fighters, { seed, unaware, options, map: { blocking: [hex(3, 3)], difficult: [hex(-2, 1)], dark: [hex(2, -2)] } });
+          const { s: start, log } = encounter(fighters, {
+            seed,
+            unaware,
+            options,
+            map: { blocking: [hex(3, 3)], difficult: [hex(-2, 1)], dark: [hex(2, -2)] },
+          });
           let s = start;
           const accepted: unknown[] = [...log];
           const batches: EngineEvent[][] = [];
@@ -111,7 +134,13 @@ describe('properties', () => {
               // prefer ending actions now and then so the clock moves
               const ends = options.filter((o) => o.command === 'turn.end' || o.command === 'reaction.pass');
               const cur = s.clock.current;
-              const mine = options.filter((o) => o.template?.combatantId === cur || o.command === 'reaction.pass' || o.command === 'opportunityAttack' || o.command === 'takeReadied');
+              const mine = options.filter(
+                (o) =>
+                  o.template?.combatantId === cur ||
+                  o.command === 'reaction.pass' ||
+                  o.command === 'opportunityAttack' ||
+                  o.command === 'takeReadied',
+              );
               const pool = r[0]! % 10 < 7 && mine.length ? mine : options;
               const o = ends.length && r[0]! % 4 === 0 ? ends[r[1]! % ends.length]! : pool[r[1]! % pool.length]!;
               c = concrete(s, o, r);
@@ -149,7 +178,8 @@ describe('properties', () => {
           const opts = legalActions(R as never, s as never, id).filter((o) => o.allowed && (o.params ?? []).every((x) => x.optional));
           const o = opts[p % opts.length]!;
           const res = apply(R as never, s as never, { type: o.command, by: gm, ...(o.template ?? {}) });
-          if (!res.ok) throw new Error(`${o.command} ${o.action ?? ''} offered as allowed but refused: ${res.error.rule} ${res.error.message}`);
+          if (!res.ok)
+            throw new Error(`${o.command} ${o.action ?? ''} offered as allowed but refused: ${res.error.rule} ${res.error.message}`);
           s = res.state as unknown as S;
         }
       }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cmd, encounter, end, force, gm, hex, legal, ok, refused } from './helpers.js';
-import type { S } from '../../src/ocv-phases/state.js';
+import type { S } from '../../src/ocv-phases/state/index.js';
 
 // The most specific rule (issue #35 item 4): when a character's action is not now, the refusal says
 // why — it delayed, readied, aborted, its action this Phase is over, it cannot act — not only that
@@ -17,7 +17,7 @@ const four = (o: { options?: Record<string, unknown>; at?: Record<string, { q: n
   ).s;
 const block = (id: string) => cmd('defend', id, { manoeuvre: 'block' });
 
-describe('a refusal names the rule that ended or moved the character\'s action', () => {
+describe("a refusal names the rule that ended or moved the character's action", () => {
   it('"By choosing to delay, you take no action on your own Initiative score and wait to act later": a delayed character acting on gets the delay rule', () => {
     const s = ok(four(), cmd('delay', 'A')).state;
     expect(s.clock.current).toBe('B');
@@ -30,7 +30,10 @@ describe('a refusal names the rule that ended or moved the character\'s action',
 
   it('"Then, any time before your next action, you may take the readied action in response to that condition": a readied character acting on gets the ready rule', () => {
     let s = four();
-    s = ok(s, cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'moves', by: 'B', description: 'when B moves' } })).state;
+    s = ok(
+      s,
+      cmd('ready', 'A', { actionType: 'attack', action: 'strike', trigger: { on: 'moves', by: 'B', description: 'when B moves' } }),
+    ).state;
     s = end(s);
     const e = refused(s, block('A'), 'ocv-phases.ready');
     expect(e.message).toContain('A readied its action');
@@ -78,7 +81,7 @@ describe('a refusal names the rule that ended or moved the character\'s action',
   });
 });
 
-describe('a typed refusal with its rule instead of the schema\'s message', () => {
+describe("a typed refusal with its rule instead of the schema's message", () => {
   it('"You can abort to any defensive attack or move action": aborting to a Strike names that rule', () => {
     let s: S = four({ options: { offerAbort: true }, at: { A: hex(0, 0), B: hex(1, 0) } });
     s = ok(s, cmd('attack', 'A', { manoeuvre: 'strike', targetId: 'B' })).state;
@@ -87,7 +90,7 @@ describe('a typed refusal with its rule instead of the schema\'s message', () =>
   });
 });
 
-describe('a window a character is not offered: the rule that kept it out, not the engine\'s generic reaction rule', () => {
+describe("a window a character is not offered: the rule that kept it out, not the engine's generic reaction rule", () => {
   // a (acts first) next to enemies e1 and e2; e2 dodged on its action
   const ring = () => {
     let s = encounter(

@@ -5,10 +5,11 @@ import { DuplicateButton, QuickNpcs } from '../../components/QuickNpcs.js';
 import { AdjustVital } from '../../components/Vitals.js';
 import { CombatantCard, ErrorMessage, Section } from '../../components/common.js';
 import { api } from '../../lib/api.js';
-import { formatDuration } from '../../lib/describe.js';
+import { formatDuration, nameOf } from '../../lib/describe.js';
 import type { RulesetDisplay } from '../../lib/display.js';
 import type { Live } from '../../lib/live.js';
 import type { Combatant, EncounterState, RulesetInfo } from '../../lib/types.js';
+import { actionsAtTop } from './GmTurn.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
@@ -46,18 +47,22 @@ export function ActSection({ live, version, state }: { live: Live; version: numb
           ))}
         </select>
       </div>
-      {actingAs ? <ActionPanel live={live} state={state} version={version} combatantId={actingAs} /> : null}
+      {actingAs && actionsAtTop(state, actingAs) ? (
+        <p className="muted">{nameOf(state, actingAs)}'s actions are at the top, under the turn order.</p>
+      ) : actingAs ? (
+        <ActionPanel live={live} state={state} version={version} combatantId={actingAs} />
+      ) : null}
     </Section>
   );
 }
 
 function CardButtons({ g, c, onEdit, onError }: { g: GmScope; c: Combatant; onEdit: () => void; onError: (e: unknown) => void }) {
   const { state, encounterId, token, send } = g;
-  const reveal = () =>
-    void api('PATCH', `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`, { hidden: false }, { token }).then(
-      () => undefined,
-      (e: unknown) => onError(e),
-    );
+  const path = `/encounters/${encodeURIComponent(encounterId)}/combatants/${encodeURIComponent(c.id)}`;
+  const reveal = () => void api('PATCH', path, { hidden: false }, { token }).then(() => undefined, onError);
+  const remove = () =>
+    window.confirm(`Remove ${c.name} from this encounter?`) &&
+    void api('DELETE', path, undefined, { token }).then(() => undefined, onError);
   return (
     <div className="row">
       <button type="button" onClick={onEdit} aria-label={`Edit ${c.name}`}>
@@ -72,15 +77,23 @@ function CardButtons({ g, c, onEdit, onError }: { g: GmScope; c: Combatant; onEd
       {state.effects
         .filter((e) => e.targetId === c.id)
         .map((e) => (
-          <button key={e.id} type="button" onClick={() => void send({ type: 'effect.remove', effectId: e.id }, `${e.name} removed.`)} aria-label={`Remove ${e.name} from ${c.name}`}>
+          <button
+            key={e.id}
+            type="button"
+            onClick={() => void send({ type: 'effect.remove', effectId: e.id }, `${e.name} removed.`)}
+            aria-label={`Remove ${e.name} from ${c.name}`}
+          >
             Remove {e.condition ?? e.name} ({formatDuration(e.duration)})
           </button>
         ))}
+      <button type="button" className="danger" onClick={remove} aria-label={`Remove ${c.name} from the encounter`}>
+        Remove
+      </button>
     </div>
   );
 }
 
-/** Every combatant as a card: vitals to adjust, edit, duplicate, reveal, remove an effect. */
+/** Every combatant as a card: vitals to adjust, edit, duplicate, reveal, remove an effect, remove the combatant. */
 export function CombatantsSection({ g }: { g: GmScope }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [revealError, setRevealError] = useState<unknown>(null);
@@ -94,7 +107,16 @@ export function CombatantsSection({ g }: { g: GmScope }) {
       <div className="cards">
         {combatants.map((c) =>
           editing === c.id && ruleset ? (
-            <CombatantForm key={c.id} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} existing={c} sides={sides} onDone={() => setEditing(null)} />
+            <CombatantForm
+              key={c.id}
+              ruleset={ruleset}
+              options={state.options}
+              encounterId={g.encounterId}
+              token={g.token}
+              existing={c}
+              sides={sides}
+              onDone={() => setEditing(null)}
+            />
           ) : (
             <CombatantCard key={c.id} state={state} c={c} display={display}>
               <AdjustVital display={display} state={state} c={c} send={g.send} />
@@ -117,7 +139,19 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
       {ruleset ? <QuickNpcs ruleset={ruleset} display={g.display} state={state} encounterId={g.encounterId} token={g.token} /> : null}
       <details className="sub" open={state.status === 'setup'} key={state.status}>
         <summary>The full form: name, side and every stat</summary>
-        {ruleset ? <CombatantForm key={combatants.length} ruleset={ruleset} options={state.options} encounterId={g.encounterId} token={g.token} sides={sides} onDone={() => undefined} /> : <ErrorMessage error={rulesetsError} />}
+        {ruleset ? (
+          <CombatantForm
+            key={combatants.length}
+            ruleset={ruleset}
+            options={state.options}
+            encounterId={g.encounterId}
+            token={g.token}
+            sides={sides}
+            onDone={() => undefined}
+          />
+        ) : (
+          <ErrorMessage error={rulesetsError} />
+        )}
       </details>
     </Section>
   );

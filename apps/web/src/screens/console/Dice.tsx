@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { FieldError } from '../../components/Outcome.js';
+import { rollLabel } from '../../lib/describe.js';
 import { recordOf } from '../../lib/guards.js';
 import type { EncounterState } from '../../lib/types.js';
 
@@ -22,22 +23,22 @@ function OverrideRoll({ state, send, setErr }: { state: EncounterState; send: Se
         setErr(null);
         const cmd: Record<string, unknown> = { type: 'dice.override', rollId: chosen, total: n };
         if (reason.trim()) cmd.reason = reason.trim();
-        void send(cmd, `Roll ${chosen} overridden to ${n}.`);
+        const roll = rolls.find((r) => r.id === chosen);
+        void send(cmd, roll ? `${rollLabel(state, roll)}: now ${n}.` : `Roll changed to ${n}.`);
       }}
     >
-      <div className="grid3">
-        <div className="field">
-          <label htmlFor="ov-roll">Recent roll</label>
-          <select id="ov-roll" value={chosen} onChange={(e) => setRollId(e.target.value)}>
-            {rolls.length === 0 ? <option value="">(no rolls yet)</option> : null}
-            {rolls.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.id}: {r.purpose} — {r.formula} = {r.total}
-                {r.overridden ? ' (overridden)' : ''}
-              </option>
-            ))}
-          </select>
-        </div>
+      <div className="field">
+        <label htmlFor="ov-roll">Recent roll</label>
+        <select id="ov-roll" value={chosen} onChange={(e) => setRollId(e.target.value)}>
+          {rolls.length === 0 ? <option value="">(no rolls yet)</option> : null}
+          {rolls.map((r) => (
+            <option key={r.id} value={r.id}>
+              {rollLabel(state, r)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="grid2">
         <div className="field">
           <label htmlFor="ov-total">New total</label>
           <input id="ov-total" type="number" value={total} onChange={(e) => setTotal(e.target.value)} />
@@ -62,7 +63,10 @@ function useSecretRolls(state: EncounterState, send: Send): [boolean, (v: boolea
   useEffect(() => setSecretState(serverSecret), [serverSecret]);
   const setSecret = (v: boolean) => {
     setSecretState(v);
-    void send({ type: 'encounter.gmRolls', secret: v }, v ? 'GM rolls are secret by default in this encounter.' : 'GM rolls are public by default in this encounter.');
+    void send(
+      { type: 'encounter.gmRolls', secret: v },
+      v ? 'GM rolls are secret by default in this encounter.' : 'GM rolls are public by default in this encounter.',
+    );
   };
   return [secret, setSecret];
 }
@@ -71,6 +75,7 @@ function RollDice({ state, send, setErr }: { state: EncounterState; send: Send; 
   const [formula, setFormula] = useState('1d20');
   const [purpose, setPurpose] = useState('');
   const [secret, setSecret] = useSecretRolls(state, send);
+  const last = state.rolls.at(-1);
   return (
     <form
       aria-label="Roll dice"
@@ -78,7 +83,10 @@ function RollDice({ state, send, setErr }: { state: EncounterState; send: Send; 
         e.preventDefault();
         if (!formula.trim() || !purpose.trim()) return setErr('Give a formula (e.g. 2d6+1) and what the roll is for.');
         setErr(null);
-        void send({ type: 'dice.roll', formula: formula.trim(), purpose: purpose.trim(), ...(secret ? { secret: true } : {}) }, `Rolled ${formula.trim()}.`);
+        void send(
+          { type: 'dice.roll', formula: formula.trim(), purpose: purpose.trim(), ...(secret ? { secret: true } : {}) },
+          `Rolled ${formula.trim()}.`,
+        );
       }}
     >
       <div className="grid3">
@@ -96,6 +104,12 @@ function RollDice({ state, send, setErr }: { state: EncounterState; send: Send; 
         </div>
       </div>
       <button type="submit">Roll</button>
+      {/* what the last roll gave, where the GM clicked (the log has it too) */}
+      {last ? (
+        <p className="muted" role="status" data-testid="last-roll">
+          Last roll: {rollLabel(state, last)}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import { FieldError } from '../../components/Outcome.js';
 import { nameOf } from '../../lib/describe.js';
+import type { RulesetDisplay } from '../../lib/display.js';
 import type { EncounterState } from '../../lib/types.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
-const CONDITIONS = ['stunned', 'prone', 'blinded', 'deafened', 'unconscious', 'grappled', 'poisoned'];
-const UNITS = ['round', 'turn', 'phase', 'segment', 'minute'];
+/** The ruleset's duration units (unit → words) and named conditions (`display.effects`); none given: rounds. */
+function effectsOf(display: RulesetDisplay): { units: Array<[string, string]>; conditions: string[] } {
+  const units = Object.entries(display.effects?.units ?? {});
+  return { units: units.length ? units : [['round', 'rounds']], conditions: display.effects?.conditions ?? [] };
+}
+
+const sent = (r: unknown): boolean => typeof r === 'object' && r !== null && Reflect.get(r, 'ok') === true;
 
 interface Draft {
   target: string;
@@ -25,13 +31,29 @@ function effectCommand(d: Draft): { cmd: Record<string, unknown> } | { error: st
   if (!name) return { error: 'Name the condition or effect.' };
   if (!d.forever && (!Number.isInteger(n) || n < 1)) return { error: 'The duration must be a whole number of at least 1.' };
   if (!d.target) return { error: 'Choose a target.' };
-  const cmd: Record<string, unknown> = { type: 'effect.apply', targetId: d.target, name, duration: d.forever ? null : { unit: d.unit.trim() || 'round', count: n } };
+  const cmd: Record<string, unknown> = {
+    type: 'effect.apply',
+    targetId: d.target,
+    name,
+    duration: d.forever ? null : { unit: d.unit, count: n },
+  };
   if (d.condition) cmd.condition = name.toLowerCase();
   if (d.gmOnly) cmd.gmOnly = true;
   return { cmd };
 }
 
-function EffectFields({ state, d, set }: { state: EncounterState; d: Draft; set: (p: Partial<Draft>) => void }) {
+function EffectFields({
+  state,
+  d,
+  set,
+  display,
+}: {
+  state: EncounterState;
+  d: Draft;
+  set: (p: Partial<Draft>) => void;
+  display: RulesetDisplay;
+}) {
+  const { units, conditions } = effectsOf(display);
   return (
     <div className="grid3">
       <div className="field">
@@ -46,9 +68,15 @@ function EffectFields({ state, d, set }: { state: EncounterState; d: Draft; set:
       </div>
       <div className="field">
         <label htmlFor="fx-name">Condition or effect</label>
-        <input id="fx-name" value={d.name} onChange={(e) => set({ name: e.target.value })} list="fx-names" placeholder="stunned" />
+        <input
+          id="fx-name"
+          value={d.name}
+          onChange={(e) => set({ name: e.target.value })}
+          list="fx-names"
+          placeholder={conditions[0] ? `e.g. ${conditions[0]}` : 'e.g. blessed'}
+        />
         <datalist id="fx-names">
-          {CONDITIONS.map((c) => (
+          {conditions.map((c) => (
             <option key={c} value={c} />
           ))}
         </datalist>
@@ -56,16 +84,25 @@ function EffectFields({ state, d, set }: { state: EncounterState; d: Draft; set:
       <div className="field">
         <label htmlFor="fx-count">Duration</label>
         <div className="row">
-          <input id="fx-count" type="number" min={1} value={d.count} onChange={(e) => set({ count: e.target.value })} disabled={d.forever} className="narrow" />
+          <input
+            id="fx-count"
+            type="number"
+            min={1}
+            value={d.count}
+            onChange={(e) => set({ count: e.target.value })}
+            disabled={d.forever}
+            className="narrow"
+          />
           <label htmlFor="fx-unit" className="sr-only">
             Duration unit
           </label>
-          <input id="fx-unit" value={d.unit} onChange={(e) => set({ unit: e.target.value })} list="fx-units" disabled={d.forever} className="narrow" />
-          <datalist id="fx-units">
-            {UNITS.map((u) => (
-              <option key={u} value={u} />
+          <select id="fx-unit" value={d.unit} onChange={(e) => set({ unit: e.target.value })} disabled={d.forever}>
+            {units.map(([u, words]) => (
+              <option key={u} value={u}>
+                {words}
+              </option>
             ))}
-          </datalist>
+          </select>
         </div>
       </div>
     </div>
@@ -73,10 +110,20 @@ function EffectFields({ state, d, set }: { state: EncounterState; d: Draft; set:
 }
 
 /** Apply a condition or an effect to a combatant, for a duration or until removed. */
-export function EffectForm({ state, send }: { state: EncounterState; send: Send }) {
-  const [d, setD] = useState<Draft>(() => ({ target: Object.keys(state.combatants)[0] ?? '', name: '', condition: true, count: '1', unit: 'round', forever: false, gmOnly: false }));
+export function EffectForm({ state, send, display }: { state: EncounterState; send: Send; display: RulesetDisplay }) {
+  const unit = effectsOf(display).units[0]![0];
+  const [d, setD] = useState<Draft>(() => ({
+    target: Object.keys(state.combatants)[0] ?? '',
+    name: '',
+    condition: true,
+    count: '1',
+    unit,
+    forever: false,
+    gmOnly: false,
+  }));
   const set = (p: Partial<Draft>) => setD((x) => ({ ...x, ...p }));
   const [err, setErr] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   return (
     <form
       aria-label="Apply a condition or effect"
@@ -85,10 +132,17 @@ export function EffectForm({ state, send }: { state: EncounterState; send: Send 
         const r = effectCommand(d);
         if ('error' in r) return setErr(r.error);
         setErr(null);
-        void send(r.cmd, `${d.name.trim()} applied to ${nameOf(state, d.target)}.`);
+        setDone(null);
+        const text = `${nameOf(state, d.target)} is ${d.name.trim()}${d.forever ? ' until removed' : ''}.`;
+        void send(r.cmd, text).then((res) => {
+          if (!sent(res)) return;
+          setDone(text);
+          set({ name: '', count: '1', forever: false, gmOnly: false });
+        });
       }}
+      onChange={() => setDone(null)}
     >
-      <EffectFields state={state} d={d} set={set} />
+      <EffectFields state={state} d={d} set={set} display={display} />
       <div className="row">
         <label>
           <input type="checkbox" checked={d.forever} onChange={(e) => set({ forever: e.target.checked })} /> until removed
@@ -102,6 +156,11 @@ export function EffectForm({ state, send }: { state: EncounterState; send: Send 
         <button type="submit">Apply</button>
       </div>
       <FieldError text={err} />
+      {done ? (
+        <p className="ok" role="status">
+          ✓ {done}
+        </p>
+      ) : null}
     </form>
   );
 }

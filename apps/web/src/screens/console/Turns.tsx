@@ -6,11 +6,22 @@ import { reactionName, type RulesetDisplay } from '../../lib/display.js';
 import type { Live, LiveSnapshot } from '../../lib/live.js';
 import type { EncounterState, RulesetInfo } from '../../lib/types.js';
 import { TurnTimer } from './GmTools.js';
+import { NpcReactions, NpcTurn } from './GmTurn.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
 /** The open reaction window: what triggered it (in the ruleset's words), who may react, their answers. */
-function ReactionPanel({ state, ruleset, deadlineAt, children }: { state: EncounterState; ruleset: RulesetInfo | undefined; deadlineAt: number | null; children?: ReactNode }) {
+function ReactionPanel({
+  state,
+  ruleset,
+  deadlineAt,
+  children,
+}: {
+  state: EncounterState;
+  ruleset: RulesetInfo | undefined;
+  deadlineAt: number | null;
+  children?: ReactNode;
+}) {
   const w = state.reaction;
   if (!w) return null;
   return (
@@ -36,22 +47,64 @@ function ReactionPanel({ state, ruleset, deadlineAt, children }: { state: Encoun
   );
 }
 
+/** Before the fight: who is in it (the turn order is made when combat starts). */
+function SetupRoster({ state }: { state: EncounterState }) {
+  const all = Object.values(state.combatants);
+  if (state.status !== 'setup' || all.length === 0) return null;
+  return (
+    <div data-testid="setup-roster">
+      <p className="muted">In the fight ({all.length}); the turn order is made when combat starts:</p>
+      <ul className="roster">
+        {all.map((c) => (
+          <li key={c.id}>
+            {c.name} <span className="muted">({c.side})</span>
+            {c.hidden ? <span className="tag tag-secret">hidden</span> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
   const current = state.clock.current;
+  const empty = Object.keys(state.combatants).length === 0;
   return (
     <div className="row" data-testid="turn-controls">
       {state.status === 'setup' ? (
-        <button type="button" className="primary" onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}>
+        <button
+          type="button"
+          className={empty ? undefined : 'primary'}
+          disabled={empty}
+          aria-describedby={empty ? 'start-why' : undefined}
+          onClick={() => void send({ type: 'combat.start' }, 'Combat started.')}
+        >
           Start combat
         </button>
       ) : null}
+      {state.status === 'setup' && empty ? (
+        <span className="muted" id="start-why">
+          Add combatants first (below, or Quick NPCs).
+        </span>
+      ) : null}
       {state.status === 'active' && current ? (
-        <button type="button" onClick={() => void send({ type: 'turn.end', combatantId: current }, `${nameOf(state, current)}'s turn ended.`)}>
+        <button
+          type="button"
+          onClick={() => void send({ type: 'turn.end', combatantId: current }, `${nameOf(state, current)}'s turn ended.`)}
+        >
           End {nameOf(state, current)}'s turn
         </button>
       ) : null}
-      {state.status !== 'ended' ? (
-        <button type="button" className="danger" onClick={() => window.confirm('End this combat?') && void send({ type: 'combat.end' }, 'Combat ended.')}>
+      {/* ending a fight that has not begun means nothing to a GM: only once it has */}
+      {state.status === 'active' ? (
+        <button
+          type="button"
+          className="danger"
+          onClick={() =>
+            window.confirm('End this combat for everyone? The fight stops here (↶ Undo brings it back).') &&
+            void send({ type: 'combat.end' }, 'Combat ended.')
+          }
+        >
           End combat
         </button>
       ) : null}
@@ -60,10 +113,25 @@ function TurnControls({ state, send }: { state: EncounterState; send: Send }) {
 }
 
 /** The turn order and what moves it on: start, end a turn, the timer, the reaction window, the GM's rulings. */
-export function TurnSection({ live, snap, state, ruleset, display, send }: { live: Live; snap: LiveSnapshot; state: EncounterState; ruleset: RulesetInfo | undefined; display: RulesetDisplay; send: Send }) {
+export function TurnSection({
+  live,
+  snap,
+  state,
+  ruleset,
+  display,
+  send,
+}: {
+  live: Live;
+  snap: LiveSnapshot;
+  state: EncounterState;
+  ruleset: RulesetInfo | undefined;
+  display: RulesetDisplay;
+  send: Send;
+}) {
   return (
     <Section title="Turn order" id="turns">
       <TurnOrder state={state} display={display} numbers={() => true} />
+      <SetupRoster state={state} />
       <TurnControls state={state} send={send} />
       {snap.deadlines.turn ? (
         <p>
@@ -72,11 +140,13 @@ export function TurnSection({ live, snap, state, ruleset, display, send }: { liv
       ) : null}
       {state.status === 'active' ? <TurnTimer live={live} /> : null}
       <ReactionPanel state={state} ruleset={ruleset} deadlineAt={snap.deadlines.reaction?.at ?? null}>
+        <NpcReactions live={live} version={snap.version} state={state} />
         <button type="button" onClick={() => void send({ type: 'reaction.resolve' }, 'Reaction window resolved.')}>
           Resolve / skip the reaction window
         </button>
       </ReactionPanel>
       <PendingRulings display={display} state={state} send={send} />
+      <NpcTurn live={live} version={snap.version} state={state} />
     </Section>
   );
 }

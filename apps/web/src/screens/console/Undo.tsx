@@ -3,14 +3,15 @@ import { OutcomeLine, type Outcome } from '../../components/Outcome.js';
 import type { RulesetDisplay } from '../../lib/display.js';
 import { commandLabel, type Live, type LiveSnapshot } from '../../lib/live.js';
 import { isRecord } from '../../lib/guards.js';
+import { navigate } from '../../lib/router.js';
 import { effectNames, rollText, story } from '../../lib/story.js';
 import type { EncounterState } from '../../lib/types.js';
 
 const gmReader = { role: 'gm', mine: () => true } as const;
 
-/** The last command in the game's words (the log's sentences), or its type when it said nothing at the table. */
-export function lastCommandWords(snap: LiveSnapshot, state: EncounterState, display: RulesetDisplay): string[] {
-  const last = snap.log.find((e) => e.seq === snap.version);
+/** The command that made a version, in the game's words (the log's sentences), or its type when it said nothing at the table. */
+export function wordsAt(snap: LiveSnapshot, state: EncounterState, display: RulesetDisplay, version: number): string[] {
+  const last = snap.log.find((e) => e.seq === version);
   if (!last) return [];
   const told = story(display, { state, effects: effectNames(snap.log) }, [last], gmReader)[0];
   if (told) return told.lines.map((l) => (l.kind === 'roll' ? rollText(l.roll, true) : l.text));
@@ -22,10 +23,20 @@ export function lastCommandWords(snap: LiveSnapshot, state: EncounterState, disp
  * game's words; a `timeline.rewind` to the version before it. Nothing is deleted: the undone
  * command stays on the branch the rewind leaves.
  */
-export function UndoLast({ live, snap, state, display }: { live: Live; snap: LiveSnapshot; state: EncounterState; display: RulesetDisplay }) {
+export function UndoLast({
+  live,
+  snap,
+  state,
+  display,
+}: {
+  live: Live;
+  snap: LiveSnapshot;
+  state: EncounterState;
+  display: RulesetDisplay;
+}) {
   const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const words = lastCommandWords(snap, state, display);
+  const words = wordsAt(snap, state, display, snap.version);
   const undo = async () => {
     setAsking(false);
     const r = await live.send({ type: 'timeline.rewind', toVersion: snap.version - 1, label: 'Undo' });
@@ -36,6 +47,14 @@ export function UndoLast({ live, snap, state, display }: { live: Live; snap: Liv
       <button type="button" onClick={() => setAsking(true)} disabled={snap.version < 1 || asking} data-testid="undo">
         ↶ Undo
       </button>
+      <a
+        className="button"
+        href={`/gm/e/${encodeURIComponent(state.id)}/replay`}
+        onClick={(e) => (e.preventDefault(), navigate(`/gm/e/${encodeURIComponent(state.id)}/replay`))}
+        data-testid="watch-replay"
+      >
+        ▶ Watch replay
+      </a>
       {asking ? (
         <div role="alertdialog" aria-labelledby="undo-title" className="card undo-confirm" data-testid="undo-confirm">
           <p id="undo-title">

@@ -1,5 +1,5 @@
 import { chebyshev, ruleError, squareLine, type EngineError } from '@fray/engine';
-import { RULE, actionDef } from '../catalogue.js';
+import { RULE, actionDef } from '../catalogue/index.js';
 import { isRanged, reachOf, shapeOf, weaponOf, type Shape } from '../mechanics/shape.js';
 import { occupied } from '../mechanics/threat.js';
 import { alive, hasCond, posOf, type ActParams, type C, type S, type Sq } from '../state.js';
@@ -23,11 +23,17 @@ function checkPath(s: S, c: C, path: Sq[], max: number, opts: PathRules = {}): E
   if (path.length > max) return ruleError('ILLEGAL_ACTION', RULE.movement, `At most ${max} squares (${max * 5} feet) with this action.`);
   let prev = start;
   for (const sq of path) {
-    if (chebyshev(prev, sq) !== 1) return ruleError('INVALID_COMMAND', RULE.movement, 'Each square of the path must be adjacent to the one before.');
+    if (chebyshev(prev, sq) !== 1)
+      return ruleError('INVALID_COMMAND', RULE.movement, 'Each square of the path must be adjacent to the one before.');
     const o = occupied(s, sq, c.id);
-    if (o && o.side !== c.side && o.id !== opts.passThrough) return ruleError('ILLEGAL_ACTION', RULE.movement, `${o.name} blocks the path.`);
+    if (o && o.side !== c.side && o.id !== opts.passThrough)
+      return ruleError('ILLEGAL_ACTION', RULE.movement, `${o.name} blocks the path.`);
     if (o && opts.clear) {
-      return ruleError('ILLEGAL_ACTION', opts.clear, `"If anything hinders or blocks your movement along the path of a charge, you can't take the charge action": ${o.name} is in the way.`);
+      return ruleError(
+        'ILLEGAL_ACTION',
+        opts.clear,
+        `"If anything hinders or blocks your movement along the path of a charge, you can't take the charge action": ${o.name} is in the way.`,
+      );
     }
     prev = sq;
   }
@@ -45,11 +51,13 @@ function checkPath(s: S, c: C, path: Sq[], max: number, opts: PathRules = {}): E
 
 function checkTarget(s: S, c: C, sh: Shape, p: ActParams): EngineError | null {
   const def = sh.def;
-  if (def.tags.includes('target') && def.id !== 'aid-another' && !p.targetId) return ruleError('INVALID_COMMAND', RULE.target, `${def.label} needs a target (targetId).`);
+  if (def.tags.includes('target') && def.id !== 'aid-another' && !p.targetId)
+    return ruleError('INVALID_COMMAND', RULE.target, `${def.label} needs a target (targetId).`);
   if (!p.targetId) return null;
   const target = s.combatants[p.targetId];
   if (!target) return ruleError('UNKNOWN_TARGET', RULE.target, `No combatant "${p.targetId}".`);
-  if (target.id === c.id && def.id !== 'remove-dirty-trick') return ruleError('ILLEGAL_ACTION', RULE.target, 'You cannot target yourself with this action.');
+  if (target.id === c.id && def.id !== 'remove-dirty-trick')
+    return ruleError('ILLEGAL_ACTION', RULE.target, 'You cannot target yourself with this action.');
   const needsDown = def.id === 'coup-de-grace' || def.id === 'administer-potion';
   if (def.id === 'coup-de-grace' && !(target.data.hp <= 0 || HELPLESS.some((h) => hasCond(s, target.id, h)))) {
     return ruleError('ILLEGAL_ACTION', RULE.coupDeGrace, `"a helpless foe": ${target.name} is not helpless.`);
@@ -62,7 +70,8 @@ function checkWeapon(c: C, sh: Shape, p: ActParams, target: C | undefined): Engi
   const def = sh.def;
   const weaponed = def.tags.includes('weapon') || def.tags.includes('maneuver') || def.id === 'coup-de-grace';
   const w = def.tags.includes('weapon') || def.tags.includes('natural') ? weaponOf(c, p.weaponId, def.tags.includes('natural')) : undefined;
-  if (p.weaponId && !c.stats.weapons.some((x) => x.id === p.weaponId)) return ruleError('INVALID_COMMAND', RULE.weapon, `No weapon "${p.weaponId}".`);
+  if (p.weaponId && !c.stats.weapons.some((x) => x.id === p.weaponId))
+    return ruleError('INVALID_COMMAND', RULE.weapon, `No weapon "${p.weaponId}".`);
   if (w && (w.kind === 'crossbow' || w.kind === 'firearm') && c.data.unloaded.includes(w.id) && def.tags.includes('weapon')) {
     return ruleError('ILLEGAL_ACTION', RULE.load, `${w.name} is not loaded.`);
   }
@@ -71,7 +80,8 @@ function checkWeapon(c: C, sh: Shape, p: ActParams, target: C | undefined): Engi
     const tpos = posOf(target);
     const reach = def.id === 'steal' ? c.stats.reach : reachOf(c);
     if (!pos || !tpos || chebyshev(pos, tpos) > Math.max(1, reach)) {
-      if (def.id !== 'charge' && def.id !== 'overrun') return ruleError('ILLEGAL_ACTION', RULE.reach, `${target.name} is not within ${c.name}'s melee reach.`);
+      if (def.id !== 'charge' && def.id !== 'overrun')
+        return ruleError('ILLEGAL_ACTION', RULE.reach, `${target.name} is not within ${c.name}'s melee reach.`);
     }
   }
   return null;
@@ -81,15 +91,30 @@ function checkMove(s: S, c: C, sh: Shape, p: ActParams, target: C | undefined): 
   const def = sh.def;
   if (!p.path) return ruleError('INVALID_COMMAND', RULE.movement, `${def.label} needs a path of squares.`);
   const speedSquares = Math.floor(c.stats.speed / 5);
-  const max = def.id === 'charge' ? 2 * speedSquares : def.id === 'run' ? 4 * speedSquares : def.id === 'step' || def.id === 'five-foot-step' ? 1 : speedSquares;
+  const max =
+    def.id === 'charge'
+      ? 2 * speedSquares
+      : def.id === 'run'
+        ? 4 * speedSquares
+        : def.id === 'step' || def.id === 'five-foot-step'
+          ? 1
+          : speedSquares;
   const straight = def.id === 'charge' ? RULE.charge : def.id === 'run' ? RULE.run : undefined;
-  const pb = checkPath(s, c, p.path, max, { straight, clear: def.id === 'charge' ? RULE.charge : undefined, passThrough: def.id === 'overrun' ? p.targetId : undefined });
+  const pb = checkPath(s, c, p.path, max, {
+    straight,
+    clear: def.id === 'charge' ? RULE.charge : undefined,
+    passThrough: def.id === 'overrun' ? p.targetId : undefined,
+  });
   if (pb) return pb;
   if (def.id === 'charge' && target) {
     const end = p.path[p.path.length - 1]!;
     const tpos = posOf(target);
     if (!tpos || chebyshev(end, tpos) > Math.max(1, reachOf(c))) {
-      return ruleError('ILLEGAL_ACTION', RULE.charge, '"ending the move in the closest space from which you can attack that foe": the path does not end within reach.');
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.charge,
+        '"ending the move in the closest space from which you can attack that foe": the path does not end within reach.',
+      );
     }
   }
   return null;
@@ -97,14 +122,19 @@ function checkMove(s: S, c: C, sh: Shape, p: ActParams, target: C | undefined): 
 
 /** "You ready a single simple or advanced action ... You must designate a definite trigger ... you must have enough AP left to complete the action you ready." */
 function checkReadied(s: S, c: C, p: ActParams): EngineError | null {
-  if (!p.readied || !p.trigger) return ruleError('INVALID_COMMAND', RULE.ready, '"You must designate a definite trigger": give `readied` and `trigger`.');
+  if (!p.readied || !p.trigger)
+    return ruleError('INVALID_COMMAND', RULE.ready, '"You must designate a definite trigger": give `readied` and `trigger`.');
   const rd = actionDef(p.readied.action);
   if (!rd || (rd.type !== 'simple' && rd.type !== 'advanced') || rd.id === 'ready') {
     return ruleError('ILLEGAL_ACTION', RULE.ready, '"You ready a single simple or advanced action".');
   }
   const rsh = shapeOf(s, c, rd, { targetId: p.readied.targetId, weaponId: p.readied.weaponId });
   if (c.data.ap - 1 < rsh.cost) {
-    return ruleError('BUDGET_EXHAUSTED', RULE.ready, `"you must have enough AP left to complete the action you ready": ${rd.label} needs ${rsh.cost} AP after readying.`);
+    return ruleError(
+      'BUDGET_EXHAUSTED',
+      RULE.ready,
+      `"you must have enough AP left to complete the action you ready": ${rd.label} needs ${rsh.cost} AP after readying.`,
+    );
   }
   return null;
 }
@@ -120,6 +150,7 @@ export function paramBlock(s: S, c: C, sh: Shape, p: ActParams): EngineError | n
   const mb = def.tags.includes('path') ? checkMove(s, c, sh, p, target) : null;
   if (mb) return mb;
   if (def.id === 'ready') return checkReadied(s, c, p);
-  if (def.id === 'aid-another' && p.aids && !actionDef(p.aids)) return ruleError('INVALID_COMMAND', RULE.aidAnother, `Unknown action "${p.aids}".`);
+  if (def.id === 'aid-another' && p.aids && !actionDef(p.aids))
+    return ruleError('INVALID_COMMAND', RULE.aidAnother, `Unknown action "${p.aids}".`);
   return null;
 }

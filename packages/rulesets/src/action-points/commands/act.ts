@@ -1,13 +1,25 @@
 import { commandKit, commandSchema, ensure, idSchema } from '@fray/engine';
 import { z } from 'zod';
-import { ACTION_IDS, actionDef, type ActionDef } from '../catalogue.js';
+import { ACTION_IDS, actionDef, type ActionDef } from '../catalogue/index.js';
 import { checkContinue, checkFreeBudget, evaluate } from '../checks/index.js';
 import { emit } from '../events/index.js';
 import { settle } from '../flow/index.js';
 import { drive, newPending, stepsFor } from '../flow/pipeline.js';
 import { PHASES } from '../mechanics/phases.js';
 import { isReload, type Shape } from '../mechanics/shape.js';
-import { actParamsShape, before, consecutiveInProgress, optsOf, st, type ActParams, type C, type InProgress, type RS, type S, type X } from '../state.js';
+import {
+  actParamsShape,
+  before,
+  consecutiveInProgress,
+  optsOf,
+  st,
+  type ActParams,
+  type C,
+  type InProgress,
+  type RS,
+  type S,
+  type X,
+} from '../state.js';
 import type { Options } from '../options.js';
 import { castDefensively, spoil } from './rolls.js';
 import { plain } from './resolve.js';
@@ -39,7 +51,15 @@ function startAdvanced(ctx: X, s: S, c: C, def: ActionDef, sh: Shape, p: ActPara
   emit(ctx, { type: 'action-points.advanced-started', combatantId: c.id, advanced: plain(rec) });
   if (p.defensively && def.tags.includes('spell')) {
     ensure(checkFreeBudget(s, c));
-    emit(ctx, { type: 'action-points.action-taken', combatantId: c.id, action: 'cast-defensively', actionType: 'free', subtypes: [], phase: PHASES[s.rs.phaseIdx]!, penalty: 0 });
+    emit(ctx, {
+      type: 'action-points.action-taken',
+      combatantId: c.id,
+      action: 'cast-defensively',
+      actionType: 'free',
+      subtypes: [],
+      phase: PHASES[s.rs.phaseIdx]!,
+      penalty: 0,
+    });
     if (!castDefensively(ctx, st(ctx).combatants[c.id]!, rec)) return;
   }
   const pend = newPending(ctx, c, def.id, p, penalty, rec.key, rec.spent >= rec.cost);
@@ -61,7 +81,16 @@ const act = command({
     const penalty = sh.subtypes.includes('attack') ? 0 - optsOf(s).attackPenaltyStep * c.data.attacksThisRound : 0;
     if (sh.cost > 0) emit(ctx, { type: 'action-points.ap-spent', combatantId: c.id, amount: 1, action: def.id });
     const phase = PHASES[s.rs.phaseIdx]!;
-    emit(ctx, { type: 'action-points.action-taken', combatantId: c.id, action: def.id, actionType: sh.type, subtypes: sh.subtypes, phase, penalty, ...(isReload(sh) ? { reload: true } : {}) });
+    emit(ctx, {
+      type: 'action-points.action-taken',
+      combatantId: c.id,
+      action: def.id,
+      actionType: sh.type,
+      subtypes: sh.subtypes,
+      phase,
+      penalty,
+      ...(isReload(sh) ? { reload: true } : {}),
+    });
     if (def.id === 'cast-defensively') {
       const me = st(ctx).combatants[c.id]!;
       const rec = me.data.inProgress.find((r) => actionDef(r.action)?.tags.includes('spell') && !r.defensive && r.spent < r.cost)!;
@@ -69,7 +98,15 @@ const act = command({
       return;
     }
     if (AT_ONCE.has(def.id)) {
-      emit(ctx, { type: 'action-points.resolved', combatantId: c.id, action: def.id, key: null, readied: false, outcome: {}, ...(p.text ? { text: p.text } : {}) });
+      emit(ctx, {
+        type: 'action-points.resolved',
+        combatantId: c.id,
+        action: def.id,
+        key: null,
+        readied: false,
+        outcome: {},
+        ...(p.text ? { text: p.text } : {}),
+      });
       return;
     }
     if (sh.type === 'advanced' || sh.type === 'full-round') startAdvanced(ctx, s, c, def, sh, p, penalty);

@@ -1,6 +1,6 @@
 import { commandKit, commandSchema, idSchema, refuse, ruleError } from '@fray/engine';
 import { z } from 'zod';
-import { AOO_WINDOW, READY_WINDOW, RULE } from '../catalogue.js';
+import { AOO_WINDOW, READY_WINDOW, RULE } from '../catalogue/index.js';
 import { emit } from '../events/index.js';
 import { enterPhase, settle } from '../flow/index.js';
 import { canMakeAoO, threatens } from '../mechanics/threat.js';
@@ -20,7 +20,14 @@ const setAware = command({
   inSetup: true,
   schema: commandSchema('setAware', { combatantId: idSchema, aware: z.boolean() }),
   handle(ctx, cmd) {
-    if (ctx.state.status !== 'setup') refuse(ruleError('COMBAT_ALREADY_STARTED', RULE.awareness, '"Determine which characters are aware of their opponents" before combat starts.'));
+    if (ctx.state.status !== 'setup')
+      refuse(
+        ruleError(
+          'COMBAT_ALREADY_STARTED',
+          RULE.awareness,
+          '"Determine which characters are aware of their opponents" before combat starts.',
+        ),
+      );
     if (!ctx.state.combatants[cmd.combatantId]) refuse(noCombatant());
     emit(ctx, { type: 'action-points.awareness-set', combatantId: cmd.combatantId, aware: cmd.aware });
   },
@@ -49,7 +56,11 @@ const advancePhase = command({
 const spoilCommand = command({
   actor: 'gm',
   duringReaction: true,
-  schema: commandSchema('spoil', { combatantId: idSchema, key: idSchema.optional(), reason: z.string().min(1).max(200).default('GM ruling') }),
+  schema: commandSchema('spoil', {
+    combatantId: idSchema,
+    key: idSchema.optional(),
+    reason: z.string().min(1).max(200).default('GM ruling'),
+  }),
   handle(ctx, cmd) {
     const c = st(ctx).combatants[cmd.combatantId];
     const rec = c?.data.inProgress.find((r) => !cmd.key || r.key === cmd.key);
@@ -60,17 +71,31 @@ const spoilCommand = command({
 
 const provoke = command({
   actor: 'gm',
-  schema: commandSchema('provoke', { combatantId: idSchema, from: z.array(idSchema).max(50).optional(), reason: z.string().min(1).max(200) }),
+  schema: commandSchema('provoke', {
+    combatantId: idSchema,
+    from: z.array(idSchema).max(50).optional(),
+    reason: z.string().min(1).max(200),
+  }),
   handle(ctx, cmd) {
     const s = st(ctx);
     const c = s.combatants[cmd.combatantId];
     if (!c) return refuse(noCombatant());
-    const from = (cmd.from ?? Object.values(s.combatants).filter((f) => f.side !== c.side && threatens(s, f, posOf(c))).map((f) => f.id)).filter(
-      (fid) => s.combatants[fid] && canMakeAoO(s, s.combatants[fid]),
-    );
-    if (from.length === 0) return refuse(ruleError('ILLEGAL_ACTION', RULE.attackOfOpportunity, 'Nobody can make an attack of opportunity.'));
+    const from = (
+      cmd.from ??
+      Object.values(s.combatants)
+        .filter((f) => f.side !== c.side && threatens(s, f, posOf(c)))
+        .map((f) => f.id)
+    ).filter((fid) => s.combatants[fid] && canMakeAoO(s, s.combatants[fid]));
+    if (from.length === 0)
+      return refuse(ruleError('ILLEGAL_ACTION', RULE.attackOfOpportunity, 'Nobody can make an attack of opportunity.'));
     emit(ctx, { type: 'action-points.provoked', combatantId: c.id, reason: cmd.reason });
-    ctx.openReaction({ kind: AOO_WINDOW, trigger: { combatantId: c.id, action: 'gm', description: cmd.reason }, eligible: from, allowed: ['attackOfOpportunity', 'spendAoo'], resume: { queue: [] } });
+    ctx.openReaction({
+      kind: AOO_WINDOW,
+      trigger: { combatantId: c.id, action: 'gm', description: cmd.reason },
+      eligible: from,
+      allowed: ['attackOfOpportunity', 'spendAoo'],
+      resume: { queue: [] },
+    });
   },
 });
 
@@ -80,7 +105,13 @@ const triggerReady = command({
   handle(ctx, cmd) {
     const c = st(ctx).combatants[cmd.combatantId];
     if (!c?.data.ready) return refuse(ruleError('ILLEGAL_ACTION', RULE.ready, 'That combatant has no readied action.'));
-    ctx.openReaction({ kind: READY_WINDOW, trigger: { combatantId: cmd.sourceId ?? null, action: 'gm', description: c.data.ready.trigger.description }, eligible: [c.id], allowed: ['completeReady'], resume: { queue: [] } });
+    ctx.openReaction({
+      kind: READY_WINDOW,
+      trigger: { combatantId: cmd.sourceId ?? null, action: 'gm', description: c.data.ready.trigger.description },
+      eligible: [c.id],
+      allowed: ['completeReady'],
+      resume: { queue: [] },
+    });
   },
 });
 

@@ -1,6 +1,6 @@
 import { commandKit, commandSchema, ensure, idSchema, refuse, ruleError } from '@fray/engine';
 import { z } from 'zod';
-import { AOO_WINDOW, READY_WINDOW, RULE, actionDef } from '../catalogue.js';
+import { AOO_WINDOW, READY_WINDOW, RULE, actionDef } from '../catalogue/index.js';
 import { checkAoO, checkAoOAgainst, checkImmediate, checkReady } from '../checks/commands.js';
 import { emit } from '../events/index.js';
 import { PHASES } from '../mechanics/phases.js';
@@ -30,7 +30,8 @@ const attackOfOpportunity = command({
     if (!t) return refuse(ruleError('UNKNOWN_TARGET', RULE.attackOfOpportunity, 'The provoking creature is gone.'));
     ensure(checkAoOAgainst(s, c, t));
     const weapon = weaponOf(c, cmd.weaponId);
-    if (weapon && weapon.kind !== 'melee') refuse(ruleError('ILLEGAL_ACTION', RULE.attackOfOpportunity, 'An attack of opportunity is a melee attack.'));
+    if (weapon && weapon.kind !== 'melee')
+      refuse(ruleError('ILLEGAL_ACTION', RULE.attackOfOpportunity, 'An attack of opportunity is a melee attack.'));
     emit(ctx, { type: 'action-points.reaction-used', combatantId: c.id, kind: 'attack-of-opportunity', against: t.id });
     if (optsOf(s).resolveAttacks) attackRoll(ctx, c, t, weapon, 0, 'attack of opportunity');
   },
@@ -54,7 +55,11 @@ const spendAoo = command({
 const completeReady = command({
   actor: 'combatant',
   reaction: true,
-  schema: commandSchema('completeReady', { combatantId: idSchema, targetId: idSchema.optional(), path: z.array(squareSchema).min(1).max(200).optional() }),
+  schema: commandSchema('completeReady', {
+    combatantId: idSchema,
+    targetId: idSchema.optional(),
+    path: z.array(squareSchema).min(1).max(200).optional(),
+  }),
   handle(ctx, cmd) {
     const s = st(ctx);
     const c = s.combatants[cmd.combatantId]!;
@@ -69,8 +74,18 @@ const completeReady = command({
     const sh = shapeOf(s, c, def, params);
     const penalty = sh.subtypes.includes('attack') ? 0 - optsOf(s).attackPenaltyStep * c.data.attacksThisRound : 0;
     emit(ctx, { type: 'action-points.reaction-used', combatantId: c.id, kind: 'ready' });
-    if (ready.cost > 0) emit(ctx, { type: 'action-points.ap-spent', combatantId: c.id, amount: ready.cost, action: ready.action, reaction: true });
-    emit(ctx, { type: 'action-points.action-taken', combatantId: c.id, action: ready.action, actionType: sh.type, subtypes: sh.subtypes, phase: PHASES[s.rs.phaseIdx]!, penalty, reaction: true });
+    if (ready.cost > 0)
+      emit(ctx, { type: 'action-points.ap-spent', combatantId: c.id, amount: ready.cost, action: ready.action, reaction: true });
+    emit(ctx, {
+      type: 'action-points.action-taken',
+      combatantId: c.id,
+      action: ready.action,
+      actionType: sh.type,
+      subtypes: sh.subtypes,
+      phase: PHASES[s.rs.phaseIdx]!,
+      penalty,
+      reaction: true,
+    });
     const queued: QueuedReady = plain({ actorId: c.id, action: ready.action, params, penalty });
     emit(ctx, { type: 'action-points.ready-triggered', combatantId: c.id, queued });
   },
@@ -80,7 +95,11 @@ const completeReady = command({
 const immediateAction = command({
   actor: 'combatant',
   reaction: true,
-  schema: commandSchema('immediateAction', { combatantId: idSchema, text: z.string().min(1).max(200).optional(), effect: actParamsShape.effect }),
+  schema: commandSchema('immediateAction', {
+    combatantId: idSchema,
+    text: z.string().min(1).max(200).optional(),
+    effect: actParamsShape.effect,
+  }),
   handle(ctx, cmd) {
     const s = st(ctx);
     const c = s.combatants[cmd.combatantId]!;
@@ -88,7 +107,12 @@ const immediateAction = command({
     emit(ctx, { type: 'action-points.reaction-used', combatantId: c.id, kind: 'immediate-action', text: cmd.text ?? null });
     const eff = cmd.effect;
     if (eff) {
-      const spec: Parameters<typeof addEffect>[1] = { name: eff.name, targetId: eff.targetId ?? c.id, sourceId: c.id, duration: eff.rounds ? { unit: 'rounds', count: eff.rounds } : null };
+      const spec: Parameters<typeof addEffect>[1] = {
+        name: eff.name,
+        targetId: eff.targetId ?? c.id,
+        sourceId: c.id,
+        duration: eff.rounds ? { unit: 'rounds', count: eff.rounds } : null,
+      };
       if (eff.condition) spec.condition = eff.condition;
       if (eff.data) spec.data = eff.data;
       addEffect(ctx, spec);

@@ -1,5 +1,5 @@
 import { jsonCopy } from '@fray/engine';
-import { actionDef, type ActionDef } from '../catalogue.js';
+import { actionDef, type ActionDef } from '../catalogue/index.js';
 import { emit } from '../events/index.js';
 import { phaseStamp, shapeOf, weaponOf } from '../mechanics/shape.js';
 import { alive, optsOf, posOf, st, type C, type Pending, type X } from '../state.js';
@@ -21,7 +21,12 @@ function applyEffectSpec(ctx: X, a: C, p: Pending): void {
   const e = p.params.effect;
   if (!e) return;
   const targetId = e.targetId ?? p.params.targetId ?? a.id;
-  const spec: Parameters<typeof addEffect>[1] = { name: e.name, targetId, sourceId: a.id, duration: e.rounds ? { unit: 'rounds', count: e.rounds } : null };
+  const spec: Parameters<typeof addEffect>[1] = {
+    name: e.name,
+    targetId,
+    sourceId: a.id,
+    duration: e.rounds ? { unit: 'rounds', count: e.rounds } : null,
+  };
   if (e.condition) spec.condition = e.condition;
   if (e.data) spec.data = e.data;
   addEffect(ctx, spec);
@@ -60,9 +65,12 @@ const coupDeGrace: Resolver = (ctx, a, t, p) => {
   if (!t || !rolls(ctx)) return {};
   const w = weaponOf(a, p.params.weaponId);
   let dealt = 0;
-  for (let i = 0; i < (w?.critMultiplier ?? 2); i++) dealt += Math.max(1, ctx.roll(w?.damage ?? '1d3', `coup de grace damage on ${t.name}`, { combatantId: a.id }).total);
+  for (let i = 0; i < (w?.critMultiplier ?? 2); i++)
+    dealt += Math.max(1, ctx.roll(w?.damage ?? '1d3', `coup de grace damage on ${t.name}`, { combatantId: a.id }).total);
   damage(ctx, t, dealt, a.id);
-  const save = ctx.roll(`1d20${signed(t.stats.fortitude)}`, `Fortitude save against coup de grace (DC ${10 + dealt})`, { combatantId: t.id });
+  const save = ctx.roll(`1d20${signed(t.stats.fortitude)}`, `Fortitude save against coup de grace (DC ${10 + dealt})`, {
+    combatantId: t.id,
+  });
   if (save.total < 10 + dealt) {
     addEffect(ctx, { name: 'Dead', condition: 'dead', targetId: t.id, sourceId: a.id, duration: null });
     const now = st(ctx).combatants[t.id]!;
@@ -88,7 +96,14 @@ const combatManeuver: Resolver = (ctx, a, t, p, def) => {
   } else if (def.id === 'dirty-trick' && r.success) {
     const rounds = 1 + Math.floor(r.margin / 5);
     const c = p.params.condition ?? 'dazzled';
-    addEffect(ctx, { name: `Dirty trick: ${c}`, condition: c, targetId: t.id, sourceId: a.id, duration: { unit: 'rounds', count: rounds }, data: { dirtyTrick: 1 } });
+    addEffect(ctx, {
+      name: `Dirty trick: ${c}`,
+      condition: c,
+      targetId: t.id,
+      sourceId: a.id,
+      duration: { unit: 'rounds', count: rounds },
+      data: { dirtyTrick: 1 },
+    });
     outcome.rounds = rounds;
   } else if (grapple && r.success && p.params.pin) {
     cond('Pinned', 'pinned', t.id);
@@ -106,7 +121,14 @@ const overrun: Resolver = (ctx, a, t, p, def) => {
   const tpos = posOf(t);
   const at = tpos ? path.findIndex((q) => q.x === tpos.x && q.y === tpos.y) : -1;
   const walked = r.success || at < 0 ? path : path.slice(0, at);
-  if (walked.length) emit(ctx, { type: 'action-points.moved', combatantId: a.id, from: plain(posOf(a)), to: plain(walked[walked.length - 1]!), path: plain(walked) });
+  if (walked.length)
+    emit(ctx, {
+      type: 'action-points.moved',
+      combatantId: a.id,
+      from: plain(posOf(a)),
+      to: plain(walked[walked.length - 1]!),
+      path: plain(walked),
+    });
   if (r.success && r.margin >= 5) addEffect(ctx, { name: 'Prone', condition: 'prone', targetId: t.id, sourceId: a.id, duration: null });
   return { ...r };
 };
@@ -120,20 +142,29 @@ const escapeGrapple: Resolver = (ctx, a, t, p) => {
   const dc = g ? g.stats.cmd : (p.params.check?.dc ?? 15);
   const roll = ctx.roll(`1d20${signed(a.stats.cmb + penalty)}`, `escape a grapple (penalty ${penalty})`, { combatantId: a.id });
   if (roll.total >= dc) {
-    for (const e of st(ctx).effects.filter((x) => x.condition === 'grappled' && (x.targetId === a.id || (g && x.targetId === g.id)))) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'escaped' });
+    for (const e of st(ctx).effects.filter((x) => x.condition === 'grappled' && (x.targetId === a.id || (g && x.targetId === g.id))))
+      ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'escaped' });
   }
   return { total: roll.total, dc, penalty, success: roll.total >= dc };
 };
 
 const endGrapple: Resolver = (ctx, a) => {
-  for (const e of st(ctx).effects.filter((x) => x.condition === 'grappled' && (x.targetId === a.id || x.sourceId === a.id))) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'released' });
+  for (const e of st(ctx).effects.filter((x) => x.condition === 'grappled' && (x.targetId === a.id || x.sourceId === a.id)))
+    ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'released' });
   return {};
 };
 
 const feint: Resolver = (ctx, a, t, p) => {
   if (!t) return {};
   const ok = p.params.check ? check(ctx, a, p.params.check.formula, p.params.check.dc, 'Bluff to feint') : null;
-  if (ok) addEffect(ctx, { name: `Feinted by ${a.name}`, targetId: t.id, sourceId: a.id, duration: { unit: 'end-of-round', count: 1 }, data: { feintedBy: a.id } });
+  if (ok)
+    addEffect(ctx, {
+      name: `Feinted by ${a.name}`,
+      targetId: t.id,
+      sourceId: a.id,
+      duration: { unit: 'end-of-round', count: 1 },
+      data: { feintedBy: a.id },
+    });
   return { success: ok };
 };
 
@@ -141,14 +172,22 @@ const feint: Resolver = (ctx, a, t, p) => {
 const totalDefense: Resolver = (ctx, a) => {
   const big = a.stats.acrobaticsRanks >= 3;
   const bonus = a.data.attacksThisRound > 0 ? (big ? 3 : 2) : big ? 6 : 4;
-  addEffect(ctx, { name: 'Total defense', targetId: a.id, sourceId: a.id, duration: { unit: 'own-round-start', count: 1 }, data: { ac: bonus, noAttacks: 1 } });
+  addEffect(ctx, {
+    name: 'Total defense',
+    targetId: a.id,
+    sourceId: a.id,
+    duration: { unit: 'own-round-start', count: 1 },
+    data: { ac: bonus, noAttacks: 1 },
+  });
   return { dodge: bonus };
 };
 
-const self = (name: string, data: (a: C) => Record<string, unknown>, unit: 'own-round-start' | 'end-of-round' = 'own-round-start'): Resolver => (ctx, a) => {
-  addEffect(ctx, { name, targetId: a.id, sourceId: a.id, duration: { unit, count: 1 }, data: data(a) });
-  return {};
-};
+const self =
+  (name: string, data: (a: C) => Record<string, unknown>, unit: 'own-round-start' | 'end-of-round' = 'own-round-start'): Resolver =>
+  (ctx, a) => {
+    addEffect(ctx, { name, targetId: a.id, sourceId: a.id, duration: { unit, count: 1 }, data: data(a) });
+    return {};
+  };
 
 const readyAction: Resolver = (ctx, a, t, p) => {
   const s = st(ctx);
@@ -156,13 +195,19 @@ const readyAction: Resolver = (ctx, a, t, p) => {
   const rd = actionDef(r.action)!;
   const cost = shapeOf(s, a, rd, { targetId: r.targetId, weaponId: r.weaponId }).cost;
   const { action: _a, ...params } = r;
-  emit(ctx, { type: 'action-points.readied', combatantId: a.id, ready: plain({ action: rd.id, cost, params, trigger: p.params.trigger!, round: s.rs.round, phase: s.rs.phaseIdx }) });
+  emit(ctx, {
+    type: 'action-points.readied',
+    combatantId: a.id,
+    ready: plain({ action: rd.id, cost, params, trigger: p.params.trigger!, round: s.rs.round, phase: s.rs.phaseIdx }),
+  });
   return {};
 };
 
 const load: Resolver = (ctx, a, t, p, def) => {
   const kind = def.id.includes('crossbow') ? 'crossbow' : 'firearm';
-  const w = a.stats.weapons.find((x) => x.kind === kind && a.data.unloaded.includes(x.id) && (!p.params.weaponId || x.id === p.params.weaponId));
+  const w = a.stats.weapons.find(
+    (x) => x.kind === kind && a.data.unloaded.includes(x.id) && (!p.params.weaponId || x.id === p.params.weaponId),
+  );
   if (w) emit(ctx, { type: 'action-points.loaded', combatantId: a.id, weaponId: w.id });
   return {};
 };
@@ -175,7 +220,9 @@ const RESOLVERS = new Map<string, Resolver>([
   ['spellstrike', weaponAttack],
   ['natural-attacks', naturalAttacks],
   ['coup-de-grace', coupDeGrace],
-  ...['trip', 'bull-rush', 'disarm', 'sunder', 'drag', 'reposition', 'steal', 'initiate-grapple', 'dirty-trick', 'continue-grapple'].map((id): [string, Resolver] => [id, combatManeuver]),
+  ...['trip', 'bull-rush', 'disarm', 'sunder', 'drag', 'reposition', 'steal', 'initiate-grapple', 'dirty-trick', 'continue-grapple'].map(
+    (id): [string, Resolver] => [id, combatManeuver],
+  ),
   ['overrun', overrun],
   ['escape-grapple', escapeGrapple],
   ['end-grapple', endGrapple],
@@ -192,8 +239,13 @@ const RESOLVERS = new Map<string, Resolver>([
   ],
   ['remove-dirty-trick', (ctx, a, t, p) => removeDirtyTrick(ctx, st(ctx), a, p.params)],
   ['ready', readyAction],
-  ...['load-light-crossbow', 'load-heavy-crossbow', 'load-firearm-one-handed', 'load-firearm-two-handed'].map((id): [string, Resolver] => [id, load]),
-  ...['cast-swift-spell', 'cast-standard-spell', 'cast-round-spell', 'spell-completion', 'spell-trigger', 'touch-six-allies'].map((id): [string, Resolver] => [id, spell]),
+  ...['load-light-crossbow', 'load-heavy-crossbow', 'load-firearm-one-handed', 'load-firearm-two-handed'].map((id): [string, Resolver] => [
+    id,
+    load,
+  ]),
+  ...['cast-swift-spell', 'cast-standard-spell', 'cast-round-spell', 'spell-completion', 'spell-trigger', 'touch-six-allies'].map(
+    (id): [string, Resolver] => [id, spell],
+  ),
 ]);
 
 /** Resolution, after the AP are spent ("any roll ... should be made after the AP are spent"). */
@@ -206,7 +258,8 @@ export function resolve(ctx: X, p: Pending): void {
   let outcome: Outcome = {};
   if (resolver) outcome = resolver(ctx, a, t, p, def);
   else resolveOther(ctx, a, t, p, def);
-  if (p.params.check && def.id !== 'feint' && def.id !== 'escape-grapple') outcome.check = check(ctx, a, p.params.check.formula, p.params.check.dc, def.label);
+  if (p.params.check && def.id !== 'feint' && def.id !== 'escape-grapple')
+    outcome.check = check(ctx, a, p.params.check.formula, p.params.check.dc, def.label);
   const base = { type: 'action-points.resolved', combatantId: a.id, action: def.id, key: p.recKey, readied: p.readied, outcome } as const;
   emit(ctx, p.params.text ? { ...base, text: p.params.text } : base);
 }
@@ -215,10 +268,18 @@ export function resolve(ctx: X, p: Pending): void {
 function resolveOther(ctx: X, a: C, t: C | undefined, p: Pending, def: ActionDef): void {
   switch (def.id) {
     case 'charge':
-      if (t) addEffect(ctx, { name: `Charging ${t.name}`, targetId: a.id, sourceId: a.id, duration: { unit: 'end-of-round', count: 1 }, data: { attackVs: 2, vs: t.id } });
+      if (t)
+        addEffect(ctx, {
+          name: `Charging ${t.name}`,
+          targetId: a.id,
+          sourceId: a.id,
+          duration: { unit: 'end-of-round', count: 1 },
+          data: { attackVs: 2, vs: t.id },
+        });
       return;
     case 'stand-up':
-      for (const e of st(ctx).effects.filter((x) => x.targetId === a.id && x.condition === 'prone')) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'stood up' });
+      for (const e of st(ctx).effects.filter((x) => x.targetId === a.id && x.condition === 'prone'))
+        ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'stood up' });
       return;
     case 'draw-nock': {
       const bow = a.stats.weapons.find((w) => w.kind === 'bow' && (!p.params.weaponId || w.id === p.params.weaponId));

@@ -1,5 +1,5 @@
 import { jsonCopy, type Effect } from '@fray/engine';
-import { actionDef } from '../catalogue.js';
+import { actionDef } from '../catalogue/index.js';
 import { emit } from '../events/index.js';
 import { expiryOf } from '../mechanics/durations.js';
 import { acOf, effectSum } from '../mechanics/effects.js';
@@ -24,7 +24,8 @@ export function damage(ctx: X, t: C, amount: number, sourceId: string | null): v
 
 export function attackRoll(ctx: X, a: C, t: C, w: Weapon | undefined, penalty: number, label: string, extra = 0): boolean {
   const s = st(ctx);
-  const mods = a.stats.attackBonus + (w?.attackBonus ?? 0) + penalty + extra + effectSum(s, a.id, 'attack') + effectSum(s, a.id, 'attackVs', t.id);
+  const mods =
+    a.stats.attackBonus + (w?.attackBonus ?? 0) + penalty + extra + effectSum(s, a.id, 'attack') + effectSum(s, a.id, 'attackVs', t.id);
   const ac = acOf(s, t, a);
   const roll = ctx.roll(`1d20${signed(mods)}`, `${label}: ${a.name} attacks ${t.name}${w ? ` with ${w.name}` : ''}`, { combatantId: a.id });
   const die = roll.faces[0]?.value ?? 0;
@@ -33,11 +34,23 @@ export function attackRoll(ctx: X, a: C, t: C, w: Weapon | undefined, penalty: n
   if (hit) {
     dealt = Math.max(1, ctx.roll(w?.damage ?? '1d3', `damage: ${a.name} on ${t.name}`, { combatantId: a.id }).total);
   }
-  emit(ctx, { type: 'action-points.attack-resolved', combatantId: a.id, targetId: t.id, weaponId: w?.id ?? null, rollId: roll.id, total: roll.total, penalty, ac, hit, damage: dealt });
+  emit(ctx, {
+    type: 'action-points.attack-resolved',
+    combatantId: a.id,
+    targetId: t.id,
+    weaponId: w?.id ?? null,
+    rollId: roll.id,
+    total: roll.total,
+    penalty,
+    ac,
+    hit,
+    damage: dealt,
+  });
   if (hit) damage(ctx, t, dealt, a.id);
   const feint = st(ctx).effects.find((e) => e.targetId === t.id && e.data?.['feintedBy'] === a.id);
   if (feint) ctx.emit({ type: 'effect.removed', effectId: feint.id, reason: 'used' });
-  if (w && (w.kind === 'crossbow' || w.kind === 'firearm' || w.kind === 'bow')) emit(ctx, { type: 'action-points.weapon-fired', combatantId: a.id, weaponId: w.id, kind: w.kind });
+  if (w && (w.kind === 'crossbow' || w.kind === 'firearm' || w.kind === 'bow'))
+    emit(ctx, { type: 'action-points.weapon-fired', combatantId: a.id, weaponId: w.id, kind: w.kind });
   return hit;
 }
 
@@ -48,7 +61,18 @@ export function maneuver(ctx: X, a: C, t: C, penalty: number, label: string, bon
   const roll = ctx.roll(`1d20${signed(mods)}`, `${label}: ${a.name} against ${t.name}'s CMD`, { combatantId: a.id });
   const success = roll.total >= cmd;
   const margin = roll.total - cmd;
-  emit(ctx, { type: 'action-points.maneuver-resolved', combatantId: a.id, targetId: t.id, action: label, rollId: roll.id, total: roll.total, cmd, success, margin, penalty });
+  emit(ctx, {
+    type: 'action-points.maneuver-resolved',
+    combatantId: a.id,
+    targetId: t.id,
+    action: label,
+    rollId: roll.id,
+    total: roll.total,
+    cmd,
+    success,
+    margin,
+    penalty,
+  });
   return { success, margin };
 }
 
@@ -71,7 +95,14 @@ export function spoil(ctx: X, c: C, rec: InProgress, reason: string): void {
 
 export function addEffect(
   ctx: X,
-  init: { name: string; condition?: string; targetId: string | null; sourceId: string | null; duration: Effect['duration']; data?: Record<string, unknown> },
+  init: {
+    name: string;
+    condition?: string;
+    targetId: string | null;
+    sourceId: string | null;
+    duration: Effect['duration'];
+    data?: Record<string, unknown>;
+  },
 ): void {
   const s = st(ctx);
   const effect: Effect = {

@@ -1,6 +1,6 @@
 import { commandKit, commandSchema, ensure, idSchema } from '@fray/engine';
 import { z } from 'zod';
-import { ACTION_IDS } from '../catalogue.js';
+import { ACTION_IDS } from '../catalogue/index.js';
 import { checkDeclare, checkDelay, checkStop } from '../checks/commands.js';
 import { emit } from '../events/index.js';
 import { advance } from '../flow/index.js';
@@ -17,12 +17,23 @@ const command = commandKit<RS, Options>();
 /** "During this phase all of the players declare what actions they intend their characters to take." */
 const declare = command({
   actor: 'combatant',
-  schema: commandSchema('declare', { combatantId: idSchema, intent: z.string().min(1).max(500), action: z.enum(ACTION_IDS).optional(), targetId: idSchema.optional() }),
+  schema: commandSchema('declare', {
+    combatantId: idSchema,
+    intent: z.string().min(1).max(500),
+    action: z.enum(ACTION_IDS).optional(),
+    targetId: idSchema.optional(),
+  }),
   handle(ctx, cmd) {
     const s = st(ctx);
     const c = s.combatants[cmd.combatantId]!;
     ensure(checkDeclare(s, c));
-    emit(ctx, { type: 'action-points.intent-declared', combatantId: c.id, intent: cmd.intent, ...(cmd.action ? { action: cmd.action } : {}), ...(cmd.targetId ? { targetId: cmd.targetId } : {}) });
+    emit(ctx, {
+      type: 'action-points.intent-declared',
+      combatantId: c.id,
+      intent: cmd.intent,
+      ...(cmd.action ? { action: cmd.action } : {}),
+      ...(cmd.targetId ? { targetId: cmd.targetId } : {}),
+    });
   },
 });
 

@@ -1,5 +1,5 @@
 import { draftWriter, type EngineEvent, type Writer } from '@fray/engine';
-import type { ActionType, Subtype } from '../catalogue.js';
+import type { ActionType, Subtype } from '../catalogue/index.js';
 import type { Phase } from '../mechanics/phases.js';
 import { copyData, sameData } from './copy.js';
 import type { C, Data, InProgress, QueuedReady, ReadyState, RS, S, Sq, X } from '../state.js';
@@ -22,12 +22,30 @@ export type ApEvent =
   | { type: 'action-points.round-ended'; round: number; lost: Record<string, number>; carried: string[] }
   | { type: 'action-points.intent-declared'; combatantId: string; intent: string; action?: string; targetId?: string }
   | { type: 'action-points.ap-spent'; combatantId: string; amount: number; action: string; reaction?: true }
-  | { type: 'action-points.action-taken'; combatantId: string; action: string; actionType: ActionType; subtypes: Subtype[]; phase: Phase; penalty: number; reload?: true; reaction?: true }
+  | {
+      type: 'action-points.action-taken';
+      combatantId: string;
+      action: string;
+      actionType: ActionType;
+      subtypes: Subtype[];
+      phase: Phase;
+      penalty: number;
+      reload?: true;
+      reaction?: true;
+    }
   | { type: 'action-points.advanced-started'; combatantId: string; advanced: InProgress }
   | { type: 'action-points.advanced-progressed'; combatantId: string; key: string; spent: number; round: number; phase: number }
   | { type: 'action-points.advanced-spoiled'; combatantId: string; key: string; action: string; reason: string; message: string }
   | { type: 'action-points.action-lost'; combatantId: string; action: string; key: string | null; reason: string }
-  | { type: 'action-points.resolved'; combatantId: string; action: string; key: string | null; readied: boolean; outcome: Record<string, unknown>; text?: string }
+  | {
+      type: 'action-points.resolved';
+      combatantId: string;
+      action: string;
+      key: string | null;
+      readied: boolean;
+      outcome: Record<string, unknown>;
+      text?: string;
+    }
   | { type: 'action-points.cast-defensively'; combatantId: string; key: string; success: boolean; dc: number; total: number }
   | { type: 'action-points.stopped'; combatantId: string; apLost: number }
   | { type: 'action-points.delayed'; combatantId: string; until: number; phase: Phase }
@@ -35,12 +53,40 @@ export type ApEvent =
   | { type: 'action-points.ready-lost'; combatantId: string; reason: string }
   | { type: 'action-points.ready-triggered'; combatantId: string; queued: QueuedReady }
   | { type: 'action-points.ready-queue-cleared' }
-  | { type: 'action-points.reaction-used'; combatantId: string; kind: 'attack-of-opportunity' | 'spend-aoo' | 'ready' | 'immediate-action'; against?: string; text?: string | null }
+  | {
+      type: 'action-points.reaction-used';
+      combatantId: string;
+      kind: 'attack-of-opportunity' | 'spend-aoo' | 'ready' | 'immediate-action';
+      against?: string;
+      text?: string | null;
+    }
   | { type: 'action-points.provoked'; combatantId: string; reason: string }
   | { type: 'action-points.damaged'; targetId: string; sourceId: string | null; amount: number; hp: number }
   | { type: 'action-points.hp-set'; combatantId: string; hp: number }
-  | { type: 'action-points.attack-resolved'; combatantId: string; targetId: string; weaponId: string | null; rollId: string; total: number; penalty: number; ac: number; hit: boolean; damage: number }
-  | { type: 'action-points.maneuver-resolved'; combatantId: string; targetId: string; action: string; rollId: string; total: number; cmd: number; success: boolean; margin: number; penalty: number }
+  | {
+      type: 'action-points.attack-resolved';
+      combatantId: string;
+      targetId: string;
+      weaponId: string | null;
+      rollId: string;
+      total: number;
+      penalty: number;
+      ac: number;
+      hit: boolean;
+      damage: number;
+    }
+  | {
+      type: 'action-points.maneuver-resolved';
+      combatantId: string;
+      targetId: string;
+      action: string;
+      rollId: string;
+      total: number;
+      cmd: number;
+      success: boolean;
+      margin: number;
+      penalty: number;
+    }
   | { type: 'action-points.moved'; combatantId: string; from: Sq | null; to: Sq; path: Sq[] }
   | { type: 'action-points.movement-stopped'; combatantId: string; at: Sq; reason: string }
   | { type: 'action-points.weapon-fired'; combatantId: string; weaponId: string; kind: 'bow' | 'crossbow' | 'firearm' }

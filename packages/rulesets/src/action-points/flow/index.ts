@@ -1,5 +1,5 @@
 import { ensure, expireEffects, type Effect, type ReactionWindow } from '@fray/engine';
-import { READY_WINDOW } from '../catalogue.js';
+import { READY_WINDOW } from '../catalogue/index.js';
 import { checkInitiative } from '../checks/index.js';
 import { spoil } from '../commands/rolls.js';
 import { emit } from '../events/index.js';
@@ -72,7 +72,11 @@ function giveSlot(ctx: X, c: C): void {
   const s = st(ctx);
   const me = s.combatants[c.id]!;
   if (me.data.ready && me.data.ready.round < s.rs.round) {
-    emit(ctx, { type: 'action-points.ready-lost', combatantId: me.id, reason: '"If you don\'t take the action you readied as a reaction by the start of your round of actions, you lose that reaction."' });
+    emit(ctx, {
+      type: 'action-points.ready-lost',
+      combatantId: me.id,
+      reason: '"If you don\'t take the action you readied as a reaction by the start of your round of actions, you lose that reaction."',
+    });
   }
 }
 
@@ -147,7 +151,8 @@ export function onCombatantRemoved(ctx: X): void {
 }
 
 /** The steps a window's `resume` holds (a copy: `drive` consumes it). */
-const queueOf = (resume: unknown): Step[] => (typeof resume === 'object' && resume !== null && 'queue' in resume && Array.isArray(resume.queue) ? resume.queue.slice() : []);
+const queueOf = (resume: unknown): Step[] =>
+  typeof resume === 'object' && resume !== null && 'queue' in resume && Array.isArray(resume.queue) ? resume.queue.slice() : [];
 
 /** After a reaction window: the readied actions it triggered first, then the rest of the pipeline it interrupted. */
 export function onReactionClosed(ctx: X, w: ReactionWindow): void {

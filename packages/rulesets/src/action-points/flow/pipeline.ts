@@ -1,5 +1,5 @@
 import { chebyshev } from '@fray/engine';
-import { AOO_WINDOW, READY_WINDOW, actionDef } from '../catalogue.js';
+import { AOO_WINDOW, READY_WINDOW, actionDef } from '../catalogue/index.js';
 import { plain, resolve } from '../commands/resolve.js';
 import { emit } from '../events/index.js';
 import { progressSubtypes, shapeOf, type Shape } from '../mechanics/shape.js';
@@ -13,7 +13,16 @@ import { alive, canAct, optsOf, posOf, st, type C, type Pending, type S, type Sq
  */
 
 /** A new unit of the pipeline for `c`. */
-export function newPending(ctx: X, c: C, action: string, params: Pending['params'], penalty: number, recKey: string | null, complete: boolean, readied = false): Pending {
+export function newPending(
+  ctx: X,
+  c: C,
+  action: string,
+  params: Pending['params'],
+  penalty: number,
+  recKey: string | null,
+  complete: boolean,
+  readied = false,
+): Pending {
   return { uid: ctx.newId('p'), actorId: c.id, action, params: plain(params), penalty, recKey, complete, readied };
 }
 
@@ -33,7 +42,8 @@ export function stepsFor(s: S, c: C, p: Pending, first: boolean): Step[] {
   if (kinds.length) steps.push({ t: 'ready', p, kinds });
   if (p.complete) {
     if (sh.subtypes.includes('attack') && p.params.targetId) steps.push({ t: 'ready', p, kinds: ['attacked'] });
-    if (sh.tags.includes('path') && p.params.path && p.action !== 'overrun') steps.push({ t: 'move', p, path: p.params.path, offered: [], from: null });
+    if (sh.tags.includes('path') && p.params.path && p.action !== 'overrun')
+      steps.push({ t: 'move', p, path: p.params.path, offered: [], from: null });
     steps.push({ t: 'resolve', p });
     if (sh.tags.includes('path')) steps.push({ t: 'ready', p, kinds: ['moves-adjacent'] });
   }
@@ -47,7 +57,13 @@ export function drive(ctx: X, queue: Step[]): void {
     const s = st(ctx);
     const actor = s.combatants[step.p.actorId];
     if (step.t !== 'ready' && (!actor || !alive(actor))) {
-      emit(ctx, { type: 'action-points.action-lost', combatantId: step.p.actorId, action: step.p.action, key: step.p.recKey, reason: 'the actor is down' });
+      emit(ctx, {
+        type: 'action-points.action-lost',
+        combatantId: step.p.actorId,
+        action: step.p.action,
+        key: step.p.recKey,
+        reason: 'the actor is down',
+      });
       queue = queue.filter((x) => x.p.uid !== step.p.uid);
       continue;
     }
@@ -94,7 +110,11 @@ function offerReady(ctx: X, s: S, actor: C, step: Extract<Step, { t: 'ready' }>,
   if (readiers.length === 0) return false;
   ctx.openReaction({
     kind: READY_WINDOW,
-    trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name}: ${actionDef(step.p.action)?.label ?? step.p.action} (${step.kinds.join(', ')})` },
+    trigger: {
+      combatantId: actor.id,
+      action: step.p.action,
+      description: `${actor.name}: ${actionDef(step.p.action)?.label ?? step.p.action} (${step.kinds.join(', ')})`,
+    },
     eligible: readiers,
     allowed: ['completeReady'],
     resume: plain({ queue }),
@@ -136,10 +156,15 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
         .filter((f) => !step.offered.includes(f.id) && canMakeAoO(s, f))
         .map((f) => f.id);
       if (from.length > 0) {
-        if (walked.length) emit(ctx, { type: 'action-points.moved', combatantId: actor.id, from: plain(posOf(actor)), to: plain(pos), path: plain(walked) });
+        if (walked.length)
+          emit(ctx, { type: 'action-points.moved', combatantId: actor.id, from: plain(posOf(actor)), to: plain(pos), path: plain(walked) });
         ctx.openReaction({
           kind: AOO_WINDOW,
-          trigger: { combatantId: actor.id, action: step.p.action, description: `${actor.name} leaves a threatened square (${pos.x},${pos.y})` },
+          trigger: {
+            combatantId: actor.id,
+            action: step.p.action,
+            description: `${actor.name} leaves a threatened square (${pos.x},${pos.y})`,
+          },
           eligible: from,
           allowed: ['attackOfOpportunity', 'spendAoo'],
           resume: plain({ queue: [{ ...step, path: step.path.slice(i), offered: [...step.offered, ...from], from: start }, ...queue] }),
@@ -148,15 +173,22 @@ function walk(ctx: X, actor: C, step: Extract<Step, { t: 'move' }>, queue: Step[
         return true;
       }
     }
-    const blocker = Object.values(s.combatants).find((o) => o.id !== actor.id && o.side !== actor.side && alive(o) && posOf(o)?.x === next.x && posOf(o)?.y === next.y);
+    const blocker = Object.values(s.combatants).find(
+      (o) => o.id !== actor.id && o.side !== actor.side && alive(o) && posOf(o)?.x === next.x && posOf(o)?.y === next.y,
+    );
     if (blocker) {
-      emit(ctx, { type: 'action-points.movement-stopped', combatantId: actor.id, at: plain(pos), reason: `${blocker.name} blocks the way` });
+      emit(ctx, {
+        type: 'action-points.movement-stopped',
+        combatantId: actor.id,
+        at: plain(pos),
+        reason: `${blocker.name} blocks the way`,
+      });
       break;
     }
     pos = next;
     walked.push(pos);
   }
-  if (walked.length) emit(ctx, { type: 'action-points.moved', combatantId: actor.id, from: plain(posOf(actor)), to: plain(pos), path: plain(walked) });
+  if (walked.length)
+    emit(ctx, { type: 'action-points.moved', combatantId: actor.id, from: plain(posOf(actor)), to: plain(pos), path: plain(walked) });
   return false;
 }
-

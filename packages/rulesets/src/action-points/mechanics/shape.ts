@@ -1,6 +1,15 @@
-import { actionDef, type ActionDef, type ActionType, type Subtype, type Tag } from '../catalogue.js';
+import { actionDef, type ActionDef, type ActionType, type Subtype, type Tag } from '../catalogue/index.js';
 import type { Options } from '../options.js';
-import { DEFAULT_BASE_SPEED_BY_SIZE, PHASES, baseActionSpeed, laterSpeed, phaseIndex, type Phase, type Speed, type SpeedTable } from './phases.js';
+import {
+  DEFAULT_BASE_SPEED_BY_SIZE,
+  PHASES,
+  baseActionSpeed,
+  laterSpeed,
+  phaseIndex,
+  type Phase,
+  type Speed,
+  type SpeedTable,
+} from './phases.js';
 import { has, optsOf, type ActParams, type C, type InProgress, type S, type Weapon } from '../state.js';
 
 /** What an action is for this creature now: its type, cost and subtypes after feats and parameters, its speed, its phase. */
@@ -10,7 +19,11 @@ const speedTables = new WeakMap<Options, SpeedTable>();
 function speedTableOf(o: Options): SpeedTable {
   let t = speedTables.get(o);
   if (!t) {
-    t = { baseSpeedBySize: { ...DEFAULT_BASE_SPEED_BY_SIZE, ...o.baseSpeedBySize }, fastMovement: o.fastMovement, slowMovement: o.slowMovement };
+    t = {
+      baseSpeedBySize: { ...DEFAULT_BASE_SPEED_BY_SIZE, ...o.baseSpeedBySize },
+      fastMovement: o.fastMovement,
+      slowMovement: o.slowMovement,
+    };
     speedTables.set(o, t);
   }
   return t;
@@ -178,7 +191,8 @@ export const phaseStamp = (s: S): number => s.rs.round * PHASES.length + s.rs.ph
  * drawn in the second action phase as a free action may be released" in the third. An arrow nocked in this very phase
  * was not readied before it began (unless the table sets `nockedFiresSamePhase`).
  */
-export const nockedThisPhase = (s: S, c: C): boolean => !optsOf(s).nockedFiresSamePhase && c.data.nocked !== null && c.data.nockedAt === phaseStamp(s);
+export const nockedThisPhase = (s: S, c: C): boolean =>
+  !optsOf(s).nockedFiresSamePhase && c.data.nocked !== null && c.data.nockedAt === phaseStamp(s);
 
 /** The earliest phase of a missile: triggered weapons (crossbows, firearms) and readied arrows in the ready-missile phase; thrown weapons and bows not readied in the thrown phase. */
 function missilePhase(s: S, c: C, w: Weapon): Phase {

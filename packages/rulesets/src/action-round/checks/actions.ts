@@ -1,16 +1,33 @@
 import { chebyshev, ruleError, type EngineError, type Item } from '@fray/engine';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import { combinablePowers, powerReachWhy } from '../mechanics/combat.js';
 import type { Options } from '../options.js';
 import { checkFree } from './turn.js';
-import { combatant, freeHand, groundItemNear, heldItems, isIncapacitated, isTwoHanded, posOf, type C, type LastCheck, type Power, type State } from '../state/index.js';
+import {
+  combatant,
+  freeHand,
+  groundItemNear,
+  heldItems,
+  isIncapacitated,
+  isTwoHanded,
+  posOf,
+  type C,
+  type LastCheck,
+  type Power,
+  type State,
+} from '../state/index.js';
 
 /** Why the other actions may not happen: delay, powers, Destiny, items, commands, influence. */
 
 /** DELAY: "You cannot delay if you have already taken an action on your turn, or if you are unable to take actions". */
 export function checkDelay(s: State, c: C): EngineError | null {
   if (s.clock.current !== c.id) return ruleError('NOT_YOUR_TURN', RULE.delay, `Only the acting character can delay.`);
-  if (c.data.acted) return ruleError('ILLEGAL_ACTION', RULE.delay, 'You cannot delay if you have already taken an action on your turn. "You must delay your entire turn."');
+  if (c.data.acted)
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.delay,
+      'You cannot delay if you have already taken an action on your turn. "You must delay your entire turn."',
+    );
   if (isIncapacitated(s, c)) return ruleError('ILLEGAL_ACTION', RULE.delay, 'You cannot delay if you are unable to take actions.');
   return null;
 }
@@ -20,10 +37,18 @@ export function checkActNow(s: State, c: C): EngineError | null {
   if (!c.data.delaying) return ruleError('ILLEGAL_ACTION', RULE.delay, `${c.name} is not delaying.`);
   const cur = s.clock.current;
   if (cur !== null && combatant(s, cur).data.acted) {
-    return ruleError('ILLEGAL_ACTION', RULE.delay, `${combatant(s, cur).name} is in the middle of a turn: take your delayed turn after it ends.`);
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.delay,
+      `${combatant(s, cur).name} is in the middle of a turn: take your delayed turn after it ends.`,
+    );
   }
   if (s.rs.turnSeq <= c.data.delayedSeq + 1 && cur !== null) {
-    return ruleError('ILLEGAL_ACTION', RULE.delay, 'You may take your turn "at any point after any other character in the conflict has acted": no one has acted since you delayed.');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.delay,
+      'You may take your turn "at any point after any other character in the conflict has acted": no one has acted since you delayed.',
+    );
   }
   return null;
 }
@@ -31,7 +56,9 @@ export function checkActNow(s: State, c: C): EngineError | null {
 // ---------------------------------------------------------------- powers
 
 export function checkPower(c: C, powerId: string): EngineError | null {
-  return c.stats.powers.some((x) => x.id === powerId) ? null : ruleError('INVALID_COMMAND', RULE.powers, `${c.name} has no power "${powerId}".`);
+  return c.stats.powers.some((x) => x.id === powerId)
+    ? null
+    : ruleError('INVALID_COMMAND', RULE.powers, `${c.name} has no power "${powerId}".`);
 }
 
 /** "you can only use one Area Power per round, regardless of action type used." */
@@ -58,10 +85,20 @@ export function checkAlternate(p: Power, alternate: string): EngineError | null 
 
 /** COMBINE works "as long as you have a power with the same effect". */
 export function checkCombine(helper: C, ally: C, powerId?: string): EngineError | null {
-  if (powerId && !ally.stats.powers.some((p) => p.id === powerId)) return ruleError('INVALID_COMMAND', RULE.assistCombine, `${ally.name} has no power "${powerId}".`);
-  if (helper.stats.powers.length === 0) return ruleError('ILLEGAL_ACTION', RULE.assistCombine, `${helper.name} has no powers: COMBINE works "as long as you have a power with the same effect".`);
+  if (powerId && !ally.stats.powers.some((p) => p.id === powerId))
+    return ruleError('INVALID_COMMAND', RULE.assistCombine, `${ally.name} has no power "${powerId}".`);
+  if (helper.stats.powers.length === 0)
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.assistCombine,
+      `${helper.name} has no powers: COMBINE works "as long as you have a power with the same effect".`,
+    );
   if (combinablePowers(helper, ally, powerId).length === 0) {
-    return ruleError('ILLEGAL_ACTION', RULE.assistCombine, `${helper.name} has no power with the same effect as ${powerId ? `${ally.name}'s ${powerId}` : `any of ${ally.name}'s powers`}: COMBINE works "as long as you have a power with the same effect".`);
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.assistCombine,
+      `${helper.name} has no power with the same effect as ${powerId ? `${ally.name}'s ${powerId}` : `any of ${ally.name}'s powers`}: COMBINE works "as long as you have a power with the same effect".`,
+    );
   }
   return null;
 }
@@ -79,24 +116,48 @@ export function checkSpend(s: State, c: C, pool: Pool, use: string, benefit: str
 /** "If unconscious, or unable to take free actions for some other reason, you can still spend ... to attempt to use the Recover action": only that. */
 export function checkSpendWhileDown(s: State, c: C, use: string): EngineError | null {
   if (use === 'recover' || !isIncapacitated(s, c)) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.destinyUnconscious, `${c.name} cannot take free actions: "If unconscious ... you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6" (only Recover).`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.destinyUnconscious,
+    `${c.name} cannot take free actions: "If unconscious ... you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6" (only Recover).`,
+  );
 }
 
 function checkSpendUse(s: State, last: LastCheck | undefined, use: string, benefit: string | undefined): EngineError | null {
-  if (use === 'coup' && !(last && last.success)) return ruleError('ILLEGAL_ACTION', RULE.destinyCoup, '"COUP: ... increase the Degree of success on a successful check": your last check did not succeed.');
-  if (use === 'improve-roll' && !last) return ruleError('ILLEGAL_ACTION', RULE.destinyImproveRoll, 'No check of yours to improve ("You cannot spend ... on die rolls made by the GM or other players").');
+  if (use === 'coup' && !(last && last.success))
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.destinyCoup,
+      '"COUP: ... increase the Degree of success on a successful check": your last check did not succeed.',
+    );
+  if (use === 'improve-roll' && !last)
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.destinyImproveRoll,
+      'No check of yours to improve ("You cannot spend ... on die rolls made by the GM or other players").',
+    );
   if (use === 'stunt' && !(last && last.success && last.attack && s.combatants[last.attack.targetId])) {
-    return ruleError('ILLEGAL_ACTION', RULE.destinyStunt, '"STUNT: ... immediately add a Stunt to a successful Attack": your last check was not a successful attack.');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.destinyStunt,
+      '"STUNT: ... immediately add a Stunt to a successful Attack": your last check was not a successful attack.',
+    );
   }
   if (use === 'stunt' && !benefit) return ruleError('INVALID_COMMAND', RULE.destinyStunt, 'Choose the stunt benefit.');
   return null;
 }
 
 /** SURGE: what each benefit needs named. */
-export function checkSurge(s: State, c: C, cmd: { benefit: string; powerId?: string; alternate?: string; trait?: string; effectId?: string }): EngineError | null {
-  if (cmd.benefit === 'alternate-effect' && !(cmd.powerId && cmd.alternate)) return ruleError('INVALID_COMMAND', RULE.surge, 'Name the power and the alternate effect.');
+export function checkSurge(
+  s: State,
+  c: C,
+  cmd: { benefit: string; powerId?: string; alternate?: string; trait?: string; effectId?: string },
+): EngineError | null {
+  if (cmd.benefit === 'alternate-effect' && !(cmd.powerId && cmd.alternate))
+    return ruleError('INVALID_COMMAND', RULE.surge, 'Name the power and the alternate effect.');
   if (cmd.benefit === 'boost' && !cmd.trait) return ruleError('INVALID_COMMAND', RULE.surge, 'Name the trait to boost.');
-  if (cmd.benefit === 'resistance' && !s.effects.some((e) => e.id === cmd.effectId && e.targetId === c.id)) return ruleError('INVALID_COMMAND', RULE.surge, 'Name an ongoing effect on you.');
+  if (cmd.benefit === 'resistance' && !s.effects.some((e) => e.id === cmd.effectId && e.targetId === c.id))
+    return ruleError('INVALID_COMMAND', RULE.surge, 'Name an ongoing effect on you.');
   return null;
 }
 
@@ -142,7 +203,9 @@ export function checkRetrieveToHand(c: C, it: Item): EngineError | null {
 
 /** "dropping a held item" */
 export function checkHeld(c: C, it: Item): EngineError | null {
-  return heldItems(c).some((h) => h.id === it.id) ? null : ruleError('ILLEGAL_ACTION', RULE.drop, '"dropping a held item": it is not in hand.');
+  return heldItems(c).some((h) => h.id === it.id)
+    ? null
+    : ruleError('ILLEGAL_ACTION', RULE.drop, '"dropping a held item": it is not in hand.');
 }
 
 /** "loading a complex weapon" */
@@ -154,14 +217,22 @@ export function checkComplex(it: Item): EngineError | null {
 
 /** COMMAND: "a character or creature under your control". */
 export function checkMinion(c: C, m: C): EngineError | null {
-  return m.stats.commander === c.id ? null : ruleError('ILLEGAL_ACTION', RULE.command, `"a character or creature under your control": ${m.name} is not under ${c.name}'s control.`);
+  return m.stats.commander === c.id
+    ? null
+    : ruleError(
+        'ILLEGAL_ACTION',
+        RULE.command,
+        `"a character or creature under your control": ${m.name} is not under ${c.name}'s control.`,
+      );
 }
 
 /** INFLUENCE: within conversation range. */
 export function checkConversation(o: Options, c: C, t: C): EngineError | null {
   const pc = posOf(c);
   const pt = posOf(t);
-  return pc && pt && chebyshev(pc, pt) <= o.conversationRange ? null : ruleError('ILLEGAL_ACTION', RULE.influence, `${t.name} is out of conversation range.`);
+  return pc && pt && chebyshev(pc, pt) <= o.conversationRange
+    ? null
+    : ruleError('ILLEGAL_ACTION', RULE.influence, `${t.name} is out of conversation range.`);
 }
 
 /** ASSIST a skill check: name the skill. */
@@ -178,6 +249,11 @@ export function checkTalk(s: State, c: C): EngineError | null {
 /** GAMBIT: "Success grants you or an ally"; moving needs the Disadvantage chosen. */
 export function checkGambit(c: C, beneficiary: C | null, moving: boolean, movement: string): EngineError | null {
   if (beneficiary && beneficiary.side !== c.side) return ruleError('ILLEGAL_ACTION', RULE.gambit, '"Success grants you or an ally".');
-  if (moving && movement === 'none') return ruleError('ILLEGAL_ACTION', RULE.gambit, 'To move during a gambit take -1 (speed -1 rank) or -2 (normal speed) Disadvantage: set movement.');
+  if (moving && movement === 'none')
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.gambit,
+      'To move during a gambit take -1 (speed -1 rank) or -2 (normal speed) Disadvantage: set movement.',
+    );
   return null;
 }

@@ -1,5 +1,5 @@
 import { ruleError, type EngineError, type ReactionWindow } from '@fray/engine';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import { rangeWhy } from '../mechanics/combat.js';
 import { threatens } from '../mechanics/space.js';
 import type { Options } from '../options.js';
@@ -29,7 +29,13 @@ export function checkAttackRange(o: Options, a: C, t: C, kind: AttackKind): Engi
 
 /** SLAM: "When you move before an attack, you can slam right into your target". */
 export function checkSlam(s: State, c: C): EngineError | null {
-  return movedThisRound(s, c) ? null : ruleError('ILLEGAL_ACTION', RULE.slam, '"When you move before an attack, you can slam right into your target": you have not moved this round.');
+  return movedThisRound(s, c)
+    ? null
+    : ruleError(
+        'ILLEGAL_ACTION',
+        RULE.slam,
+        '"When you move before an attack, you can slam right into your target": you have not moved this round.',
+      );
 }
 
 /**
@@ -42,22 +48,33 @@ export function checkOpportunityAttack(s: State, o: Options, c: C): EngineError 
   const mover = w?.trigger.combatantId ? s.combatants[w.trigger.combatantId] : undefined;
   const p = mover ? posOf(mover) : null;
   if (c.data.readied && (!p || threatens(s, o, c, p))) return checkReadiedWaits(c);
-  if (!w || w.kind !== RULE.opportunityAttack) return ruleError('ILLEGAL_ACTION', RULE.opportunityAttack, 'Nothing provoked an opportunity attack.');
+  if (!w || w.kind !== RULE.opportunityAttack)
+    return ruleError('ILLEGAL_ACTION', RULE.opportunityAttack, 'Nothing provoked an opportunity attack.');
   if (!mover || !p) return ruleError('UNKNOWN_TARGET', RULE.opportunityAttack, 'The provoking character is gone.');
-  if (!threatens(s, o, c, p)) return ruleError('ILLEGAL_ACTION', RULE.opportunityAttack, `${c.name} does not threaten ${mover.name}'s square.`);
+  if (!threatens(s, o, c, p))
+    return ruleError('ILLEGAL_ACTION', RULE.opportunityAttack, `${c.name} does not threaten ${mover.name}'s square.`);
   return null;
 }
 
 /** COUNTER-STUNT: "If you lose the opposed check, the defender may immediately make an attempt to use a Stunt on you as a Reaction". */
 export function checkCounterStunt(w: ReactionWindow | null): EngineError | null {
   if (w && w.kind === RULE.counterStunt && w.trigger.combatantId) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.counterStunt, '"If you lose the opposed check, the defender may immediately make an attempt": no stunt against you has just failed.');
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.counterStunt,
+    '"If you lose the opposed check, the defender may immediately make an attempt": no stunt against you has just failed.',
+  );
 }
 
 /** READY: "you may take the readied action as a Reaction to that trigger". */
 export function checkReadiedTrigger(s: State, c: C): EngineError | null {
   if (!c.data.readied) return ruleError('ILLEGAL_ACTION', RULE.ready, `${c.name} has no readied action.`);
-  if (s.reaction?.kind !== RULE.readied) return ruleError('ILLEGAL_ACTION', RULE.ready, '"you may take the readied action as a Reaction to that trigger": the trigger has not happened.');
+  if (s.reaction?.kind !== RULE.readied)
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.ready,
+      '"you may take the readied action as a Reaction to that trigger": the trigger has not happened.',
+    );
   return null;
 }
 
@@ -73,14 +90,22 @@ export function checkAssistReach(o: Options, c: C, t: C): EngineError | null {
 export function checkAssistDelay(s: State, c: C, ally: C): EngineError | null {
   const order = s.clock.order;
   if (order[order.indexOf(c.id) + 1] === ally.id) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.assistDelay, `To assist ${ally.name}'s skill check you "must delay to the same point in the initiative order": delay, then act just before ${ally.name}.`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.assistDelay,
+    `To assist ${ally.name}'s skill check you "must delay to the same point in the initiative order": delay, then act just before ${ally.name}.`,
+  );
 }
 
 /** AIM: "Once you aim, your next attack must be to attack the creature you were aiming at". */
 export function checkAimTarget(s: State, c: C, t: C): EngineError | null {
   if (!c.data.aim || c.data.aim.targetId === t.id) return null;
   const at = s.combatants[c.data.aim.targetId]?.name ?? 'someone else';
-  return ruleError('ILLEGAL_ACTION', RULE.aimTarget, `"Once you aim, your next attack must be to attack the creature you were aiming at": ${c.name} is aiming at ${at}. Attack that target, or let the aim lapse.`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.aimTarget,
+    `"Once you aim, your next attack must be to attack the creature you were aiming at": ${c.name} is aiming at ${at}. Attack that target, or let the aim lapse.`,
+  );
 }
 /** MAINTAIN AIM: "it requires a free action to maintain your aim": once a turn, while aiming. */
 export function checkMaintainAim(c: C): EngineError | null {
@@ -92,7 +117,8 @@ export function checkMaintainAim(c: C): EngineError | null {
 type StanceSide = { on: 'attack' | 'defense' | 'effect'; n: number };
 /** STANCE: "Before you make an Attack on your turn, you can take between -1 to -5 Disadvantage ... and add the same number". */
 export function checkStance(c: C, pen: StanceSide, bon: StanceSide): EngineError | null {
-  if (c.data.attackedThisTurn) return ruleError('ILLEGAL_ACTION', RULE.stance, '"Before you make an Attack on your turn": you have already attacked.');
+  if (c.data.attackedThisTurn)
+    return ruleError('ILLEGAL_ACTION', RULE.stance, '"Before you make an Attack on your turn": you have already attacked.');
   if (pen.n !== bon.n) return ruleError('ILLEGAL_ACTION', RULE.stance, '"add the same number (+1 to +5) as Advantage".');
   if (pen.on === bon.on) return ruleError('ILLEGAL_ACTION', RULE.stance, 'The penalty and the bonus must be on different things.');
   return null;
@@ -105,8 +131,15 @@ export function checkTrick(o: Options, skill: string, opposing: [string, string]
   const sa = map[opposing[0].toLowerCase()];
   const sb = map[opposing[1].toLowerCase()];
   if (!mine || !sa || !sb) return ruleError('ILLEGAL_ACTION', RULE.trick, 'Trick skills must be listed in the skillAbilities option.');
-  if (sa.ability === sb.ability) return ruleError('ILLEGAL_ACTION', RULE.trick, '"the better of any two skills of your choice so long as each is of a different ability".');
-  if (sa.group !== sb.group || mine.group !== sa.group) return ruleError('ILLEGAL_ACTION', RULE.trick, '"but all must come from the same ability group".');
-  if (!o.lesserConditions.includes(condition)) return ruleError('ILLEGAL_ACTION', RULE.trick, `"a lesser condition of your choice": ${o.lesserConditions.join(', ')}.`);
+  if (sa.ability === sb.ability)
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.trick,
+      '"the better of any two skills of your choice so long as each is of a different ability".',
+    );
+  if (sa.group !== sb.group || mine.group !== sa.group)
+    return ruleError('ILLEGAL_ACTION', RULE.trick, '"but all must come from the same ability group".');
+  if (!o.lesserConditions.includes(condition))
+    return ruleError('ILLEGAL_ACTION', RULE.trick, `"a lesser condition of your choice": ${o.lesserConditions.join(', ')}.`);
   return null;
 }

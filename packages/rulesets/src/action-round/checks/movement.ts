@@ -1,5 +1,5 @@
 import { chebyshev, ruleError, type EngineError } from '@fray/engine';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import { cond, effectsOn, occupant, posOf, type C, type Square, type State } from '../state/index.js';
 
 /** Why a movement may not happen: paths, prone, split moves, charge, escape, stand. */
@@ -12,9 +12,11 @@ export function checkPath(s: State, c: C, p: Square[], max: number, rule: string
   let prev = start;
   for (let i = 0; i < p.length; i++) {
     const step = p[i]!;
-    if (chebyshev(prev, step) !== 1) return ruleError('INVALID_COMMAND', rule, `Square ${i + 1} (${step.x},${step.y}) is not adjacent to the previous one.`);
+    if (chebyshev(prev, step) !== 1)
+      return ruleError('INVALID_COMMAND', rule, `Square ${i + 1} (${step.x},${step.y}) is not adjacent to the previous one.`);
     const occ = occupant(s, step, c.id);
-    if (occ && (occ.side !== c.side || i === p.length - 1)) return ruleError('ILLEGAL_ACTION', rule, `(${step.x},${step.y}) is occupied by ${occ.name}.`);
+    if (occ && (occ.side !== c.side || i === p.length - 1))
+      return ruleError('ILLEGAL_ACTION', rule, `(${step.x},${step.y}) is occupied by ${occ.name}.`);
     prev = step;
   }
   return null;
@@ -32,7 +34,11 @@ export function checkMoveMode(s: State, c: C, mode: string): EngineError | null 
 export function checkSplit(c: C): EngineError | null {
   const open = c.data.move;
   if (!open || !open.afterStandard || open.remaining <= 0) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.noSplitMove, '"You cannot, however, normally split up your move action before and after your standard action."');
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.noSplitMove,
+    '"You cannot, however, normally split up your move action before and after your standard action."',
+  );
 }
 
 /** "in a relatively straight line towards your target": every square closer, ending within reach. */
@@ -40,14 +46,21 @@ export function checkChargeLine(c: C, t: C, p: Square[], max: number): EngineErr
   const pc = posOf(c);
   const pt = posOf(t);
   if (!pc || !pt) return ruleError('ILLEGAL_ACTION', RULE.charge, 'Both characters must be on the grid.');
-  if (p.length === 0) return ruleError('ILLEGAL_ACTION', RULE.charge, '"You rush forward to attack": a charge needs at least one square of movement.');
+  if (p.length === 0)
+    return ruleError('ILLEGAL_ACTION', RULE.charge, '"You rush forward to attack": a charge needs at least one square of movement.');
   let prev = chebyshev(pc, pt);
   for (const step of p) {
     const d = chebyshev(step, pt);
-    if (d >= prev) return ruleError('ILLEGAL_ACTION', RULE.charge, '"in a relatively straight line towards your target": every square must bring you closer.');
+    if (d >= prev)
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.charge,
+        '"in a relatively straight line towards your target": every square must bring you closer.',
+      );
     prev = d;
   }
-  if (prev > c.stats.reach) return ruleError('ILLEGAL_ACTION', RULE.charge, `The charge ends out of reach of ${t.name} (speed ${max} squares).`);
+  if (prev > c.stats.reach)
+    return ruleError('ILLEGAL_ACTION', RULE.charge, `The charge ends out of reach of ${t.name} (speed ${max} squares).`);
   return null;
 }
 

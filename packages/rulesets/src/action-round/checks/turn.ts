@@ -1,5 +1,5 @@
 import { ruleError, type Command, type EngineError } from '@fray/engine';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import type { Options } from '../options.js';
 import { combatant, hasReacted, isIncapacitated, slotFor, type C, type Slot, type State } from '../state/index.js';
 
@@ -28,12 +28,24 @@ function notYourTurn(s: State, c: C): EngineError {
   const now = cur === null ? null : combatant(s, cur);
   if (s.rs.interrupted === c.id && now) {
     // "Your initiative moves into the new place in the order where you act."
-    return ruleError('NOT_YOUR_TURN', RULE.delayInterrupt, `${c.name}'s turn is interrupted: ${now.name} took a delayed turn before it ("Your initiative moves into the new place in the order where you act"); ${c.name}'s turn resumes when ${now.name}'s ends.`);
+    return ruleError(
+      'NOT_YOUR_TURN',
+      RULE.delayInterrupt,
+      `${c.name}'s turn is interrupted: ${now.name} took a delayed turn before it ("Your initiative moves into the new place in the order where you act"); ${c.name}'s turn resumes when ${now.name}'s ends.`,
+    );
   }
   if (isIncapacitated(s, c)) {
-    return ruleError('NOT_YOUR_TURN', RULE.turnSkipped, `${c.name} is incapacitated and cannot take actions: its turns are skipped until it recovers.`);
+    return ruleError(
+      'NOT_YOUR_TURN',
+      RULE.turnSkipped,
+      `${c.name} is incapacitated and cannot take actions: its turns are skipped until it recovers.`,
+    );
   }
-  return ruleError('NOT_YOUR_TURN', RULE.turns, `It is not ${c.name}'s turn${now ? ` but ${now.name}'s` : ''}: "Each character has a turn to take actions."`);
+  return ruleError(
+    'NOT_YOUR_TURN',
+    RULE.turns,
+    `It is not ${c.name}'s turn${now ? ` but ${now.name}'s` : ''}: "Each character has a turn to take actions."`,
+  );
 }
 
 /** The turn, then a slot of `type` ("one standard, one move and one quick action"), or a free action. */
@@ -55,7 +67,11 @@ function checkSlot(c: C, type: Slot): EngineError | null {
 export function checkFree(s: State, c: C, n = 1): EngineError | null {
   const limit = s.rs.freeActionLimit;
   if (c.data.free + n <= limit) return null;
-  return ruleError('BUDGET_EXHAUSTED', RULE.freeActions, `${c.name} has used the ${limit} free actions the GM allows ("as many free actions in a round as the GM considers reasonable").`);
+  return ruleError(
+    'BUDGET_EXHAUSTED',
+    RULE.freeActions,
+    `${c.name} has used the ${limit} free actions the GM allows ("as many free actions in a round as the GM considers reasonable").`,
+  );
 }
 
 /** May this combatant take a reaction now? `readied` = the reaction is the readied action itself. */
@@ -63,7 +79,11 @@ export function checkReaction(s: State, o: Options, c: C, readied = false): Engi
   if (isIncapacitated(s, c)) return ruleError('ILLEGAL_ACTION', RULE.incapacitated, `${c.name} is incapacitated and cannot react.`);
   if (!readied && c.data.readied) return checkReadiedWaits(c);
   if (hasReacted(s, o, c)) {
-    return ruleError('BUDGET_EXHAUSTED', RULE.oneReaction, `${c.name} has already reacted this turn: "as many reactions as are called for, with a limit of one per Turn".`);
+    return ruleError(
+      'BUDGET_EXHAUSTED',
+      RULE.oneReaction,
+      `${c.name} has already reacted this turn: "as many reactions as are called for, with a limit of one per Turn".`,
+    );
   }
   return null;
 }
@@ -71,7 +91,11 @@ export function checkReaction(s: State, o: Options, c: C, readied = false): Engi
 /** "until you take your readied action, you cannot take any other Reactions" */
 export function checkReadiedWaits(c: C): EngineError | null {
   if (!c.data.readied) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.readyConcentration, `${c.name} is waiting with a readied action (${c.data.readied.action}): "until you take your readied action, you cannot take any other Reactions".`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.readyConcentration,
+    `${c.name} is waiting with a readied action (${c.data.readied.action}): "until you take your readied action, you cannot take any other Reactions".`,
+  );
 }
 
 /**
@@ -88,18 +112,30 @@ export function refuseReaction(s: State, cmd: Command): EngineError | null {
 /** Reactions declared on one's own check (Raise, Smash, Slam, Hunch): each is the turn's one reaction. */
 export function checkDeclared(c: C, used: string[]): EngineError | null {
   if (used.length <= 1) return null;
-  return ruleError('BUDGET_EXHAUSTED', RULE.oneReaction, `${used.join(' and ')} are ${used.length} reactions for ${c.name}: "as many reactions as are called for, with a limit of one per Turn".`);
+  return ruleError(
+    'BUDGET_EXHAUSTED',
+    RULE.oneReaction,
+    `${used.join(' and ')} are ${used.length} reactions for ${c.name}: "as many reactions as are called for, with a limit of one per Turn".`,
+  );
 }
 
 /** "You can make up to two raises on a single check." */
 export function checkRaises(raises: number): EngineError | null {
   if (raises <= 2) return null;
-  return ruleError('INVALID_COMMAND', RULE.raise, `${raises} raises on one check: "You can make up to two raises on a single check" (each raises the DC by 5).`);
+  return ruleError(
+    'INVALID_COMMAND',
+    RULE.raise,
+    `${raises} raises on one check: "You can make up to two raises on a single check" (each raises the DC by 5).`,
+  );
 }
 
 /** A quick action: from the turn budget on your turn, or "as part of a reaction, so long as you did not use it during your last turn". */
 export function checkQuick(s: State, c: C): EngineError | null {
   if (s.clock.current === c.id) return checkSlot(c, 'quick');
   if (!c.data.quickUsedThisTurn && !c.data.quickInReaction) return null;
-  return ruleError('ILLEGAL_ACTION', RULE.quickInReaction, `${c.name} may use its quick action as part of a reaction "so long as you did not use it during your last turn".`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.quickInReaction,
+    `${c.name} may use its quick action as part of a reaction "so long as you did not use it during your last turn".`,
+  );
 }

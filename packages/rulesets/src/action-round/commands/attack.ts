@@ -1,6 +1,17 @@
 import { ensure } from '@fray/engine';
-import { checkAttackRange, checkChargeLine, checkCounterStunt, checkMoveMode, checkOnGrid, checkOpportunityAttack, checkPath, checkRaises, checkReaction, checkSlam } from '../checks/index.js';
-import { RULE } from '../catalogue.js';
+import {
+  checkAttackRange,
+  checkChargeLine,
+  checkCounterStunt,
+  checkMoveMode,
+  checkOnGrid,
+  checkOpportunityAttack,
+  checkPath,
+  checkRaises,
+  checkReaction,
+  checkSlam,
+} from '../checks/index.js';
+import { RULE } from '../catalogue/index.js';
 import { emit, patchData, type ArCtx } from '../events.js';
 import { damageRank, stuntPenalty, stuntSave } from '../mechanics/combat.js';
 import { lineToward, threatens } from '../mechanics/space.js';
@@ -30,7 +41,13 @@ const attack = command({
     if (cmd.slam) ensure(checkSlam(ctx.state, c));
     spend(ctx, c, `attack-${cmd.kind}`, 'standard');
     useDeclared(ctx, c, used);
-    provokeThenResolve(ctx, c, { t: 'resolve', action: 'attack', cmd }, attackProvokers(ctx.state, ctx.options, c, t, cmd.kind), `${c.name} makes a ${cmd.kind} attack`);
+    provokeThenResolve(
+      ctx,
+      c,
+      { t: 'resolve', action: 'attack', cmd },
+      attackProvokers(ctx.state, ctx.options, c, t, cmd.kind),
+      `${c.name} makes a ${cmd.kind} attack`,
+    );
   },
 });
 
@@ -101,7 +118,12 @@ const counterStunt = command({
     if (cmd.quick) quickInReaction(ctx, c, cmd.quick);
     // "make another opposed damage vs. an appropriate defense check"
     const save = stuntSave(a, 'close');
-    const r = opposed(ctx, { who: c.id, bonus: damageRank(ctx.state, c, 'close'), purpose: `counter-stunt (${cmd.benefit}) vs ${a.name}'s ${save}` }, { who: a.id, bonus: a.stats[save], purpose: `${save} vs counter-stunt` }, 'stunt');
+    const r = opposed(
+      ctx,
+      { who: c.id, bonus: damageRank(ctx.state, c, 'close'), purpose: `counter-stunt (${cmd.benefit}) vs ${a.name}'s ${save}` },
+      { who: a.id, bonus: a.stats[save], purpose: `${save} vs counter-stunt` },
+      'stunt',
+    );
     if (r.success) applyStunt(ctx, c.id, a.id, 'close', { benefit: cmd.benefit, condition: cmd.condition, itemId: cmd.itemId }, r.degrees);
     else emit(ctx, 'stunt-failed', { combatantId: c.id, targetId: a.id, benefit: cmd.benefit, counter: true });
   },

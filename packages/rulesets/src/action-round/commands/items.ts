@@ -1,6 +1,6 @@
 import { ensure, type Item } from '@fray/engine';
 import { checkComplex, checkHeld, checkNotProne, checkRetrievable, checkTurn } from '../checks/index.js';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import { emit, patchData, plain, type ArCtx } from '../events.js';
 import { loadRuling, variableRuling } from '../mechanics/rulings.js';
 import { payVariable, spend } from './resolve/budget.js';
@@ -72,7 +72,9 @@ const drop = command({
     ensure(checkHeld(c, it));
     spend(ctx, c, 'drop-item', 'free');
     const square = plain(posOf(c));
-    const items = plain(c.items).map((i): Item => (i.id === it.id ? { ...i, location: 'ground', props: { ...(i.props ?? {}), square } } : i));
+    const items = plain(c.items).map((i): Item =>
+      i.id === it.id ? { ...i, location: 'ground', props: { ...(i.props ?? {}), square } } : i,
+    );
     emit(ctx, 'dropped', { combatantId: c.id, itemId: it.id }, { items: { [c.id]: items } });
   },
 });
@@ -97,7 +99,13 @@ const useTool = command({
     const it = ownItem(c, cmd.itemId);
     const ruling = variableRuling(ctx.state, ctx.options, `tool:${it.id}`, it);
     payVariable(ctx, c, `use-tool:${it.id}`, ruling.type);
-    provokeThenResolve(ctx, c, { t: 'resolve', action: 'use-tool', cmd }, ruling.provokes ? threateners(ctx, c) : [], `${c.name} uses ${it.name}`);
+    provokeThenResolve(
+      ctx,
+      c,
+      { t: 'resolve', action: 'use-tool', cmd },
+      ruling.provokes ? threateners(ctx, c) : [],
+      `${c.name} uses ${it.name}`,
+    );
   },
 });
 

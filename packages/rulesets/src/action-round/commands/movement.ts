@@ -1,5 +1,5 @@
 import { chebyshev, ensure } from '@fray/engine';
-import { RULE } from '../catalogue.js';
+import { RULE } from '../catalogue/index.js';
 import { checkBudget, checkFree, checkGrabbed, checkMoveMode, checkPath, checkProne, checkSplit, checkTurn } from '../checks/index.js';
 import { emit, patchData, type ArCtx } from '../events.js';
 import { dcHard, dcModerate } from '../mechanics/dice.js';
@@ -53,7 +53,13 @@ function startMove(ctx: ArCtx, c: C, cmd: In<'move'>): void {
   if (cmd.mode === 'crawl') rank -= 3;
   const max = squaresForRank(rank);
   ensure(checkPath(ctx.state, c, cmd.path, max, RULE.move));
-  patchData(ctx, 'move-started', c.id, { move: { mode: cmd.mode, remaining: max - cmd.path.length, afterStandard: false, split: false } }, { mode: cmd.mode, squares: max });
+  patchData(
+    ctx,
+    'move-started',
+    c.id,
+    { move: { mode: cmd.mode, remaining: max - cmd.path.length, afterStandard: false, split: false } },
+    { mode: cmd.mode, squares: max },
+  );
   startPath(ctx, c, `move-${cmd.mode}`, cmd.path, [], { kind: 'finish', kinds: ['moves'] });
 }
 
@@ -69,7 +75,13 @@ function runChecks(ctx: ArCtx, c: C): void {
   // "You can make a Moderate DC Endurance check as a free action to resist this Fatigue. Running for successive rounds
   // increases the degrees of success needed to resist the Fatigue by one degree for each successive round."
   spend(ctx, combatant(ctx.state, c.id), 'run: Endurance check', 'free');
-  const e = skillCheck(ctx, combatant(ctx.state, c.id), 'endurance', dcModerate(o), `resist running fatigue (needs ${streak + 1} degree${streak ? 's' : ''})`);
+  const e = skillCheck(
+    ctx,
+    combatant(ctx.state, c.id),
+    'endurance',
+    dcModerate(o),
+    `resist running fatigue (needs ${streak + 1} degree${streak ? 's' : ''})`,
+  );
   if (!(e.success && e.degrees >= streak + 1)) setFatigue(ctx, c.id, combatant(ctx.state, c.id).data.fatigue + 1, 'running');
 }
 
@@ -94,8 +106,16 @@ function advanceOrWithdraw(ctx: ArCtx, c: C, which: 'advance' | 'withdraw', p: S
   emit(ctx, which === 'advance' ? 'advancing' : 'withdrawing', { combatantId: c.id, nearestEnemy: n?.id ?? null, exemptFromOa: ok });
   startPath(ctx, c, which, p, ok ? 'all' : [], { kind: 'finish', kinds: ['moves'] });
 }
-const advance = command({ schema: S.advance, actor: 'combatant', handle: (ctx: ArCtx, cmd) => advanceOrWithdraw(ctx, me(ctx, cmd), 'advance', cmd.path) });
-const withdraw = command({ schema: S.withdraw, actor: 'combatant', handle: (ctx: ArCtx, cmd) => advanceOrWithdraw(ctx, me(ctx, cmd), 'withdraw', cmd.path) });
+const advance = command({
+  schema: S.advance,
+  actor: 'combatant',
+  handle: (ctx: ArCtx, cmd) => advanceOrWithdraw(ctx, me(ctx, cmd), 'advance', cmd.path),
+});
+const withdraw = command({
+  schema: S.withdraw,
+  actor: 'combatant',
+  handle: (ctx: ArCtx, cmd) => advanceOrWithdraw(ctx, me(ctx, cmd), 'withdraw', cmd.path),
+});
 
 const escape = command({
   schema: S.escape,
@@ -116,7 +136,8 @@ const escape = command({
       return finish(ctx, c.id, []);
     }
     const held = (e: { targetId: string | null; sourceId: string | null; data?: Record<string, unknown> }) =>
-      (e.targetId === c.id && e.sourceId === g.id && e.data?.['kind'] === 'grab') || (e.targetId === g.id && e.data?.['kind'] === 'grabbing' && e.data?.['of'] === c.id);
+      (e.targetId === c.id && e.sourceId === g.id && e.data?.['kind'] === 'grab') ||
+      (e.targetId === g.id && e.data?.['kind'] === 'grabbing' && e.data?.['of'] === c.id);
     for (const e of ctx.state.effects.filter(held)) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'escaped' });
     emit(ctx, 'escaped', { combatantId: c.id, grabberId: g.id });
     // "You do not provoke an OA from your grabber for leaving their threatened square."

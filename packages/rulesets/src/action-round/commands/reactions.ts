@@ -1,6 +1,16 @@
 import { ensure } from '@fray/engine';
-import { RULE } from '../catalogue.js';
-import { checkAreaPower, checkAttackRange, checkBudget, checkPath, checkPower, checkPowerTargets, checkQuick, checkReadiedTrigger, checkSurge } from '../checks/index.js';
+import { RULE } from '../catalogue/index.js';
+import {
+  checkAreaPower,
+  checkAttackRange,
+  checkBudget,
+  checkPath,
+  checkPower,
+  checkPowerTargets,
+  checkQuick,
+  checkReadiedTrigger,
+  checkSurge,
+} from '../checks/index.js';
 import { emit, patchData, plain, type ArCtx } from '../events.js';
 import { stuntPenalty } from '../mechanics/combat.js';
 import { resolveAttack } from './resolve/attack.js';
@@ -10,7 +20,17 @@ import { drawItem, pickUp } from './resolve/items.js';
 import { walkPath } from './resolve/path.js';
 import { resolvePower } from './resolve/power.js';
 import { finish } from './resolve/windows.js';
-import { combatant, speedRank, squaresForRank, type AttackKind, type Benefit, type C, type Readied, type Slot, type Square } from '../state/index.js';
+import {
+  combatant,
+  speedRank,
+  squaresForRank,
+  type AttackKind,
+  type Benefit,
+  type C,
+  type Readied,
+  type Slot,
+  type Square,
+} from '../state/index.js';
 import { command, me, target } from './kit.js';
 import { S, type In, type READYABLE } from './schemas.js';
 
@@ -65,7 +85,8 @@ const readiedAction = command({
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const KINDS: AttackKind[] = ['close', 'ranged', 'court', 'rumor'];
 const BENEFITS: Benefit[] = ['afflict', 'disarm', 'grab', 'pull', 'push', 'break'];
-const isSquare = (v: unknown): v is Square => typeof v === 'object' && v !== null && 'x' in v && 'y' in v && typeof v.x === 'number' && typeof v.y === 'number';
+const isSquare = (v: unknown): v is Square =>
+  typeof v === 'object' && v !== null && 'x' in v && 'y' in v && typeof v.x === 'number' && typeof v.y === 'number';
 const squares = (v: unknown): Square[] | null => (Array.isArray(v) && v.every(isSquare) ? v : null);
 
 function readiedAttack(ctx: ArCtx, c: C, action: 'attack' | 'stunt', params: Record<string, unknown>): void {
@@ -74,7 +95,12 @@ function readiedAttack(ctx: ArCtx, c: C, action: 'attack' | 'stunt', params: Rec
   ensure(checkAttackRange(ctx.options, c, t, kind));
   if (action === 'attack') return void resolveAttack(ctx, c.id, t.id, kind, { reaction: true, action: 'readied attack' });
   const b = BENEFITS.find((x) => x === params['benefit']) ?? 'push';
-  resolveAttack(ctx, c.id, t.id, kind, { reaction: true, action: 'readied stunt', disadvantage: stuntPenalty(t, b), stunt: { benefit: b, condition: str(params['condition']) } });
+  resolveAttack(ctx, c.id, t.id, kind, {
+    reaction: true,
+    action: 'readied stunt',
+    disadvantage: stuntPenalty(t, b),
+    stunt: { benefit: b, condition: str(params['condition']) },
+  });
 }
 
 function readiedPower(ctx: ArCtx, c: C, params: Record<string, unknown>): void {
@@ -86,7 +112,8 @@ function readiedPower(ctx: ArCtx, c: C, params: Record<string, unknown>): void {
   ensure(checkAreaPower(ctx.state, c, p));
   const targets = ids.map((x) => target(ctx, x));
   ensure(checkPowerTargets(ctx.options, c, p, targets));
-  if (p.area) emit(ctx, 'area-power-used', { combatantId: c.id, powerId: p.id }, { rs: { areaPowerUsed: [...ctx.state.rs.areaPowerUsed, c.id] } });
+  if (p.area)
+    emit(ctx, 'area-power-used', { combatantId: c.id, powerId: p.id }, { rs: { areaPowerUsed: [...ctx.state.rs.areaPowerUsed, c.id] } });
   resolvePower(ctx, { combatantId: c.id, powerId: p.id, targetIds: ids }, true);
 }
 
@@ -97,13 +124,36 @@ function runReadied(ctx: ArCtx, c: C, action: string, params: Record<string, unk
       return readiedAttack(ctx, c, action, params);
     case 'move': {
       const p = squares(params['path']);
-      ensure(p ? checkPath(ctx.state, c, p, squaresForRank(speedRank(ctx.state, c)), RULE.ready) : { code: 'INVALID_COMMAND', rule: RULE.ready, message: 'Give the path of the readied move.' });
-      return walkPath(ctx, { t: 'path', actorId: c.id, action: 'readied move', path: plain(p ?? []), index: 0, exempt: 'all', oaAt: -1, then: { kind: 'none' } }, true);
+      ensure(
+        p
+          ? checkPath(ctx.state, c, p, squaresForRank(speedRank(ctx.state, c)), RULE.ready)
+          : { code: 'INVALID_COMMAND', rule: RULE.ready, message: 'Give the path of the readied move.' },
+      );
+      return walkPath(
+        ctx,
+        {
+          t: 'path',
+          actorId: c.id,
+          action: 'readied move',
+          path: plain(p ?? []),
+          index: 0,
+          exempt: 'all',
+          oaAt: -1,
+          then: { kind: 'none' },
+        },
+        true,
+      );
     }
     case 'aim': {
       const t = target(ctx, str(params['targetId']), c);
       const bonus = Math.min(ctx.options.maxAdvantage, (c.data.aim?.targetId === t.id ? c.data.aim.bonus : 0) + 1);
-      return patchData(ctx, 'aimed', c.id, { aim: { targetId: t.id, bonus, maintainedTurn: c.data.turnsTaken } }, { targetId: t.id, bonus });
+      return patchData(
+        ctx,
+        'aimed',
+        c.id,
+        { aim: { targetId: t.id, bonus, maintainedTurn: c.data.turnsTaken } },
+        { targetId: t.id, bonus },
+      );
     }
     case 'draw':
       return drawItem(ctx, c, String(params['itemId']), params['mode'] === 'sheathe' ? 'sheathe' : 'draw', RULE.ready);
@@ -144,14 +194,35 @@ function surgeBenefit(ctx: ArCtx, id: string, cmd: In<'surge'>): void {
   switch (cmd.benefit) {
     case 'additional-action':
       // "Gain an additional standard action during your turn, which can be exchanged for a move, quick, or free action"
-      if (s.clock.current === id) return patchData(ctx, 'surge-action', id, { slots: { ...cur.data.slots, standard: cur.data.slots.standard + 1 } });
+      if (s.clock.current === id)
+        return patchData(ctx, 'surge-action', id, { slots: { ...cur.data.slots, standard: cur.data.slots.standard + 1 } });
       return patchData(ctx, 'surge-action', id, { extraStandard: cur.data.extraStandard + 1 });
     case 'alternate-effect':
-      return patchData(ctx, 'surge-alternate', id, { alternates: { ...plain(cur.data.alternates), [cmd.powerId ?? '']: cmd.alternate ?? '' } }, { until: 'the end of the encounter' });
+      return patchData(
+        ctx,
+        'surge-alternate',
+        id,
+        { alternates: { ...plain(cur.data.alternates), [cmd.powerId ?? '']: cmd.alternate ?? '' } },
+        { until: 'the end of the encounter' },
+      );
     case 'boost':
-      return void addEffect(ctx, { name: `boost ${String(cmd.trait)} +1`, targetId: id, sourceId: id, data: { kind: 'boost', trait: String(cmd.trait).toLowerCase() }, expires: nextTurn(s, id, 'end'), beneficial: true });
+      return void addEffect(ctx, {
+        name: `boost ${String(cmd.trait)} +1`,
+        targetId: id,
+        sourceId: id,
+        data: { kind: 'boost', trait: String(cmd.trait).toLowerCase() },
+        expires: nextTurn(s, id, 'end'),
+        beneficial: true,
+      });
     case 'burst':
-      return void addEffect(ctx, { name: `burst (${cmd.negate})`, targetId: id, sourceId: id, data: { kind: 'burst', negate: cmd.negate }, expires: nextTurn(s, id, 'end'), beneficial: true });
+      return void addEffect(ctx, {
+        name: `burst (${cmd.negate})`,
+        targetId: id,
+        sourceId: id,
+        data: { kind: 'burst', negate: cmd.negate },
+        expires: nextTurn(s, id, 'end'),
+        beneficial: true,
+      });
     case 'edge':
       return patchData(ctx, 'surge-edge', id, { edges: cur.data.edges + 1 }, { until: 'the end of the encounter' });
     case 'counter':

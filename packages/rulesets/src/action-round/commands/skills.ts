@@ -1,6 +1,18 @@
 import { ensure } from '@fray/engine';
-import { checkAlly, checkAssistDelay, checkAssistReach, checkAssistSkill, checkCombine, checkConversation, checkGambit, checkMinion, checkPath, checkTrick, checkTurn } from '../checks/index.js';
-import { RULE } from '../catalogue.js';
+import {
+  checkAlly,
+  checkAssistDelay,
+  checkAssistReach,
+  checkAssistSkill,
+  checkCombine,
+  checkConversation,
+  checkGambit,
+  checkMinion,
+  checkPath,
+  checkTrick,
+  checkTurn,
+} from '../checks/index.js';
+import { RULE } from '../catalogue/index.js';
 import { emit, patchData, plain, type ArCtx } from '../events.js';
 import { combinablePowers } from '../mechanics/combat.js';
 import { dcEasy, dcHard, dcModerate, ladder, signedDegrees } from '../mechanics/dice.js';
@@ -28,10 +40,20 @@ const trick = command({
     useDeclared(ctx, c, used);
     const [a, b] = cmd.opposing;
     const best = skillOf(t, a) >= skillOf(t, b) ? a : b;
-    const r = opposedSkill(ctx, c, cmd.skill, t, best, `trick (${cmd.skill}) vs ${t.name}'s ${best}`, { hunch: cmd.hunch, raises: cmd.raises });
+    const r = opposedSkill(ctx, c, cmd.skill, t, best, `trick (${cmd.skill}) vs ${t.name}'s ${best}`, {
+      hunch: cmd.hunch,
+      raises: cmd.raises,
+    });
     if (r.success) {
       // "your target is afflicted with a lesser condition of your choice ... until the end of your next round"
-      addEffect(ctx, { name: `${cmd.condition} (trick)`, condition: cmd.condition, targetId: t.id, sourceId: c.id, data: { kind: 'trick' }, expires: nextTurn(ctx.state, c.id, 'end') });
+      addEffect(ctx, {
+        name: `${cmd.condition} (trick)`,
+        condition: cmd.condition,
+        targetId: t.id,
+        sourceId: c.id,
+        data: { kind: 'trick' },
+        expires: nextTurn(ctx.state, c.id, 'end'),
+      });
     }
     finish(ctx, c.id, []);
   },
@@ -82,16 +104,39 @@ function assistEffect(ctx: ArCtx, c: C, ally: C, t: C | null, cmd: Assist): void
   if (cmd.mode === 'combine') {
     const r = skillCheck(ctx, c, cmd.skill ?? 'lore', dcHard(o), `combine with ${ally.name}`, { raises: cmd.raises });
     const powerIds = combinablePowers(c, ally, cmd.powerId).map((p) => p.id);
-    if (r.success) addEffect(ctx, { name: `combine +${r.degrees}`, targetId: ally.id, sourceId: c.id, data: { kind: 'power-bonus', n: r.degrees, powerIds }, expires: until, beneficial: true });
+    if (r.success)
+      addEffect(ctx, {
+        name: `combine +${r.degrees}`,
+        targetId: ally.id,
+        sourceId: c.id,
+        data: { kind: 'power-bonus', n: r.degrees, powerIds },
+        expires: until,
+        beneficial: true,
+      });
     return;
   }
   if (!t) return;
   const dc = cmd.mode === 'coordinate' ? 10 + (t.data.activeDefense !== null ? t.data.activeDefense - 10 : t.stats.defense) : dcModerate(o);
-  const r = check(ctx, { who: c.id, bonus: c.stats.attack.close, dc, purpose: `${cmd.mode} for ${ally.name} against ${t.name}`, kind: 'attack', raises: cmd.raises, targetId: t.id });
+  const r = check(ctx, {
+    who: c.id,
+    bonus: c.stats.attack.close,
+    dc,
+    purpose: `${cmd.mode} for ${ally.name} against ${t.name}`,
+    kind: 'attack',
+    raises: cmd.raises,
+    targetId: t.id,
+  });
   if (!r.success) return;
   const kind = cmd.mode === 'aid' ? 'aid' : cmd.mode === 'distract' ? 'distract' : 'effect-bonus';
   // "until the start of your next turn"
-  addEffect(ctx, { name: `${cmd.mode} +${r.degrees}`, targetId: ally.id, sourceId: c.id, data: { kind, n: r.degrees, against: t.id }, expires: until, beneficial: true });
+  addEffect(ctx, {
+    name: `${cmd.mode} +${r.degrees}`,
+    targetId: ally.id,
+    sourceId: c.id,
+    data: { kind, n: r.degrees, against: t.id },
+    expires: until,
+    beneficial: true,
+  });
 }
 
 const assess = command({
@@ -121,7 +166,13 @@ const conceal = command({
     if (r.success) {
       // "You can subtract 1 degree advantage per degrees of success."
       const cur = combatant(ctx.state, a.id).data.analyze[c.id] ?? 0;
-      patchData(ctx, 'analysis-reduced', a.id, { analyze: { ...plain(a.data.analyze), [c.id]: Math.max(0, cur - r.degrees) } }, { by: c.id });
+      patchData(
+        ctx,
+        'analysis-reduced',
+        a.id,
+        { analyze: { ...plain(a.data.analyze), [c.id]: Math.max(0, cur - r.degrees) } },
+        { by: c.id },
+      );
     }
     finish(ctx, c.id, []);
   },
@@ -136,7 +187,10 @@ const gambit = command({
     const b = cmd.beneficiaryId ? target(ctx, cmd.beneficiaryId) : null;
     ensure(checkGambit(c, b, !!cmd.path, cmd.movement));
     // "The character can move at his speed -1 rank, by taking a -1 Disadvantage, or at his normal rank by taking a -2 Disadvantage."
-    if (cmd.path) ensure(checkPath(ctx.state, c, cmd.path, squaresForRank(speedRank(ctx.state, c) - (cmd.movement === 'reduced' ? 1 : 0)), RULE.gambit));
+    if (cmd.path)
+      ensure(
+        checkPath(ctx.state, c, cmd.path, squaresForRank(speedRank(ctx.state, c) - (cmd.movement === 'reduced' ? 1 : 0)), RULE.gambit),
+      );
     const used = declareReactions(ctx, c, cmd);
     spend(ctx, c, 'gambit', 'move');
     useDeclared(ctx, c, used);
@@ -202,7 +256,13 @@ const useSkill = command({
     const used = declareReactions(ctx, c, cmd);
     payVariable(ctx, c, `use-skill:${cmd.skill}`, ruling.type);
     useDeclared(ctx, c, used);
-    provokeThenResolve(ctx, c, { t: 'resolve', action: 'use-skill', cmd }, ruling.provokes ? threateners(ctx, c) : [], `${c.name} uses ${cmd.skill}`);
+    provokeThenResolve(
+      ctx,
+      c,
+      { t: 'resolve', action: 'use-skill', cmd },
+      ruling.provokes ? threateners(ctx, c) : [],
+      `${c.name} uses ${cmd.skill}`,
+    );
   },
 });
 

@@ -1,7 +1,7 @@
 import { hexDistance, ruleError, type EngineError, type Hex } from '@fray/engine';
 import { AOO_IDS, ROW, RULE } from '../catalogue.js';
 import { lineOfSight } from '../mechanics/combat-values.js';
-import { incapable, opts, pos, stunned, unawareNow, type S } from '../state.js';
+import { incapable, opts, pos, stunned, unawareNow, type S } from '../state/index.js';
 
 /** "You can strike any adjacent opponent with a melee attack. You can fire at any target that is within the attack's maximum range and in line of sight with a ranged attack." */
 export function checkTarget(s: S, id: string, targetId: string, ranged: number | null, from?: Hex): EngineError | null {
@@ -14,10 +14,16 @@ export function checkTarget(s: S, id: string, targetId: string, ranged: number |
   const dist = hexDistance(a, b);
   if (ranged === null) {
     const reach = s.combatants[id]!.stats.reach;
-    if (dist > reach) return ruleError('ILLEGAL_ACTION', RULE.meleeReach, `You can strike any adjacent opponent with a melee attack (reach ${reach}; ${t.name} is ${dist} hexes away).`);
+    if (dist > reach)
+      return ruleError(
+        'ILLEGAL_ACTION',
+        RULE.meleeReach,
+        `You can strike any adjacent opponent with a melee attack (reach ${reach}; ${t.name} is ${dist} hexes away).`,
+      );
     return null;
   }
-  if (dist > ranged) return ruleError('ILLEGAL_ACTION', RULE.ranged, `${t.name} is ${dist} hexes away, beyond the attack's maximum range of ${ranged}.`);
+  if (dist > ranged)
+    return ruleError('ILLEGAL_ACTION', RULE.ranged, `${t.name} is ${dist} hexes away, beyond the attack's maximum range of ${ranged}.`);
   if (!lineOfSight(s, a, b)) return ruleError('ILLEGAL_ACTION', RULE.lineOfSight, `${t.name} is not in line of sight.`);
   return null;
 }
@@ -31,7 +37,8 @@ export function checkTargetList(rowId: string, targets: string[], range: number 
   if (!row.multi && targets.length > 1) return ruleError('INVALID_COMMAND', RULE.attack, `${row.label} has a single target.`);
   if (new Set(targets).size !== targets.length) return ruleError('INVALID_COMMAND', RULE.attack, 'A target is named twice.');
   if (range !== null && MELEE_ONLY.has(rowId)) return ruleError('ILLEGAL_ACTION', RULE.meleeReach, `${row.label} is a melee manoeuvre.`);
-  if (rowId === 'rapid-fire' && range === null) return ruleError('INVALID_COMMAND', RULE.ranged, 'Rapid Fire is a ranged attack: give its range.');
+  if (rowId === 'rapid-fire' && range === null)
+    return ruleError('INVALID_COMMAND', RULE.ranged, 'Rapid Fire is a ranged attack: give its range.');
   return null;
 }
 
@@ -45,15 +52,23 @@ export function checkMoveTarget(s: S, rowId: string, targetId: string | undefine
 /** Why this character cannot make an attack of opportunity now (regardless of the opportunity). */
 export function checkCanAoo(s: S, id: string): EngineError | null {
   const c = s.combatants[id]!;
-  if (c.data.dodging) return ruleError('ILLEGAL_ACTION', RULE.aooDodge, 'You cannot make an attack of opportunity if you have used the dodge manoeuvre.');
+  if (c.data.dodging)
+    return ruleError('ILLEGAL_ACTION', RULE.aooDodge, 'You cannot make an attack of opportunity if you have used the dodge manoeuvre.');
   if (incapable(s, id) || stunned(s, id)) return ruleError('ILLEGAL_ACTION', RULE.incapable, 'This character cannot act.');
-  if (unawareNow(s, id)) return ruleError('ILLEGAL_ACTION', RULE.surprise, "Characters who are unaware at the start of battle don't get to act in the Surprise Phase.");
+  if (unawareNow(s, id))
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.surprise,
+      "Characters who are unaware at the start of battle don't get to act in the Surprise Phase.",
+    );
   const limit = c.stats.combatReflexes ? opts(s).combatReflexesLimit || Infinity : 1;
   if (c.data.aoos >= limit) {
     return ruleError(
       'BUDGET_EXHAUSTED',
       RULE.aooOnePerPhase,
-      c.stats.combatReflexes ? `Combat Reflexes: at most ${limit} attacks of opportunity a Phase here.` : 'An attack of opportunity is a single melee attack, and you can only make one per Phase.',
+      c.stats.combatReflexes
+        ? `Combat Reflexes: at most ${limit} attacks of opportunity a Phase here.`
+        : 'An attack of opportunity is a single melee attack, and you can only make one per Phase.',
     );
   }
   return null;
@@ -63,7 +78,11 @@ export function checkCanAoo(s: S, id: string): EngineError | null {
 export function checkAooOffered(s: S, id: string): EngineError | null {
   const w = s.reaction;
   if (!w || w.kind !== 'ocv-phases.attack-of-opportunity' || w.responses[id] !== 'pending') {
-    return ruleError('ILLEGAL_ACTION', RULE.aooOpportunity, 'An attack of opportunity is made only when an enemy provokes one from you (leaving a hex you threaten, or a distracting action in it).');
+    return ruleError(
+      'ILLEGAL_ACTION',
+      RULE.aooOpportunity,
+      'An attack of opportunity is made only when an enemy provokes one from you (leaving a hex you threaten, or a distracting action in it).',
+    );
   }
   return null;
 }
@@ -72,5 +91,9 @@ export function checkAooOffered(s: S, id: string): EngineError | null {
 export function checkAooManoeuvre(rowId: string): EngineError | null {
   if (AOO_IDS.includes(rowId)) return null;
   const label = ROW[rowId]?.label ?? rowId;
-  return ruleError('ILLEGAL_ACTION', RULE.aooManoeuvre, `You make your attack of opportunity with any manoeuvre that requires an attack roll (a single melee attack): ${label} is not one (use ${AOO_IDS.join(', ')}).`);
+  return ruleError(
+    'ILLEGAL_ACTION',
+    RULE.aooManoeuvre,
+    `You make your attack of opportunity with any manoeuvre that requires an attack roll (a single melee attack): ${label} is not one (use ${AOO_IDS.join(', ')}).`,
+  );
 }

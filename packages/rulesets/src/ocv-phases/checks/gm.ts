@@ -1,6 +1,6 @@
 import { ruleError, type EngineError } from '@fray/engine';
 import { RULE } from '../catalogue.js';
-import type { S } from '../state.js';
+import type { S } from '../state/index.js';
 
 /** A GM tool names a combatant of this encounter. */
 export function checkKnown(s: S, id: string): EngineError | null {
@@ -9,10 +9,14 @@ export function checkKnown(s: S, id: string): EngineError | null {
 
 /** "Characters who are unaware at the start of battle": awareness is set before combat starts. */
 export function checkAwarenessInSetup(s: S): EngineError | null {
-  return s.status === 'setup' ? null : ruleError('WRONG_PHASE', RULE.surprise, 'Awareness at the start of battle is set before combat starts.');
+  return s.status === 'setup'
+    ? null
+    : ruleError('WRONG_PHASE', RULE.surprise, 'Awareness at the start of battle is set before combat starts.');
 }
 
 /** The GM restarts a stopped clock only. */
 export function checkClockStopped(s: S): EngineError | null {
-  return s.clock.current === null ? null : ruleError('ILLEGAL_ACTION', RULE.initiativeOrder, 'The clock is running: end the current action instead.');
+  return s.clock.current === null
+    ? null
+    : ruleError('ILLEGAL_ACTION', RULE.initiativeOrder, 'The clock is running: end the current action instead.');
 }

@@ -1,5 +1,5 @@
 import type { Command, EngineError } from '@fray/engine';
-import type { S } from '../state.js';
+import type { S } from '../state/index.js';
 import { checkAooOffered, checkCanAoo } from './attack.js';
 import { checkAbortOffered, checkTakeReadied } from './holds.js';
 

@@ -4,7 +4,7 @@ import { checkActPrerequisite, checkBudget, checkFullActionNamed, checkItem, che
 import { declare, negation } from '../flow/actions.js';
 import { newJob } from '../mechanics/jobs.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { st, type RS } from '../state.js';
+import { st, type RS } from '../state/index.js';
 import { enumOf, provokeFields } from './schemas.js';
 
 const command = commandKit<RS, OcvPhasesOptions>();

@@ -5,13 +5,19 @@ import { checkBudget, checkStunned, checkTarget, checkTargetList, checkTurn } fr
 import { declare } from '../flow/actions.js';
 import { newJob } from '../mechanics/jobs.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { st, type RS, type S } from '../state.js';
+import { st, type RS, type S } from '../state/index.js';
 import { enumOf, mod } from './schemas.js';
 
 const command = commandKit<RS, OcvPhasesOptions>();
 
 /** The targets an attack names, each one checked ("adjacent" for melee; range and line of sight for ranged). */
-export function attackTargets(s: S, id: string, rowId: string, cmd: { targetId?: string | undefined; targetIds?: string[] | undefined; range?: number | undefined }, from?: Hex): string[] {
+export function attackTargets(
+  s: S,
+  id: string,
+  rowId: string,
+  cmd: { targetId?: string | undefined; targetIds?: string[] | undefined; range?: number | undefined },
+  from?: Hex,
+): string[] {
   const targets = cmd.targetIds ?? (cmd.targetId ? [cmd.targetId] : []);
   const range = cmd.range ?? null;
   ensure(checkTargetList(rowId, targets, range));

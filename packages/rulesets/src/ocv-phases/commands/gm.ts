@@ -4,7 +4,7 @@ import { checkAwarenessInSetup, checkClockStopped, checkKnown } from '../checks/
 import { emit } from '../events.js';
 import { advance } from '../flow/clock.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { hexKey, hexSchema, st, type C, type RS } from '../state.js';
+import { hexKey, hexSchema, st, type C, type RS } from '../state/index.js';
 
 const command = commandKit<RS, OcvPhasesOptions>();
 
@@ -16,7 +16,12 @@ export function adjustVital(ctx: C, id: string, vital: string, amount: number): 
   const c = st(ctx).combatants[id]!;
   const key = vital === 'endurance' ? 'endurance' : 'stun';
   const next = amount > 0 ? c.data[key] - amount : Math.min(c.stats[key], c.data[key] - amount);
-  emit(ctx, key === 'stun' ? { type: 'ocv-phases.pools', combatantId: id, stun: next } : { type: 'ocv-phases.pools', combatantId: id, endurance: next });
+  emit(
+    ctx,
+    key === 'stun'
+      ? { type: 'ocv-phases.pools', combatantId: id, stun: next }
+      : { type: 'ocv-phases.pools', combatantId: id, endurance: next },
+  );
 }
 
 const keys = (hs: Hex[]): string[] => [...new Set(hs.map(hexKey))];
@@ -45,14 +50,21 @@ export const gmCommands = {
       dark: z.array(hexSchema).max(5000).default([]),
     }),
     handle(ctx, cmd) {
-      emit(ctx, { type: 'ocv-phases.map-set', map: { blocking: keys(cmd.blocking), difficult: keys(cmd.difficult), dark: keys(cmd.dark) } });
+      emit(ctx, {
+        type: 'ocv-phases.map-set',
+        map: { blocking: keys(cmd.blocking), difficult: keys(cmd.difficult), dark: keys(cmd.dark) },
+      });
     },
   }),
   adjustPools: command({
     actor: 'gm',
     inSetup: true,
     duringReaction: true,
-    schema: commandSchema('adjustPools', { combatantId: idSchema, stun: z.number().int().min(-5000).max(5000).optional(), endurance: z.number().int().min(-5000).max(5000).optional() }),
+    schema: commandSchema('adjustPools', {
+      combatantId: idSchema,
+      stun: z.number().int().min(-5000).max(5000).optional(),
+      endurance: z.number().int().min(-5000).max(5000).optional(),
+    }),
     handle(ctx, cmd) {
       ensure(checkKnown(st(ctx), cmd.combatantId));
       emit(ctx, { type: 'ocv-phases.pools', combatantId: cmd.combatantId, stun: cmd.stun, endurance: cmd.endurance });

@@ -7,7 +7,7 @@ import { advance } from '../flow/clock.js';
 import { newJob } from '../mechanics/jobs.js';
 import { nextUp } from '../mechanics/opportunity.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { phaseKey, st, type Hold, type RS } from '../state.js';
+import { phaseKey, st, type Hold, type RS } from '../state/index.js';
 
 const command = commandKit<RS, OcvPhasesOptions>();
 
@@ -68,7 +68,13 @@ export const initiativeCommands = {
       ensure(checkBudget(s, id, 'attack'));
       ensure(checkReadyAction(s, cmd.actionType, cmd.action, t.by));
       declare(ctx, newJob(id, 'ready', 'regular'), 'attack');
-      const hold: Hold = { kind: 'ready', key: phaseKey(s.rs), actionType: cmd.actionType, action: cmd.action, trigger: { on: t.on, by: t.by ?? null, description: t.description } };
+      const hold: Hold = {
+        kind: 'ready',
+        key: phaseKey(s.rs),
+        actionType: cmd.actionType,
+        action: cmd.action,
+        trigger: { on: t.on, by: t.by ?? null, description: t.description },
+      };
       emit(ctx, { type: 'ocv-phases.held', combatantId: id, hold });
     },
   }),

@@ -4,7 +4,7 @@ import { checkBudget, checkCrawl, checkMoveTarget, checkPath, checkStep, checkSt
 import { declare, negation } from '../flow/actions.js';
 import { newJob } from '../mechanics/jobs.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { hexSchema, st, type RS } from '../state.js';
+import { hexSchema, st, type RS } from '../state/index.js';
 import { enumOf, mod, path, provokeFields } from './schemas.js';
 
 const command = commandKit<RS, OcvPhasesOptions>();

@@ -24,7 +24,7 @@ import { useOf } from '../mechanics/combat-values.js';
 import { newJob } from '../mechanics/jobs.js';
 import { abortCost, nextUp } from '../mechanics/opportunity.js';
 import type { OcvPhasesOptions } from '../options.js';
-import { hexSchema, st, type C, type Job, type RS } from '../state.js';
+import { hexSchema, st, type C, type Job, type RS } from '../state/index.js';
 import { attackTargets } from './attack.js';
 import { enumOf, mod, path, provokeFields } from './schemas.js';
 
@@ -88,7 +88,14 @@ function takeReadied(ctx: C, cmd: z.output<typeof takeReadiedSchema>): void {
   // "you act immediately ahead of the character whose action triggered your readied action"
   emit(ctx, { type: 'ocv-phases.hold-taken', combatantId: id, kind: 'ready', before });
   const row = ROW[job.row]!;
-  emit(ctx, { type: 'ocv-phases.declared', combatantId: id, row: job.row, actionType: row.type, via: 'readied', use: row.via === 'attack' || row.via === 'defend' ? useOf(s, job.row) : undefined });
+  emit(ctx, {
+    type: 'ocv-phases.declared',
+    combatantId: id,
+    row: job.row,
+    actionType: row.type,
+    via: 'readied',
+    use: row.via === 'attack' || row.via === 'defend' ? useOf(s, job.row) : undefined,
+  });
   if (w) {
     emit(ctx, { type: 'ocv-phases.intent', combatantId: id, intent: { windowId: w.id, combatantId: id, job, before, kind: 'readied' } });
     ctx.emit({ type: 'reaction.responded', combatantId: id, response: 'reacted' });
@@ -103,7 +110,12 @@ export const reactionCommands = {
     actor: 'combatant',
     duringReaction: true,
     // any row: "You can abort to any defensive attack or move action" is refused by its rule (checkAbortAction)
-    schema: commandSchema('abort', { combatantId: idSchema, action: enumOf(ROWS.map((r) => r.id)), path: path.optional(), ...provokeFields }),
+    schema: commandSchema('abort', {
+      combatantId: idSchema,
+      action: enumOf(ROWS.map((r) => r.id)),
+      path: path.optional(),
+      ...provokeFields,
+    }),
     handle(ctx, cmd) {
       const s = st(ctx);
       const id = cmd.combatantId;
@@ -121,9 +133,21 @@ export const reactionCommands = {
       }
       const cost = abortCost(s, id);
       emit(ctx, { type: 'ocv-phases.aborted', combatantId: id, action: row.id, givesUp: cost.givesUp, lock: cost.lock });
-      emit(ctx, { type: 'ocv-phases.declared', combatantId: id, row: row.id, actionType: row.type, via: 'abort', use: row.via === 'defend' ? useOf(s, row.id) : undefined });
+      emit(ctx, {
+        type: 'ocv-phases.declared',
+        combatantId: id,
+        row: row.id,
+        actionType: row.type,
+        via: 'abort',
+        use: row.via === 'defend' ? useOf(s, row.id) : undefined,
+      });
       if (w) {
-        if (row.moves) emit(ctx, { type: 'ocv-phases.intent', combatantId: id, intent: { windowId: w.id, combatantId: id, job, before: null, kind: 'abort' } });
+        if (row.moves)
+          emit(ctx, {
+            type: 'ocv-phases.intent',
+            combatantId: id,
+            intent: { windowId: w.id, combatantId: id, job, before: null, kind: 'abort' },
+          });
         ctx.emit({ type: 'reaction.responded', combatantId: id, response: 'reacted' });
       } else {
         runJob(ctx, { ...job, stage: 'provoke' });
@@ -134,7 +158,11 @@ export const reactionCommands = {
     actor: 'combatant',
     duringReaction: true,
     // any manoeuvre: "any manoeuvre that requires an attack roll" is refused by its rule (checkAooManoeuvre)
-    schema: commandSchema('opportunityAttack', { combatantId: idSchema, manoeuvre: enumOf(ROWS.map((r) => r.id)).default('strike'), ocvModifier: mod.optional() }),
+    schema: commandSchema('opportunityAttack', {
+      combatantId: idSchema,
+      manoeuvre: enumOf(ROWS.map((r) => r.id)).default('strike'),
+      ocvModifier: mod.optional(),
+    }),
     handle(ctx, cmd) {
       const s = st(ctx);
       const id = cmd.combatantId;

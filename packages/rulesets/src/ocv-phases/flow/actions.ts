@@ -5,7 +5,7 @@ import { emit } from '../events.js';
 import { useOf } from '../mechanics/combat-values.js';
 import { hexCopy } from '../mechanics/jobs.js';
 import { aooFrom, triggered, abortOffer } from '../mechanics/opportunity.js';
-import { conditions, occupant, opts, pos, st, type C, type Job } from '../state.js';
+import { conditions, occupant, opts, pos, st, type C, type Job } from '../state/index.js';
 import { attackRoll } from './attack.js';
 import { takeRecovery } from './clock.js';
 import { openAoo, openBefore } from './windows.js';
@@ -40,9 +40,18 @@ export function declare(ctx: C, job: Job, type: ActionType): void {
     emit(ctx, { type: 'ocv-phases.hold-taken', combatantId: job.actor, kind: 'delay', before: null });
   }
   const row = ROW[job.row]!;
-  const use = row.via === 'attack' || row.via === 'defend' || job.row === 'move-by' || job.row === 'move-through' ? useOf(s, job.row) : undefined;
+  const use =
+    row.via === 'attack' || row.via === 'defend' || job.row === 'move-by' || job.row === 'move-through' ? useOf(s, job.row) : undefined;
   if (use && row.multi && job.targetIds.length > 1) use.ocv -= opts(s).multipleTargetPenalty * (job.targetIds.length - 1);
-  emit(ctx, { type: 'ocv-phases.declared', combatantId: job.actor, row: job.row, actionType: type, via: job.via, use, targets: job.targetIds });
+  emit(ctx, {
+    type: 'ocv-phases.declared',
+    combatantId: job.actor,
+    row: job.row,
+    actionType: type,
+    via: job.via,
+    use,
+    targets: job.targetIds,
+  });
   runJob(ctx, job);
 }
 
@@ -59,7 +68,8 @@ export function runJob(ctx: C, job: Job): void {
         const name = s.combatants[job.actor]!.name;
         const parts = [];
         if (readied.length) parts.push(`readied actions may go first (${readied.map((x) => s.combatants[x]!.name).join(', ')})`);
-        if (aborters.length) parts.push(`the target may abort to a defensive action (${aborters.map((x) => s.combatants[x]!.name).join(', ')})`);
+        if (aborters.length)
+          parts.push(`the target may abort to a defensive action (${aborters.map((x) => s.combatants[x]!.name).join(', ')})`);
         return openBefore(ctx, { ...job, stage: 'provoke' }, eligible, `${name}: ${row.label} — ${parts.join('; ')}`);
       }
     }
@@ -71,7 +81,14 @@ export function runJob(ctx: C, job: Job): void {
       // "You can take a 1-hex step as part of your readied action" (taken first)
       const e = checkStep(s, job.actor, job.step, true);
       if (e) emit(ctx, { type: 'ocv-phases.acted', combatantId: job.actor, row: 'step', note: `no step: ${e.message}` });
-      else emit(ctx, { type: 'ocv-phases.moved', combatantId: job.actor, from: copyOrNull(pos(s, job.actor)), to: hexCopy(job.step), step: true });
+      else
+        emit(ctx, {
+          type: 'ocv-phases.moved',
+          combatantId: job.actor,
+          from: copyOrNull(pos(s, job.actor)),
+          to: hexCopy(job.step),
+          step: true,
+        });
       job = { ...job, step: null };
     }
     if (!row.moves && row.provokes !== 'no' && !job.noProvoke) {
@@ -96,7 +113,13 @@ export function stepBack(ctx: C, job: Job): void {
   const here = pos(s, job.actor);
   const back = job.back;
   if (!back || !here || !occupant(s, here, job.actor) || occupant(s, back, job.actor)) return;
-  emit(ctx, { type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(back), step: job.row === 'step' || undefined });
+  emit(ctx, {
+    type: 'ocv-phases.moved',
+    combatantId: job.actor,
+    from: hexCopy(here),
+    to: hexCopy(back),
+    step: job.row === 'step' || undefined,
+  });
 }
 
 function runMove(ctx: C, job: Job): void {
@@ -129,7 +152,13 @@ function runMove(ctx: C, job: Job): void {
       break;
     }
     if (!occupant(s, here, job.actor)) back = hexCopy(here);
-    emit(ctx, { type: 'ocv-phases.moved', combatantId: job.actor, from: hexCopy(here), to: hexCopy(next), step: job.row === 'step' || undefined });
+    emit(ctx, {
+      type: 'ocv-phases.moved',
+      combatantId: job.actor,
+      from: hexCopy(here),
+      to: hexCopy(next),
+      step: job.row === 'step' || undefined,
+    });
     path = path.slice(1);
     leaveChecked = false;
     if (!occupant(st(ctx), next, job.actor)) back = undefined;
@@ -152,7 +181,13 @@ function runMove(ctx: C, job: Job): void {
 }
 
 function finish(ctx: C, job: Job): void {
-  emit(ctx, { type: 'ocv-phases.acted', combatantId: job.actor, row: job.row, via: job.via, targets: job.targetIds.length ? job.targetIds : undefined });
+  emit(ctx, {
+    type: 'ocv-phases.acted',
+    combatantId: job.actor,
+    row: job.row,
+    via: job.via,
+    targets: job.targetIds.length ? job.targetIds : undefined,
+  });
 }
 
 function setItem(ctx: C, id: string, itemId: string | null, to: Item['location'], from: Item['location'][]): void {
@@ -192,7 +227,12 @@ function resolveAttack(ctx: C, job: Job): void {
       emit(ctx, { type: 'ocv-phases.acted', combatantId: id, row: job.row, note: `no attack on ${t}: ${e.message}` });
       continue;
     }
-    attackRoll(ctx, id, t, job.row, { ocvModifier: job.ocvModifier + braced, ranged: job.ranged !== null, aoo: false, interrupt: job.via === 'readied' });
+    attackRoll(ctx, id, t, job.row, {
+      ocvModifier: job.ocvModifier + braced,
+      ranged: job.ranged !== null,
+      aoo: false,
+      interrupt: job.via === 'readied',
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import { ROW } from '../catalogue.js';
 import { emit } from '../events.js';
 import { baseOcv, combine, conditionOcv, effectiveDcv, useOf } from '../mechanics/combat-values.js';
-import { opts, st, type C } from '../state.js';
+import { opts, st, type C } from '../state/index.js';
 
 /**
  * "The attacker rolls 3d6 and adds their OCV (including modifiers such as combat levels). The
@@ -24,9 +24,13 @@ export function attackRoll(
   const ocv = Math.max(0, baseOcv(s, attacker) + mOcv + conditionOcv(s, attacker) + o.ocvModifier);
   const { dcv, parts } = effectiveDcv(s, target);
   const need = 10 + dcv;
-  const r = ctx.roll(`3d6+${ocv}`, `${o.aoo ? 'attack of opportunity' : 'attack roll'}: ${a.name} (${ROW[rowId]!.label}, OCV ${ocv}) vs ${t.name} (DCV ${dcv}), needs ${need}`, {
-    combatantId: attacker,
-  });
+  const r = ctx.roll(
+    `3d6+${ocv}`,
+    `${o.aoo ? 'attack of opportunity' : 'attack roll'}: ${a.name} (${ROW[rowId]!.label}, OCV ${ocv}) vs ${t.name} (DCV ${dcv}), needs ${need}`,
+    {
+      combatantId: attacker,
+    },
+  );
   const hit = r.total >= need;
   ctx.emit({
     type: 'ocv-phases.attack-resolved',

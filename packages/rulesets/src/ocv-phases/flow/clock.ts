@@ -1,7 +1,7 @@
 import { ensure, expireEffects } from '@fray/engine';
 import { checkCurrent } from '../checks/index.js';
 import { emit } from '../events.js';
-import { incapable, opts, phaseKey, phaseOrder, REGULAR, st, touched, type C, type PhaseName, type S } from '../state.js';
+import { incapable, opts, phaseKey, phaseOrder, REGULAR, st, touched, type C, type PhaseName, type S } from '../state/index.js';
 
 /**
  * "each character has an Initiative score equal to their Combat Value (plus their Lightning

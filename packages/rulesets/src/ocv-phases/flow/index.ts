@@ -1,6 +1,6 @@
 import type { Combatant, Effect, RollRecord } from '@fray/engine';
 import { emit } from '../events.js';
-import { st, type C, type Data, type S, type Stats } from '../state.js';
+import { st, type C, type Data, type S, type Stats } from '../state/index.js';
 import { advance } from './clock.js';
 
 export { endTurn, startCombat } from './clock.js';
@@ -36,5 +36,13 @@ export function onRollOverridden(ctx: C, roll: RollRecord): void {
   const a = st(ctx).rs.attacks.find((x) => x.rollId === roll.id);
   if (!a) return;
   const hit = roll.total >= a.need;
-  emit(ctx, { type: 'ocv-phases.attack-reresolved', combatantId: a.attackerId, targetId: a.targetId, rollId: roll.id, total: roll.total, need: a.need, hit });
+  emit(ctx, {
+    type: 'ocv-phases.attack-reresolved',
+    combatantId: a.attackerId,
+    targetId: a.targetId,
+    rollId: roll.id,
+    total: roll.total,
+    need: a.need,
+    hit,
+  });
 }

@@ -1,6 +1,6 @@
 import type { ReactionWindow } from '@fray/engine';
 import { emit } from '../events.js';
-import { clone, incapable, st, type C } from '../state.js';
+import { clone, incapable, st, type C } from '../state/index.js';
 import { runJob, stepBack } from './actions.js';
 import { advance } from './clock.js';
 import { deadline, pushJob } from './windows.js';
@@ -23,7 +23,11 @@ function drain(ctx: C): void {
         emit(ctx, { type: 'ocv-phases.pause', combatantId: null });
         ctx.openReaction({
           kind: 'ocv-phases.continue',
-          trigger: { combatantId: who, action: top.row, description: `${s.combatants[who]!.name} was hit: the GM may apply the results before the action continues ("assuming he is still capable of doing so")` },
+          trigger: {
+            combatantId: who,
+            action: top.row,
+            description: `${s.combatants[who]!.name} was hit: the GM may apply the results before the action continues ("assuming he is still capable of doing so")`,
+          },
           eligible: [who],
           allowed: [],
           resume: null,

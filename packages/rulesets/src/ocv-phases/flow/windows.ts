@@ -1,5 +1,5 @@
 import { emit } from '../events.js';
-import { opts, st, type C, type Job, type S } from '../state.js';
+import { opts, st, type C, type Job, type S } from '../state/index.js';
 
 export function deadline(s: S): { deadlineSeconds?: number } {
   const d = opts(s).reactionDeadlineSeconds;

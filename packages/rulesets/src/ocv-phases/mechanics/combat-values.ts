@@ -1,7 +1,7 @@
 import { hexLine, type Hex } from '@fray/engine';
 import { ROW, type Row } from '../catalogue.js';
 import type { Mod } from '../options.js';
-import { conditions, hexKey, hexOf, opts, unawareNow, type ManoeuvreUse, type S } from '../state.js';
+import { conditions, hexKey, hexOf, opts, unawareNow, type ManoeuvreUse, type S } from '../state/index.js';
 
 /** The OCV/DCV modifiers of a manoeuvre: the table's values unless the `manoeuvreModifiers` option overrides them. */
 function modOf(s: S, row: Row): Mod {
@@ -79,10 +79,14 @@ export function conditionOcv(s: S, id: string): number {
 export function lineOfSight(s: S, from: Hex, to: Hex): boolean {
   const line = hexLine(from, to);
   const blocking = s.rs.map.blocking;
-  const occupied = opts(s).combatantsBlockSight ? new Set(Object.values(s.combatants).map((c) => {
-        const p = hexOf(c);
-        return p ? hexKey(p) : '';
-      })) : null;
+  const occupied = opts(s).combatantsBlockSight
+    ? new Set(
+        Object.values(s.combatants).map((c) => {
+          const p = hexOf(c);
+          return p ? hexKey(p) : '';
+        }),
+      )
+    : null;
   for (let i = 1; i < line.length - 1; i++) {
     const k = hexKey(line[i]!);
     if (blocking.includes(k) || occupied?.has(k)) return false;

@@ -1,5 +1,5 @@
 import type { Hex } from '@fray/engine';
-import type { Job } from '../state.js';
+import type { Job } from '../state/index.js';
 
 /** An action to run (see `Job`): its stage, targets, path and rulings. */
 export function newJob(actor: string, row: string, via: Job['via'], over: Partial<Job> = {}): Job {

@@ -1,7 +1,20 @@
 import type { Hex } from '@fray/engine';
 import { ROW } from '../catalogue.js';
 import { checkAbort, checkCanAoo } from '../checks/index.js';
-import { incapable, isEnemy, opts, phaseKey, nextPhaseOrdinal, phaseOrdinal, stunned, threatens, touched, unawareNow, type Job, type S } from '../state.js';
+import {
+  incapable,
+  isEnemy,
+  opts,
+  phaseKey,
+  nextPhaseOrdinal,
+  phaseOrdinal,
+  stunned,
+  threatens,
+  touched,
+  unawareNow,
+  type Job,
+  type S,
+} from '../state/index.js';
 
 /** Who would make an attack of opportunity against `mover` for this opportunity */
 export function aooFrom(s: S, mover: string, hex: Hex, opportunity: string | null): string[] {

@@ -1,10 +1,23 @@
 import { chebyshev, type Item } from '@fray/engine';
-import { RULE } from '../../catalogue.js';
+import { RULE } from '../../catalogue/index.js';
 import { checkFree, checkReaction } from '../../checks/index.js';
 import { emit, patchData, plain, type ArCtx } from '../../events.js';
 import { damageRank, isConflictKind, stuntSave } from '../../mechanics/combat.js';
 import { dcModerate } from '../../mechanics/dice.js';
-import { boost, combatant, effectsOn, freeHand, freeHands, heldItems, kindOf, occupant, posOf, type AttackKind, type Benefit, type C } from '../../state/index.js';
+import {
+  boost,
+  combatant,
+  effectsOn,
+  freeHand,
+  freeHands,
+  heldItems,
+  kindOf,
+  occupant,
+  posOf,
+  type AttackKind,
+  type Benefit,
+  type C,
+} from '../../state/index.js';
 import { payQuick } from './budget.js';
 import { addEffect } from './effects.js';
 import { check, opposed } from './roll.js';
@@ -51,7 +64,14 @@ export function applyStunt(ctx: ArCtx, attackerId: string, targetId: string, kin
   switch (stunt.benefit) {
     case 'afflict': {
       const condition = stunt.condition ?? 'dazed';
-      addEffect(ctx, { name: condition, condition, targetId: t.id, sourceId: a.id, expires: null, data: { kind: 'affliction', resist: { save: isConflictKind(kind) ? 'will' : 'fortitude', dc: 10 + rank } } });
+      addEffect(ctx, {
+        name: condition,
+        condition,
+        targetId: t.id,
+        sourceId: a.id,
+        expires: null,
+        data: { kind: 'affliction', resist: { save: isConflictKind(kind) ? 'will' : 'fortitude', dc: 10 + rank } },
+      });
       break;
     }
     case 'disarm':
@@ -63,11 +83,32 @@ export function applyStunt(ctx: ArCtx, attackerId: string, targetId: string, kin
       const existing = s.effects.find((e) => e.targetId === t.id && e.sourceId === a.id && kindOf(e) === 'grab');
       const level = existing ? Math.min(2, ladderNames.indexOf(existing.condition ?? 'held') + 1) : 0;
       if (existing) ctx.emit({ type: 'effect.removed', effectId: existing.id, reason: 'grab worsened' });
-      addEffect(ctx, { name: ladderNames[level]!, condition: ladderNames[level]!, targetId: t.id, sourceId: a.id, expires: null, data: { kind: 'grab' } });
+      addEffect(ctx, {
+        name: ladderNames[level]!,
+        condition: ladderNames[level]!,
+        targetId: t.id,
+        sourceId: a.id,
+        expires: null,
+        data: { kind: 'grab' },
+      });
       if (!effectsOn(ctx.state, a.id, 'grabbing').length) {
         // "You are hindered and vulnerable while grabbing and holding an opponent"
-        addEffect(ctx, { name: 'hindered (grabbing)', condition: 'hindered', targetId: a.id, sourceId: t.id, expires: null, data: { kind: 'grabbing', of: t.id } });
-        addEffect(ctx, { name: 'vulnerable (grabbing)', condition: 'vulnerable', targetId: a.id, sourceId: t.id, expires: null, data: { kind: 'grabbing', of: t.id } });
+        addEffect(ctx, {
+          name: 'hindered (grabbing)',
+          condition: 'hindered',
+          targetId: a.id,
+          sourceId: t.id,
+          expires: null,
+          data: { kind: 'grabbing', of: t.id },
+        });
+        addEffect(ctx, {
+          name: 'vulnerable (grabbing)',
+          condition: 'vulnerable',
+          targetId: a.id,
+          sourceId: t.id,
+          expires: null,
+          data: { kind: 'grabbing', of: t.id },
+        });
       }
       break;
     }
@@ -83,7 +124,9 @@ export function applyStunt(ctx: ArCtx, attackerId: string, targetId: string, kin
         break;
       }
       const damage = Number((item.props ?? {})['damage'] ?? 0) + degrees;
-      const items = t.items.map((i) => (i.id === item.id ? { ...plain(i), props: { ...(plain(i.props) ?? {}), damage, broken: true } } : plain(i)));
+      const items = t.items.map((i) =>
+        i.id === item.id ? { ...plain(i), props: { ...(plain(i.props) ?? {}), damage, broken: true } } : plain(i),
+      );
       emit(ctx, 'object-damaged', { combatantId: a.id, targetId: t.id, itemId: item.id, damage }, { items: { [t.id]: items } });
       break;
     }
@@ -97,9 +140,14 @@ function moveItem(ctx: ArCtx, fromId: string, toId: string, item: Item, location
   const props = { ...(plain(item.props) ?? {}) };
   delete props['square'];
   const moved: Item = { ...plain(item), location, props };
-  emit(ctx, 'item-taken', { combatantId: toId, fromId, itemId: item.id, why }, {
-    items: { [fromId]: plain(from.items).filter((i) => i.id !== item.id), [toId]: [...plain(to.items), moved] },
-  });
+  emit(
+    ctx,
+    'item-taken',
+    { combatantId: toId, fromId, itemId: item.id, why },
+    {
+      items: { [fromId]: plain(from.items).filter((i) => i.id !== item.id), [toId]: [...plain(to.items), moved] },
+    },
+  );
 }
 
 /** DISARM: the held object drops to the target's square; a free pair of hands may grab it, one hand may try to catch it. */
@@ -112,7 +160,9 @@ function disarm(ctx: ArCtx, a: C, t: C, stunt: Stunt): void {
     return;
   }
   const square = posOf(t);
-  const targetItems = t.items.map((i) => (i.id === item.id ? { ...plain(i), location: 'ground' as const, props: { ...(plain(i.props) ?? {}), square } } : plain(i)));
+  const targetItems = t.items.map((i) =>
+    i.id === item.id ? { ...plain(i), location: 'ground' as const, props: { ...(plain(i.props) ?? {}), square } } : plain(i),
+  );
   emit(ctx, 'disarmed', { combatantId: a.id, targetId: t.id, itemId: item.id }, { items: { [t.id]: targetItems } });
   const inReach = !!square && !!posOf(a) && chebyshev(posOf(a)!, square) <= a.stats.reach;
   const dropped = targetItems.find((i) => i.id === item.id)!;
@@ -124,7 +174,13 @@ function disarm(ctx: ArCtx, a: C, t: C, stunt: Stunt): void {
     // "If only one hand is free, you can use a Quick action to make a Reaction check with a Moderate DC (DC 10 + Power Level) to grab it instead."
     const paid = payQuick(ctx, a);
     if (paid) {
-      const r = check(ctx, { who: a.id, bonus: a.stats.skills['reaction'] ?? 0, dc: dcModerate(o), purpose: 'Reaction check to grab the disarmed object', kind: 'skill' });
+      const r = check(ctx, {
+        who: a.id,
+        bonus: a.stats.skills['reaction'] ?? 0,
+        dc: dcModerate(o),
+        purpose: 'Reaction check to grab the disarmed object',
+        kind: 'skill',
+      });
       if (r.success) moveItem(ctx, t.id, a.id, dropped, freeHand(a, false) ?? 'right-hand', 'disarm-catch');
     }
   }
@@ -147,4 +203,3 @@ function forcedMove(ctx: ArCtx, a: C, t: C, squares: number, how: 'pull' | 'push
   }
   emit(ctx, 'forced-move', { combatantId: a.id, targetId: t.id, how, squares: n, to: { ...cur } }, n ? { pos: { [t.id]: cur } } : {});
 }
-

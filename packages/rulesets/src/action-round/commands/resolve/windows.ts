@@ -1,5 +1,5 @@
 import { chebyshev } from '@fray/engine';
-import { RULE } from '../../catalogue.js';
+import { RULE } from '../../catalogue/index.js';
 import { checkReaction } from '../../checks/index.js';
 import type { ArCtx } from '../../events.js';
 import { posOf, type C, type Square, type TriggerKind } from '../../state/index.js';
@@ -8,7 +8,16 @@ import type { DeferredAction } from './deferred-types.js';
 /** Reaction windows the ruleset opens: opportunity attacks, readied actions, counter-stunts. */
 
 export type Then = { kind: 'finish'; kinds: TriggerKind[] } | { kind: 'charge'; targetId: string } | { kind: 'none' };
-export type PathState = { t: 'path'; actorId: string; action: string; path: Square[]; index: number; exempt: string[] | 'all'; oaAt: number; then: Then };
+export type PathState = {
+  t: 'path';
+  actorId: string;
+  action: string;
+  path: Square[];
+  index: number;
+  exempt: string[] | 'all';
+  oaAt: number;
+  then: Then;
+};
 /** What resumes when a window closes (the window's `resume`). */
 export type Resume = DeferredAction | PathState | { t: 'after'; actorId: string; kinds: TriggerKind[] } | { t: 'none' };
 
@@ -43,7 +52,10 @@ export function finish(ctx: ArCtx, actorId: string, kinds: TriggerKind[]): void 
     }
     return all.includes(r.trigger.event);
   };
-  const eligible = Object.values(s.combatants).filter(triggered).map((c) => c.id).sort();
+  const eligible = Object.values(s.combatants)
+    .filter(triggered)
+    .map((c) => c.id)
+    .sort();
   if (eligible.length === 0) return;
   const resume: Resume = { t: 'after', actorId, kinds: [] };
   ctx.openReaction({

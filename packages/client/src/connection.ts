@@ -1,8 +1,13 @@
+import type { Socket } from 'socket.io-client';
 import { FrayError } from './errors.js';
-import type { FraySocket } from './options.js';
 
-/** Resolves when `socket` connects; rejects with the server's reason or on timeout. */
-export function whenConnected(socket: FraySocket, url: string, timeoutMs: number, throughRetries = false): Promise<void> {
+/**
+ * Resolves when `socket` connects; rejects with the server's reason (its `connect_error` data's
+ * code, e.g. UNAUTHORIZED), or UNAVAILABLE naming `url` after `timeoutMs`. With `throughRetries`, a
+ * transport error (nothing listens yet) does not reject: socket.io's jittered backoff tries the
+ * same socket again until the timeout; the server's refusal rejects at once.
+ */
+export function whenConnected(socket: Socket, url: string, timeoutMs: number, throughRetries = false): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = Number.isFinite(timeoutMs)
       ? setTimeout(
@@ -18,8 +23,6 @@ export function whenConnected(socket: FraySocket, url: string, timeoutMs: number
       else resolve();
     };
     const ok = () => done();
-    // throughRetries: a transport error (nothing listens yet) does not reject: socket.io's jittered
-    // backoff tries the same socket again until the timeout; the server's refusal rejects at once
     const bad = (err: Error & { data?: { code?: string } }) => {
       if (throughRetries && !err.data && socket.active) return;
       done(new FrayError({ code: err.data?.code ?? 'UNAVAILABLE', message: err.message }));

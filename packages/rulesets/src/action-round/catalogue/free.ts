@@ -1,0 +1,60 @@
+import { item, type ActionDef } from './define.js';
+
+/** The free actions, the Destiny, Fate and Corruption spends among them. */
+export const FREE: ActionDef[] = [
+  {
+    id: 'talk',
+    label: 'Talk',
+    type: 'free',
+    oa: 'no',
+    command: 'talk',
+    params: [{ name: 'text', kind: 'text' }],
+    rule: 'speaking is a free action that you can perform even when it isn’t your turn',
+  },
+  {
+    id: 'drop-prone',
+    label: 'Drop prone',
+    type: 'free',
+    oa: 'no',
+    command: 'drop',
+    template: { what: 'prone' },
+    rule: 'Dropping to a prone position or dropping a held item is a free action',
+  },
+  {
+    id: 'drop-item',
+    label: 'Drop item',
+    type: 'free',
+    oa: 'no',
+    command: 'drop',
+    template: { what: 'item' },
+    params: [item],
+    rule: 'Dropping to a prone position or dropping a held item is a free action',
+  },
+  {
+    id: 'ammo',
+    label: 'Draw or store ammo',
+    type: 'free',
+    oa: 'no',
+    command: 'ammo',
+    params: [{ name: 'mode', kind: 'choice', options: ['draw', 'store'] }],
+    rule: 'Drawing ammunition for use with a ranged attack or weapon ... is a free action',
+  },
+  {
+    id: 'maintain-aim',
+    label: 'Maintain aim',
+    type: 'free',
+    oa: 'no',
+    command: 'maintain-aim',
+    rule: 'it requires a free action to maintain your aim before you make your attack',
+  },
+  ...['coup', 'edit-scene', 'improve-roll', 'inspiration', 'recover', 'stunt'].map<ActionDef>((u) => ({
+    id: `spend-${u}`,
+    label: `Spend Destiny/Fate/Corruption: ${u.replace(/-/g, ' ')}`,
+    type: 'free',
+    oa: 'no',
+    command: 'spend',
+    template: { use: u },
+    params: [{ name: 'pool', kind: 'choice', options: ['destiny', 'fate', 'corruption'] }],
+    rule: `SPEND DESTINY, FATE, OR CORRUPTION [Free] ... ${u.toUpperCase()}`,
+  })),
+];
