@@ -31,39 +31,111 @@ const forkBody = z.object({ version: z.number().int().min(0), name: z.string().m
 
 /** The log (of any branch), the branches, and a fork. */
 export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, access: GmAccess): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { store, runtime } = ctx;
-  const { owned } = access;
+  registerLogRoute(app, ctx, access);
+  registerBranchesRoute(app, ctx, access);
+  registerForkRoute(app, ctx, access);
+}
 
-  r.get('/encounters/:id/log', { schema: { summary: 'The full command and event log (of a branch: ?branch=N, default the live one)', security: bearer, params: encounterParams, querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }), response: { 200: z.object({ encounterId: z.string(), entries: z.array(logEntrySchema) }).describe('Every logged command with its events, oldest first'), ...E.gmEncounter } } }, async (req) => {
-    const rec = await owned(req, req.params.id);
-    const { branch } = req.query;
-    if (branch !== undefined && !(await store.listBranches(rec.id)).some((b) => b.branch === branch)) throw new ApiError('UNKNOWN_BRANCH', `The encounter has no branch ${branch}.`);
-    const entries = [];
-    let after = 0;
-    for (;;) {
-      const page = await store.readLog(rec.id, after, 1000, branch);
-      for (const e of page) entries.push({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: e.createdAt ? e.createdAt.toISOString() : null });
-      if (page.length < 1000) break;
-      after = page[page.length - 1]!.seq;
-    }
-    return { encounterId: rec.id, entries };
-  });
+/** GET /encounters/:id/log: every entry of a branch (the live one by default), read in pages of 1,000. */
+function registerLogRoute(app: FastifyInstance, { store }: ServerContext, { owned }: GmAccess): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/encounters/:id/log',
+    {
+      schema: {
+        summary: 'The full command and event log (of a branch: ?branch=N, default the live one)',
+        security: bearer,
+        params: encounterParams,
+        querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }),
+        response: {
+          200: z
+            .object({ encounterId: z.string(), entries: z.array(logEntrySchema) })
+            .describe('Every logged command with its events, oldest first'),
+          ...E.gmEncounter,
+        },
+      },
+    },
+    async (req) => {
+      const rec = await owned(req, req.params.id);
+      const { branch } = req.query;
+      if (branch !== undefined && !(await store.listBranches(rec.id)).some((b) => b.branch === branch))
+        throw new ApiError('UNKNOWN_BRANCH', `The encounter has no branch ${branch}.`);
+      const entries = [];
+      let after = 0;
+      for (;;) {
+        const page = await store.readLog(rec.id, after, 1000, branch);
+        for (const e of page)
+          entries.push({
+            seq: e.seq,
+            commandId: e.commandId,
+            command: e.command,
+            events: withoutGeneratorState(e.events),
+            at: e.createdAt ? e.createdAt.toISOString() : null,
+          });
+        if (page.length < 1000) break;
+        after = page[page.length - 1]!.seq;
+      }
+      return { encounterId: rec.id, entries };
+    },
+  );
+}
 
-  r.get('/encounters/:id/branches', { schema: { summary: "The branches of the encounter's log (rewinds), oldest first; the last is live", security: bearer, params: encounterParams, response: { 200: z.object({ encounterId: z.string(), branches: z.array(branchSchema) }).describe('Every branch, kept'), ...E.gmEncounter } } }, async (req) => {
-    const rec = await owned(req, req.params.id);
-    const branches = await store.listBranches(rec.id);
-    return {
-      encounterId: rec.id,
-      branches: branches.map((b) => ({ branch: b.branch, parent: b.parent, fromVersion: b.fromVersion, baseVersion: b.baseVersion, lastVersion: b.lastVersion, commandId: b.commandId, at: b.createdAt ? b.createdAt.toISOString() : null, live: b.live })),
-    };
-  });
+/** GET /encounters/:id/branches: the branches rewinds made, oldest first. */
+function registerBranchesRoute(app: FastifyInstance, { store }: ServerContext, { owned }: GmAccess): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/encounters/:id/branches',
+    {
+      schema: {
+        summary: "The branches of the encounter's log (rewinds), oldest first; the last is live",
+        security: bearer,
+        params: encounterParams,
+        response: {
+          200: z.object({ encounterId: z.string(), branches: z.array(branchSchema) }).describe('Every branch, kept'),
+          ...E.gmEncounter,
+        },
+      },
+    },
+    async (req) => {
+      const rec = await owned(req, req.params.id);
+      const branches = await store.listBranches(rec.id);
+      return {
+        encounterId: rec.id,
+        branches: branches.map((b) => ({
+          branch: b.branch,
+          parent: b.parent,
+          fromVersion: b.fromVersion,
+          baseVersion: b.baseVersion,
+          lastVersion: b.lastVersion,
+          commandId: b.commandId,
+          at: b.createdAt ? b.createdAt.toISOString() : null,
+          live: b.live,
+        })),
+      };
+    },
+  );
+}
 
-  r.post('/encounters/:id/fork', { schema: { summary: 'A new encounter whose state equals this one at a version (same ruleset, options, combatants)', security: bearer, params: encounterParams, body: forkBody, response: { 201: idReply.describe('The new encounter, at that version'), ...E.gmCreate } } }, async (req, reply) => {
-    const rec = await owned(req, req.params.id);
-    const made = await forkEncounter(runtime, rec, req.body.version, { accountId: rec.accountId, ...(req.body.name ? { name: req.body.name } : {}) });
-    if ('error' in made) throw new ApiError(made.error.code, made.error.message, undefined, made.error.rule);
-    req.log.info({ forkId: made.id, version: req.body.version }, 'encounter forked');
-    return reply.status(201).send({ id: made.id, version: made.version });
-  });
+/** POST /encounters/:id/fork: a new encounter from a version of this one. */
+function registerForkRoute(app: FastifyInstance, { runtime }: ServerContext, { owned }: GmAccess): void {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/encounters/:id/fork',
+    {
+      schema: {
+        summary: 'A new encounter whose state equals this one at a version (same ruleset, options, combatants)',
+        security: bearer,
+        params: encounterParams,
+        body: forkBody,
+        response: { 201: idReply.describe('The new encounter, at that version'), ...E.gmCreate },
+      },
+    },
+    async (req, reply) => {
+      const rec = await owned(req, req.params.id);
+      const made = await forkEncounter(runtime, rec, req.body.version, {
+        accountId: rec.accountId,
+        ...(req.body.name ? { name: req.body.name } : {}),
+      });
+      if ('error' in made) throw new ApiError(made.error.code, made.error.message, undefined, made.error.rule);
+      req.log.info({ forkId: made.id, version: req.body.version }, 'encounter forked');
+      return reply.status(201).send({ id: made.id, version: made.version });
+    },
+  );
 }

@@ -97,6 +97,8 @@ export interface RulesetDisplay {
   rulings?: PendingRuling[];
   /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
   phases?: Record<string, string>;
+  /** what a player does in a phase, one line by phase id, shown in the your-turn card (e.g. what to do after declaring) */
+  phaseHints?: Record<string, string>;
   /**
    * The action lists: `common` are the actions a combatant usually takes (matched against an
    * option's `action`, else its `command`), shown first on the your-turn card with every other

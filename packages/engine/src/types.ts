@@ -203,7 +203,7 @@ export interface ParamSpec {
   optional?: boolean;
   /** what it means, in the game's words (shown under the field) */
   doc?: string;
-  /** an example shown in an empty text or number field */
+  /** an example of what to enter (a text field's placeholder), in the game's words */
   placeholder?: string;
   /** the value a form starts with */
   default?: string | number | boolean;

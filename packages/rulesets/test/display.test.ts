@@ -88,6 +88,13 @@ describe('each ruleset describes how it is shown', () => {
       for (const name of Object.values(d.phases ?? {})) expect(name).not.toMatch(/^[a-z-]+$/);
     });
 
+    it(`${id}: each phase hint (display.phaseHints) belongs to a named phase and is a sentence`, () => {
+      for (const [phase, hint] of Object.entries(d.phaseHints ?? {})) {
+        expect(d.phases?.[phase], `${id}: a hint for the unnamed phase ${phase}`).toBeTruthy();
+        expect(hint).toMatch(/^[A-Z].*\.$/);
+      }
+    });
+
     it(`${id}: "Each ruleset ships a few sample stat blocks (documented, original)": each is valid`, () => {
       expect((d.samples ?? []).length).toBeGreaterThanOrEqual(3);
       for (const b of d.samples ?? []) {

@@ -16,7 +16,7 @@ export { MapContext, noOne } from './map-context.js';
 /** The GM sees every combatant's vitals as numbers. */
 const allNumbers = (): boolean => true;
 
-/** The movement options of the selected token, when this viewer commands it. */
+/** The movement options of the selected token, when this viewer commands it (the blocked ones too: they say why not). */
 function useMoveOptions(p: PanelProps, selected: string | null): ActionOption[] {
   const { live, canCommand, version, state } = p;
   const space = p.ruleset?.space ?? null;
@@ -28,7 +28,7 @@ function useMoveOptions(p: PanelProps, selected: string | null): ActionOption[] 
       return;
     }
     live.actions(selected).then(
-      (list) => on && setMoves(list.filter((o) => o.allowed && destinationParam(o))),
+      (list) => on && setMoves(list.filter((o) => destinationParam(o))),
       () => on && setMoves([]),
     );
     return () => {

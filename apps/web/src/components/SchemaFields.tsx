@@ -1,4 +1,6 @@
-import type { Field, FormValue, FormValues } from '../lib/schema-form.js';
+import { useState } from 'react';
+import { recordOf } from '../lib/guards.js';
+import { initialValues, parseValues, type Field, type FormValue, type FormValues } from '../lib/schema-form.js';
 
 interface Props {
   idPrefix: string;
@@ -22,7 +24,11 @@ function FieldInput({ f, v, common, onChange }: { f: Field; v: FormValue | undef
     case 'select':
       return (
         <select {...common} value={text} onChange={(e) => onChange(f.name, e.target.value)}>
-          {f.nullable || !f.required ? <option value="">{f.nullable ? '(none)' : '(default)'}</option> : v === '' ? <option value="">— choose —</option> : null}
+          {f.nullable || !f.required ? (
+            <option value="">{f.nullable ? '(none)' : '(default)'}</option>
+          ) : v === '' ? (
+            <option value="">— choose —</option>
+          ) : null}
           {f.choices!.map((c) => (
             <option key={c} value={c}>
               {c}
@@ -37,20 +43,98 @@ function FieldInput({ f, v, common, onChange }: { f: Field; v: FormValue | undef
           <legend className="sr-only">{f.label}</legend>
           {f.choices!.map((c) => (
             <label key={c}>
-              <input type="checkbox" checked={list.includes(c)} onChange={(e) => onChange(f.name, e.target.checked ? [...list, c] : list.filter((x) => x !== c))} /> {c}
+              <input
+                type="checkbox"
+                checked={list.includes(c)}
+                onChange={(e) => onChange(f.name, e.target.checked ? [...list, c] : list.filter((x) => x !== c))}
+              />{' '}
+              {c}
             </label>
           ))}
         </fieldset>
       );
     }
     case 'json':
+      if (f.rows) return <ObjectRows f={f} fields={f.rows} id={common.id} text={text} onChange={(t) => onChange(f.name, t)} />;
       return <textarea {...common} rows={2} value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder="JSON" />;
     case 'integer':
     case 'number':
-      return <input {...common} type="number" inputMode="numeric" step={f.kind === 'integer' ? 1 : 'any'} value={text} onChange={(e) => onChange(f.name, e.target.value)} />;
+      return (
+        <input
+          {...common}
+          type="number"
+          inputMode="numeric"
+          step={f.kind === 'integer' ? 1 : 'any'}
+          value={text}
+          onChange={(e) => onChange(f.name, e.target.value)}
+        />
+      );
     default:
-      return <input {...common} type="text" value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder={f.kind === 'list' ? 'comma, separated' : undefined} />;
+      return (
+        <input
+          {...common}
+          type="text"
+          value={text}
+          onChange={(e) => onChange(f.name, e.target.value)}
+          placeholder={f.kind === 'list' ? 'comma, separated' : undefined}
+        />
+      );
   }
+}
+
+/** The rows of a list of objects as their text (JSON), blank rows left out. */
+function rowsOf(text: string, fields: Field[]): FormValues[] {
+  try {
+    const v: unknown = JSON.parse(text || '[]');
+    return Array.isArray(v) ? v.map((x) => initialValues(fields, recordOf(x))) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A list of objects (e.g. a character's ability actions): a row of fields per entry, added and removed by buttons; no JSON. */
+function ObjectRows({
+  f,
+  fields,
+  id,
+  text,
+  onChange,
+}: {
+  f: Field;
+  fields: Field[];
+  id: string;
+  text: string;
+  onChange: (text: string) => void;
+}) {
+  const [rows, setRows] = useState<FormValues[]>(() => rowsOf(text, fields));
+  const emit = (next: FormValues[]) => {
+    setRows(next);
+    onChange(JSON.stringify(next.map((r) => parseValues(fields, r).value)));
+  };
+  return (
+    <div className="object-rows" id={id} data-testid={`rows-${f.name}`}>
+      {rows.map((r, n) => (
+        <fieldset key={n} className="object-row">
+          <legend>
+            {f.label}: {n + 1}
+          </legend>
+          <SchemaFields
+            idPrefix={`${id}-${n}`}
+            fields={fields.map((x) => ({ ...x, label: `${x.label} (${n + 1})` }))}
+            values={r}
+            errors={{}}
+            onChange={(name, v) => emit(rows.map((x, k) => (k === n ? { ...x, [name]: v } : x)))}
+          />
+          <button type="button" onClick={() => emit(rows.filter((_, k) => k !== n))} aria-label={`Remove ${f.label} ${n + 1}`}>
+            ✕ Remove
+          </button>
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => emit([...rows, initialValues(fields)])} aria-label={`Add to ${f.label}`}>
+        + Add
+      </button>
+    </div>
+  );
 }
 
 function SchemaField({ f, p }: { f: Field; p: Props }) {
@@ -70,7 +154,13 @@ function SchemaField({ f, p }: { f: Field; p: Props }) {
       <FieldInput f={f} v={values[f.name]} common={common} onChange={onChange} />
       {onSecret ? (
         <label className="secret-toggle">
-          <input type="checkbox" checked={secret?.includes(f.parent ?? f.name) ?? false} onChange={(e) => onSecret(f.name, e.target.checked)} aria-label={`${f.label} is secret`} /> secret
+          <input
+            type="checkbox"
+            checked={secret?.includes(f.parent ?? f.name) ?? false}
+            onChange={(e) => onSecret(f.name, e.target.checked)}
+            aria-label={`${f.label} is secret`}
+          />{' '}
+          secret
         </label>
       ) : null}
       {f.doc ? (

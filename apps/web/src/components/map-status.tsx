@@ -31,6 +31,7 @@ export interface PanelView {
   state: EncounterState;
   space: NonNullable<RulesetInfo['space']>;
   selected: string | null;
+  /** the selected token's movement options, blocked ones included (with the engine's reason) */
   moves: ActionOption[];
   mv: MapMove;
   placing: boolean;
@@ -41,7 +42,9 @@ export interface PanelView {
 
 /** The selected token and its movement options, or the GM's placement, or a hint. */
 function Selection({ v }: { v: PanelView }) {
-  const { p, state, space, moves, placing } = v;
+  const { p, state, space, placing } = v;
+  const moves = v.moves.filter((o) => o.allowed);
+  const why = v.moves.find((o) => !o.allowed && o.blocked)?.blocked?.message;
   const sel = v.selected ? state.combatants[v.selected] : undefined;
   if (!sel) {
     return (
@@ -61,7 +64,7 @@ function Selection({ v }: { v: PanelView }) {
       <p>
         Selected: <strong>{sel.name}</strong>
         {moves.length === 0 && p.canCommand(sel.id) && state.status === 'active' ? (
-          <span className="muted"> — no movement possible now</span>
+          <span className="muted"> — no movement possible now{why ? `: ${why}` : ''}</span>
         ) : null}
         {!p.canCommand(sel.id) ? <span className="muted"> — not yours to move</span> : null}
       </p>

@@ -53,6 +53,11 @@ export function phaseName(display: RulesetDisplay, phase: string): string {
   return display.phases?.[phase] ?? labelOf(phase);
 }
 
+/** What a player does in this phase, in the ruleset's words (`display.phaseHints`); null when it says nothing. */
+export function phaseHint(display: RulesetDisplay, phase: string | null): string | null {
+  return phase ? (display.phaseHints?.[phase] ?? null) : null;
+}
+
 /** The encounter's status in words. */
 export function statusName(status: EncounterState['status']): string {
   return status === 'setup' ? 'setting up' : status === 'active' ? 'combat under way' : 'combat over';

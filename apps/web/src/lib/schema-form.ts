@@ -50,6 +50,8 @@ export interface Field {
   key?: string;
   /** an object-valued property: the kind of each of its entries (a map of numbers: integer) */
   entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
+  /** a list of plain objects (`json`, its value the list as JSON): the fields of each entry, edited as rows */
+  rows?: Field[];
 }
 
 /** The non-null branch of `X | null`, and whether null is allowed. */
@@ -72,7 +74,7 @@ function gameBound(n: number | undefined): number | undefined {
   return n !== undefined && Math.abs(n) < 1e9 ? n : undefined;
 }
 
-function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> {
+function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows'> {
   if (s.enum && s.enum.every(isString)) return { kind: 'select', choices: s.enum.filter(isString) };
   const type = Array.isArray(s.type) ? undefined : s.type;
   const min = gameBound(s.minimum ?? s.exclusiveMinimum);
@@ -90,7 +92,9 @@ function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max'> 
       const item = s.items ? unwrapNullable(s.items).schema : undefined;
       if (item?.enum && item.enum.every(isString)) return { kind: 'multiselect', choices: item.enum.filter(isString) };
       if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
-      return { kind: 'json' };
+      // a list of plain objects (every field of an entry has an input of its own): rows of fields
+      const rows = item?.type === 'object' && item.properties ? fieldsOf(item) : [];
+      return rows.length > 0 && rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows } : { kind: 'json' };
     }
     default:
       return { kind: 'json' };

@@ -23,7 +23,7 @@ import { useAsync } from '../lib/useAsync.js';
 import type { ActionOption, EncounterState, RulesetInfo, WireError } from '../lib/types.js';
 import { useLive } from '../lib/useLive.js';
 import { waitingFor } from '../lib/turn-flow.js';
-import { FightOver, OwnResult, UpNext, useTurnCue, WaitingNote } from './player/TurnNews.js';
+import { FightOver, OwnResult, PhaseHint, UpNext, useTurnCue, WaitingNote } from './player/TurnNews.js';
 
 function fatalText(e: WireError): string {
   if (['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code))
@@ -154,6 +154,7 @@ function YourTurnCard({ p, current }: { p: Seat; current: string }) {
         ) : null}
         <Vitals display={p.display} state={state} c={state.combatants[current]!} numbers />
       </div>
+      <PhaseHint state={state} display={p.display} />
       <OwnResult snap={snap} state={state} display={p.display} mine={p.isMine} inCard />
       <WaitingNote state={state} display={p.display} mine={p.isMine} />
       {acting ? (

@@ -62,6 +62,11 @@ describe('legends in the browser', () => {
       items: [{ name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } }],
     });
     await addCombatant(gm, { name: 'Goblin Boss', side: 'foes', stats: { DEX: 10, SPD: 9, STR: 13 }, secret: ['STR'] });
+    // a list of objects in the stats (legends' ability actions) is rows of fields, not JSON
+    await form.getByRole('button', { name: 'Add to Ability actions' }).click();
+    await form.locator('[id="add-stat-actions-0-key"]').fill('lurk');
+    await form.locator('[id="add-stat-actions-0-name"]').fill('Lurk in the reeds');
+    await form.locator('[id="add-stat-actions-0-kinds"]').getByLabel('free').check();
     await addCombatant(gm, { name: 'Lurker', side: 'foes', stats: { DEX: 11, SPD: 11, STR: 7 }, hidden: true });
     // edit: the same generated form, filled with the current stats
     const goblin = Object.values((await liveState(gm)).state!.combatants).find((c) => c.name === 'Goblin Boss')!;
@@ -87,6 +92,9 @@ describe('legends in the browser', () => {
     ).toEqual(['Aria', 'Borin', 'Goblin Boss', 'Lurker']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Goblin Boss')!.secretStats).toEqual(['STR']);
     expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.hidden).toBe(true);
+    expect(Object.values(s.combatants).find((c) => c.name === 'Lurker')!.stats.actions).toMatchObject([
+      { key: 'lurk', name: 'Lurk in the reeds', kinds: ['free'] },
+    ]);
     // the item list editor: typed fields, an id from the name, properties as values
     expect(Object.values(s.combatants).find((c) => c.name === 'Borin')!.items).toEqual([
       { id: 'short-bow', name: 'Short bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow' } },

@@ -229,6 +229,10 @@ describe('the table at a glance, in every ruleset', () => {
     await settle([player], gm);
     const turnCard = player.getByTestId('your-turn-card');
     await turnCard.getByRole('button', { name: 'End my turn' }).waitFor();
+    // what to do in this phase, in the ruleset's words (action-points: declare, then end the turn)
+    const phase = (await liveState(player)).state!.clock.phase;
+    const hint = phase ? display.phaseHints?.[phase] : undefined;
+    if (hint) expect(await turnCard.getByTestId('phase-hint').textContent()).toContain(hint);
     await turnCard.getByTestId(`actions-${ids.Aria}`).locator('.action-group').first().waitFor();
     // grouped by kind; with many, a search box finds one across the folded groups
     const groups = await turnCard.locator('.action-group > summary').allTextContents();

@@ -10,6 +10,24 @@ const { registry } = (await import('@fray/rulesets' as string)) as {
 const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
 describe('forms generated from a ruleset stats schema', () => {
+  it("a list of plain objects (legends' ability actions) is rows of fields, not JSON: its entries' fields, and the list read back", () => {
+    const legends = Object.values(registry).find((r) => r.id === 'legends')!;
+    const f = fieldsOf(json(legends.statsSchema)).find((x) => x.name === 'actions')!;
+    expect(f.kind).toBe('json');
+    expect(f.rows?.map((r) => `${r.name}:${r.kind}`)).toEqual([
+      'key:text',
+      'name:text',
+      'kinds:multiselect',
+      'tags:multiselect',
+      'hands:integer',
+      'target:select',
+      'repeatable:boolean',
+      'rule:text',
+    ]);
+    const row = { ...initialValues(f.rows!), key: 'rally', name: 'Rally', kinds: ['minor'] };
+    expect(parseValues(f.rows!, row).value).toMatchObject({ key: 'rally', name: 'Rally', kinds: ['minor'], repeatable: false });
+  });
+
   const legends = registry.legends!;
   const schema = json(legends.statsSchema);
   const fields = fieldsOf(schema, legends.statDocs);

@@ -211,7 +211,7 @@ function turnOptions(out: ApActionOption[], s: S, c: C, base: Base): void {
         label: 'Declare an intent',
         kind: 'declaration',
         allowed: true,
-        params: [{ name: 'intent', kind: 'text' }],
+        params: [{ name: 'intent', label: 'Intent', kind: 'text', placeholder: 'e.g. attack the goblin' }],
         template: { combatantId: id },
         rule: 'During this phase all of the players declare what actions they intend their characters to take.',
         ...base,

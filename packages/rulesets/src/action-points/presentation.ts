@@ -150,6 +150,19 @@ export const display: RulesetDisplay = {
     slow: 'Slow attacks',
     'very-slow': 'Very slow attacks',
   },
+  phaseHints: {
+    declaration:
+      'Say what your character will do this round (Declare an intent); only thought-quick free actions happen now. Then end your turn: the actions come in the phases that follow.',
+    'ready-missile':
+      'Free and swift actions, nocked arrows, crossbows and firearms, and actions that are neither moves nor attacks happen now. Nothing of that kind? End your turn and wait for your phase.',
+    thrown:
+      'Thrown weapons, bows without a nocked arrow, and moves (move, charge, run, stand up) happen now. Attacking? End your turn: attacks come in the phases that follow.',
+    fast: 'Attacks of fast combatants with light, unarmed or natural weapons happen now. A slower attack? End your turn and wait for its phase.',
+    average:
+      'Attacks at average speed (one-handed weapons, large creatures) happen now. A slower attack? End your turn and wait for its phase.',
+    slow: 'Slow attacks (two-handed weapons, huge creatures) happen now. A very slow attack? End your turn and wait for its phase.',
+    'very-slow': 'The last phase of the round: very slow attacks (unwieldy weapons, the largest creatures) happen now.',
+  },
   quiet: ['action-points.ap-spent', 'action-points.resolved'],
   samples: [
     {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RulesetDisplay } from '../../lib/display.js';
+import { phaseHint, phaseName, type RulesetDisplay } from '../../lib/display.js';
 import type { LiveSnapshot } from '../../lib/live.js';
 import { fightOver, ownResult, turnKey, upNext, waitingFor } from '../../lib/turn-flow.js';
 import type { EncounterState } from '../../lib/types.js';
@@ -134,4 +134,15 @@ export function useTurnCue(myTurn: boolean, name: string | null): void {
       document.title = before;
     };
   }, [myTurn, name]);
+}
+
+/** What to do in this phase, from the ruleset's display data (e.g. after declaring an intent, end the turn). */
+export function PhaseHint({ state, display }: { state: EncounterState; display: RulesetDisplay }) {
+  const hint = phaseHint(display, state.clock.phase);
+  if (!hint || !state.clock.phase) return null;
+  return (
+    <p className="phase-hint" data-testid="phase-hint">
+      <strong>{phaseName(display, state.clock.phase)}:</strong> {hint}
+    </p>
+  );
 }
