@@ -10,6 +10,7 @@ import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
 import { ExportButton, ImportFile } from '../components/Transfer.js';
 import { useAsync } from '../lib/useAsync.js';
 import { recordOf } from '../lib/guards.js';
+import { EncounterName } from './gm/EncounterName.js';
 
 function ago(iso: string): string {
   const t = Date.parse(iso);
@@ -22,40 +23,56 @@ function ago(iso: string): string {
 }
 
 /** The new encounter's name, ruleset and dice seed. */
-function EncounterFields(p: { name: string; setName: (v: string) => void; rulesets: RulesetInfo[]; ruleset: RulesetInfo | undefined; pick: (id: string) => void; seed: string; setSeed: (v: string) => void; seedError: string | undefined }) {
+function EncounterFields(p: {
+  name: string;
+  setName: (v: string) => void;
+  rulesets: RulesetInfo[];
+  ruleset: RulesetInfo | undefined;
+  pick: (id: string) => void;
+  seed: string;
+  setSeed: (v: string) => void;
+  seedError: string | undefined;
+}) {
   const { name, setName, rulesets, ruleset, pick, seed, setSeed } = p;
   const rulesetId = ruleset?.id ?? '';
   const errors = { __seed: p.seedError };
   return (
     <div className="grid2">
-        <div className="field">
-          <label htmlFor="enc-name">Name</label>
-          <input id="enc-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} placeholder="Ambush at the ford" />
-        </div>
-        <div className="field">
-          <label htmlFor="enc-ruleset">Ruleset</label>
-          <select id="enc-ruleset" value={rulesetId} onChange={(e) => pick(e.target.value)}>
-            {rulesets.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name} ({r.id})
-              </option>
-            ))}
-          </select>
-          {ruleset ? <small className="doc">{ruleset.summary}</small> : null}
-        </div>
-        <div className={`field${errors.__seed ? ' invalid' : ''}`}>
-          <label htmlFor="enc-seed">Dice seed (optional)</label>
-          <input id="enc-seed" value={seed} onChange={(e) => setSeed(e.target.value)} inputMode="numeric" aria-invalid={errors.__seed ? true : undefined} aria-describedby="enc-seed-doc" />
-          <small id="enc-seed-doc" className="doc">
-            Same seed, same commands: the same fight. Leave blank for a random one.
-          </small>
-          {errors.__seed ? (
-            <small className="field-error" role="alert">
-              ✕ Seed {errors.__seed}
-            </small>
-          ) : null}
-        </div>
+      <div className="field">
+        <label htmlFor="enc-name">Name</label>
+        <input id="enc-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} placeholder="e.g. Ambush at the ford" />
       </div>
+      <div className="field">
+        <label htmlFor="enc-ruleset">Ruleset</label>
+        <select id="enc-ruleset" value={rulesetId} onChange={(e) => pick(e.target.value)}>
+          {rulesets.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name} ({r.id})
+            </option>
+          ))}
+        </select>
+        {ruleset ? <small className="doc">{ruleset.summary}</small> : null}
+      </div>
+      <div className={`field${errors.__seed ? ' invalid' : ''}`}>
+        <label htmlFor="enc-seed">Dice seed (optional)</label>
+        <input
+          id="enc-seed"
+          value={seed}
+          onChange={(e) => setSeed(e.target.value)}
+          inputMode="numeric"
+          aria-invalid={errors.__seed ? true : undefined}
+          aria-describedby="enc-seed-doc"
+        />
+        <small id="enc-seed-doc" className="doc">
+          Same seed, same commands: the same fight. Leave blank for a random one.
+        </small>
+        {errors.__seed ? (
+          <small className="field-error" role="alert">
+            ✕ Seed {errors.__seed}
+          </small>
+        ) : null}
+      </div>
+    </div>
   );
 }
 
@@ -99,16 +116,35 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
   };
   return (
     <form onSubmit={(e) => (e.preventDefault(), void submit())} noValidate aria-label="Create an encounter">
-      <EncounterFields name={name} setName={setName} rulesets={rulesets} ruleset={ruleset} pick={pick} seed={seed} setSeed={setSeed} seedError={errors.__seed} />
+      <EncounterFields
+        name={name}
+        setName={setName}
+        rulesets={rulesets}
+        ruleset={ruleset}
+        pick={pick}
+        seed={seed}
+        setSeed={setSeed}
+        seedError={errors.__seed}
+      />
       {fields.length > 0 ? (
         <details className="options">
           <summary>Ruleset options ({fields.length}, all with defaults)</summary>
-          <SchemaFields idPrefix="opt" fields={fields} values={values} errors={errors} onChange={(n, v) => setValues({ ...values, [n]: v })} />
+          <SchemaFields
+            idPrefix="opt"
+            fields={fields}
+            values={values}
+            errors={errors}
+            onChange={(n, v) => setValues({ ...values, [n]: v })}
+          />
         </details>
       ) : null}
       {Object.keys(errors).some((k) => k !== '__seed') ? (
         <p className="field-error" role="alert">
-          ✕ Some options are invalid: {Object.entries(errors).filter(([k]) => k !== '__seed').map(([k, m]) => `${k} ${m}`).join('; ')}
+          ✕ Some options are invalid:{' '}
+          {Object.entries(errors)
+            .filter(([k]) => k !== '__seed')
+            .map(([k, m]) => `${k} ${m}`)
+            .join('; ')}
         </p>
       ) : null}
       <ErrorMessage error={error} />
@@ -120,42 +156,59 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
 }
 
 /** The saved encounters as a table (cards on a phone), each with Resume. */
-function EncounterTable({ encounters }: { encounters: EncounterSummary[] }) {
+function EncounterTable({
+  encounters,
+  rulesets,
+  token,
+  reload,
+}: {
+  encounters: EncounterSummary[];
+  rulesets: RulesetInfo[] | null;
+  token: string;
+  reload: () => void;
+}) {
   return (
-          <div className="table-wrap">
-            <table className="cards-on-phone">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Ruleset</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Round</th>
-                  <th scope="col">Last activity</th>
-                  <th scope="col">
-                    <span className="sr-only">Resume</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {encounters.map((e) => (
-                  <tr key={e.id} data-testid="encounter-row">
-                    <td data-label="Name">{e.name}</td>
-                    <td data-label="Ruleset">{e.ruleset}</td>
-                    <td data-label="Status">{e.status}</td>
-                    <td data-label="Round">{e.round}</td>
-                    <td data-label="Last activity">
-                      <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
-                    </td>
-                    <td>
-                      <a className="button" href={`/gm/e/${encodeURIComponent(e.id)}`} onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))} aria-label={`Resume ${e.name}`}>
-                        Resume ▶
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+    <div className="table-wrap">
+      <table className="cards-on-phone">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Ruleset</th>
+            <th scope="col">Status</th>
+            <th scope="col">Round</th>
+            <th scope="col">Last activity</th>
+            <th scope="col">
+              <span className="sr-only">Resume</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {encounters.map((e) => (
+            <tr key={e.id} data-testid="encounter-row">
+              <td data-label="Name">
+                <EncounterName e={e} token={token} onDone={reload} />
+              </td>
+              <td data-label="Ruleset">{rulesets?.find((r) => r.id === e.ruleset)?.name ?? e.ruleset}</td>
+              <td data-label="Status">{e.status}</td>
+              <td data-label="Round">{e.round}</td>
+              <td data-label="Last activity">
+                <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
+              </td>
+              <td>
+                <a
+                  className="button"
+                  href={`/gm/e/${encodeURIComponent(e.id)}`}
+                  onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))}
+                  aria-label={`Resume ${e.name}`}
+                >
+                  Resume ▶
+                </a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -164,7 +217,13 @@ export function GmList() {
   const gm = useGmSession();
   // the session cookie signs every request in (lib/session.ts): no token in this page
   const token = gm.status === 'in' ? SESSION_COOKIE : null;
-  const list = useAsync(() => (token !== null ? api<EncounterSummary[] | { encounters: EncounterSummary[] }>('GET', '/encounters', undefined, { token }) : Promise.resolve([])), [token]);
+  const list = useAsync(
+    () =>
+      token !== null
+        ? api<EncounterSummary[] | { encounters: EncounterSummary[] }>('GET', '/encounters', undefined, { token })
+        : Promise.resolve([]),
+    [token],
+  );
   const rulesets = useAsync(() => loadRulesets(), []);
   if (token === null) {
     return (
@@ -174,7 +233,11 @@ export function GmList() {
           <p className="muted">Checking your sign-in…</p>
         ) : (
           <p>
-            You are not signed in. <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))}>Sign up or sign in</a>.
+            You are not signed in.{' '}
+            <a href="/" onClick={(e) => (e.preventDefault(), navigate('/'))}>
+              Sign up or sign in
+            </a>
+            .
           </p>
         )}
       </main>
@@ -200,17 +263,27 @@ export function GmList() {
           </button>
         </div>
       </header>
-      {unauthorized ? <ErrorMessage error={new ApiError('UNAUTHORIZED', 'You are signed out (the session ended or expired). Sign in again.', 401)} /> : <ErrorMessage error={list.error} />}
+      {unauthorized ? (
+        <ErrorMessage error={new ApiError('UNAUTHORIZED', 'You are signed out (the session ended or expired). Sign in again.', 401)} />
+      ) : (
+        <ErrorMessage error={list.error} />
+      )}
       <Section title="Saved encounters" id="saved">
         {list.loading && !list.data ? <p className="muted">Loading…</p> : null}
         {!list.loading && encounters.length === 0 && !list.error ? <p className="muted">No encounters yet. Create one below.</p> : null}
         {encounters.length > 0 ? (
-          <EncounterTable encounters={encounters} />
+          <EncounterTable encounters={encounters} rulesets={rulesets.data} token={token} reload={list.reload} />
         ) : null}
       </Section>
       <Section title="New encounter" id="new">
         <ErrorMessage error={rulesets.error} />
-        {rulesets.data ? rulesets.data.length === 0 ? <p className="muted">The server has no rulesets.</p> : <CreateEncounter token={token} rulesets={rulesets.data} /> : null}
+        {rulesets.data ? (
+          rulesets.data.length === 0 ? (
+            <p className="muted">The server has no rulesets.</p>
+          ) : (
+            <CreateEncounter token={token} rulesets={rulesets.data} />
+          )
+        ) : null}
       </Section>
       <Section title="Move encounters" id="move">
         <ImportFile token={token} onDone={() => list.reload()} />

@@ -555,8 +555,14 @@ describe('legends in the browser', () => {
     await gm.goto(srv.url + '/gm');
     const row = gm.getByTestId('encounter-row').filter({ hasText: 'Ambush at the ford' });
     await row.waitFor();
-    await expect(row.textContent()).resolves.toMatch(/legends.*active.*2/);
-    await row.getByRole('link', { name: /Resume/ }).click();
+    // the ruleset by its name; a rename in place (PATCH /encounters/:id)
+    await expect(row.textContent()).resolves.toMatch(/Legends.*active.*2/);
+    await row.getByRole('button', { name: 'Rename Ambush at the ford' }).click();
+    await row.getByLabel('New name for Ambush at the ford').fill('Ambush at the old ford');
+    await row.getByRole('button', { name: 'Save' }).click();
+    const renamed = gm.getByTestId('encounter-row').filter({ hasText: 'Ambush at the old ford' });
+    await renamed.waitFor();
+    await renamed.getByRole('link', { name: /Resume/ }).click();
     await gm.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     expect((await liveState(gm)).state!.clock.round).toBe(2);
     expect(errors).toEqual([]);
