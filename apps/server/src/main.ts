@@ -128,13 +128,19 @@ async function main(): Promise<void> {
     `Fray listening on ${url} (docs at ${url}/docs)`,
   );
   warnOfMemorySettings(logger, v8Pool, memoryReducer);
-  trimWhenQuiet(config, server.runtime.metrics, () => server.runtime.liveCount > 0 || server.io.engine.clientsCount > 0, logger);
+  const stopping = stopOnSignals(logger, instance, () => server.close(), store);
+  // never while stopping: a graceful stop empties the process, and a trim then only delays its exit
+  trimWhenQuiet(
+    config,
+    server.runtime.metrics,
+    () => stopping() || server.runtime.liveCount > 0 || server.io.engine.clientsCount > 0,
+    logger,
+  );
   if (process.env.FRAY_DIAG === '1') logStalls(logger);
   if (config.backups && store.kind !== 'memory') {
     scheduleBackups(store, config.backups, logger);
     logger.info(config.backups, 'backups scheduled (FRAY_BACKUP_DIR)');
   }
-  stopOnSignals(logger, instance, () => server.close(), store);
 }
 
 /**
@@ -173,8 +179,9 @@ function warnOfMemorySettings(logger: Logger, v8Pool: number, memoryReducer: boo
 /**
  * A graceful stop on SIGTERM or SIGINT, or when another process takes this one's instance id: the
  * server closed (its encounters handed over), the instance id released, the store closed, exit 0.
+ * Returns whether it has begun.
  */
-function stopOnSignals(logger: Logger, instance: Instance, closeServer: () => Promise<void>, store: ServerStore): void {
+function stopOnSignals(logger: Logger, instance: Instance, closeServer: () => Promise<void>, store: ServerStore): () => boolean {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -198,6 +205,7 @@ function stopOnSignals(logger: Logger, instance: Instance, closeServer: () => Pr
   );
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  return () => stopping;
 }
 
 /** Why the server could not listen, in words a newcomer can act on (a port in use names PORT). */

@@ -26,6 +26,8 @@ export interface SocketData {
   /** commands of this socket waiting for their ack (see holdUntilTurnEnds) */
   awaitingAcks: number;
   joined: Map<string, Joined>;
+  /** joins under way (connection.ts `subscribe`): a second join, a sync or a command of the same encounter waits for it */
+  joining: Map<string, Promise<{ j: Joined }>>;
   /** the socket's handlers: one object per connection, its methods shared on the prototype */
   conn: SocketHandlers;
   /** the engine.io connection's write side (transport.ts), null when engine.io is not the version it was written against */

@@ -1,4 +1,4 @@
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import type {
   ActionsAck,
   ReachAck,
@@ -7,39 +7,16 @@ import type {
   ClientToServerEvents,
   CommandAck,
   LogAck,
-  ServerToClientEvents,
   SimpleAck,
   SyncAck,
 } from '@fray/protocol';
 import { FrayError } from './errors.js';
 import { contributeDice } from './contribute.js';
-import { whenConnected } from './connection.js';
 import { EncounterMirror } from './mirror.js';
+import { newCommandId, type ClientOptions, type FraySocket } from './options.js';
+import { whenConnected } from './connection.js';
 
-/** The socket a `FrayClient` talks through (`onSocket`). */
-export type FraySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-function newCommandId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
-/** The options of `FrayClient.connect`. */
-export interface ClientOptions {
-  /** how long to wait for an ack before retrying (ms) */
-  ackTimeoutMs?: number;
-  /** how many times a command is retried (same commandId) across drops */
-  retries?: number;
-  socket?: Partial<ManagerOptions & SocketOptions>;
-  /**
-   * Where to go back to when the server process this client is on goes away (it shuts down, or
-   * cannot be reached): normally the load balancer. Default: the URL first connected to.
-   */
-  entryUrl?: string;
-  /** send this viewer's contribution to committed dice on join, while they are open (default true; docs/dice.md) */
-  contributeDice?: boolean;
-}
+export type { ClientOptions, FraySocket } from './options.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -74,6 +51,8 @@ export class FrayClient {
   private closedByUser = false;
   private moving: Promise<void> | null = null;
   private readonly rejoining = new Map<string, Promise<void>>();
+  /** the socket each encounter's sync is on its way on (sent, not answered yet) */
+  private readonly syncsInFlight = new Map<string, FraySocket>();
   private readonly waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private readonly socketWatchers: Array<(socket: FraySocket) => void> = [];
 
@@ -111,8 +90,9 @@ export class FrayClient {
       // socket.io's 'reconnect' missed): every encounter is joined again before the waiting commands go
       if (connectedBefore) for (const id of this.mirrors.keys()) void this.rejoin(id).catch(() => {});
       connectedBefore = true;
-      for (const w of this.waiters) w.resolve();
-      this.waiters.clear();
+      // a move wakes the waiting commands once its syncs are sent (`move`): sent first, a command
+      // would overtake them and be refused NOT_JOINED
+      if (!this.moving) this.wakeWaiters();
     });
     // the encounter left the server process
     socket.on('closed', ({ encounterId, reason }) => {
@@ -216,7 +196,7 @@ export class FrayClient {
       old.disconnect();
       try {
         await whenConnected(this.socket, target, this.ackTimeoutMs, true);
-        for (const m of this.mirrors.values()) await m.sync();
+        await this.syncAllHere();
         this.moves += 1;
         return;
       } catch (e) {
@@ -226,6 +206,29 @@ export class FrayClient {
       }
     }
     throw new FrayError({ code: 'UNAVAILABLE', message: 'The client was closed.' });
+  }
+
+  /**
+   * Every mirror re-`sync`ed on the socket a move just connected, the syncs sent before the waiting
+   * commands are woken (sent first, a command would overtake them and be refused NOT_JOINED). A
+   * process still loading the encounters (UNAVAILABLE, or no answer within the ack timeout) is asked
+   * again on the same socket, with a growing pause, while it stays connected: a new connection
+   * would only queue behind the same loads.
+   */
+  private async syncAllHere(): Promise<void> {
+    const socket = this.socket;
+    for (let attempt = 0; ; attempt++) {
+      const syncs = [...this.mirrors.values()].map((m) => m.sync());
+      if (attempt === 0) this.wakeWaiters();
+      try {
+        await Promise.all(syncs);
+        return;
+      } catch (e) {
+        const busy = !(e instanceof FrayError) || e.code === 'UNAVAILABLE' || e.code === 'ENCOUNTER_BUSY';
+        if (!busy || this.closedByUser || socket !== this.socket || !socket.connected || attempt >= this.retries) throw e;
+        await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt + 1, 5)));
+      }
+    }
   }
 
   /**
@@ -264,8 +267,22 @@ export class FrayClient {
     while (!this.socket.connected) await this.waitConnected();
     // socket.io's typed emitWithAck cannot see through the generic event E: through its untyped
     // view (the same socket), whose ack is what ClientToServerEvents[E] answers
-    const untyped: Socket = this.socket;
-    return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    const socket = this.socket;
+    const untyped: Socket = socket;
+    const syncOf =
+      event === 'sync' && typeof payload === 'object' && payload !== null && 'encounterId' in payload ? String(payload.encounterId) : null;
+    if (syncOf === null) return untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    this.syncsInFlight.set(syncOf, socket);
+    try {
+      return await untyped.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+    } finally {
+      if (this.syncsInFlight.get(syncOf) === socket) this.syncsInFlight.delete(syncOf);
+    }
+  }
+
+  private wakeWaiters(): void {
+    for (const w of this.waiters) w.resolve();
+    this.waiters.clear();
   }
 
   private waitConnected(): Promise<void> {
@@ -335,12 +352,16 @@ export class FrayClient {
 
   /**
    * Once connected, wait for the encounter to be joined again if a rejoin or a move is under way
-   * (after a reconnect or a restart): a command sent before would only be refused NOT_JOINED, and
+   * (after a reconnect or a restart) and its sync has not been sent on this socket yet: a command
+   * sent before it would only be refused NOT_JOINED, and
    * thousands of clients doing so at a restart load the server that is catching up. Bounded by
    * the ack timeout, like the wait after a refusal.
    */
   private async joinedAgain(encounterId: string): Promise<void> {
     while (!this.socket.connected) await this.waitConnected();
+    // the rejoin's sync is on its way on this socket: a command behind it is served after it (the
+    // server waits for a join under way), a round trip sooner than after its answer
+    if (this.syncsInFlight.get(encounterId) === this.socket) return;
     const following = this.moving ?? this.rejoining.get(encounterId);
     if (following) await Promise.race([following.catch(() => {}), sleep(this.ackTimeoutMs)]);
   }

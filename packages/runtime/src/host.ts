@@ -1,18 +1,26 @@
-import { apply, gmView, projectState, viewKeyOf, viewerOfKey, type EncounterState, type Ruleset, type Viewer } from '@fray/engine';
+import {
+  gmView,
+  projectState,
+  viewKeyOf,
+  viewerOfKey,
+  type EncounterState,
+  type EngineEvent,
+  type Ruleset,
+  type Viewer,
+} from '@fray/engine';
 import type { CommandAck, Deadlines, SyncAck, WireError, WireLogEntry } from '@fray/protocol';
 import { fnv1a } from './id-filter.js';
 import { type LeaseLike, type Logger } from './store.js';
 import { broadcast, broadcastRewind } from './broadcast.js';
 import { reachOf, type ReachAnswer, type ReachRequest } from './reach.js';
-import { SYSTEM_ID_PREFIX, commandIdTaken, senderOf } from './senders.js';
-import { legalFor, noteHiddenRemovals, refusalAsIfUnseenAbsent, refusalFor, withHiddenGone, type HiddenGone } from './unseen.js';
+import { legalFor, noteHiddenRemovals, withHiddenGone, type HiddenGone } from './unseen.js';
 import { commandGate, projectEventsFor, projectLogFor, viewerKey, type LoggedEntry } from './viewers.js';
-import { CommandMemory, appendFailed } from './acks.js';
+import { CommandMemory } from './acks.js';
 import { DeadlineTimers } from './deadline-timers.js';
 import { SyncHistory } from './sync-history.js';
-import { type Channel, type HostRuntime, type SnapshotBody, type Later, type Sink, type StoredResult, type SubmitInput } from './host-types.js';
-import { rewindCommand } from './rewind.js';
-import { REWIND, staleBranch, type RewoundEvent } from './timeline.js';
+import { type Channel, type HostRuntime, type SnapshotBody, type Sink, type StoredResult, type SubmitInput } from './host-types.js';
+import { processCommand } from './command.js';
+import { type RewoundEvent } from './timeline.js';
 
 /**
  * One live encounter in memory: its state, its serialized command queue, its viewers' channels
@@ -26,7 +34,7 @@ export class EncounterHost {
   private nextSnapshotAt: number;
   /** the live timeline branch (docs/timeline.md) and the rewind that started it, when this process made it */
   branch: number;
-  private lastRewind: (RewoundEvent & { commandId: string }) | null = null;
+  lastRewind: (RewoundEvent & { commandId: string }) | null = null;
   /** the snapshot being saved (a rewind waits for it before it drops the snapshots after its version) */
   private snapshotting: Promise<void> = Promise.resolve();
   /** waiting in the runtime's background snapshot queue */
@@ -52,7 +60,14 @@ export class EncounterHost {
     state: EncounterState,
     public lease: LeaseLike,
     readonly logger: Logger,
-    opts: { snapshotVersion: number; turnTimerSeconds: number | null; hiddenGone?: HiddenGone; archived: boolean; recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }>; branch?: number },
+    opts: {
+      snapshotVersion: number;
+      turnTimerSeconds: number | null;
+      hiddenGone?: HiddenGone;
+      archived: boolean;
+      recentCommands: Array<{ commandId: string; seq: number; events: unknown[] }>;
+      branch?: number;
+    },
   ) {
     this.state = state;
     this.branch = opts.branch ?? 0;
@@ -124,7 +139,10 @@ export class EncounterHost {
   }
 
   /** Start receiving patches; returns the current projected state (consistent with the next patch). */
-  subscribe(viewer: Viewer, sink: Sink): { version: number; branch: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
+  subscribe(
+    viewer: Viewer,
+    sink: Sink,
+  ): { version: number; branch: number; state: EncounterState; deadlines: Deadlines; unsubscribe: () => void } {
     const ch = this.channel(viewer);
     ch.sinks.add(sink);
     this.lastActivity = this.runtime.now();
@@ -153,7 +171,14 @@ export class EncounterHost {
       const patches = this.history.replay(ch, since, this.timers.forView(ch.projection));
       if (patches) return { ok: true, kind: 'patches', version, patches };
     }
-    return { ok: true, kind: 'snapshot', version, branch: this.branch, state: ch.projection, deadlines: this.timers.forView(ch.projection) };
+    return {
+      ok: true,
+      kind: 'snapshot',
+      version,
+      branch: this.branch,
+      state: ch.projection,
+      deadlines: this.timers.forView(ch.projection),
+    };
   }
 
   deadlinesOf(viewer: Viewer): Deadlines {
@@ -183,7 +208,9 @@ export class EncounterHost {
   /** Log entries as a viewer may see them (see viewers.ts `projectLogFor`). */
   projectLog(entries: readonly LoggedEntry[], viewer: Viewer): WireLogEntry[] {
     // the state with the combatants removed while hidden: old entries may name them
-    return viewer.role === 'gm' ? projectLogFor(entries, viewer, this.state, this.state) : projectLogFor(entries, viewer, this.seenFrom(this.state), this.channel(viewer).projection);
+    return viewer.role === 'gm'
+      ? projectLogFor(entries, viewer, this.state, this.state)
+      : projectLogFor(entries, viewer, this.seenFrom(this.state), this.channel(viewer).projection);
   }
 
   /**
@@ -227,73 +254,41 @@ export class EncounterHost {
    * `viewer` is whom the ack's events are projected for.
    */
   async submit(input: SubmitInput, viewer: Viewer): Promise<CommandAck> {
-    const r = await this.enqueue(() => this.process(input));
+    const r = await this.enqueue(() => processCommand(this, input));
     return this.project('later' in r ? await r.later : r, viewer);
   }
 
   private project(r: StoredResult, viewer: Viewer): CommandAck {
     if (!r.ok) return r;
-    return { ok: true, version: r.version, events: projectEventsFor(r.events, viewer, this.seenFrom(this.state), viewer.role === 'gm' ? this.state : this.channel(viewer).projection) };
+    return {
+      ok: true,
+      version: r.version,
+      events: projectEventsFor(
+        r.events,
+        viewer,
+        this.seenFrom(this.state),
+        viewer.role === 'gm' ? this.state : this.channel(viewer).projection,
+      ),
+    };
   }
 
-  private async process(input: SubmitInput): Promise<StoredResult | Later> {
-    const sender = senderOf(input.by);
-    if (sender !== 'system' && input.commandId.startsWith(SYSTEM_ID_PREFIX)) return commandIdTaken(input.commandId);
-    const again = this.memory.answerAgain(input.commandId, sender);
-    if (again) return again;
-    if (this.closed) return { ok: false, error: { code: 'UNAVAILABLE', message: 'The encounter is being moved; join again.' } };
-    if (this.archived) return { ok: false, error: { code: 'ENCOUNTER_ARCHIVED', message: 'The encounter is archived.' } };
-    if (input.branch !== undefined && input.branch !== this.branch) return this.memory.refuse(input, { ok: false, error: staleBranch(input.branch, this.branch, this.lastRewind) });
-    if (input.command.type === REWIND) return rewindCommand(this, input, sender);
-    if (input.expectedVersion !== undefined && input.expectedVersion !== this.state.version) {
-      return this.memory.refuse(input, {
-        ok: false,
-        error: { code: 'STALE_VERSION', message: `Expected version ${input.expectedVersion}, but the encounter is at ${this.state.version}.` },
-      });
-    }
-    const command: Record<string, unknown> = { ...input.command, by: input.by };
-    const unseen = input.by.role === 'player' ? refusalAsIfUnseenAbsent(this.ruleset, this.state, command, input.by) : null;
-    if (unseen) return this.memory.refuse(input, { ok: false, error: refusalFor(unseen, this.state, input.by, command) });
-    let result;
-    try {
-      result = apply(this.ruleset, this.state, command);
-    } catch (e) {
-      this.logger.error({ err: String(e), commandId: input.commandId, type: command.type }, 'engine threw');
-      return { ok: false, error: { code: 'INTERNAL', message: 'The rules engine failed on this command.' } };
-    }
-    if (!result.ok) {
-      const error = refusalFor({ code: result.error.code, message: result.error.message, rule: result.error.rule }, this.state, input.by, command);
-      return this.memory.refuse(input, { ok: false, error });
-    }
-    const next = result.state;
-    const prev = this.state;
-    try {
-      await this.runtime.writer.append(
-        {
-          encounterId: this.id,
-          seq: next.version,
-          ...(this.branch > 0 ? { branch: this.branch } : {}),
-          commandId: input.commandId,
-          command,
-          events: result.events,
-          // the GM's list (status, round) changes with the entry that changes it, in its commit
-          ...(next.status !== prev.status || next.clock.round !== prev.clock.round ? { summary: { status: next.status, round: next.clock.round } } : {}),
-        },
-        this.lease.token,
-      );
-    } catch (e) {
-      return appendFailed(e, this.id, input.commandId, sender, this.memory, this.runtime, this.logger);
-    }
-    noteHiddenRemovals(this.hiddenGone, prev, result.events);
+  /** The command's entry is in the log: take the new state, remember the id, tell every viewer. */
+  committed(
+    commandId: string,
+    command: Record<string, unknown>,
+    prev: EncounterState,
+    next: EncounterState,
+    events: EngineEvent[],
+  ): StoredResult {
+    noteHiddenRemovals(this.hiddenGone, prev, events);
     this.state = next;
     this.history.record(command, next, this.channels.size > 0);
-    const stored: StoredResult = { ok: true, version: next.version, events: result.events };
-    this.memory.remember(input.commandId, next.version);
+    this.memory.remember(commandId, next.version);
     this.runtime.metrics.commands += 1;
     this.timers.evaluate();
-    broadcast(this, result.events);
+    broadcast(this, events);
     this.afterCommit();
-    return stored;
+    return { ok: true, version: next.version, events };
   }
 
   /** Go on from `state` on a new branch (a rewind, rewind.ts): every viewer's view is replaced at once. */
@@ -328,7 +323,10 @@ export class EncounterHost {
     if (version <= this.snapshotVersion && version !== 0) return;
     const state = this.state;
     try {
-      const saving = this.runtime.store.saveSnapshot(this.id, version, this.snapshotBody(state), { status: state.status, round: state.clock.round });
+      const saving = this.runtime.store.saveSnapshot(this.id, version, this.snapshotBody(state), {
+        status: state.status,
+        round: state.clock.round,
+      });
       this.snapshotting = saving.catch(() => undefined);
       await saving;
       if (version > this.snapshotVersion) this.snapshotVersion = version;
@@ -336,6 +334,28 @@ export class EncounterHost {
     } catch (e) {
       this.logger.error({ err: String(e), version }, 'snapshot failed');
     }
+  }
+
+  /** What `snapshot` would save now (null when the newest state is saved), for a batch of many (a graceful stop). */
+  snapshotDue(): {
+    encounterId: string;
+    version: number;
+    state: SnapshotBody;
+    summary: { status: EncounterState['status']; round: number };
+  } | null {
+    const state = this.state;
+    if (state.version <= this.snapshotVersion && state.version !== 0) return null;
+    return {
+      encounterId: this.id,
+      version: state.version,
+      state: this.snapshotBody(state),
+      summary: { status: state.status, round: state.clock.round },
+    };
+  }
+
+  /** A snapshot saved for this host by a batch (`snapshotDue`). */
+  snapshotSaved(version: number): void {
+    if (version > this.snapshotVersion) this.snapshotVersion = version;
   }
 
   private snapshotBody(state: EncounterState): SnapshotBody {
@@ -374,4 +394,3 @@ export class EncounterHost {
     this.timers.close();
   }
 }
-

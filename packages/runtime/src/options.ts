@@ -40,6 +40,15 @@ export interface RuntimeOptions {
   commitsInFlight: number;
   /** a warn line for each group commit slower than this (ms; 0 = none): for diagnosing latency */
   logSlowCommitMs: number;
+  /**
+   * encounter loads are batched (loader.ts, when the store can): a batch waits this long (ms) for
+   * more ids, takes at most `loadBatchSize` of them, and `loadBatchesInFlight` run at once (the
+   * next keeps collecting meanwhile), so a rejoin storm leaves the pool's other connections to
+   * the log appends and the sign-ins
+   */
+  loadBatchMs: number;
+  loadBatchSize: number;
+  loadBatchesInFlight: number;
 }
 
 export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
@@ -54,6 +63,9 @@ export const defaultRuntimeOptions: Omit<RuntimeOptions, 'ownerId'> = {
   commitsInFlight: 6,
   snapshotsInFlight: 2,
   logSlowCommitMs: 0,
+  loadBatchMs: 2,
+  loadBatchSize: 250,
+  loadBatchesInFlight: 2,
 };
 
 export interface RuntimeInit {

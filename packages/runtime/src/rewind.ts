@@ -14,7 +14,7 @@ import type { HiddenGone } from './unseen.js';
 type Result = { ok: true; version: number; events: RewoundEvent[] } | { ok: false; error: WireError };
 
 /** What a rewind needs of its host (EncounterHost). */
-interface RewindHost {
+export interface RewindHost {
   readonly id: string;
   readonly state: EncounterState;
   readonly branch: number;
@@ -47,10 +47,15 @@ function refusal(code: string, message: string): Result {
 async function rewind(h: RewindHost, input: { commandId: string; command: Record<string, unknown>; by: Actor }): Promise<Result> {
   if (input.by.role !== 'gm') return refusal('NOT_AUTHORIZED', 'Only the GM can rewind the encounter.');
   const parsed = rewindSchema.safeParse({ ...input.command, by: input.by });
-  if (!parsed.success) return refusal('INVALID_COMMAND', `timeline.rewind needs { toVersion: a whole number ≥ 0 }: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  if (!parsed.success)
+    return refusal(
+      'INVALID_COMMAND',
+      `timeline.rewind needs { toVersion: a whole number ≥ 0 }: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+    );
   const to = parsed.data.toVersion;
   const from = h.state.version;
-  if (to >= from) return refusal('UNKNOWN_VERSION', `There is no earlier version ${to} to go back to: the encounter is at version ${from}.`);
+  if (to >= from)
+    return refusal('UNKNOWN_VERSION', `There is no earlier version ${to} to go back to: the encounter is at version ${from}.`);
   const store = h.runtime.store;
   if (!store.deleteSnapshotsAfter) return refusal('UNAVAILABLE', 'This store keeps no timeline.');
   const at = await stateAt(store, h.ruleset, h.id, to, h.branch);
@@ -60,15 +65,18 @@ async function rewind(h: RewindHost, input: { commandId: string; command: Record
   await store.deleteSnapshotsAfter(h.id, to);
   const branch = h.branch + 1;
   const event: RewoundEvent = { type: REWOUND, fromBranch: h.branch, fromVersion: from, toVersion: to, branch };
-  await h.runtime.writer.append({
-    encounterId: h.id,
-    seq: to,
-    branch,
-    commandId: input.commandId,
-    command: { ...input.command, by: input.by },
-    events: [event],
-    summary: { status: at.state.status, round: at.state.clock.round },
-  }, h.lease.token);
+  await h.runtime.writer.append(
+    {
+      encounterId: h.id,
+      seq: to,
+      branch,
+      commandId: input.commandId,
+      command: { ...input.command, by: input.by },
+      events: [event],
+      summary: { status: at.state.status, round: at.state.clock.round },
+    },
+    h.lease.token,
+  );
   h.adoptBranch(at.state, at.hiddenGone, event, input.commandId);
   await h.snapshot();
   return { ok: true, version: to, events: [event] };

@@ -1,7 +1,7 @@
-import { noteHiddenRemovals } from './unseen.js';
-import { isEvents, unwrapSnapshot } from './snapshots.js';
+import { encounterLoader, replay } from './loader.js';
+import { releaseEveryLease, saveEverySnapshot } from './handover.js';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { apply, createEncounter, rebuild, type EncounterState, type Ruleset } from '@fray/engine';
+import { createEncounter, type EncounterState, type Ruleset } from '@fray/engine';
 import type { DeadlinesMessage, PatchMessage } from '@fray/protocol';
 import { EncounterHost } from './host.js';
 import { RuntimeError, type Sink, type SnapshotTarget } from './host-types.js';
@@ -26,6 +26,7 @@ export class Runtime {
   private readonly closedHandler: (encounterId: string, sink: Sink, reason: string) => void;
   readonly deliver: (msg: PatchMessage, sinks: readonly Sink[]) => void;
   readonly onDeadlines: (sink: Sink, msg: DeadlinesMessage) => void;
+  private readonly loader: ReturnType<typeof encounterLoader>;
   private sweeper: NodeJS.Timeout | null = null;
   private stopping = false;
 
@@ -43,6 +44,15 @@ export class Runtime {
       ((msg, sinks) => {
         for (const s of sinks) s(msg);
       });
+    const o = this.options;
+    this.loader = encounterLoader(this.store, {
+      ownerId: o.ownerId,
+      leaseTtlMs: o.leaseTtlMs,
+      windowMs: o.loadBatchMs,
+      maxBatch: o.loadBatchSize,
+      inFlight: o.loadBatchesInFlight,
+      logger: this.logger,
+    });
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs);
     this.sweeper.unref();
   }
@@ -64,7 +74,14 @@ export class Runtime {
   }
 
   /** Create an encounter (state version 0) and save it. */
-  async create(input: { id?: string; accountId: string; name: string; ruleset: string; options?: unknown; seed?: number }): Promise<EncounterRecordLike> {
+  async create(input: {
+    id?: string;
+    accountId: string;
+    name: string;
+    ruleset: string;
+    options?: unknown;
+    seed?: number;
+  }): Promise<EncounterRecordLike> {
     const ruleset = this.ruleset(input.ruleset);
     if (!ruleset) throw new RuntimeError('INVALID_REQUEST', unknownRulesetMessage(input.ruleset, Object.keys(this.rulesets)));
     const id = input.id ?? `enc_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
@@ -80,7 +97,17 @@ export class Runtime {
       throw new RuntimeError(typeof code === 'string' ? code : 'INVALID_OPTIONS', typeof message === 'string' ? message : String(e));
     }
     return this.store.createEncounter(
-      { id, accountId: input.accountId, name: input.name, ruleset: ruleset.id, options: state.options, seed, status: 'setup', round: 0, version: 0 },
+      {
+        id,
+        accountId: input.accountId,
+        name: input.name,
+        ruleset: ruleset.id,
+        options: state.options,
+        seed,
+        status: 'setup',
+        round: 0,
+        version: 0,
+      },
       state,
     );
   }
@@ -110,28 +137,56 @@ export class Runtime {
     return this.hosts.get(encounterId);
   }
 
+  /**
+   * Load an encounter: its lease taken, then its snapshot and log tail through the engine. Through
+   * the batched loader when the store has one (loader.ts); the long way otherwise, and for an
+   * encounter the batch could not read whole (timeline branches, a long tail).
+   */
   private async load(encounterId: string): Promise<EncounterHost> {
-    const record = await this.store.getEncounter(encounterId);
+    const got = this.loader ? await this.loader.load(encounterId) : undefined;
+    const record = got === undefined ? await this.store.getEncounter(encounterId) : (got?.record ?? null);
     if (!record) throw new RuntimeError('NOT_FOUND', `No encounter "${encounterId}".`);
     const ruleset = this.ruleset(record.ruleset);
-    if (!ruleset) throw new RuntimeError('UNAVAILABLE', `This server does not know the ruleset "${record.ruleset}".`);
-    const lease = await this.store.acquireLease(encounterId, this.options.ownerId, this.options.leaseTtlMs);
+    if (!ruleset) {
+      if (got?.lease) await this.store.releaseLease(got.lease).catch(() => {});
+      throw new RuntimeError('UNAVAILABLE', `This server does not know the ruleset "${record.ruleset}".`);
+    }
+    const lease = got ? got.lease : await this.store.acquireLease(encounterId, this.options.ownerId, this.options.leaseTtlMs);
     if (!lease) throw new RuntimeError('ENCOUNTER_BUSY', 'Another server process runs this encounter.');
     const log = this.logger.child({ encounterId });
     try {
-      const { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone } = await this.replay(encounterId, record, ruleset, log);
+      const preloaded = got?.tail ? { snapshot: got.snapshot, tail: got.tail } : undefined;
+      const { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone } = await replay(
+        this.store,
+        encounterId,
+        record,
+        ruleset,
+        log,
+        preloaded,
+      );
+      // a batch reads the tail only of an encounter without timeline branches (branch 0)
+      const branch = preloaded || !this.store.listBranches ? 0 : ((await this.store.listBranches(encounterId)).at(-1)?.branch ?? 0);
       const host = new EncounterHost(this, ruleset, record.accountId, state, lease, log, {
         snapshotVersion,
         turnTimerSeconds,
         hiddenGone,
         archived: record.status === 'archived',
         recentCommands: recent,
-        branch: this.store.listBranches ? ((await this.store.listBranches(encounterId)).at(-1)?.branch ?? 0) : 0,
+        branch,
       });
       this.hosts.set(encounterId, host);
       this.metrics.loads += 1;
       host.evaluateDeadlines();
-      log.info({ version: state.version, fromSnapshot: snapshotVersion, replayed: state.version - snapshotVersion, leaseToken: lease.token }, 'encounter loaded');
+      log.info(
+        {
+          version: state.version,
+          fromSnapshot: snapshotVersion,
+          replayed: state.version - snapshotVersion,
+          leaseToken: lease.token,
+          batched: got !== undefined,
+        },
+        'encounter loaded',
+      );
       return host;
     } catch (e) {
       await this.store.releaseLease(lease).catch(() => {});
@@ -140,57 +195,19 @@ export class Runtime {
   }
 
   /**
-   * The state of an encounter from the database: the latest snapshot and the log after it,
-   * through the engine (the command ids of the last 256 entries too, for idempotency).
-   */
-  private async replay(encounterId: string, record: EncounterRecordLike, ruleset: Ruleset, log: Logger) {
-    const snap = await this.store.latestSnapshot(encounterId);
-    const { state: first, turnTimerSeconds, hiddenGone } = snap ? unwrapSnapshot(snap.state) : { state: createEncounter(ruleset, { id: record.id, name: record.name, options: record.options, seed: record.seed }), turnTimerSeconds: null, hiddenGone: {} };
-    let state = first;
-    const snapshotVersion = state.version;
-    const recent: Array<{ commandId: string; seq: number; events: unknown[] }> = [];
-    // The log tail, through the engine's apply; the events rebuild it if the rules changed since.
-    // Command ids of the last entries before the snapshot too, so a client's retry of a command
-    // committed just before a crash is still recognised (idempotency window: 256 commands).
-    let after = Math.max(0, state.version - 256);
-    for (;;) {
-      const entries = await this.store.readLog(encounterId, after, 500);
-      if (entries.length === 0) break;
-      after = entries[entries.length - 1]!.seq;
-      for (const e of entries) {
-        if (e.seq <= state.version) {
-          recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
-          continue;
-        }
-        if (e.seq !== state.version + 1) throw new Error(`Log gap at ${state.version + 1} (found ${e.seq}).`);
-        noteHiddenRemovals(hiddenGone, state, e.events);
-        const r = apply(ruleset, state, e.command);
-        if (r.ok && r.state.version === e.seq) state = r.state;
-        else {
-          log.error({ seq: e.seq, error: r.ok ? 'version mismatch' : r.error }, 'replay diverged from the log; rebuilding from its events');
-          if (!isEvents(e.events)) throw new Error(`Log entry ${e.seq} holds no events.`);
-          state = rebuild(ruleset, state, [e.events]);
-        }
-        recent.push({ commandId: e.commandId, seq: e.seq, events: e.events });
-        if (recent.length > 512) recent.shift();
-      }
-      if (entries.length < 500) break;
-    }
-    return { state, snapshotVersion, turnTimerSeconds, recent, hiddenGone };
-  }
-
-  /**
    * Read-only: the current state of an encounter as the database has it (every acknowledged
    * command is committed there), without taking its lease. For reads on a process that does not
    * run the encounter (another process may). null when there is no such encounter.
    */
-  async readState(encounterId: string): Promise<{ record: EncounterRecordLike; state: EncounterState; turnTimerSeconds: number | null } | null> {
+  async readState(
+    encounterId: string,
+  ): Promise<{ record: EncounterRecordLike; state: EncounterState; turnTimerSeconds: number | null } | null> {
     try {
       const record = await this.store.getEncounter(encounterId);
       if (!record) return null;
       const ruleset = this.ruleset(record.ruleset);
       if (!ruleset) throw new RuntimeError('UNAVAILABLE', `This server does not know the ruleset "${record.ruleset}".`);
-      const { state, turnTimerSeconds } = await this.replay(encounterId, record, ruleset, this.logger.child({ encounterId }));
+      const { state, turnTimerSeconds } = await replay(this.store, encounterId, record, ruleset, this.logger.child({ encounterId }));
       return { record, state, turnTimerSeconds };
     } catch (e) {
       if (isStoreUnavailable(e)) throw new RuntimeError('UNAVAILABLE', 'The database is unavailable; try again shortly.');
@@ -203,7 +220,11 @@ export class Runtime {
    * told (`closed`) at once, or with `notifyAfterRelease` only once the lease is free, so that a
    * client told to go can be served by another process straight away (planned hand-over).
    */
-  async unload(encounterId: string, reason: string, opts: { release?: boolean; snapshot?: boolean; notifyAfterRelease?: boolean } = {}): Promise<void> {
+  async unload(
+    encounterId: string,
+    reason: string,
+    opts: { release?: boolean; snapshot?: boolean; notifyAfterRelease?: boolean } = {},
+  ): Promise<void> {
     const host = this.hosts.get(encounterId);
     if (!host) return;
     this.hosts.delete(encounterId);
@@ -215,7 +236,8 @@ export class Runtime {
         await this.writer.drain();
         await host.snapshot();
       }
-      if (opts.release !== false) await this.store.releaseLease(host.lease).catch((e) => host.logger.warn({ err: String(e) }, 'lease release failed'));
+      if (opts.release !== false)
+        await this.store.releaseLease(host.lease).catch((e) => host.logger.warn({ err: String(e) }, 'lease release failed'));
     } finally {
       if (opts.notifyAfterRelease) host.notifyClosed(reason);
     }
@@ -242,7 +264,14 @@ export class Runtime {
       for (let i = 0; i < hosts.length; i += 500) {
         const chunk = hosts.slice(i, i + 500);
         try {
-          const renewed = new Map((await this.store.renewLeases(chunk.map((h) => h.lease), this.options.leaseTtlMs)).map((l) => [`${l.encounterId}:${l.token}`, l]));
+          const renewed = new Map(
+            (
+              await this.store.renewLeases(
+                chunk.map((h) => h.lease),
+                this.options.leaseTtlMs,
+              )
+            ).map((l) => [`${l.encounterId}:${l.token}`, l]),
+          );
           for (const host of chunk) {
             batched.add(host);
             const l = renewed.get(`${host.id}:${host.lease.token}`);
@@ -314,6 +343,7 @@ export class Runtime {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     await Promise.allSettled([...this.loading.values()]);
+    const t0 = this.now();
     const hosts = [...this.hosts.values()];
     // every queued command runs first (a closed host refuses what is still queued)
     await Promise.all(hosts.map((h) => h.drain()));
@@ -322,21 +352,20 @@ export class Runtime {
     for (const h of hosts) h.close();
     await Promise.all(hosts.map((h) => h.drain()));
     await this.writer.drain();
-    // every snapshot (they share the store's pool), then every lease in one statement per 500
-    // (one statement each took seconds at 1,000 encounters), and only then the `closed` notices
-    await Promise.all(hosts.map((h) => h.snapshot()));
+    const drained = this.now();
+    // every snapshot (a few statements), then every lease, and only then the `closed` notices
+    await saveEverySnapshot(this.store, hosts, this.logger);
+    const saved = this.now();
     try {
-      for (let i = 0; i < hosts.length; i += 500) {
-        const chunk = hosts.slice(i, i + 500);
-        if (this.store.releaseLeases) await this.store.releaseLeases(chunk.map((h) => h.lease));
-        else await Promise.all(chunk.map((h) => this.store.releaseLease(h.lease)));
-      }
+      await releaseEveryLease(this.store, hosts);
     } catch (e) {
       this.logger.warn({ err: String(e), leases: hosts.length }, 'lease release failed (the leases expire on their own)');
     } finally {
       for (const h of hosts) h.notifyClosed('shutdown');
       this.metrics.unloads += hosts.length;
     }
+    const ms = { drainMs: drained - t0, snapshotsMs: saved - drained, leasesMs: this.now() - saved };
+    this.logger.info({ encounters: hosts.length, ...ms }, 'encounters handed over');
   }
 }
 

@@ -54,6 +54,16 @@ export interface LeaseLike {
   expiresAt: Date;
 }
 
+/** One encounter of a batched load (`RuntimeStore.loadEncounters`). */
+export interface LoadedEncounterLike {
+  record: EncounterRecordLike;
+  /** taken with a new token (as `acquireLease`); null when another instance holds it */
+  lease: LeaseLike | null;
+  snapshot: { encounterId: string; version: number; state: unknown; createdAt: Date } | null;
+  /** the live log after the snapshot's version less 256, oldest first; null: not read (read it with `readLog`) */
+  tail: LogEntryLike[] | null;
+}
+
 export interface RuntimeStore {
   createEncounter(input: Omit<EncounterRecordLike, 'createdAt' | 'updatedAt'>, initialState: unknown): Promise<EncounterRecordLike>;
   getEncounter(id: string): Promise<EncounterRecordLike | null>;
@@ -80,6 +90,15 @@ export interface RuntimeStore {
   /** renew many leases in one round trip (optional); returns those still held, renewed */
   renewLeases?(leases: LeaseLike[], ttlMs: number): Promise<LeaseLike[]>;
   releaseLease(lease: LeaseLike): Promise<void>;
+  /**
+   * Many encounters loaded at once (optional; the runtime batches concurrent loads through it):
+   * each one's lease taken exactly as `acquireLease` takes it, then its record, newest snapshot
+   * and log tail (at most `tailLimit` entries, else null) read; an id missing from the answer has
+   * no encounter.
+   */
+  loadEncounters?(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounterLike>>;
+  /** many snapshots saved at once (optional; a graceful stop saves every live encounter's) */
+  saveSnapshots?(snapshots: Array<{ encounterId: string; version: number; state: unknown; summary?: SummaryLike }>): Promise<void>;
   /** release many leases in one round trip (optional; a graceful stop hands every encounter over at once) */
   releaseLeases?(leases: LeaseLike[]): Promise<void>;
 }

@@ -12,7 +12,7 @@ const asRecords = (leases: Lease[]) => JSON.stringify(leases.map((l) => ({ e: l.
 /**
  * Renews many leases in one statement (one commit for every live encounter of a process, not
  * one each); returns the leases still ours, renewed. The rows are locked FOR NO KEY UPDATE (in
- * encounter order); a log append locks no lease row and a renewal takes no fence, so a renewal
+ * the order of their fence's key, as a batched takeover takes them: load-batches.ts); a log append locks no lease row and a renewal takes no fence, so a renewal
  * neither waits for appends nor holds them up (a takeover, which changes the token, takes the
  * fence exclusively: migration 20261126010000_append_advisory_fence).
  */
@@ -22,7 +22,7 @@ export async function renewLeasesIn(prisma: PrismaClient, leases: Lease[], ms: n
       SELECT l.encounter_id FROM leases l
         JOIN jsonb_to_recordset(${asRecords(leases)}::jsonb) AS x(e text, o text, t bigint)
           ON l.encounter_id = x.e AND l.owner_id = x.o AND l.token = x.t
-       ORDER BY l.encounter_id
+       ORDER BY hashtext(l.encounter_id), l.encounter_id
          FOR NO KEY UPDATE OF l
     )
     UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'

@@ -28,7 +28,7 @@ export function oneOf<T extends string>(values: readonly T[], column: string): (
     throw new TypeError(`The database holds an unknown ${column} "${value}".`);
   };
 }
-const encounterStatus = oneOf<EncounterStatus>(['setup', 'active', 'ended', 'archived'], 'encounter status');
+export const encounterStatus = oneOf<EncounterStatus>(['setup', 'active', 'ended', 'archived'], 'encounter status');
 const inviteRole = oneOf<InviteRecord['role']>(['player', 'spectator'], 'invite role');
 
 export function seedToDb(seed: number): bigint {

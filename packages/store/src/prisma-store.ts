@@ -7,7 +7,19 @@ import { PrismaReplayLinks } from './replay-links.js';
 import type { ReplayLinksStore } from './replay-links-types.js';
 import { mapError } from './errors.js';
 import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
-import type { AccountRecord, EncounterRecord, EncounterSummary, InviteRecord, Lease, LogEntry, SnapshotRecord, Store } from './types.js';
+import { loadEncountersIn } from './load-batches.js';
+import { saveSnapshotIn, saveSnapshotsIn } from './snapshot-batches.js';
+import type {
+  AccountRecord,
+  EncounterRecord,
+  EncounterSummary,
+  InviteRecord,
+  Lease,
+  LoadedEncounter,
+  LogEntry,
+  SnapshotRecord,
+  Store,
+} from './types.js';
 import { NotFoundError } from './types.js';
 import { json, seedToDb, toEncounter, toInvite, toLease, ttl, jsonParam, type LeaseRow } from './prisma-rows.js';
 
@@ -257,30 +269,18 @@ export class PrismaStore implements Store {
 
   /**
    * Upserts the snapshot, then prunes all but the first and the newest SNAPSHOTS_KEPT - 1: one
-   * statement (so one transaction) through the pool. Through Prisma this was an upsert carrying
-   * the state twice and a delete in a transaction: Prisma walked the whole state per argument
-   * (`nestArgument`, about 5 % of the server's CPU under load with a snapshot every 100 commands).
-   * The DELETE sees the rows as they were before the statement (a data-modifying CTE), so the
-   * newest SNAPSHOTS_KEPT - 2 *other* versions are kept beside the new one.
+   * statement (so one transaction) through the pool (snapshot-batches.ts). Through Prisma this was
+   * an upsert carrying the state twice and a delete in a transaction: Prisma walked the whole state
+   * per argument (`nestArgument`, about 5 % of the server's CPU under load with a snapshot every
+   * 100 commands).
    */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void> {
-    return this.run('saveSnapshot', async () => {
-      await this.info.pool.query(
-        `WITH summary AS (
-           UPDATE encounters SET status = $5, round = $6, version = $2, updated_at = now()
-            WHERE id = $1 AND $5::text IS NOT NULL AND status <> 'archived'
-         ), up AS (
-           INSERT INTO snapshots (encounter_id, version, state, created_at) VALUES ($1, $2, $3::json, $4)
-           ON CONFLICT (encounter_id, version) DO UPDATE SET state = EXCLUDED.state, created_at = EXCLUDED.created_at
-         )
-         DELETE FROM snapshots s
-          WHERE s.encounter_id = $1 AND s.version <> $2
-            AND s.version > (SELECT min(version) FROM snapshots WHERE encounter_id = $1)
-            AND s.version < (SELECT version FROM snapshots WHERE encounter_id = $1 AND version <> $2
-                              ORDER BY version DESC OFFSET ${KEPT_OTHERS - 1} LIMIT 1)`,
-        [encounterId, version, jsonParam(state ?? null), new Date(), summary?.status ?? null, summary?.round ?? null],
-      );
-    });
+    return this.run('saveSnapshot', () => saveSnapshotIn(this.info.pool, KEPT_OTHERS, encounterId, version, state, summary));
+  }
+
+  /** saveSnapshot for many encounters in one statement (a graceful stop). */
+  saveSnapshots(list: Array<{ encounterId: string; version: number; state: unknown; summary?: EncounterSummary }>): Promise<void> {
+    return list.length === 0 ? Promise.resolve() : this.run('saveSnapshots', () => saveSnapshotsIn(this.info.pool, KEPT_OTHERS, list));
   }
 
   /** The oldest snapshot: the encounter as created (or forked); a rewind and a fork rebuild from it. */
@@ -323,15 +323,7 @@ export class PrismaStore implements Store {
 
   /** Extends the lease if `lease.token` is still the current token of this owner; else null. */
   renewLease(lease: Lease, ttlMs: number): Promise<Lease | null> {
-    return this.run('renewLease', async () => {
-      const ms = ttl(ttlMs);
-      const rows = await this.prisma.$queryRaw<LeaseRow[]>`
-        UPDATE leases SET expires_at = now() + ${ms} * interval '1 millisecond'
-         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}
-        RETURNING encounter_id, owner_id, token, expires_at`;
-      const row = rows[0];
-      return row ? toLease(row) : null;
-    });
+    return this.run('renewLease', async () => (await renewLeasesIn(this.prisma, [lease], ttl(ttlMs)))[0] ?? null);
   }
 
   /** Many leases renewed in one statement (lease-batches.ts); those still ours come back. */
@@ -345,11 +337,12 @@ export class PrismaStore implements Store {
    * token keeps increasing: the next owner gets token + 1 and our old token stays refused.
    */
   releaseLease(lease: Lease): Promise<void> {
-    return this.run('releaseLease', async () => {
-      await this.prisma.$executeRaw`
-        UPDATE leases SET expires_at = now() - interval '1 millisecond'
-         WHERE encounter_id = ${lease.encounterId} AND owner_id = ${lease.ownerId} AND token = ${lease.token}`;
-    });
+    return this.run('releaseLease', () => releaseLeasesIn(this.info.pool, [lease]));
+  }
+
+  /** Many encounters' leases taken (as acquireLease) and their records, snapshots and log tails read: two statements (load-batches.ts). */
+  loadEncounters(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounter>> {
+    return this.run('loadEncounters', () => loadEncountersIn(this.info.pool, ids, ownerId, ttl(ttlMs), tailLimit));
   }
 
   /** releaseLease for many leases in one statement (lease-batches.ts). */

@@ -85,6 +85,20 @@ export interface Lease {
   expiresAt: Date;
 }
 
+/** One encounter of a batch, as the runtime builds its host from it. */
+export interface LoadedEncounter {
+  record: EncounterRecord;
+  /** ours now, with a new token; null when another instance holds an unexpired lease */
+  lease: Lease | null;
+  snapshot: SnapshotRecord | null;
+  /**
+   * the live log after the snapshot's version less 256 (the idempotency window), oldest first;
+   * null when it was not read (the lease is not ours, the encounter has timeline branches, or
+   * the tail is longer than the batch reads): then the caller reads the log the long way
+   */
+  tail: LogEntry[] | null;
+}
+
 export class StaleOwnerError extends Error {
   constructor(message = 'This process no longer owns the encounter (stale fencing token).') {
     super(message);
@@ -190,6 +204,8 @@ export interface Store {
 
   /** `summary`, when given, is written to the encounter's row (with `version`) in the same transaction. */
   saveSnapshot(encounterId: string, version: number, state: unknown, summary?: EncounterSummary): Promise<void>;
+  /** saveSnapshot for many encounters in one statement (a graceful stop saves every live one's) */
+  saveSnapshots?(list: Array<{ encounterId: string; version: number; state: unknown; summary?: EncounterSummary }>): Promise<void>;
   latestSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
   /** the oldest snapshot: the encounter as created (or as forked) */
   firstSnapshot(encounterId: string): Promise<SnapshotRecord | null>;
@@ -206,6 +222,13 @@ export interface Store {
   releaseLease(lease: Lease): Promise<void>;
   /** releaseLease for many leases in one statement (a graceful stop) */
   releaseLeases(leases: Lease[]): Promise<void>;
+  /**
+   * Many encounters loaded at once (a rejoin storm after a restart; optional: the runtime loads
+   * one at a time without it): each one's lease taken as
+   * `acquireLease` takes it, then its record, newest snapshot and log tail (at most `tailLimit`
+   * entries) read; an id missing from the answer has no encounter.
+   */
+  loadEncounters?(ids: string[], ownerId: string, ttlMs: number, tailLimit: number): Promise<Map<string, LoadedEncounter>>;
   getLease(encounterId: string): Promise<Lease | null>;
 
   /** One round trip to the database (readiness); rejects with StoreUnavailableError when down. */
