@@ -201,8 +201,12 @@ export interface ParamSpec {
   min?: number;
   max?: number;
   optional?: boolean;
+  /** what it means, in the game's words (shown under the field) */
+  doc?: string;
   /** an example of what to enter (a text field's placeholder), in the game's words */
   placeholder?: string;
+  /** the value a form starts with */
+  default?: string | number | boolean;
 }
 // `path`: a list of positions, one step at a time from where the combatant stands (a client picks it on the map).
 

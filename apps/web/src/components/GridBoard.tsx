@@ -1,28 +1,69 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
-import { boxOf, cellKey, cellName, cellsOf, centre, drawnRect, hexPoints, isCell, mapOf, SQUARE, HEX, type Cell, type GridKind } from '../lib/geometry.js';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  boxOf,
+  cellKey,
+  cellName,
+  cellsOf,
+  centre,
+  drawnRect,
+  hexPoints,
+  isCell,
+  mapOf,
+  SQUARE,
+  HEX,
+  type Cell,
+  type GridKind,
+} from '../lib/geometry.js';
 import { at as valueAt, isRecord } from '../lib/guards.js';
 import { usePanZoom } from '../lib/usePanZoom.js';
 import type { EncounterState } from '../lib/types.js';
 import { Token, tokenVitals, type BattleMapProps, type ReachTarget } from './map-tokens.js';
 
+type Box = { x: number; y: number; w: number; h: number };
+
+/** The middle of a window of `w` × `h` that holds `cs` when they fit, else centred on the first ones (`keep`). */
+function windowOn(cs: Array<{ cx: number; cy: number }>, keep: number, w: number, h: number): { cx: number; cy: number } {
+  const span = (pts: typeof cs) => {
+    const xs = pts.map((c) => c.cx);
+    const ys = pts.map((c) => c.cy);
+    return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+  };
+  const margin = SQUARE;
+  for (const pts of [cs, cs.slice(0, keep)]) {
+    const b = span(pts);
+    if (pts.length > 0 && b.x1 - b.x0 + 2 * margin <= w && b.y1 - b.y0 + 2 * margin <= h)
+      return { cx: (b.x0 + b.x1) / 2, cy: (b.y0 + b.y1) / 2 };
+  }
+  return cs[0]!;
+}
+
 /**
  * The first view: the whole map, unless that makes a cell smaller than a fingertip (about 34 px) on
- * this screen; then a window of that scale centred on whoever acts (or the tokens' middle).
+ * this screen; then a window of that scale holding every token when they fit, else whoever acts
+ * and the viewer's own (or the acting one alone).
  */
-function fitView(kind: GridKind, state: EncounterState, whole: { x: number; y: number; w: number; h: number }) {
+function fitView(kind: GridKind, state: EncounterState, whole: Box, isMine: (id: string) => boolean): Box {
   const screen = typeof window === 'undefined' ? 1000 : Math.max(200, Math.min(window.innerWidth - 40, 1200));
   const maxW = (screen * (kind === 'squares' ? SQUARE : HEX * Math.sqrt(3))) / 34;
   if (whole.w <= maxW) return whole;
-  const acting = state.clock.current ? state.combatants[state.clock.current]?.position : null;
-  const spots = isCell(acting) ? [acting] : Object.values(state.combatants).map((c) => c.position).filter(isCell);
-  if (spots.length === 0) return whole;
-  const cs = spots.map((p) => centre(kind, p));
-  const cx = cs.reduce((a, c) => a + c.cx, 0) / cs.length;
-  const cy = cs.reduce((a, c) => a + c.cy, 0) / cs.length;
+  const placed = Object.values(state.combatants).flatMap((c) => (isCell(c.position) ? [{ id: c.id, at: c.position }] : []));
+  if (placed.length === 0) return whole;
+  const acting = state.clock.current;
+  // first whoever acts, then the viewer's own, then the others
+  const rank = (id: string) => (id === acting ? 0 : isMine(id) ? 1 : 2);
+  const ordered = [...placed].sort((x, y) => rank(x.id) - rank(y.id));
+  const keep = ordered.filter((c) => rank(c.id) < 2).length || ordered.length;
   // the map's box is 52 % of the screen's height on a phone, 62 % (at most 560 px) elsewhere (style.css)
-  const tall = typeof window === 'undefined' ? 560 : window.innerWidth <= 600 ? 0.52 * window.innerHeight : Math.min(0.62 * window.innerHeight, 560);
+  const tall =
+    typeof window === 'undefined' ? 560 : window.innerWidth <= 600 ? 0.52 * window.innerHeight : Math.min(0.62 * window.innerHeight, 560);
   const h = (maxW * tall) / screen;
-  return { x: cx - maxW / 2, y: cy - h / 2, w: maxW, h };
+  const c = windowOn(
+    ordered.map((x) => centre(kind, x.at)),
+    keep,
+    maxW,
+    h,
+  );
+  return { x: c.cx - maxW / 2, y: c.cy - h / 2, w: maxW, h };
 }
 
 /** The ruleset's terrain layers (`space.terrain`): layer name → the keys of its cells. */
@@ -30,7 +71,9 @@ function terrainOf(state: EncounterState, path: string | undefined): Array<[stri
   if (!path) return [];
   const layers = valueAt(state, path);
   if (!isRecord(layers)) return [];
-  return Object.entries(layers).flatMap(([name, v]): Array<[string, Set<string>]> => (Array.isArray(v) && v.length > 0 ? [[name, new Set(v.map(String))]] : []));
+  return Object.entries(layers).flatMap(([name, v]): Array<[string, Set<string>]> =>
+    Array.isArray(v) && v.length > 0 ? [[name, new Set(v.map(String))]] : [],
+  );
 }
 
 /** Which cell a point in map units falls in. */
@@ -97,7 +140,9 @@ function Cells({ props, rect, pz }: { props: GridProps; rect: ReturnType<typeof 
   const { state, kind, marks, onCell } = props;
   const walls = new Set((mapOf(state)?.walls ?? []).map(cellKey));
   const terrain = terrainOf(state, props.space.terrain);
-  const reach = new Map<string, ReachTarget>((marks.reach?.reachable ?? []).flatMap((t) => (isCell(t.to) ? [[cellKey(t.to), t] as const] : [])));
+  const reach = new Map<string, ReachTarget>(
+    (marks.reach?.reachable ?? []).flatMap((t) => (isCell(t.to) ? [[cellKey(t.to), t] as const] : [])),
+  );
   return (
     <g className="cells">
       {cellsOf(kind, rect).map((cell) => {
@@ -109,7 +154,11 @@ function Cells({ props, rect, pz }: { props: GridProps; rect: ReturnType<typeof 
         const tap = () => {
           if (!pz.moved()) onCell(cell);
         };
-        const title = cellName(kind, cell) + (walls.has(k) ? ' (wall)' : '') + (layers.length ? ` (${layers.join(', ')})` : '') + (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '');
+        const title =
+          cellName(kind, cell) +
+          (walls.has(k) ? ' (wall)' : '') +
+          (layers.length ? ` (${layers.join(', ')})` : '') +
+          (t ? ` — ${t.steps} step${t.steps === 1 ? '' : 's'}${t.provokes ? ', provokes' : ''}` : '');
         return kind === 'squares' ? (
           <rect key={k} data-cell={k} x={cx - SQUARE / 2} y={cy - SQUARE / 2} width={SQUARE} height={SQUARE} className={cls} onClick={tap}>
             <title>{title}</title>
@@ -135,7 +184,15 @@ function PathMarks({ kind, marks, tokenR }: { kind: GridKind; marks: GridProps['
     <>
       {path.length > 0 && from ? (
         <g className="path" aria-hidden="true">
-          <polyline points={[from, ...path].map((p) => { const c = centre(kind, p); return `${c.cx},${c.cy}`; }).join(' ')} className="path-line" />
+          <polyline
+            points={[from, ...path]
+              .map((p) => {
+                const c = centre(kind, p);
+                return `${c.cx},${c.cy}`;
+              })
+              .join(' ')}
+            className="path-line"
+          />
           {path.map((p, i) => {
             const c = centre(kind, p);
             return (
@@ -175,7 +232,22 @@ function Tokens({ props, tokenR, d }: { props: GridProps; tokenR: number; d: Ret
           d.dragRef.current = null;
           if (!was?.moved) onToken(c.id);
         };
-        return <Token key={c.id} state={state} c={c} cx={at.cx} cy={at.cy} r={tokenR} mine={isMine(c.id)} selected={selected === c.id} highlight={highlight === c.id} vitals={tokenVitals(props, c)} onPointerDown={onDrop ? down : undefined} onClick={click} />;
+        return (
+          <Token
+            key={c.id}
+            state={state}
+            c={c}
+            cx={at.cx}
+            cy={at.cy}
+            r={tokenR}
+            mine={isMine(c.id)}
+            selected={selected === c.id}
+            highlight={highlight === c.id}
+            vitals={tokenVitals(props, c)}
+            onPointerDown={onDrop ? down : undefined}
+            onClick={click}
+          />
+        );
       })}
     </g>
   );
@@ -189,7 +261,14 @@ function Unplaced({ props }: { props: GridProps }) {
     <p className="map-unplaced">
       Not on the map:{' '}
       {unplaced.map((c) => (
-        <button key={c.id} type="button" data-token={c.id} aria-pressed={selected === c.id} className={selected === c.id ? 'selected' : ''} onClick={() => onToken(c.id)}>
+        <button
+          key={c.id}
+          type="button"
+          data-token={c.id}
+          aria-pressed={selected === c.id}
+          className={selected === c.id ? 'selected' : ''}
+          onClick={() => onToken(c.id)}
+        >
           {c.name}
         </button>
       ))}
@@ -220,7 +299,13 @@ export function GridBoard(props: GridProps) {
   const rect = drawnRect(kind, state, extra);
   const box = boxOf(kind, rect);
   const pad = 24;
-  const pz = usePanZoom(fitView(kind, state, { x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad }));
+  const pz = usePanZoom(fitView(kind, state, { x: box.x - pad, y: box.y - pad, w: box.w + 2 * pad, h: box.h + 2 * pad }, props.isMine));
+  // a token appears, goes or moves: the view fits again (a pan or zoom of the viewer's lasts until then)
+  const placedKey = Object.values(state.combatants)
+    .flatMap((c) => (isCell(c.position) ? [`${c.id}@${cellKey(c.position)}`] : []))
+    .join(' ');
+  const { reset } = pz;
+  useEffect(() => reset(), [placedKey, reset]);
   const d = useTokenDrag(pz, kind, props.onDrop);
   const tokenR = kind === 'squares' ? 14 : 13;
   return (

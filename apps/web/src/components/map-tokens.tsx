@@ -198,6 +198,7 @@ export function Token({
         }}
       >
         <title>{label}</title>
+        <circle cx={cx} cy={cy} r={r} className="token-hit" />
         {acting ? <circle cx={cx} cy={cy} r={r + 5} className="token-acting" /> : null}
         {selected ? <circle cx={cx} cy={cy} r={r + 3} className="token-selected" /> : null}
         <circle cx={cx} cy={cy} r={r} fill={colour} className="token-body" strokeDasharray={c.hidden ? '3 2' : undefined} />

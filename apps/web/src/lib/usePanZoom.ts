@@ -28,6 +28,7 @@ export function usePanZoom(fit: View) {
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const travelled = useRef(0);
   const svg = useRef<SVGSVGElement | null>(null);
+  const reset = useCallback(() => setView(null), []);
 
   const scale = () => {
     const r = svg.current?.getBoundingClientRect();
@@ -73,7 +74,12 @@ export function usePanZoom(fit: View) {
   };
   const onKeyDown = (e: KeyboardEvent<SVGSVGElement>) => {
     const step = v.w / 8;
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step],
+    };
     if (e.target !== e.currentTarget && e.key.startsWith('Arrow')) return;
     const m = moves[e.key];
     if (m) setView({ ...v, x: v.x + m[0], y: v.y + m[1] });
@@ -89,7 +95,7 @@ export function usePanZoom(fit: View) {
     handlers: { onPointerDown, onPointerMove, onPointerUp, onPointerCancel: onPointerUp, onWheel, onKeyDown },
     zoomIn: () => setView(zoomed(v, 1 / 1.25)),
     zoomOut: () => setView(zoomed(v, 1.25)),
-    reset: () => setView(null),
+    reset,
     /** whether the last press travelled far enough to be a pan, not a tap */
     moved: () => travelled.current > 6,
   };

@@ -156,7 +156,10 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
         // after seeing the roll: rush (+SPD to reach further, at the cost of fatigue)
         await doAction(pending.combatantId, /^Finish your movement/, async (form) => {
           const rush = form.getByLabel(/^Rush/i).first();
-          if (await rush.count()) await rush.selectOption('self');
+          // it starts on "No rush", its doc says what the margin is
+          expect(await rush.inputValue()).toBe('none');
+          await form.getByText(/^The margin is how far the movement roll beat its target/).waitFor();
+          await rush.selectOption('self');
         });
       } else if (cur === hero && st.clock.phase === 'movement' && !done.prepared) {
         await doAction(hero, /^Prepare reactive movement/, async (form) => {

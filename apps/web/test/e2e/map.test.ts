@@ -110,6 +110,14 @@ describe('a fight on the battle map, by taps and clicks', () => {
     await gmSees(gm, 's.clock.current === a', hero);
     await settle([p1], gm);
     await keep(p1, 'player-map-phone');
+    // on a touch screen each token is a 44-px tap target (an invisible circle) and its name 12 px or more
+    const hit = await map(p1).locator(`[data-token="${hero}"] .token-hit`).boundingBox();
+    expect(hit!.width).toBeGreaterThanOrEqual(44);
+    const namePx = await map(p1)
+      .locator('.token-name')
+      .first()
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize) * (e.closest('svg')?.getScreenCTM()?.a ?? 0));
+    expect(namePx).toBeGreaterThanOrEqual(12);
     await map(p1).locator(`[data-token="${hero}"]`).click();
     await map(p1)
       .getByRole('button', { name: /^Move: walk/ })

@@ -77,10 +77,10 @@ export const display: RulesetDisplay = {
   effects: {
     units: {
       round: 'rounds',
-      minute: 'minutes (10 rounds)',
+      minute: 'minutes',
       'combat-turn': 'combat turns',
-      'end-of-round': 'until the end of the round',
-      'own-round-start': 'until the start of its next round',
+      'end-of-round': 'to end of round',
+      'own-round-start': 'to its next round',
     },
     conditions: ['prone', 'grappled', 'blinded', 'deafened', 'paralyzed', 'helpless', 'unconscious'],
   },

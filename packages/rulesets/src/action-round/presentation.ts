@@ -118,10 +118,7 @@ export const display: RulesetDisplay = {
     deathSaveFailures: 'Failed death saves',
   },
   effects: {
-    units: {
-      turn: 'turns of the affected character (ends at the end of its turn)',
-      'start-of-turn': 'until the start of its turn',
-    },
+    units: { turn: 'turns', 'start-of-turn': 'to start of turn' },
     conditions: [
       'dazed',
       'entranced',

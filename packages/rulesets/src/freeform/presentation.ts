@@ -40,7 +40,7 @@ export const display: RulesetDisplay = {
   internal: [],
   dataLabels: { initiative: 'Initiative', holding: 'Holding its turn', actions: 'Actions this turn' },
   effects: {
-    units: { round: 'rounds (end at the end of a round)', turn: "turns of its bearer (end at the bearer's turn)" },
+    units: { round: 'rounds', turn: 'turns' },
     conditions: [],
   },
   events: {

@@ -8,6 +8,7 @@ import {
   inHand,
   isEnemy,
   membersOfGroup,
+  opts,
   posOf,
   type ActionDef,
   type ActionKind,
@@ -150,13 +151,36 @@ function reactionOrRollOption(s: LState, c: LCombatant): ActionOption | null {
   const pending = s.rs.pending.find((p) => p.combatantId === id && !p.finished);
   if (pending) {
     const params: ActionOption['params'] = [
-      { name: 'rush', kind: 'choice', options: ['none', 'self', 'external'] },
-      { name: 'keepTogether', kind: 'boolean', optional: true },
-      { name: 'prepareRush', kind: 'text', optional: true },
+      {
+        name: 'rush',
+        kind: 'choice',
+        options: [
+          { value: 'none', label: 'No rush' },
+          { value: 'self', label: 'Rush on my own SPD (fatigue, Low Stealth)' },
+          { value: 'external', label: 'Rush on an external SPD (a mount, no fatigue)' },
+        ],
+        default: 'none',
+        doc: `The margin is how far the movement roll beat its target. Rushing adds an SPD to it (yours, or an external one such as a mount's): ${pending.margin} + SPD; at ${opts(s).rushMediumMargin} or more you reach medium range (2 steps).`,
+      },
+      {
+        name: 'keepTogether',
+        kind: 'boolean',
+        optional: true,
+        label: 'Keep the group together',
+        doc: 'The group moves as far as its slowest member.',
+      },
+      {
+        name: 'prepareRush',
+        kind: 'text',
+        optional: true,
+        label: 'Prepare a rush (for a reactive movement)',
+        placeholder: 'e.g. toward the gate',
+        doc: 'Not rushing now: keep the rush for a later reactive movement (one more short step, no roll).',
+      },
     ];
     return {
       command: 'finishMove',
-      label: `Finish your movement (margin ${pending.margin})`,
+      label: `Finish your movement (the roll's margin: ${pending.margin})`,
       kind: 'movement',
       params,
       template,

@@ -74,11 +74,11 @@ export const display: RulesetDisplay = {
   effects: {
     units: {
       round: 'rounds',
-      'movement-phase': 'until a later movement phase',
-      'end-of-round': 'until the end of the round',
-      'start-of-turn': 'until the start of its turn',
-      'end-of-turn': 'until the end of its turn',
-      second: 'seconds (5 a round)',
+      'movement-phase': 'movement phases',
+      'end-of-round': 'to end of round',
+      'start-of-turn': 'to start of turn',
+      'end-of-turn': 'to end of turn',
+      second: 'seconds',
     },
     conditions: ['surprised', 'grappled', 'paralyzed', 'deafened', 'unconscious', 'incapacitated'],
   },

@@ -10,7 +10,12 @@ import { collectParams, commandFor, optionList, ParamInput, type ParamValue } fr
 function useParamValues(option: ActionOption, state: EncounterState, actorId: string) {
   const specs = option.params ?? [];
   const [values, setValues] = useState<Record<string, ParamValue>>(() =>
-    Object.fromEntries(specs.map((p) => [p.name, p.kind === 'boolean' ? false : p.kind === 'list' ? [] : ''])),
+    Object.fromEntries(
+      specs.map((p) => [
+        p.name,
+        typeof p.default === 'number' ? String(p.default) : (p.default ?? (p.kind === 'boolean' ? false : p.kind === 'list' ? [] : '')),
+      ]),
+    ),
   );
   const mapApi = useMapApi();
   const pickSpec = specs.find((p) => p.kind === 'combatant');

@@ -42,7 +42,32 @@ function convert(spec: ParamSpec, raw: ParamValue): unknown {
   return text;
 }
 
-export function ParamInput({
+/** The parameter's doc under its field (described-by), when the ruleset gives one. */
+function ParamDoc({ spec, id }: { spec: ParamSpec; id: string }) {
+  return spec.doc ? (
+    <small className="doc" id={`${id}-doc`}>
+      {spec.doc}
+    </small>
+  ) : null;
+}
+
+export function ParamInput(props: {
+  spec: ParamSpec;
+  value: ParamValue;
+  onChange: (v: ParamValue) => void;
+  state: EncounterState;
+  actorId: string;
+  id: string;
+}) {
+  return (
+    <>
+      <ParamField {...props} />
+      <ParamDoc spec={props.spec} id={props.id} />
+    </>
+  );
+}
+
+function ParamField({
   spec,
   value,
   onChange,
@@ -57,12 +82,14 @@ export function ParamInput({
   actorId: string;
   id: string;
 }) {
+  const described = spec.doc ? `${id}-doc` : undefined;
   const label = spec.label ?? labelOf(spec.name.replace(/Id$/, ''));
   const opts = optionList(spec, state, actorId);
   if (spec.kind === 'boolean') {
     return (
       <label htmlFor={id} className="inline">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} /> {label}
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} />{' '}
+        {label}
       </label>
     );
   }
@@ -91,8 +118,8 @@ export function ParamInput({
         {spec.optional ? <span className="muted"> (optional)</span> : null}
       </label>
       {opts.length > 0 ? (
-        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
-          <option value="">— choose —</option>
+        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)} aria-describedby={described}>
+          {spec.default === undefined ? <option value="">— choose —</option> : null}
           {opts.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -107,6 +134,7 @@ export function ParamInput({
           max={spec.max}
           value={String(value)}
           onChange={(e) => onChange(e.target.value)}
+          aria-describedby={described}
           placeholder={spec.placeholder ?? (spec.kind === 'position' ? 'position (as the ruleset names it)' : undefined)}
         />
       )}

@@ -22,5 +22,14 @@ export interface ActionDef {
 export const target: ParamSpec = { name: 'targetId', kind: 'combatant' };
 export const path: ParamSpec = { name: 'path', kind: 'path', label: 'squares, in order' };
 export const skill: ParamSpec = { name: 'skill', kind: 'text' };
-export const raises: ParamSpec = { name: 'raises', kind: 'number', min: 0, max: 2, optional: true, label: 'Raise (reaction)' };
+export const raises: ParamSpec = {
+  name: 'raises',
+  kind: 'number',
+  min: 0,
+  max: 2,
+  optional: true,
+  label: 'Raise (reaction)',
+  placeholder: '0',
+  doc: 'Each raise (a reaction) increases the DC by +5; on a success the degree of success is +2.',
+};
 export const item: ParamSpec = { name: 'itemId', kind: 'item' };
