@@ -4,7 +4,7 @@ import { noOne, useMapPanel } from '../components/MapPanel.js';
 import { ReplayLinks } from '../components/ReplayLinks.js';
 import { ErrorMessage, Section, TurnOrder } from '../components/common.js';
 import { nameOf } from '../lib/describe.js';
-import { displayOf } from '../lib/display.js';
+import { displayOf, phaseName, type RulesetDisplay } from '../lib/display.js';
 import { frameAt, logUpTo, useReplay, type Replay as ReplayData, type ReplaySource } from '../lib/replay.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
@@ -138,7 +138,7 @@ function Controls({ pb, first, last, loadedTo, step }: { pb: Playback; first: nu
   );
 }
 
-function clockWords(state: EncounterState): string {
+function clockWords(state: EncounterState, display: RulesetDisplay): string {
   const c = state.clock;
   const who =
     state.status === 'setup'
@@ -148,7 +148,7 @@ function clockWords(state: EncounterState): string {
         : c.current
           ? `${nameOf(state, c.current)} acts`
           : 'between turns';
-  return `Round ${c.round}${c.phase ? ` · ${c.phase}` : ''} · ${who}`;
+  return `Round ${c.round}${c.phase ? ` · ${phaseName(display, c.phase)}` : ''} · ${who}`;
 }
 
 /** The header: back to the console (the GM) and whose eyes the replay is through. */
@@ -228,7 +228,7 @@ function ReplayView({ source }: { source: ReplaySource }) {
       {source.kind === 'gm' ? (
         <GmChoosers encounterId={source.encounterId} as={as} setAs={setAs} choices={choices} branch={branch} setBranch={setBranch} />
       ) : null}
-      <Controls pb={pb} first={first} last={last} loadedTo={r.loadedTo} step={clockWords(state)} />
+      <Controls pb={pb} first={first} last={last} loadedTo={r.loadedTo} step={clockWords(state, display)} />
       <div className="replay-grid">
         <div className="replay-board">
           {map.element}

@@ -48,7 +48,7 @@ export function ActSection({ live, version, state }: { live: Live; version: numb
         </select>
       </div>
       {actingAs && actionsAtTop(state, actingAs) ? (
-        <p className="muted">{nameOf(state, actingAs)}'s actions are at the top, under the turn order.</p>
+        <p className="muted">{nameOf(state, actingAs)}'s actions are at the top, in the turn order section.</p>
       ) : actingAs ? (
         <ActionPanel live={live} state={state} version={version} combatantId={actingAs} />
       ) : null}

@@ -130,6 +130,8 @@ export function TurnSection({
 }) {
   return (
     <Section title="Turn order" id="turns">
+      {/* first: the GM plays this NPC now (the order below can be long) */}
+      <NpcTurn live={live} version={snap.version} state={state} />
       <TurnOrder state={state} display={display} numbers={() => true} />
       <SetupRoster state={state} />
       <TurnControls state={state} send={send} />
@@ -146,7 +148,6 @@ export function TurnSection({
         </button>
       </ReactionPanel>
       <PendingRulings display={display} state={state} send={send} />
-      <NpcTurn live={live} version={snap.version} state={state} />
     </Section>
   );
 }
