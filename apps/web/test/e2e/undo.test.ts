@@ -91,9 +91,12 @@ describe('undo in the GM console', () => {
     const told = (await gm.getByTestId('story-log').locator('li').first().innerText()).split('\n')[0]!;
     expect(told).toMatch(/Aria|Brute/);
 
+    const headerBefore = (await gm.locator('.topbar').first().boundingBox())!.height;
     await gm.getByTestId('undo').click();
     const confirm = gm.getByTestId('undo-confirm');
+    // a popover over the page: the header keeps its height
     await confirm.waitFor();
+    expect((await gm.locator('.topbar').first().boundingBox())!.height).toBe(headerBefore);
     expect(await confirm.getByTestId('undo-what').innerText()).toContain(told);
     await shot(gm, 'undo-confirm-gm-1280');
     await gm.setViewportSize(PHONE_390);
