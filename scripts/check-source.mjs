@@ -176,9 +176,13 @@ function checkCasts(files) {
     total += n;
     const budget = budgets[folder] ?? 0;
     const target = allowlist.castTargets?.[folder];
-    rows.push(`  ${folder.padEnd(44)} ${String(n).padStart(5)}  budget ${String(budget).padStart(4)}${target === undefined ? '' : `  target ${target}`}`);
+    rows.push(
+      `  ${folder.padEnd(44)} ${String(n).padStart(5)}  budget ${String(budget).padStart(4)}${target === undefined ? '' : `  target ${target}`}`,
+    );
     if (n > budget) {
-      fail(`${folder}: ${n} \`as\` casts, over its budget of ${budget} in ${allowlistPath} (type it: z.infer, discriminated unions, type guards)`);
+      fail(
+        `${folder}: ${n} \`as\` casts, over its budget of ${budget} in ${allowlistPath} (type it: z.infer, discriminated unions, type guards)`,
+      );
     } else if (n < budget) {
       tightenTo('casts', folder, n);
     }
@@ -186,7 +190,9 @@ function checkCasts(files) {
     const dCap = doubleBudgets[folder] ?? 0;
     if (d > dCap) {
       const sites = doubleSites[folder].slice(0, 5).join(', ');
-      fail(`${folder}: ${d} \`as unknown as\`, the allowlist allows ${dCap} (none is the rule): ${sites}${doubleSites[folder].length > 5 ? ', …' : ''}`);
+      fail(
+        `${folder}: ${d} \`as unknown as\`, the allowlist allows ${dCap} (none is the rule): ${sites}${doubleSites[folder].length > 5 ? ', …' : ''}`,
+      );
     } else if (d < dCap) {
       if (tighten && d === 0) delete doubleBudgets[folder];
       else tightenTo('asUnknownAs', folder, d);
@@ -226,12 +232,25 @@ function checkExports() {
   const bin = join(root, 'node_modules', '.bin', 'knip');
   let out;
   try {
-    out = execFileSync(process.execPath, [bin, '--tsConfig', 'tsconfig.build.json', '--no-progress', '--reporter', 'json', '--include', 'files,exports,types,nsExports,nsTypes,duplicates'], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    out = execFileSync(
+      process.execPath,
+      [
+        bin,
+        '--tsConfig',
+        'tsconfig.build.json',
+        '--no-progress',
+        '--reporter',
+        'json',
+        '--include',
+        'files,exports,types,nsExports,nsTypes,duplicates',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
   } catch (err) {
     out = err.stdout; // knip exits 1 when it finds something
     if (!out) throw err;
@@ -242,14 +261,17 @@ function checkExports() {
     for (const kind of ['exports', 'types', 'nsExports', 'nsTypes']) {
       for (const e of issue[kind] ?? []) found[`${issue.file}: ${e.name}`] = e.line;
     }
-    for (const group of issue.duplicates ?? []) found[`${issue.file}: duplicate ${group.map((e) => e.name).join('|')}`] = group[0]?.line ?? 0;
+    for (const group of issue.duplicates ?? [])
+      found[`${issue.file}: duplicate ${group.map((e) => e.name).join('|')}`] = group[0]?.line ?? 0;
   }
   const saved = allowlist.deadExports ?? [];
   const asMap = Object.fromEntries(saved.map((k) => [k, 1]));
   for (const key of Object.keys(found)) {
     if (!(key in asMap)) {
       const [file, what] = key.split(': ');
-      fail(`${file}:${found[key]}: ${what.startsWith('(') ? 'unused file' : `${what} is exported but used nowhere (dead export): remove it or its export`}`);
+      fail(
+        `${file}:${found[key]}: ${what.startsWith('(') ? 'unused file' : `${what} is exported but used nowhere (dead export): remove it or its export`}`,
+      );
     }
   }
   const kept = [];
@@ -279,10 +301,13 @@ if (tighten) {
   writeFileSync(join(root, allowlistPath), `${JSON.stringify(allowlist, null, 2)}\n`);
   console.log(`check-source: ${allowlistPath} tightened to today's figures`);
 }
-if (notes.length && !tighten) console.log(`check-source: ${notes.length} allowlist entries could be lowered (node scripts/check-source.mjs --tighten)`);
+if (notes.length && !tighten)
+  console.log(`check-source: ${notes.length} allowlist entries could be lowered (node scripts/check-source.mjs --tighten)`);
 if (problems.length) {
   console.error(problems.map((p) => `✗ ${p}`).join('\n'));
-  console.error(`check-source: ${problems.length} problem(s) in ${seconds} s. Limits: ${MAX_FILE_LINES} lines a file, ${MAX_FUNCTION_LINES} a function, no import cycle, no dead export, casts within ${allowlistPath}.`);
+  console.error(
+    `check-source: ${problems.length} problem(s) in ${seconds} s. Limits: ${MAX_FILE_LINES} lines a file, ${MAX_FUNCTION_LINES} a function, no import cycle, no dead export, casts within ${allowlistPath}.`,
+  );
   process.exit(1);
 }
 console.log(`check-source: ${files.length} files pass (${seconds} s: ${timings.join(', ')})`);

@@ -21,12 +21,15 @@ function fail(message) {
 
 if (!id) fail('give the new ruleset an id, e.g. `npm run new-ruleset my-game`.');
 if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(id) || id.length > 32) {
-  fail(`"${id}" is not a ruleset id: lower-case letters and digits in words joined by single dashes (e.g. "my-game"), at most 32 characters.`);
+  fail(
+    `"${id}" is not a ruleset id: lower-case letters and digits in words joined by single dashes (e.g. "my-game"), at most 32 characters.`,
+  );
 }
 const src = join(root, 'packages/rulesets/src');
 const registryPath = join(src, 'registry.ts');
 const registry = readFileSync(registryPath, 'utf8');
-if (existsSync(join(src, id)) || new RegExp(`['"]?${id}['"]?:`).test(registry)) fail(`the ruleset id "${id}" is taken (packages/rulesets/src/${id} or a registry line exists).`);
+if (existsSync(join(src, id)) || new RegExp(`['"]?${id}['"]?:`).test(registry))
+  fail(`the ruleset id "${id}" is taken (packages/rulesets/src/${id} or a registry line exists).`);
 
 const words = id.split('-');
 const Name = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');

@@ -33,7 +33,11 @@ function preloadApp(): Plugin {
         walk(app.fileName);
         // the entry and what it imports statically are loaded (and preloaded by Vite) already
         for (const c of chunks) if (c.type === 'chunk' && c.isEntry) for (const f of [c.fileName, ...c.imports]) files.delete(f);
-        return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }));
+        return [...files].map((f) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` },
+          injectTo: 'head' as const,
+        }));
       },
     },
   };

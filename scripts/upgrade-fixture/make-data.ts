@@ -17,18 +17,34 @@ const store = await openStore({ dataDir });
 const server = await buildServer({ store, rulesets: registry, logLevel: 'warn', runtime: { snapshotEvery: 6, reactionSeconds: 0 } });
 const { url } = await server.listen(0, '127.0.0.1');
 const http = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await fetch(url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(url + path, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
   return json;
 };
 const gm = (await http('POST', '/accounts', { name: 'Fixture GM' })).token as string;
 const fights = [
-  { name: 'Bridge at dusk', ruleset: 'legends', seed: 11, combatants: [
-    { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } },
-    { id: 'gob', name: 'Goblin', side: 'foes', stats: { DEX: 9, SPD: 8, STR: 7 } },
-  ], rolls: 9 },
-  { name: 'Tavern brawl', ruleset: 'legends', seed: 12, combatants: [{ id: 'bren', name: 'Bren', side: 'heroes', stats: { DEX: 10, SPD: 9, STR: 12 } }], rolls: 3 },
+  {
+    name: 'Bridge at dusk',
+    ruleset: 'legends',
+    seed: 11,
+    combatants: [
+      { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } },
+      { id: 'gob', name: 'Goblin', side: 'foes', stats: { DEX: 9, SPD: 8, STR: 7 } },
+    ],
+    rolls: 9,
+  },
+  {
+    name: 'Tavern brawl',
+    ruleset: 'legends',
+    seed: 12,
+    combatants: [{ id: 'bren', name: 'Bren', side: 'heroes', stats: { DEX: 10, SPD: 9, STR: 12 } }],
+    rolls: 3,
+  },
 ];
 const client = await FrayClient.connect(url, gm);
 const expected: Array<{ name: string; ruleset: string; version: number; sha256: string }> = [];
@@ -42,7 +58,12 @@ for (const f of fights) {
     if (!ack.ok) throw new Error(JSON.stringify(ack));
   }
   const host = server.runtime.peek(id)!;
-  expected.push({ name: f.name, ruleset: f.ruleset, version: host.version, sha256: createHash('sha256').update(JSON.stringify(host.state)).digest('hex') });
+  expected.push({
+    name: f.name,
+    ruleset: f.ruleset,
+    version: host.version,
+    sha256: createHash('sha256').update(JSON.stringify(host.state)).digest('hex'),
+  });
 }
 client.close();
 await server.close();

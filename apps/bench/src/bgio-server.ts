@@ -9,7 +9,9 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 // boardgame.io ships CommonJS with a directory entry that Node's ESM loader does not resolve
 const { Server, Origins } = require('boardgame.io/server') as {
-  Server: (opts: { games: unknown[]; origins: unknown[] }) => { run: (port: number) => Promise<{ appServer: { address(): { port: number } } }> };
+  Server: (opts: { games: unknown[]; origins: unknown[] }) => {
+    run: (port: number) => Promise<{ appServer: { address(): { port: number } } }>;
+  };
   Origins: { LOCALHOST: RegExp };
 };
 

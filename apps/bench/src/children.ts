@@ -45,7 +45,13 @@ export function runEngine(): EngineRow[] {
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_JSON: '1' };
   if (QUICK) env.BENCH_ONLY = 'legends,ocv-phases';
   else delete env.BENCH_ONLY; // ours lists parts, not rulesets
-  const r = spawnSync(process.execPath, ['bench/run.mjs', 'bench/all.bench.ts'], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+  const r = spawnSync(process.execPath, ['bench/run.mjs', 'bench/all.bench.ts'], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 300_000,
+  });
   if (r.status !== 0) throw new Error(`engine bench failed: ${r.stderr}`);
   const lines = r.stdout.split('\n');
   const a = lines.indexOf('[');

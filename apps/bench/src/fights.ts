@@ -78,7 +78,10 @@ const legendsFight: Fight = {
   heroes: ['c0', 'c1', 'c2', 'c3', 'c4', 'c5'],
   setup: (() => {
     const out: Cmd[] = [
-      { type: 'defineZone', zone: { id: 'courtyard', traits: { groupDefenseRatio: 2 }, features: [{ id: 'well', name: 'Well', description: '' }] } },
+      {
+        type: 'defineZone',
+        zone: { id: 'courtyard', traits: { groupDefenseRatio: 2 }, features: [{ id: 'well', name: 'Well', description: '' }] },
+      },
       { type: 'defineAction', action: { key: 'aim', name: 'Aim', kinds: ['minor'], tags: ['slowing'] } },
       { type: 'defineAction', action: { key: 'focus', name: 'Focus', kinds: ['free'], tags: ['purely-mental'] } },
     ];
@@ -91,7 +94,15 @@ const legendsFight: Fight = {
           id: `c${i}`,
           name: `Fighter ${i}`,
           side,
-          stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: 0, sprintingFocus: i % 5 === 0 ? 1 : 0, toughness: 1000 },
+          stats: {
+            DEX: 4 + (i % 5),
+            SPD: 5 + (i % 4),
+            STR: 4 + (i % 6),
+            competences: ['blade', 'bow'],
+            encumbrance: 0,
+            sprintingFocus: i % 5 === 0 ? 1 : 0,
+            toughness: 1000,
+          },
           items: [
             ranged
               ? { id: `w${i}`, name: 'Bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow', twoHandedOnly: true } }
@@ -138,7 +149,9 @@ const legendsFight: Fight = {
       }
       const id = rs.queue[0]!;
       const me = s.combatants[id]!;
-      const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
+      const enemies = Object.values(s.combatants)
+        .filter((c) => c.side !== me.side)
+        .map((c) => c.id);
       if (n % 3 !== 0) out.push({ type: 'move', combatantId: id, destination: { join: enemies[n % enemies.length]!, mode: 'engage' } });
       out.push({ type: 'stay', combatantId: id });
       return out;
@@ -146,7 +159,9 @@ const legendsFight: Fight = {
     const id = s.clock.current;
     if (!id) return out;
     const me = s.combatants[id]!;
-    const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
+    const enemies = Object.values(s.combatants)
+      .filter((c) => c.side !== me.side)
+      .map((c) => c.id);
     const target = enemies[n % enemies.length]!;
     const act = (action: string, extra: Cmd = {}) => out.push({ type: 'act', combatantId: id, action, ...extra });
     if (lengthAt(me.data, 'turn', 'seq') === 0) act('focus');
@@ -175,7 +190,15 @@ const ocvFight: Fight = {
           id: `c${i}`,
           name: `Fighter ${i}`,
           side: i % 2 ? 'villains' : 'heroes',
-          stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4 + (i % 4), recovery: 4, stun: 30, endurance: 30, combatReflexes: i === 3 },
+          stats: {
+            combatValue: 4 + (i % 5),
+            lightningReflexes: i % 3,
+            move: 4 + (i % 4),
+            recovery: 4,
+            stun: 30,
+            endurance: 30,
+            combatReflexes: i === 3,
+          },
           position: { q: (i % 4) * 2 - 3, r: Math.floor(i / 4) * 2 - 2 + (i % 2) },
         },
       });
@@ -188,7 +211,9 @@ const ocvFight: Fight = {
     if (w) {
       const who = w.eligible.find((id) => w.responses[id] === 'pending')!;
       const pass = { type: 'reaction.pass', combatantId: who };
-      return w.kind === 'ocv-phases.attack-of-opportunity' && turn % 2 === 0 ? [{ type: 'opportunityAttack', combatantId: who, manoeuvre: 'strike' }, pass] : [pass];
+      return w.kind === 'ocv-phases.attack-of-opportunity' && turn % 2 === 0
+        ? [{ type: 'opportunityAttack', combatantId: who, manoeuvre: 'strike' }, pass]
+        : [pass];
     }
     const id = s.clock.current;
     if (!id) return [];
@@ -199,14 +224,23 @@ const ocvFight: Fight = {
     const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side && c.position);
     const near = enemies.filter((e) => hexDistance(p, hexOf(e.position)) === 1);
     const out: Cmd[] = [];
-    if (near.length && d.attacks === 0 && d.slots < cap) out.push({ type: 'attack', combatantId: id, manoeuvre: turn % 5 === 0 ? 'haymaker' : 'strike', targetId: near[turn % near.length]!.id });
+    if (near.length && d.attacks === 0 && d.slots < cap)
+      out.push({
+        type: 'attack',
+        combatantId: id,
+        manoeuvre: turn % 5 === 0 ? 'haymaker' : 'strike',
+        targetId: near[turn % near.length]!.id,
+      });
     if (d.slots === 0 && enemies.length) {
-      const goal = hexOf(enemies.reduce((a, b) => (hexDistance(p, hexOf(a.position)) <= hexDistance(p, hexOf(b.position)) ? a : b)).position);
+      const goal = hexOf(
+        enemies.reduce((a, b) => (hexDistance(p, hexOf(a.position)) <= hexDistance(p, hexOf(b.position)) ? a : b)).position,
+      );
       const occupied = new Set(Object.values(s.combatants).map((c) => `${hexOf(c.position).q},${hexOf(c.position).r}`));
       const step = hexNeighbors(p)
         .filter((h) => !occupied.has(`${h.q},${h.r}`) && !(h.q === 0 && h.r === 0))
         .sort((a, b) => hexDistance(a, goal) - hexDistance(b, goal))[0];
-      if (step && hexDistance(step, goal) < hexDistance(p, goal)) out.push({ type: 'move', combatantId: id, mode: 'move-half', path: [step] });
+      if (step && hexDistance(step, goal) < hexDistance(p, goal))
+        out.push({ type: 'move', combatantId: id, mode: 'move-half', path: [step] });
     }
     out.push({ type: 'turn.end', combatantId: id });
     return out;

@@ -19,9 +19,24 @@ import { buildScript, fights, rulesets, type Cmd } from './fights.js';
 import { summarize } from './stats.js';
 
 export interface InprocResult {
-  idle?: Array<{ ruleset: string; encounters: number; version: number; liveBytesPerEncounter: number; stateBytesPerEncounter: number; evictedBytesPerEncounter: number }>;
+  idle?: Array<{
+    ruleset: string;
+    encounters: number;
+    version: number;
+    liveBytesPerEncounter: number;
+    stateBytesPerEncounter: number;
+    evictedBytesPerEncounter: number;
+  }>;
   watched?: Array<{ ruleset: string; encounters: number; syncHistory: number; bytesPerEncounter: number }>;
-  resume?: Array<{ ruleset: string; logged: number; snapshotAt: number; tail: number; medianMs: number; maxMs: number; noSnapshotMs: number }>;
+  resume?: Array<{
+    ruleset: string;
+    logged: number;
+    snapshotAt: number;
+    tail: number;
+    medianMs: number;
+    maxMs: number;
+    noSnapshotMs: number;
+  }>;
 }
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -55,7 +70,13 @@ type Store = Awaited<ReturnType<typeof openStore>>;
 const quietRuntime = { idleMs: 3_600_000, idleSnapshotMs: 3_600_000, sweepMs: 3_600_000, reactionSeconds: 0 };
 
 /** `commands` played by the GM in each encounter of `ids`, in parallel (`watch`: subscribe viewers first). */
-async function playAll(runtime: Runtime, ids: string[], ruleset: string, commands: Cmd[], watch?: (host: Awaited<ReturnType<Runtime['open']>>) => void): Promise<void> {
+async function playAll(
+  runtime: Runtime,
+  ids: string[],
+  ruleset: string,
+  commands: Cmd[],
+  watch?: (host: Awaited<ReturnType<Runtime['open']>>) => void,
+): Promise<void> {
   await Promise.all(
     ids.map(async (id) => {
       const host = await runtime.open(id);
@@ -70,7 +91,8 @@ async function playAll(runtime: Runtime, ids: string[], ruleset: string, command
 
 async function createAll(runtime: Runtime, ruleset: string, N: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < N; i++) ids.push((await runtime.create({ accountId: 'bench', name: 'bench', ruleset, seed: 1, options: fights[ruleset]!.options })).id);
+  for (let i = 0; i < N; i++)
+    ids.push((await runtime.create({ accountId: 'bench', name: 'bench', ruleset, seed: 1, options: fights[ruleset]!.options })).id);
   return ids;
 }
 
@@ -97,17 +119,38 @@ async function idleOf(store: Store, ruleset: string, N: number, commands: Cmd[])
   copies.length = 0;
   await unloadAll();
   const h2 = heap();
-  log(`${ruleset}: ${((h1 - h0) / N / 1024).toFixed(1)} KB per idle live encounter, ${((h2 - h0) / N / 1024).toFixed(2)} KB after eviction`);
+  log(
+    `${ruleset}: ${((h1 - h0) / N / 1024).toFixed(1)} KB per idle live encounter, ${((h2 - h0) / N / 1024).toFixed(2)} KB after eviction`,
+  );
   await runtime.shutdown();
-  return { ruleset, encounters: N, version, liveBytesPerEncounter: (h1 - h0) / N, stateBytesPerEncounter: stateBytes, evictedBytesPerEncounter: (h2 - h0) / N };
+  return {
+    ruleset,
+    encounters: N,
+    version,
+    liveBytesPerEncounter: (h1 - h0) / N,
+    stateBytesPerEncounter: stateBytes,
+    evictedBytesPerEncounter: (h2 - h0) / N,
+  };
 }
 
 /** watched while it plays: the viewers' channels, projections and sync history on top */
-async function watchedOf(store: Store, ruleset: string, N: number, commands: Cmd[], syncHistory: number): Promise<NonNullable<InprocResult['watched']>[number]> {
+async function watchedOf(
+  store: Store,
+  ruleset: string,
+  N: number,
+  commands: Cmd[],
+  syncHistory: number,
+): Promise<NonNullable<InprocResult['watched']>[number]> {
   const rt = new Runtime({ store, rulesets: registry, options: { ...quietRuntime, syncHistory } });
   const w0 = heap();
   const wids = await createAll(rt, ruleset, N);
-  const viewers = [gm, { role: 'player', playerId: 'p1' }, { role: 'player', playerId: 'p2' }, { role: 'player', playerId: 'p3' }, { role: 'spectator' }] as const;
+  const viewers = [
+    gm,
+    { role: 'player', playerId: 'p1' },
+    { role: 'player', playerId: 'p2' },
+    { role: 'player', playerId: 'p3' },
+    { role: 'spectator' },
+  ] as const;
   let delivered = 0;
   await playAll(rt, wids, ruleset, commands, (host) => {
     for (const v of viewers) host.subscribe(v, () => void (delivered += 1));
@@ -143,7 +186,8 @@ async function logged(store: Store, runtime: Runtime, ruleset: string, withSnaps
       await store.appendLog(batch, [{ encounterId: rec.id, token: lease.token }]);
       batch = [];
     }
-    if (withSnapshot && s.version % 100 === 0 && s.version <= SNAP_AT) await store.saveSnapshot(rec.id, s.version, { fraySnapshot: 1, state: s, runtime: { turnTimerSeconds: null } });
+    if (withSnapshot && s.version % 100 === 0 && s.version <= SNAP_AT)
+      await store.saveSnapshot(rec.id, s.version, { fraySnapshot: 1, state: s, runtime: { turnTimerSeconds: null } });
   }
   if (batch.length) await store.appendLog(batch, [{ encounterId: rec.id, token: lease.token }]);
   await store.releaseLease(lease);

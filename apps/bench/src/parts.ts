@@ -33,19 +33,41 @@ export const partRuns: Record<string, (R: Results) => Promise<void>> = {
   peers: async (R) => {
     const bg = await startBgio();
     try {
-      R.bgio = await runLoad({ target: 'bgio', urls: [bg.url], pids: [bg.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think] });
+      R.bgio = await runLoad({
+        target: 'bgio',
+        urls: [bg.url],
+        pids: [bg.pid],
+        E: S.E,
+        P: S.P,
+        phases: [{ name: 'clean', seconds: S.phase }, think],
+      });
     } finally {
       await bg.stop();
     }
     const payload = floorPayload(R.fray?.phases.find((p) => p.name === 'clean'));
-    R.floor = await withFloor(payload, [], (fl) => runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }, think], payloadBytes: payload }));
+    R.floor = await withFloor(payload, [], (fl) =>
+      runLoad({
+        target: 'floor',
+        urls: [fl.url],
+        pids: [fl.pid],
+        E: S.E,
+        P: S.P,
+        phases: [{ name: 'clean', seconds: S.phase }, think],
+        payloadBytes: payload,
+      }),
+    );
   },
   rate: async (R) => {
     R.rate = await withFray(
       (sv, db) =>
         frayLoad(sv, db, S.rateE, S.rateP, [
           { name: `${S.rate}/s per encounter`, seconds: S.ratePhase, ratePerEncounter: S.rate },
-          ...(QUICK || process.env.BENCH_RATE_ONLY ? [] : [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }]),
+          ...(QUICK || process.env.BENCH_RATE_ONLY
+            ? []
+            : [
+                { name: 'clean', seconds: S.curvePhase },
+                { ...think, seconds: S.curvePhase },
+              ]),
         ]),
       { processes: RATE_PROCESSES },
     );
@@ -55,7 +77,14 @@ export const partRuns: Record<string, (R: Results) => Promise<void>> = {
   },
   curve: async (R) => {
     for (const [E, P] of S.curve) {
-      R.curve.push(await withFray((sv, db) => frayLoad(sv, db, E, P, [{ name: 'clean', seconds: S.curvePhase }, { ...think, seconds: S.curvePhase }])));
+      R.curve.push(
+        await withFray((sv, db) =>
+          frayLoad(sv, db, E, P, [
+            { name: 'clean', seconds: S.curvePhase },
+            { ...think, seconds: S.curvePhase },
+          ]),
+        ),
+      );
     }
   },
   idle: async (R) => {
@@ -77,11 +106,17 @@ export const partRuns: Record<string, (R: Results) => Promise<void>> = {
         },
         { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
       );
-      const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().at(-1);
+      const file = readdirSync(dir)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .sort()
+        .at(-1);
       if (!file) throw new Error('no .cpuprofile written');
       const ph = r.phases[0]!;
       // only the load phase: the process's start, the setup and the shutdown are cut off
-      R.profile = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 20, { fromMs: ph.startedAt - spawnedAt, toMs: ph.endedAt - spawnedAt });
+      R.profile = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 20, {
+        fromMs: ph.startedAt - spawnedAt,
+        toMs: ph.endedAt - spawnedAt,
+      });
       R.profile.phase = ph;
     } finally {
       if (!keep) rmSync(dir, { recursive: true, force: true });
@@ -99,7 +134,17 @@ export const partRuns: Record<string, (R: Results) => Promise<void>> = {
       );
       const payload = floorPayload(fray.phase);
       const floor = await withFloor(payload, perfMap, (fl) =>
-        underPerf(fl.pid, join(dir, 'floor.data'), () => runLoad({ target: 'floor', urls: [fl.url], pids: [fl.pid], E: S.E, P: S.P, phases: [{ name: 'clean', seconds: S.phase }], payloadBytes: payload })),
+        underPerf(fl.pid, join(dir, 'floor.data'), () =>
+          runLoad({
+            target: 'floor',
+            urls: [fl.url],
+            pids: [fl.pid],
+            E: S.E,
+            P: S.P,
+            phases: [{ name: 'clean', seconds: S.phase }],
+            payloadBytes: payload,
+          }),
+        ),
       );
       R.split = { fray, floor };
     } finally {

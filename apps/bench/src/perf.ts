@@ -24,7 +24,8 @@ export interface PerfSplit {
 }
 
 /** V8's garbage collector, on the main thread (a scavenge started by an allocation) or its own threads */
-const GC_FRAME = /v8::internal::(Heap|HeapAllocator|Scavenger|ScavengerCollector|ScavengeJob|MinorGCJob|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|Sweeper|ConcurrentMarking|IncrementalMarking|MarkingBarrier|ArrayBufferSweeper|GCTracer|MemoryReducer|ConcurrentMarkingVisitor|MainMarkingVisitor|Evacuator|FullEvacuator|PointersUpdatingJob)\b/;
+const GC_FRAME =
+  /v8::internal::(Heap|HeapAllocator|Scavenger|ScavengerCollector|ScavengeJob|MinorGCJob|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|Sweeper|ConcurrentMarking|IncrementalMarking|MarkingBarrier|ArrayBufferSweeper|GCTracer|MemoryReducer|ConcurrentMarkingVisitor|MainMarkingVisitor|Evacuator|FullEvacuator|PointersUpdatingJob)\b/;
 /** V8's optimizing compiler (TurboFan and its job queue), mostly on V8's background thread */
 const COMPILER_FRAME = /v8::internal::(compiler::|OptimizingCompileDispatcher|OptimizedCompilationJob|maglev::|baseline::|Compiler::)/;
 
@@ -109,7 +110,9 @@ interface PerfRecording {
 
 /** `perf record` of every thread of `pid` at `hz` samples a second with call chains, into `file` (removed after the split, with the process's JIT map). */
 export function recordPerf(pid: number, file: string, hz = 999): PerfRecording {
-  const child: ChildProcess = spawn('perf', ['record', '-k', 'mono', '-F', String(hz), '-g', '-p', String(pid), '-o', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('perf', ['record', '-k', 'mono', '-F', String(hz), '-g', '-p', String(pid), '-o', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

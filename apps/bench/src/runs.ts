@@ -40,7 +40,10 @@ export async function newDb(): Promise<string> {
   return d.url;
 }
 
-export async function withFray<T>(fn: (servers: Running[], databaseUrl: string) => Promise<T>, opts: { processes?: number; nodeArgs?: string[] } = {}): Promise<T> {
+export async function withFray<T>(
+  fn: (servers: Running[], databaseUrl: string) => Promise<T>,
+  opts: { processes?: number; nodeArgs?: string[] } = {},
+): Promise<T> {
   const databaseUrl = await newDb();
   // every part starts right after a checkpoint: none of an earlier part's writes falls in it (the
   // next timed one comes checkpoint_timeout later, 5 minutes by default; each phase counts its own)
@@ -67,7 +70,8 @@ export async function withFray<T>(fn: (servers: Running[], databaseUrl: string) 
 }
 
 /** the floor's message size: Fray's average patch frame in `phase` (600 bytes without one) */
-export const floorPayload = (phase: PhaseResult | undefined): number => (phase && Number.isFinite(phase.bytesPerUpdate) ? Math.round(phase.bytesPerUpdate) : 600);
+export const floorPayload = (phase: PhaseResult | undefined): number =>
+  phase && Number.isFinite(phase.bytesPerUpdate) ? Math.round(phase.bytesPerUpdate) : 600;
 
 /** the socket.io floor for the time of `fn`, stopped after it */
 export async function withFloor<T>(payload: number, nodeArgs: string[], fn: (floor: Running) => Promise<T>): Promise<T> {
@@ -91,8 +95,25 @@ export async function underPerf(pid: number, file: string, load: () => Promise<L
  * in well under a second); an encounter that reaches its end stops sending, which would leave
  * the phases after it with less load and wrong figures, so a run where that happened fails.
  */
-export async function frayLoad(servers: Running[], databaseUrl: string, E: number, P: number, phases: Phase[], rulesets = ['legends', 'ocv-phases']): Promise<LoadResult> {
-  const r = await runLoad({ target: 'fray', urls: servers.map((s) => s.url), pids: servers.map((s) => s.pid), E, P, phases, rulesets, databaseUrl, scriptLength: S.script });
+export async function frayLoad(
+  servers: Running[],
+  databaseUrl: string,
+  E: number,
+  P: number,
+  phases: Phase[],
+  rulesets = ['legends', 'ocv-phases'],
+): Promise<LoadResult> {
+  const r = await runLoad({
+    target: 'fray',
+    urls: servers.map((s) => s.url),
+    pids: servers.map((s) => s.pid),
+    E,
+    P,
+    phases,
+    rulesets,
+    databaseUrl,
+    scriptLength: S.script,
+  });
   const short = scriptShortfall(r.phases, S.script);
   if (short) throw new Error(short);
   return r;

@@ -49,11 +49,21 @@ export function freePort(): Promise<number> {
  */
 export const SERVER_NODE_ARGS = ['--v8-pool-size=1', '--no-memory-reducer'];
 
-function start(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, toUrl: (m: RegExpExecArray) => string, nodeArgs: string[] = []): Promise<Running> {
+function start(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  toUrl: (m: RegExpExecArray) => string,
+  nodeArgs: string[] = [],
+): Promise<Running> {
   const startedAt = Date.now();
   // BENCH_PEER_NODE_ARGS: extra node flags for boardgame.io's and the floor's servers (e.g. --cpu-prof)
   const extra = (process.env.BENCH_PEER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...extra, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...extra, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
@@ -98,23 +108,26 @@ export async function startFray(o: FrayServerOptions): Promise<Running> {
   const port = o.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: o.databaseUrl,
-      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info',
-      FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN,
-      BENCH_LOAD: '',
-      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, FRAY_REDIS_PREFIX: o.redisPrefix ?? 'fray-bench' } : {}),
-      ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),
-      ...o.env,
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: o.databaseUrl,
+    LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info',
+    FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    BENCH_LOAD: '',
+    ...(o.redisUrl ? { REDIS_URL: o.redisUrl, FRAY_REDIS_PREFIX: o.redisPrefix ?? 'fray-bench' } : {}),
+    ...(o.publicUrl ? { FRAY_PUBLIC_URL: o.publicUrl } : {}),
+    ...o.env,
   };
   if (!o.redisUrl) delete env.REDIS_URL;
   const startedAt = Date.now();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the Fray server only (e.g. --trace-gc, with BENCH_SERVER_LOG)
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(o.nodeArgs ?? []), ...extra, serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(o.nodeArgs ?? []), ...extra, serverMain], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   // the JSON log: drained, not kept (BENCH_SERVER_LOG=<file> keeps it)
   if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(createWriteStream(`${process.env.BENCH_SERVER_LOG}.${port}`, { flags: 'a' }));
@@ -154,5 +167,12 @@ export function startBgio(): Promise<Running> {
 }
 
 export function startFloor(payloadBytes: number, nodeArgs: string[] = []): Promise<Running> {
-  return start('socket.io floor', [`${here}floor-server.js`], { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`, nodeArgs);
+  return start(
+    'socket.io floor',
+    [`${here}floor-server.js`],
+    { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) },
+    /LISTENING (\d+)/,
+    (m) => `http://127.0.0.1:${m[1]}`,
+    nodeArgs,
+  );
 }

@@ -111,9 +111,23 @@ async function stopTree(child: ChildProcess, server: number | null): Promise<voi
 }
 
 /** One start: spawn, time to ready, idle, measure, stop. */
-async function once(o: { database: StartRun['database']; how: StartRun['how']; when: StartRun['when']; env: NodeJS.ProcessEnv; idleSeconds: number; readyPath: string }): Promise<StartRun> {
+async function once(o: {
+  database: StartRun['database'];
+  how: StartRun['how'];
+  when: StartRun['when'];
+  env: NodeJS.ProcessEnv;
+  idleSeconds: number;
+  readyPath: string;
+}): Promise<StartRun> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...o.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    FRAY_METRICS_TOKEN: BENCH_METRICS_TOKEN,
+  };
   for (const k of ['NODE_ENV', 'BENCH_ONLY', 'npm_lifecycle_event', 'npm_lifecycle_script', 'INIT_CWD']) delete env[k];
   if (o.database === 'embedded') delete env.DATABASE_URL;
   const [cmd, args] = o.how === 'npm start' ? ['npm', ['start', '--silent']] : [process.execPath, [...SERVER_NODE_ARGS, serverMain]];
@@ -136,7 +150,10 @@ async function once(o: { database: StartRun['database']; how: StartRun['how']; w
       readyMs,
       readyCpuSeconds,
       serverRss: server ? rssBytes(server) : NaN,
-      treeRss: tree.map(rssBytes).filter(Number.isFinite).reduce((a, b) => a + b, 0),
+      treeRss: tree
+        .map(rssBytes)
+        .filter(Number.isFinite)
+        .reduce((a, b) => a + b, 0),
     };
     await stopTree(child, server);
     return result;
@@ -151,7 +168,12 @@ async function once(o: { database: StartRun['database']; how: StartRun['how']; w
  * then a start with nothing changed. `readyPath` is the readiness endpoint (answers 200 once the
  * database is reached and the routes are up).
  */
-export async function runStart(o: { baseDb: string; idleSeconds: number; readyPath?: string; log: (...a: unknown[]) => void }): Promise<StartRun[]> {
+export async function runStart(o: {
+  baseDb: string;
+  idleSeconds: number;
+  readyPath?: string;
+  log: (...a: unknown[]) => void;
+}): Promise<StartRun[]> {
   const runs: StartRun[] = [];
   const readyPath = o.readyPath ?? '/health';
   for (const how of ['npm start', 'node dist'] as const) {
@@ -162,7 +184,9 @@ export async function runStart(o: { baseDb: string; idleSeconds: number; readyPa
       try {
         for (const when of ['fresh', 'again'] as const) {
           const r = await once({ database, how, when, env, idleSeconds: o.idleSeconds, readyPath });
-          o.log(`start: ${how} on ${database} (${when}): ready in ${r.readyMs.toFixed(0)} ms (${r.readyCpuSeconds.toFixed(2)} CPU s), server RSS ${(r.serverRss / 2 ** 20).toFixed(0)} MB (every process ${(r.treeRss / 2 ** 20).toFixed(0)} MB)`);
+          o.log(
+            `start: ${how} on ${database} (${when}): ready in ${r.readyMs.toFixed(0)} ms (${r.readyCpuSeconds.toFixed(2)} CPU s), server RSS ${(r.serverRss / 2 ** 20).toFixed(0)} MB (every process ${(r.treeRss / 2 ** 20).toFixed(0)} MB)`,
+          );
           runs.push(r);
         }
       } finally {
@@ -182,8 +206,20 @@ export function startRows(runs: StartRun[], idleSeconds: number): string[][] {
     const part = `start ${r.how}, ${r.database}, ${r.when === 'fresh' ? 'fresh database' : 'nothing changed'}`;
     const again = r.when === 'again';
     const rssTarget = r.database === 'embedded' ? 350 * 2 ** 20 : 150 * 2 ** 20;
-    rows.push([part, 'ms from the command to ready (CPU seconds used meanwhile)', `${r.readyMs.toFixed(0)} (${r.readyCpuSeconds.toFixed(2)})`, again ? '≤ 2,000 ms' : '', again ? (r.readyMs <= 2000 ? 'met' : '**missed**') : '']);
-    rows.push([part, `RSS after ${idleSeconds} s idle: the server (every process of the command)`, `${MB(r.serverRss)} (${MB(r.treeRss)})`, again ? `≤ ${MB(rssTarget)}` : '', again ? (r.serverRss <= rssTarget ? 'met' : '**missed**') : '']);
+    rows.push([
+      part,
+      'ms from the command to ready (CPU seconds used meanwhile)',
+      `${r.readyMs.toFixed(0)} (${r.readyCpuSeconds.toFixed(2)})`,
+      again ? '≤ 2,000 ms' : '',
+      again ? (r.readyMs <= 2000 ? 'met' : '**missed**') : '',
+    ]);
+    rows.push([
+      part,
+      `RSS after ${idleSeconds} s idle: the server (every process of the command)`,
+      `${MB(r.serverRss)} (${MB(r.treeRss)})`,
+      again ? `≤ ${MB(rssTarget)}` : '',
+      again ? (r.serverRss <= rssTarget ? 'met' : '**missed**') : '',
+    ]);
   }
   return rows;
 }

@@ -69,7 +69,10 @@ export function replaceBetween(doc: string, begin: string, end: string, body: st
 /** Which parts to run: BENCH_ONLY=engine,e2e,... (default: every part but `extra`). */
 export function selectParts(only: string | undefined, all: readonly string[], defaults: readonly string[]): Set<string> {
   if (!only || only.trim() === '') return new Set(defaults);
-  const want = only.split(',').map((s) => s.trim()).filter(Boolean);
+  const want = only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = want.filter((w) => !all.includes(w));
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown part(s) ${unknown.join(', ')}; known: ${all.join(', ')}`);
   return new Set(want);

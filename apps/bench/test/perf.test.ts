@@ -3,15 +3,38 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPILER, GC, KERNEL, NATIVE, areaOfSample, jsFrame, monotonicOf, perfAvailable, recordPerf, splitPerfScript } from '../src/perf.js';
+import {
+  COMPILER,
+  GC,
+  KERNEL,
+  NATIVE,
+  areaOfSample,
+  jsFrame,
+  monotonicOf,
+  perfAvailable,
+  recordPerf,
+  splitPerfScript,
+} from '../src/perf.js';
 
 describe('perf frames', () => {
   it("reads the JIT's frame names: name and script URL, line and column dropped", () => {
-    expect(jsFrame('JS:*walk file:///w/packages/runtime/dist/diff.js:28:14')).toEqual({ name: 'walk', url: 'file:///w/packages/runtime/dist/diff.js' });
+    expect(jsFrame('JS:*walk file:///w/packages/runtime/dist/diff.js:28:14')).toEqual({
+      name: 'walk',
+      url: 'file:///w/packages/runtime/dist/diff.js',
+    });
     // a getter's name has a space in it; an anonymous function has none
-    expect(jsFrame('JS:*get local /w/node_modules/socket.io/dist/broadcast-operator.js:119:14')).toEqual({ name: 'get local', url: '/w/node_modules/socket.io/dist/broadcast-operator.js' });
-    expect(jsFrame('JS:* /w/node_modules/socket.io/dist/socket.js:472:25')).toEqual({ name: '', url: '/w/node_modules/socket.io/dist/socket.js' });
-    expect(jsFrame('JS:~processTicksAndRejections node:internal/process/task_queues:67:35')).toEqual({ name: 'processTicksAndRejections', url: 'node:internal/process/task_queues' });
+    expect(jsFrame('JS:*get local /w/node_modules/socket.io/dist/broadcast-operator.js:119:14')).toEqual({
+      name: 'get local',
+      url: '/w/node_modules/socket.io/dist/broadcast-operator.js',
+    });
+    expect(jsFrame('JS:* /w/node_modules/socket.io/dist/socket.js:472:25')).toEqual({
+      name: '',
+      url: '/w/node_modules/socket.io/dist/socket.js',
+    });
+    expect(jsFrame('JS:~processTicksAndRejections node:internal/process/task_queues:67:35')).toEqual({
+      name: 'processTicksAndRejections',
+      url: 'node:internal/process/task_queues',
+    });
     expect(jsFrame('LazyCompile:*emit node:events:471:44')).toEqual({ name: 'emit', url: 'node:events' });
     expect(jsFrame('Builtins_StrictEqual')).toBeNull();
     expect(jsFrame('v8::internal::Heap::CollectGarbage')).toBeNull();
@@ -26,9 +49,21 @@ describe('perf frames', () => {
     expect(areaOfSample([f('Builtins_KeyedLoadIC_Megamorphic'), runtime, sio])).toBe('@fray/runtime');
     expect(areaOfSample([f('v8::internal::JsonStringifier::Serialize_'), f('Builtins_JsonStringify'), sio, runtime])).toBe('socket.io');
     // a scavenge an allocation started, under JavaScript, is the collector's
-    expect(areaOfSample([f('v8::internal::Scavenger::ScavengePage'), f('v8::internal::Heap::CollectGarbage'), f('Builtins_CreateShallowObjectLiteral'), runtime])).toBe(GC);
+    expect(
+      areaOfSample([
+        f('v8::internal::Scavenger::ScavengePage'),
+        f('v8::internal::Heap::CollectGarbage'),
+        f('Builtins_CreateShallowObjectLiteral'),
+        runtime,
+      ]),
+    ).toBe(GC);
     expect(areaOfSample([f('v8::internal::ConcurrentMarking::RunMajor'), f('start_thread', '/usr/lib/libc.so.6')])).toBe(GC);
-    expect(areaOfSample([f('v8::internal::compiler::PipelineImpl::OptimizeGraph'), f('v8::internal::OptimizingCompileDispatcher::CompileTask::RunInternal')])).toBe(COMPILER);
+    expect(
+      areaOfSample([
+        f('v8::internal::compiler::PipelineImpl::OptimizeGraph'),
+        f('v8::internal::OptimizingCompileDispatcher::CompileTask::RunInternal'),
+      ]),
+    ).toBe(COMPILER);
     expect(areaOfSample([f('uv__io_poll'), f('uv_run')])).toBe(NATIVE);
     expect(areaOfSample([])).toBe(NATIVE);
   });
@@ -87,7 +122,10 @@ describe('perf frames', () => {
         mkdirSync(app, { recursive: true });
         // it spins until killed and says so once it is in its loop, so the window below never holds
         // node's start-up or its exit, however slowly a loaded machine starts it
-        writeFileSync(script, "function spinHere(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) | 0; return x; }\nlet y = spinHere(1e5); process.stdout.write('spinning\\n');\nconst end = Date.now() + 60000; while (Date.now() < end) y += spinHere(1e5);\nconsole.log(y);\n");
+        writeFileSync(
+          script,
+          "function spinHere(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) | 0; return x; }\nlet y = spinHere(1e5); process.stdout.write('spinning\\n');\nconst end = Date.now() + 60000; while (Date.now() < end) y += spinHere(1e5);\nconsole.log(y);\n",
+        );
         const spinner = spawn(process.execPath, ['--perf-basic-prof-only-functions', script], { stdio: ['ignore', 'pipe', 'ignore'] });
         child = spinner;
         await new Promise<void>((resolve, reject) => {

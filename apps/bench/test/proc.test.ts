@@ -1,7 +1,19 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { checkpointNow, checkpointsBegun, cpuGeneration, cpuSeconds, cpuSplitSeconds, cpuTable, describeOtherCpu, machineBusySeconds, mainThreadCpuSeconds, otherCpu, runQueueWaitSeconds } from '../src/proc.js';
+import {
+  checkpointNow,
+  checkpointsBegun,
+  cpuGeneration,
+  cpuSeconds,
+  cpuSplitSeconds,
+  cpuTable,
+  describeOtherCpu,
+  machineBusySeconds,
+  mainThreadCpuSeconds,
+  otherCpu,
+  runQueueWaitSeconds,
+} from '../src/proc.js';
 
 // The bench measures against a real Postgres; these run where one is given (CI's Postgres pass).
 const url = process.env.DATABASE_URL;
@@ -102,7 +114,7 @@ describe("the rest of the machine's CPU in a phase", () => {
     });
   }
 
-  it('counts a busy process that is not the bench\'s, by name, and leaves out the excluded ones', async () => {
+  it("counts a busy process that is not the bench's, by name, and leaves out the excluded ones", async () => {
     const before = cpuTable();
     expect(before.get(process.pid)?.seconds).toBeGreaterThanOrEqual(0);
     const t0 = performance.now();

@@ -28,7 +28,13 @@ describe('ratios and formatting', () => {
     expect(fmt(undefined)).toBe('–');
   });
   it('markdownTable pads columns and right-aligns all but the first', () => {
-    const t = markdownTable(['a', 'bb'], [['x', '1'], ['yyyy', '22']]).split('\n');
+    const t = markdownTable(
+      ['a', 'bb'],
+      [
+        ['x', '1'],
+        ['yyyy', '22'],
+      ],
+    ).split('\n');
     expect(t).toHaveLength(4);
     expect(t[1]).toBe('|:-----|----:|');
     expect(t[3]).toBe('| yyyy |  22 |');
@@ -82,10 +88,25 @@ describe('profile summary', () => {
 
 describe('scripted fights that ran out', () => {
   it('a run is good when no encounter reached the end of its script', () => {
-    expect(scriptShortfall([{ name: 'clean', scriptExhausted: 0 }, { name: 'think 100 ms', scriptExhausted: 0 }], 10_000)).toBeNull();
+    expect(
+      scriptShortfall(
+        [
+          { name: 'clean', scriptExhausted: 0 },
+          { name: 'think 100 ms', scriptExhausted: 0 },
+        ],
+        10_000,
+      ),
+    ).toBeNull();
   });
   it('names every phase in which encounters ran out, and how many', () => {
-    const why = scriptShortfall([{ name: 'clean', scriptExhausted: 0 }, { name: 'clean (3)', scriptExhausted: 12 }, { name: 'think 100 ms', scriptExhausted: 200 }], 2000);
+    const why = scriptShortfall(
+      [
+        { name: 'clean', scriptExhausted: 0 },
+        { name: 'clean (3)', scriptExhausted: 12 },
+        { name: 'think 100 ms', scriptExhausted: 200 },
+      ],
+      2000,
+    );
     expect(why).toContain('2000 commands each');
     expect(why).toContain('"clean (3)" (12 encounters), "think 100 ms" (200 encounters)');
     expect(why).not.toContain('"clean" (');

@@ -45,7 +45,11 @@ function pct(sorted: number[], p: number): number {
  * BENCH_PROFILE=/tmp/load.cpuprofile. Runs this script with Node's WebSocket (--experimental-websocket).
  */
 async function startProfile(url: string): Promise<{ stop(file: string): Promise<void> }> {
-  const WS = (globalThis as unknown as { WebSocket?: new (u: string) => { onopen: () => void; onmessage: (e: { data: string }) => void; send(s: string): void; close(): void } }).WebSocket;
+  const WS = (
+    globalThis as unknown as {
+      WebSocket?: new (u: string) => { onopen: () => void; onmessage: (e: { data: string }) => void; send(s: string): void; close(): void };
+    }
+  ).WebSocket;
   if (!WS) throw new Error('BENCH_PROFILE needs node --experimental-websocket');
   const ws = new WS(url);
   await new Promise<void>((r) => (ws.onopen = r));
@@ -77,11 +81,30 @@ async function main(): Promise<void> {
   const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'fray-bench-'));
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const profileTo = process.env.BENCH_PROFILE;
-  const child = spawn(process.execPath, [...(profileTo ? ['--inspect=127.0.0.1:0'] : []), ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
-    cwd,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', FRAY_WEB_BUILD: '0', ...(dataDir ? { FRAY_DATA_DIR: dataDir } : {}) },
-    stdio: ['ignore', 'pipe', profileTo ? 'pipe' : 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(profileTo ? ['--inspect=127.0.0.1:0'] : []),
+      ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+      '--conditions=@fray/source',
+      '--import',
+      'tsx',
+      'src/main.ts',
+    ],
+    {
+      cwd,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'production',
+        FRAY_WEB_BUILD: '0',
+        ...(dataDir ? { FRAY_DATA_DIR: dataDir } : {}),
+      },
+      stdio: ['ignore', 'pipe', profileTo ? 'pipe' : 'inherit'],
+    },
+  );
   const inspectorUrl = profileTo
     ? new Promise<string>((resolve) => {
         let err = '';
@@ -119,7 +142,9 @@ async function main(): Promise<void> {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    console.log(`server ${url} (${process.env.FRAY_STORE === 'memory' ? 'in-memory store, nothing persisted' : process.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}), E=${E} P=${P} rate=${RATE}/s per encounter, ${SECONDS}s`);
+    console.log(
+      `server ${url} (${process.env.FRAY_STORE === 'memory' ? 'in-memory store, nothing persisted' : process.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}), E=${E} P=${P} rate=${RATE}/s per encounter, ${SECONDS}s`,
+    );
     const http = async (method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> => {
       for (;;) {
         const res = await fetch(url + path, {
@@ -157,10 +182,21 @@ async function main(): Promise<void> {
       const tokens: Array<{ token: string; combatantId: string | null }> = [{ token: gmToken, combatantId: null }];
       for (let p = 0; p < P - 2; p++) {
         const cid = `pc${p}`;
-        await http('POST', `/encounters/${id}/combatants`, { id: cid, name: `Hero ${p}`, side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, gmToken);
-        tokens.push({ token: (await http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: [cid] }, gmToken)).token as string, combatantId: cid });
+        await http(
+          'POST',
+          `/encounters/${id}/combatants`,
+          { id: cid, name: `Hero ${p}`, side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } },
+          gmToken,
+        );
+        tokens.push({
+          token: (await http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: [cid] }, gmToken)).token as string,
+          combatantId: cid,
+        });
       }
-      tokens.push({ token: (await http('POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken)).token as string, combatantId: null });
+      tokens.push({
+        token: (await http('POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken)).token as string,
+        combatantId: null,
+      });
       const table: Table = { id, players: [], mirrors: [], pending: null, next: 0 };
       for (const t of tokens) {
         const c = await FrayClient.connect(url, t.token, { ackTimeoutMs: 30_000, retries: 0 });
@@ -179,7 +215,9 @@ async function main(): Promise<void> {
     };
     const conc = 20;
     for (let i = 0; i < E; i += conc) await Promise.all(Array.from({ length: Math.min(conc, E - i) }, (_, k) => setupOne(i + k)));
-    console.log(`setup: ${E} encounters, ${clients.length} sockets in ${((Date.now() - t0) / 1000).toFixed(1)}s; server RSS ${(rssOf(child.pid!) / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `setup: ${E} encounters, ${clients.length} sockets in ${((Date.now() - t0) / 1000).toFixed(1)}s; server RSS ${(rssOf(child.pid!) / 2 ** 20).toFixed(0)} MiB`,
+    );
 
     const profiler = inspectorUrl ? await startProfile(await inspectorUrl) : null;
 

@@ -15,7 +15,10 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (v === '' || v === 'false' || v === '0') return false;
   if (v === 'true' || v === '1') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** What fastify's `trustProxy` option takes for the same setting. */

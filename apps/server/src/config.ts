@@ -29,7 +29,11 @@ const envSchema = z.object({
   FRAY_TRUST_PROXY: z.string().optional(),
   FRAY_IDLE_TRIM_SECONDS: z.coerce.number().min(0).default(30),
   FRAY_BACKUP_DIR: z.string().min(1).optional(),
-  FRAY_BACKUP_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  FRAY_BACKUP_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
   FRAY_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
 });
 

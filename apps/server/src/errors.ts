@@ -34,7 +34,10 @@ export function toWireError(e: unknown): { wire: WireError; internal: boolean } 
   // the database is down or unreachable (@fray/store's StoreUnavailableError): nothing was
   // written; a typed refusal the client retries, not an internal error
   if (e instanceof Error && 'code' in e && e.code === 'STORE_UNAVAILABLE') {
-    return { wire: { code: 'UNAVAILABLE', message: 'The database is unavailable; nothing was changed. Try again shortly.' }, internal: false };
+    return {
+      wire: { code: 'UNAVAILABLE', message: 'The database is unavailable; nothing was changed. Try again shortly.' },
+      internal: false,
+    };
   }
   return { wire: { code: 'INTERNAL', message: 'Internal error.' }, internal: true };
 }

@@ -20,7 +20,6 @@ export interface GmAccess {
 export function gmAccess(ctx: ServerContext): GmAccess {
   const { store, runtime } = ctx;
 
-
   /** The GM's account id: a bearer token (account or API token) or the session cookie with its CSRF token. */
   async function gm(req: FastifyRequest): Promise<string> {
     return (await authenticateGm(ctx, req)).accountId;
@@ -62,7 +61,11 @@ export function gmAccess(ctx: ServerContext): GmAccess {
     }
   }
 
-  async function gmCommand(req: FastifyRequest, encounterId: string, command: Record<string, unknown>): Promise<Extract<CommandAck, { ok: true }>> {
+  async function gmCommand(
+    req: FastifyRequest,
+    encounterId: string,
+    command: Record<string, unknown>,
+  ): Promise<Extract<CommandAck, { ok: true }>> {
     const host = await live(encounterId);
     const commandId = `http:${randomUUID()}`;
     req.log.debug({ commandId, type: command.type }, 'command');

@@ -38,7 +38,8 @@ export function limiterKey(req: FastifyRequest, ctx: ServerContext): string {
  */
 export function refuseCrossSite(req: FastifyRequest): void {
   if (SAFE.has(req.method) || bearerOf(req)) return;
-  if (crossOrigin(req.headers.origin, req.headers.host)) throw new ApiError('CSRF_FAILED', 'A request from another site’s page is refused.');
+  if (crossOrigin(req.headers.origin, req.headers.host))
+    throw new ApiError('CSRF_FAILED', 'A request from another site’s page is refused.');
 }
 
 /**
@@ -54,11 +55,13 @@ export async function authenticateGm(ctx: ServerContext, req: FastifyRequest, op
     const p = await ctx.auth.resolve(token);
     if (!p) throw new ApiError('UNAUTHORIZED', 'Unknown or revoked token.');
     if (p.kind !== 'gm') throw new ApiError('FORBIDDEN', 'Only the GM may do this; an invite token cannot.');
-    if (opts.account && p.via === 'api-token') throw new ApiError('FORBIDDEN', 'An API token cannot manage the account; sign in to the web app to do this.');
+    if (opts.account && p.via === 'api-token')
+      throw new ApiError('FORBIDDEN', 'An API token cannot manage the account; sign in to the web app to do this.');
     auth = { accountId: p.accountId, principal: p, sessionCookie: null };
   } else {
     const cookie = sessionCookieOf(req, ctx.cookies);
-    if (!cookie) throw new ApiError('UNAUTHORIZED', 'Sign in first (the session cookie), or send a GM token (Authorization: Bearer <token>).');
+    if (!cookie)
+      throw new ApiError('UNAUTHORIZED', 'Sign in first (the session cookie), or send a GM token (Authorization: Bearer <token>).');
     const v = await ctx.auth.session(cookie);
     if ('refused' in v) {
       if (v.refused === 'expired') throw new SessionEndedError('SESSION_EXPIRED', 'Your session has expired; sign in again.');
@@ -66,7 +69,8 @@ export async function authenticateGm(ctx: ServerContext, req: FastifyRequest, op
     }
     if (!SAFE.has(req.method)) {
       refuseCrossSite(req);
-      if (!csrfValid(cookie, csrfTokenOf(req))) throw new ApiError('CSRF_FAILED', 'Missing or wrong CSRF token: send the x-csrf-token header that sign-in or GET /session gave.');
+      if (!csrfValid(cookie, csrfTokenOf(req)))
+        throw new ApiError('CSRF_FAILED', 'Missing or wrong CSRF token: send the x-csrf-token header that sign-in or GET /session gave.');
     }
     auth = { accountId: v.p.accountId, principal: v.p, sessionCookie: cookie };
   }

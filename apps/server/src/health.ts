@@ -25,7 +25,9 @@ export type Readiness = {
 export function withoutPaths(text: string): string {
   // an absolute path of two or more parts (`/var/lib/fray/data`, `C:\fray\data`), not a URL's
   // path (`…:5432/fray`) nor a lone `/health`
-  return text.replace(/\bfile:\/\/\S+/g, '<path>').replace(/(?<![\w.:@/\\-])(?:[A-Za-z]:\\|\/)(?:[^\s/\\'"(),;]+[/\\])+[^\s/\\'"(),;]*/g, '<path>');
+  return text
+    .replace(/\bfile:\/\/\S+/g, '<path>')
+    .replace(/(?<![\w.:@/\\-])(?:[A-Za-z]:\\|\/)(?:[^\s/\\'"(),;]+[/\\])+[^\s/\\'"(),;]*/g, '<path>');
 }
 
 /** The database answers a round trip within `timeoutMs`: up; an error or no answer in time: down. */
@@ -48,7 +50,11 @@ async function checkDatabase(ping: () => Promise<void>, timeoutMs: number): Prom
  * Readiness: this process can serve play. The database answers (within the timeout), Redis is
  * connected when it is configured (REDIS_URL), and no graceful stop has begun.
  */
-export async function readiness(ctx: ServerContext, timeoutMs: number, ping: () => Promise<void> = () => ctx.store.ping()): Promise<Readiness> {
+export async function readiness(
+  ctx: ServerContext,
+  timeoutMs: number,
+  ping: () => Promise<void> = () => ctx.store.ping(),
+): Promise<Readiness> {
   const db = await checkDatabase(ping, timeoutMs);
   const redis = ctx.redis.status();
   const down: Readiness['down'] = [];
@@ -87,9 +93,22 @@ const readyReply = z.object({
  * when the database answers within the timeout and Redis (when configured) is connected; 503
  * naming the parts that are down, or `stopping` during a graceful stop.
  */
-export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: { readyTimeoutMs: number; instanceId: string; ping: () => Promise<void> }): void {
+export function registerHealth(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  opts: { readyTimeoutMs: number; instanceId: string; ping: () => Promise<void> },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/health/live', { schema: { summary: 'Liveness: the process answers (200 even while it stops)', response: { 200: liveReply.describe('The process answers'), ...errorsOf.open } } }, async () => ({ status: 'ok' as const }));
+  r.get(
+    '/health/live',
+    {
+      schema: {
+        summary: 'Liveness: the process answers (200 even while it stops)',
+        response: { 200: liveReply.describe('The process answers'), ...errorsOf.open },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
   const ready = async (_req: unknown, reply: { status(code: number): unknown }) => {
     const { runtime, store } = ctx;
@@ -121,6 +140,12 @@ export function registerHealth(app: FastifyInstance, ctx: ServerContext, opts: {
       },
     },
   });
-  r.get('/health/ready', schema('Readiness: the database answers within a short timeout and Redis (when configured) is connected; 503 names the parts that are down'), ready);
+  r.get(
+    '/health/ready',
+    schema(
+      'Readiness: the database answers within a short timeout and Redis (when configured) is connected; 503 names the parts that are down',
+    ),
+    ready,
+  );
   r.get('/health', schema('Readiness (the same as /health/ready), with which database is in use and counters'), ready);
 }

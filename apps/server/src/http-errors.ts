@@ -25,7 +25,11 @@ export function registerErrorHandling(app: FastifyInstance, ctx: ServerContext):
       status = 415;
       code = 'UNSUPPORTED_MEDIA_TYPE';
       message = 'Send application/json.';
-    } else if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && err instanceof SyntaxError) || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    } else if (
+      fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      (fe.statusCode === 400 && err instanceof SyntaxError) ||
+      fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+    ) {
       status = 400;
       code = 'INVALID_JSON';
       message = 'The body is not valid JSON.';

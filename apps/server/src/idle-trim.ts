@@ -75,7 +75,12 @@ export function trimWhenIdle(o: IdleTrimOptions): () => void {
  * (2 s without a command or a load), and the same after each spell of play followed by
  * FRAY_IDLE_TRIM_SECONDS of quiet (0: never).
  */
-export function trimWhenQuiet(config: { idleTrimSeconds: number }, m: { commands: number; loads: number }, busy: () => boolean, logger: { info(o: object, msg: string): void }): void {
+export function trimWhenQuiet(
+  config: { idleTrimSeconds: number },
+  m: { commands: number; loads: number },
+  busy: () => boolean,
+  logger: { info(o: object, msg: string): void },
+): void {
   if (config.idleTrimSeconds <= 0) return;
   trimWhenIdle({
     activity: () => m.commands + m.loads,
@@ -84,6 +89,10 @@ export function trimWhenQuiet(config: { idleTrimSeconds: number }, m: { commands
     busy,
     firstQuietMs: 2_000,
     quietMs: config.idleTrimSeconds * 1000,
-    onTrim: ({ rssBefore, rssAfter, ms }) => logger.info({ rssBeforeMB: Math.round(rssBefore / 2 ** 20), rssAfterMB: Math.round(rssAfter / 2 ** 20), ms: Math.round(ms) }, 'idle: memory given back (a memory-reducing GC)'),
+    onTrim: ({ rssBefore, rssAfter, ms }) =>
+      logger.info(
+        { rssBeforeMB: Math.round(rssBefore / 2 ** 20), rssAfterMB: Math.round(rssAfter / 2 ** 20), ms: Math.round(ms) },
+        'idle: memory given back (a memory-reducing GC)',
+      ),
   });
 }

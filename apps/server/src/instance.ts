@@ -36,13 +36,21 @@ async function fromDataDir(dataDir: string): Promise<string | null> {
  * container and different for processes on different ports; with port 0 (a random port) a new id
  * each run, as there is nothing stable to name the process by.
  */
-export async function resolveInstanceId(opts: { explicit?: string | undefined; database: 'postgres' | 'embedded' | 'memory'; dataDir: string; port: number }): Promise<ResolvedInstance> {
+export async function resolveInstanceId(opts: {
+  explicit?: string | undefined;
+  database: 'postgres' | 'embedded' | 'memory';
+  dataDir: string;
+  port: number;
+}): Promise<ResolvedInstance> {
   if (opts.explicit) return { id: opts.explicit, source: 'env' };
   if (opts.database === 'embedded') {
     const kept = await fromDataDir(opts.dataDir);
     if (kept) return { id: kept, source: 'data-dir' };
   } else if (opts.database === 'postgres' && opts.port !== 0) {
-    const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'host';
+    const host =
+      hostname()
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[^A-Za-z0-9]+/, '') || 'host';
     return { id: `${host.slice(0, 90)}:${opts.port}`, source: 'host-port' };
   }
   return { id: `fray-${randomUUID()}`, source: 'random' };

@@ -43,7 +43,10 @@ const NODE_DEFAULT_V8_POOL = 4;
  * The V8 thread pool this process was started with: `--v8-pool-size` from its own flags or from
  * NODE_OPTIONS (the last one given wins, as with Node), else Node's default of 4.
  */
-export function v8PoolSize(execArgv: readonly string[] = process.execArgv, nodeOptions: string | undefined = process.env.NODE_OPTIONS): number {
+export function v8PoolSize(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
+): number {
   let size = NODE_DEFAULT_V8_POOL;
   for (const arg of [...(nodeOptions ?? '').split(/\s+/), ...execArgv]) {
     const m = /^--v8-pool-size=(\d+)$/.exec(arg);
@@ -135,7 +138,9 @@ export function damonMonitors(root = '/sys/kernel/mm/damon/admin/kdamonds'): Dam
 
 /** "paddr, sampling every 500 ms": what each monitor watches and how often, for a log line or a bench's header */
 export function describeDamon(monitors: readonly DamonMonitor[]): string {
-  return monitors.map((m) => `${m.operations || 'kdamond'}${Number.isFinite(m.sampleMs) ? `, sampling every ${m.sampleMs} ms` : ''}`).join('; ');
+  return monitors
+    .map((m) => `${m.operations || 'kdamond'}${Number.isFinite(m.sampleMs) ? `, sampling every ${m.sampleMs} ms` : ''}`)
+    .join('; ');
 }
 
 /** Up to this many cores a DAMON monitor's bursts (one core at a time) are worth a warning at start. */

@@ -22,8 +22,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: "A GM account's token or API token, or, for /metrics, FRAY_METRICS_TOKEN" },
-          session: { type: 'apiKey', in: 'cookie', name: 'fray_session', description: 'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A GM account's token or API token, or, for /metrics, FRAY_METRICS_TOKEN",
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'fray_session',
+            description:
+              'The browser session (`__Host-fray_session` over https); state-changing requests also send its CSRF token as x-csrf-token',
+          },
         },
       },
     },
@@ -100,7 +110,9 @@ const body = {
 
 /** A route whose input (body, path or query) is validated, or whose change the rules may refuse. */
 const invalid = {
-  422: error('INVALID_REQUEST: the input does not fit the schema (the message names the field); or the code of the rule that refused the change, e.g. INVALID_OPTIONS, INVALID_STATS, INVALID_COMMAND.'),
+  422: error(
+    'INVALID_REQUEST: the input does not fit the schema (the message names the field); or the code of the rule that refused the change, e.g. INVALID_OPTIONS, INVALID_STATS, INVALID_COMMAND.',
+  ),
 };
 
 /** A route on one encounter (or one of its parts). */
@@ -110,14 +122,20 @@ const found = {
 
 /** A route that changes a live encounter. */
 const live = {
-  409: error('NOT_OWNER (with `ownerUrl`: another server process runs the encounter; call it there), ENCOUNTER_BUSY or ENCOUNTER_ARCHIVED.'),
+  409: error(
+    'NOT_OWNER (with `ownerUrl`: another server process runs the encounter; call it there), ENCOUNTER_BUSY or ENCOUNTER_ARCHIVED.',
+  ),
 };
 
 /** The error responses of each kind of route. */
 export const errorsOf = {
   open: { ...always },
   openBody: { ...always, ...body, ...invalid },
-  guarded: { ...always, 401: error('UNAUTHORIZED: the metrics need Authorization: Bearer <FRAY_METRICS_TOKEN>.'), 403: error('FORBIDDEN: metrics are off (no FRAY_METRICS_TOKEN is set on the server).') },
+  guarded: {
+    ...always,
+    401: error('UNAUTHORIZED: the metrics need Authorization: Bearer <FRAY_METRICS_TOKEN>.'),
+    403: error('FORBIDDEN: metrics are off (no FRAY_METRICS_TOKEN is set on the server).'),
+  },
   gmRead: { ...always, ...gm, ...invalid },
   gmEncounter: { ...always, ...gm, ...invalid, ...found },
   gmCreate: { ...always, ...gm, ...body, ...invalid, ...found },

@@ -26,10 +26,15 @@ export function signInHandle(name: string): string {
 /** WEAK_PASSWORD unless the password meets the documented minimum (docs/security.md). */
 export function checkPassword(password: string, name: string | null): void {
   const chars = [...password];
-  if (chars.length < PASSWORD_MIN_LENGTH) throw new ApiError('WEAK_PASSWORD', `A password has at least ${PASSWORD_MIN_LENGTH} characters (this one has ${chars.length}); a few words together are easy to remember.`);
+  if (chars.length < PASSWORD_MIN_LENGTH)
+    throw new ApiError(
+      'WEAK_PASSWORD',
+      `A password has at least ${PASSWORD_MIN_LENGTH} characters (this one has ${chars.length}); a few words together are easy to remember.`,
+    );
   if (chars.length > PASSWORD_MAX_LENGTH) throw new ApiError('WEAK_PASSWORD', `A password has at most ${PASSWORD_MAX_LENGTH} characters.`);
   if (new Set(chars).size < 4) throw new ApiError('WEAK_PASSWORD', 'A password needs at least 4 different characters.');
-  if (name && password.toLowerCase().includes(name.toLowerCase())) throw new ApiError('WEAK_PASSWORD', 'A password may not contain the sign-in name.');
+  if (name && password.toLowerCase().includes(name.toLowerCase()))
+    throw new ApiError('WEAK_PASSWORD', 'A password may not contain the sign-in name.');
 }
 
 /** Backoff: failures allowed before waiting, then 2, 4, 8… seconds, at most 15 minutes. */

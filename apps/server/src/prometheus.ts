@@ -12,17 +12,36 @@ export function prometheusRegistry(ctx: ServerContext): Registry {
   collectDefaultMetrics({ register: registry });
   const { runtime } = ctx;
   const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
   /** a counter kept elsewhere (the runtime's own totals), copied in when scraped */
   const counter = (name: string, help: string, read: () => number) =>
-    new Counter({ name, help, registers: [registry], collect() { this.reset(); this.inc(read()); } });
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
 
   gauge('fray_live_encounters', 'Encounters live in this process (in memory, holding their lease).', () => runtime.liveCount);
   gauge('fray_viewers', 'Viewers joined to an encounter on this process (a socket joined to two counts twice).', () => ctx.sinks.size);
   counter('fray_commands_total', 'Commands applied by this process.', () => runtime.metrics.commands);
   counter('fray_encounter_loads_total', 'Encounters loaded into memory (from snapshot and log).', () => runtime.metrics.loads);
   counter('fray_encounter_unloads_total', 'Encounters that left memory (idle, closed, handed over).', () => runtime.metrics.unloads);
-  counter('fray_log_commits_total', 'Group commits of the command log (one database transaction each).', () => runtime.writer.stats.batches);
+  counter(
+    'fray_log_commits_total',
+    'Group commits of the command log (one database transaction each).',
+    () => runtime.writer.stats.batches,
+  );
   counter('fray_log_entries_total', 'Command log entries written.', () => runtime.writer.stats.entries);
   counter('fray_log_write_seconds_total', 'Time spent in group commits, seconds.', () => runtime.writer.stats.writeMs / 1000);
   gauge('fray_log_write_max_seconds', 'The longest group commit since the start, seconds.', () => runtime.writer.stats.maxWriteMs / 1000);

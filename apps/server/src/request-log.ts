@@ -27,8 +27,10 @@ export function registerRequestLog(app: FastifyInstance): void {
     // ip: the client's address (a reverse proxy's X-Forwarded-For only with FRAY_TRUST_PROXY)
     const line = { method: req.method, url: req.url, status, ms: Math.round(reply.elapsedTime * 10) / 10, ip: req.ip };
     const outcome = outcomes.get(req);
-    if (status >= 500) req.log.error({ ...line, ...(outcome ? { code: outcome.code, reason: outcome.reason, err: outcome.err } : {}) }, 'request failed');
-    else if (status >= 400) req.log.warn({ ...line, ...(outcome ? { code: outcome.code, reason: outcome.reason } : {}) }, 'request refused');
+    if (status >= 500)
+      req.log.error({ ...line, ...(outcome ? { code: outcome.code, reason: outcome.reason, err: outcome.err } : {}) }, 'request failed');
+    else if (status >= 400)
+      req.log.warn({ ...line, ...(outcome ? { code: outcome.code, reason: outcome.reason } : {}) }, 'request refused');
     else req.log.info(line, 'request');
   });
 }

@@ -37,8 +37,15 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
     stats: { schema: jsonSchema(r.statsSchema), docs: r.statDocs ?? {} },
     position: { schema: jsonSchema(r.positionSchema) },
     commands: Object.keys(commandsOf(r)).sort(),
-    commandInfo: Object.fromEntries(Object.entries(commandsOf(r)).map(([type, spec]) => [type, { actor: spec.actor, reaction: spec.reaction === true, schema: fieldsSchema(spec.schema) }])),
-    space: r.space ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}), ...(r.space.terrain ? { terrain: r.space.terrain } : {}) } : null,
+    commandInfo: Object.fromEntries(
+      Object.entries(commandsOf(r)).map(([type, spec]) => [
+        type,
+        { actor: spec.actor, reaction: spec.reaction === true, schema: fieldsSchema(spec.schema) },
+      ]),
+    ),
+    space: r.space
+      ? { kind: r.space.kind, ...(r.space.zones ? { zones: r.space.zones } : {}), ...(r.space.terrain ? { terrain: r.space.terrain } : {}) }
+      : null,
     catalogue: r.catalogue,
     display: r.display ?? { vitals: [], statGroups: [], statLabels: {}, internal: [], dataLabels: {}, events: {} },
   };

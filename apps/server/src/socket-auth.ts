@@ -11,15 +11,31 @@ export type SocketRefusal = { refused: true; code: string; message: string; reas
  * cookie's Domain). A cookie from a page of another site (its Origin) is refused: another site
  * may not act as the signed-in GM.
  */
-export async function authenticateSocket(ctx: ServerContext, token: unknown, headers: Record<string, string | string[] | undefined>): Promise<Principal | SocketRefusal> {
+export async function authenticateSocket(
+  ctx: ServerContext,
+  token: unknown,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<Principal | SocketRefusal> {
   if (token !== undefined && token !== null && token !== '') {
     const p = await ctx.auth.resolve(token);
     return p ?? { refused: true, code: 'UNAUTHORIZED', message: 'Unknown or revoked token.', reason: 'unknown or revoked token' };
   }
   const cookieHeader = typeof headers.cookie === 'string' ? headers.cookie : '';
   const cookie = cookieHeader ? fastifyCookie.parse(cookieHeader)[ctx.cookies.name] : undefined;
-  if (!cookie) return { refused: true, code: 'UNAUTHORIZED', message: 'A token is required: connect with auth: { token }, or sign in (the session cookie).', reason: 'no token' };
-  if (foreignSocketOrigin(headers.origin, headers.host, ctx.cookies.domain)) return { refused: true, code: 'FORBIDDEN', message: 'A session cookie from another site’s page is refused.', reason: 'cross-site cookie' };
+  if (!cookie)
+    return {
+      refused: true,
+      code: 'UNAUTHORIZED',
+      message: 'A token is required: connect with auth: { token }, or sign in (the session cookie).',
+      reason: 'no token',
+    };
+  if (foreignSocketOrigin(headers.origin, headers.host, ctx.cookies.domain))
+    return {
+      refused: true,
+      code: 'FORBIDDEN',
+      message: 'A session cookie from another site’s page is refused.',
+      reason: 'cross-site cookie',
+    };
   const v = await ctx.auth.session(cookie);
   if ('refused' in v) {
     return v.refused === 'expired'

@@ -53,11 +53,24 @@ export function sessionCookieOf(req: FastifyRequest, policy: CookiePolicy): stri
 }
 
 export function setSessionCookie(reply: FastifyReply, policy: CookiePolicy, value: string, expiresAt: Date): void {
-  void reply.setCookie(policy.name, value, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure, expires: expiresAt, ...(policy.domain ? { domain: policy.domain } : {}) });
+  void reply.setCookie(policy.name, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: policy.secure,
+    expires: expiresAt,
+    ...(policy.domain ? { domain: policy.domain } : {}),
+  });
 }
 
 export function clearSessionCookie(reply: FastifyReply, policy: CookiePolicy): void {
-  void reply.clearCookie(policy.name, { path: '/', httpOnly: true, sameSite: 'lax', secure: policy.secure, ...(policy.domain ? { domain: policy.domain } : {}) });
+  void reply.clearCookie(policy.name, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: policy.secure,
+    ...(policy.domain ? { domain: policy.domain } : {}),
+  });
 }
 
 /**

@@ -23,7 +23,16 @@ describe('invite lookups of a crowd connecting at once', () => {
     const tokens: Array<{ token: string; playerId: string }> = [];
     for (let i = 0; i < 40; i++) {
       const id = `hero${i}`;
-      expect((await s.http('POST', `/encounters/${encounterId}/combatants`, { id, name: `Hero ${i}`, side: 'pcs', stats: { hp: 10, init: 1 } }, gmToken)).status).toBe(201);
+      expect(
+        (
+          await s.http(
+            'POST',
+            `/encounters/${encounterId}/combatants`,
+            { id, name: `Hero ${i}`, side: 'pcs', stats: { hp: 10, init: 1 } },
+            gmToken,
+          )
+        ).status,
+      ).toBe(201);
       const inv = await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: [id] }, gmToken);
       expect(typeof inv.body.playerId).toBe('string');
       tokens.push({ token: inv.body.token as string, playerId: inv.body.playerId as string });
@@ -43,7 +52,7 @@ describe('invite lookups of a crowd connecting at once', () => {
       (e: unknown) => (e instanceof FrayError ? e.code : String(e)),
     );
     const joined = await Promise.all([...first, ...second]);
-    for (const j of joined) expect(j).toEqual({ want: j.want, got: j.want, role: "player" });
+    for (const j of joined) expect(j).toEqual({ want: j.want, got: j.want, role: 'player' });
     expect(new Set(joined.map((j) => j.got)).size).toBe(40);
     expect(await unknown).toBe('UNAUTHORIZED');
   });

@@ -29,7 +29,8 @@ describe('backups that restore', () => {
     const ids: string[] = [];
     const mirrors: EncounterMirror[] = [];
     for (let e = 0; e < 3; e++) {
-      const id = (await a.http('POST', '/encounters', { name: `Fight ${e}`, ruleset: 'skirmish', seed: 11 + e }, gmToken)).body.id as string;
+      const id = (await a.http('POST', '/encounters', { name: `Fight ${e}`, ruleset: 'skirmish', seed: 11 + e }, gmToken)).body
+        .id as string;
       await a.http('POST', `/encounters/${id}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 9 } }, gmToken);
       await a.http('POST', `/encounters/${id}/combatants`, { id: 'orc', name: 'Orc', side: 'npcs', stats: { hp: 9 } }, gmToken);
       ids.push(id);
@@ -40,7 +41,9 @@ describe('backups that restore', () => {
     }
     const quiet = path.join(dir, 'quiet.jsonl.gz');
     await backupToFile(a.store, quiet);
-    const expected = new Map(ids.map((id) => [id, { version: a.server.runtime.peek(id)!.version, hash: stateHash(a.server.runtime.peek(id)!.state) }]));
+    const expected = new Map(
+      ids.map((id) => [id, { version: a.server.runtime.peek(id)!.version, hash: stateHash(a.server.runtime.peek(id)!.state) }]),
+    );
 
     // commands keep flowing on every encounter while the second backup is taken
     const ackedBefore = new Set<string>();
@@ -115,7 +118,10 @@ describe('backups that restore', () => {
     await store.createAccount({ id: 'gm-sched', tokenHash: 'h-sched' });
     const out = path.join(dir, 'scheduled');
     const logged: string[] = [];
-    const log = { info: (_o: object, m: string) => void logged.push(m), error: (o: object, m: string) => void logged.push(`${m} ${JSON.stringify(o)}`) };
+    const log = {
+      info: (_o: object, m: string) => void logged.push(m),
+      error: (o: object, m: string) => void logged.push(`${m} ${JSON.stringify(o)}`),
+    };
     const stop = scheduleBackups(store, { dir: out, hours: 0.5 / 3600, keep: 2 }, log);
     try {
       await until(() => logged.filter((m) => m === 'backup written').length >= 4, 60_000, 'four scheduled backups');

@@ -45,7 +45,8 @@ describe('bad input', () => {
     otherGmToken = (await s.http('POST', '/accounts', {})).body.token as string;
     encounterId = (await s.http('POST', '/encounters', { name: 'Bad', ruleset: 'skirmish', seed: 1 }, gmToken)).body.id as string;
     await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 5 } }, gmToken);
-    playerToken = (await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body.token as string;
+    playerToken = (await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body
+      .token as string;
     gm = await connect(s.url, gmToken);
     await gm.join(encounterId);
     raw = rawIo(s.url, { auth: { token: gmToken }, transports: ['websocket'] });
@@ -70,7 +71,9 @@ describe('bad input', () => {
   });
 
   it('wrong types: INVALID_MESSAGE', async () => {
-    const r = (await refusedOnce('INVALID_MESSAGE', () => emit('command', { encounterId, commandId: 7, command: { type: 'combat.start' } }))) as {
+    const r = (await refusedOnce('INVALID_MESSAGE', () =>
+      emit('command', { encounterId, commandId: 7, command: { type: 'combat.start' } }),
+    )) as {
       error: { code: string; message: string };
     };
     expect(r.error.code).toBe('INVALID_MESSAGE');
@@ -79,7 +82,9 @@ describe('bad input', () => {
 
   it('oversized payloads: PAYLOAD_TOO_LARGE', async () => {
     const big = 'x'.repeat(20_000);
-    const r = (await refusedOnce('PAYLOAD_TOO_LARGE', () => emit('command', { encounterId, commandId: 'big', command: { type: 'dice.roll', formula: '1d6', purpose: big } }))) as {
+    const r = (await refusedOnce('PAYLOAD_TOO_LARGE', () =>
+      emit('command', { encounterId, commandId: 'big', command: { type: 'dice.roll', formula: '1d6', purpose: big } }),
+    )) as {
       error: { code: string };
     };
     expect(r.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -88,7 +93,9 @@ describe('bad input', () => {
   it('unknown ids: NOT_FOUND for an encounter, NOT_JOINED for one not joined', async () => {
     const r = (await refusedOnce('NOT_FOUND', () => emit('join', { encounterId: 'enc_nope' }))) as { error: { code: string } };
     expect(r.error.code).toBe('NOT_FOUND');
-    const q = (await refusedOnce('NOT_JOINED', () => emit('command', { encounterId: 'enc_nope', commandId: 'c1', command: { type: 'combat.start' } }))) as { error: { code: string } };
+    const q = (await refusedOnce('NOT_JOINED', () =>
+      emit('command', { encounterId: 'enc_nope', commandId: 'c1', command: { type: 'combat.start' } }),
+    )) as { error: { code: string } };
     expect(q.error.code).toBe('NOT_JOINED');
   });
 
@@ -123,7 +130,8 @@ describe('bad input', () => {
   });
 
   it('floods: RATE_LIMITED, then usable again; each refusal a warn line with its reason and counted in /metrics', async () => {
-    const counted = async () => ((await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.refusals as Record<string, number>).RATE_LIMITED ?? 0;
+    const counted = async () =>
+      ((await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.refusals as Record<string, number>).RATE_LIMITED ?? 0;
     const countedBefore = await counted();
     const before = s.warns().length;
     const v = version();
@@ -195,7 +203,12 @@ describe('bad input', () => {
 
     it('a taken combatant id is a typed 422; a change to an archived encounter is a 409', async () => {
       await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'twin', name: 'Twin', side: 'pcs', stats: { hp: 5 } }, gmToken);
-      const dup = await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'twin', name: 'Twin', side: 'pcs', stats: { hp: 5 } }, gmToken);
+      const dup = await s.http(
+        'POST',
+        `/encounters/${encounterId}/combatants`,
+        { id: 'twin', name: 'Twin', side: 'pcs', stats: { hp: 5 } },
+        gmToken,
+      );
       expect(dup.status).toBe(422);
       expect(dup.body.error!.code).toBe('INVALID_COMMAND');
       const old = (await s.http('POST', '/encounters', { name: 'Old', ruleset: 'skirmish' }, gmToken)).body.id as string;

@@ -17,7 +17,12 @@ export class Agent {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async req(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string | null; headers?: Record<string, string> } = {}) {
+  async req(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { csrf?: boolean; origin?: string | null; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...opts.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = this.cookieHeader();
@@ -35,7 +40,9 @@ export class Agent {
       else this.cookies.set(name, value);
     }
     const text = await res.text();
-    const data = (text ? JSON.parse(text) : null) as Record<string, unknown> & { error?: { code: string; message: string; retryAfter?: number } };
+    const data = (text ? JSON.parse(text) : null) as Record<string, unknown> & {
+      error?: { code: string; message: string; retryAfter?: number };
+    };
     if (data && typeof data.csrfToken === 'string') this.csrfToken = data.csrfToken;
     return { status: res.status, body: data, headers: res.headers };
   }

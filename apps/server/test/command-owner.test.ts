@@ -15,8 +15,10 @@ describe('"A commandId belongs to its sender"', () => {
     const id = (await a.http('POST', '/encounters', { name: 'Owners', ruleset: 'skirmish', seed: 5 }, gmToken)).body.id as string;
     await a.http('POST', `/encounters/${id}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 9 } }, gmToken);
     await a.http('POST', `/encounters/${id}/combatants`, { id: 'sage', name: 'Sage', side: 'pcs', stats: { hp: 9 } }, gmToken);
-    const t1 = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body.token as string;
-    const t2 = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['sage'] }, gmToken)).body.token as string;
+    const t1 = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body
+      .token as string;
+    const t2 = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['sage'] }, gmToken)).body
+      .token as string;
     const roll = (who: string) => ({ type: 'dice.roll', formula: '1d20', purpose: `${who} rolls`, combatantId: who });
 
     const p1 = await connect(a.url, t1);

@@ -27,7 +27,12 @@ describe(`a crashed process comes straight back (${backend})`, () => {
 
   beforeAll(async () => {
     if (DATABASE_URL) db = await sharedDatabase(DATABASE_URL);
-    env = { FRAY_LEASE_SECONDS: String(LEASE_SECONDS), FRAY_REACTION_SECONDS: '0', FRAY_SNAPSHOT_EVERY: '10', ...(db ? { DATABASE_URL: db.urlVia(db.port) } : { FRAY_DATA_DIR: dataDir }) };
+    env = {
+      FRAY_LEASE_SECONDS: String(LEASE_SECONDS),
+      FRAY_REACTION_SECONDS: '0',
+      FRAY_SNAPSHOT_EVERY: '10',
+      ...(db ? { DATABASE_URL: db.urlVia(db.port) } : { FRAY_DATA_DIR: dataDir }),
+    };
     port = await freePort();
   }, 60_000);
 
@@ -72,12 +77,18 @@ describe(`a crashed process comes straight back (${backend})`, () => {
     const second = await startProc(env, 120_000, port);
     procs.push(second);
     expect(listening(second).ownerId).toBe(listening(first).ownerId);
-    await untilAsync(async () => (await http(second.url, 'GET', '/health/ready')).status === 200, 30_000, 'the restarted process to be ready');
+    await untilAsync(
+      async () => (await http(second.url, 'GET', '/health/ready')).status === 200,
+      30_000,
+      'the restarted process to be ready',
+    );
     const readyAt = Date.now();
     const ack = await waiting;
     const servedMs = Date.now() - readyAt;
     expect(ack).toMatchObject({ ok: true });
-    console.log(`kill -9 and restart on ${backend}: the waiting client was served ${servedMs} ms after /health/ready answered (lease ${LEASE_SECONDS} s)`);
+    console.log(
+      `kill -9 and restart on ${backend}: the waiting client was served ${servedMs} ms after /health/ready answered (lease ${LEASE_SECONDS} s)`,
+    );
 
     // the restarted process runs the encounter under a new fencing token
     const reloaded = loaded(second, id)!;
@@ -85,7 +96,10 @@ describe(`a crashed process comes straight back (${backend})`, () => {
     expect(reloaded.leaseToken as number).toBeGreaterThan(oldToken);
     // every acknowledged command is in the log at the version its ack named
     await Promise.all(burst);
-    const log = (await http(second.url, 'GET', `/encounters/${id}/log`, undefined, gmToken)).body.entries as Array<{ commandId: string; seq: number }>;
+    const log = (await http(second.url, 'GET', `/encounters/${id}/log`, undefined, gmToken)).body.entries as Array<{
+      commandId: string;
+      seq: number;
+    }>;
     log.forEach((e, i) => expect(e.seq).toBe(i + 1));
     const bySeq = new Map(log.map((e) => [e.commandId, e.seq]));
     for (const [commandId, version] of acked) expect(bySeq.get(commandId), commandId).toBe(version);
@@ -99,7 +113,9 @@ describe(`a crashed process comes straight back (${backend})`, () => {
     const instanceId = String(listening(live).ownerId).split('@')[0]!;
     // on Postgres the same FRAY_INSTANCE_ID on another port; on the embedded database the same data directory
     const again = startProc({ ...env, ...(db ? { FRAY_INSTANCE_ID: instanceId } : {}) }, 120_000);
-    await expect(again).rejects.toThrow(db ? new RegExp(`already runs as instance "${instanceId}".*FRAY_INSTANCE_ID`, 's') : /in use by process/);
+    await expect(again).rejects.toThrow(
+      db ? new RegExp(`already runs as instance "${instanceId}".*FRAY_INSTANCE_ID`, 's') : /in use by process/,
+    );
     // the live one is untouched
     expect((await http(live.url, 'GET', '/health/ready')).status).toBe(200);
   }, 180_000);

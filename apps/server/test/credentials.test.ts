@@ -21,7 +21,12 @@ const uniqueName = (base: string) => `${base}${++n}${Date.now().toString(36).sli
 
 /** A socket signed in by a token or a session cookie; resolves once connected. */
 function socketOf(url: string, auth: { token?: string; cookie?: string }): Promise<Socket> {
-  const sock = ioClient(url, { transports: ['websocket'], reconnection: false, ...(auth.token ? { auth: { token: auth.token } } : {}), ...(auth.cookie ? { extraHeaders: { cookie: auth.cookie } } : {}) });
+  const sock = ioClient(url, {
+    transports: ['websocket'],
+    reconnection: false,
+    ...(auth.token ? { auth: { token: auth.token } } : {}),
+    ...(auth.cookie ? { extraHeaders: { cookie: auth.cookie } } : {}),
+  });
   return new Promise((resolve, reject) => {
     sock.on('connect', () => resolve(sock));
     sock.on('connect_error', (e) => reject(e));
@@ -41,7 +46,16 @@ describe('API tokens for scripts', () => {
     expect(JSON.stringify(list.body)).not.toContain(token);
     const enc = await s.http('POST', '/encounters', { name: 'Scripted', ruleset: 'skirmish' }, token);
     expect(enc.status).toBe(201);
-    expect((await s.http('POST', `/encounters/${enc.body.id as string}/combatants`, { name: 'Orc', side: 'foes', stats: { hp: 5, speed: 3, attack: 2 } }, token)).status).toBe(201);
+    expect(
+      (
+        await s.http(
+          'POST',
+          `/encounters/${enc.body.id as string}/combatants`,
+          { name: 'Orc', side: 'foes', stats: { hp: 5, speed: 3, attack: 2 } },
+          token,
+        )
+      ).status,
+    ).toBe(201);
     expect(((await gm.req('GET', '/encounters')).body.encounters as { id: string }[]).map((e) => e.id)).toContain(enc.body.id);
     // a script's token cannot manage the account (mint tokens, end sessions, set the password)
     expect((await s.http('POST', '/account/tokens', { name: 'more' }, token)).body.error?.code).toBe('FORBIDDEN');
@@ -88,7 +102,7 @@ describe('sessions', () => {
     expect((await laptop.signIn(name, PASSWORD)).status).toBe(200);
   });
 
-  it('another account\'s session cannot be ended (NOT_FOUND), and a socket with a cookie from another site\'s page is refused', async () => {
+  it("another account's session cannot be ended (NOT_FOUND), and a socket with a cookie from another site's page is refused", async () => {
     const a = new Agent(s.url);
     const b = new Agent(s.url);
     await a.signUp(uniqueName('ses'), PASSWORD);
@@ -96,7 +110,11 @@ describe('sessions', () => {
     const bId = (await b.req('GET', '/session')).body.sessionId as string;
     expect((await a.req('DELETE', `/sessions/${bId}`)).body.error?.code).toBe('NOT_FOUND');
     expect((await b.req('GET', '/encounters')).status).toBe(200);
-    const cross = ioClient(s.url, { transports: ['websocket'], reconnection: false, extraHeaders: { cookie: a.cookieHeader(), origin: 'https://evil.example' } });
+    const cross = ioClient(s.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie: a.cookieHeader(), origin: 'https://evil.example' },
+    });
     const err = await new Promise<Error>((resolve) => cross.on('connect_error', resolve));
     expect((err as Error & { data?: { code: string } }).data?.code).toBe('FORBIDDEN');
     cross.close();
@@ -125,7 +143,11 @@ describe('another device in one step', () => {
     expect(replay.status).toBe(401);
     expect((await new Agent(s.url).req('POST', '/sessions/device', { code: 'ZZZZ-ZZZZ' })).body.error?.code).toBe('DEVICE_CODE_INVALID');
     const { createHash } = await import('node:crypto');
-    await s.store.accounts!.createDeviceCode({ codeHash: createHash('sha256').update('EXP1RED0').digest('hex'), accountId, expiresAt: new Date(Date.now() - 1) });
+    await s.store.accounts!.createDeviceCode({
+      codeHash: createHash('sha256').update('EXP1RED0').digest('hex'),
+      accountId,
+      expiresAt: new Date(Date.now() - 1),
+    });
     const late = new Agent(s.url);
     expect((await late.req('POST', '/sessions/device', { code: 'EXP1-RED0' })).body.error?.code).toBe('DEVICE_CODE_EXPIRED');
     expect(late.session()).toBeUndefined();
@@ -142,7 +164,12 @@ describe('the upgrade path', () => {
     const browser = new Agent(s.url);
     const exchanged = await browser.req('POST', '/sessions', { token });
     expect(exchanged.body.accountId).toBe(legacy.body.accountId);
-    expect((await browser.req('GET', '/account')).body).toMatchObject({ name: 'Old Hand', signInName: null, hasPassword: false, hasToken: true });
+    expect((await browser.req('GET', '/account')).body).toMatchObject({
+      name: 'Old Hand',
+      signInName: null,
+      hasPassword: false,
+      hasToken: true,
+    });
     expect((await browser.req('PUT', '/account/password', { password: PASSWORD })).body.error?.code).toBe('NAME_REQUIRED');
     const name = uniqueName('oldhand');
     const set = await browser.req('PUT', '/account/password', { password: PASSWORD, name });
@@ -152,8 +179,12 @@ describe('the upgrade path', () => {
     expect(((await elsewhere.req('GET', '/encounters')).body.encounters as { id: string }[]).map((e) => e.id)).toEqual([enc.body.id]);
     expect((await s.http('GET', '/encounters', undefined, token)).status).toBe(200);
     // changing it asks for the current one, and ends the other sessions
-    expect((await browser.req('PUT', '/account/password', { password: 'yet another passphrase' })).body.error?.code).toBe('WRONG_CREDENTIALS');
-    expect((await browser.req('PUT', '/account/password', { password: 'yet another passphrase', currentPassword: PASSWORD })).body).toEqual({ sessionsEnded: 1 });
+    expect((await browser.req('PUT', '/account/password', { password: 'yet another passphrase' })).body.error?.code).toBe(
+      'WRONG_CREDENTIALS',
+    );
+    expect((await browser.req('PUT', '/account/password', { password: 'yet another passphrase', currentPassword: PASSWORD })).body).toEqual(
+      { sessionsEnded: 1 },
+    );
     expect((await elsewhere.req('GET', '/encounters')).status).toBe(401);
     expect((await browser.req('GET', '/encounters')).status).toBe(200);
     expect((await s.http('POST', '/sessions', { token: 'fray_gm_not_a_real_token_at_all' })).body.error?.code).toBe('UNAUTHORIZED');
@@ -177,7 +208,11 @@ describe('several server processes', () => {
       expect((await new Agent(s.url).req('POST', '/sessions/device', { code })).status).toBe(200);
       expect((await new Agent(url).req('POST', '/sessions/device', { code })).body.error?.code).toBe('DEVICE_CODE_USED');
       // a page of A sent to B (NOT_OWNER) connects its socket there with the same cookie
-      const fromA = ioClient(url, { transports: ['websocket'], reconnection: false, extraHeaders: { cookie: a.cookieHeader(), origin: s.url } });
+      const fromA = ioClient(url, {
+        transports: ['websocket'],
+        reconnection: false,
+        extraHeaders: { cookie: a.cookieHeader(), origin: s.url },
+      });
       await new Promise<void>((resolve, reject) => (fromA.on('connect', resolve), fromA.on('connect_error', reject)));
       const dropped = new Promise<string>((resolve) => fromA.on('disconnect', (r) => resolve(r)));
       expect((await onB.req('DELETE', '/sessions', undefined, { origin: url })).status).toBe(200);
@@ -196,7 +231,11 @@ describe('cookies over https', () => {
       [undefined, '__Host-fray_session', null],
       ['example.org', '__Secure-fray_session', 'Domain=example.org'],
     ] as const) {
-      const tls = await startServer({ store: await (s.store as unknown as { openPeer(): Promise<typeof s.store> }).openPeer(), secureCookies: true, cookieDomain });
+      const tls = await startServer({
+        store: await (s.store as unknown as { openPeer(): Promise<typeof s.store> }).openPeer(),
+        secureCookies: true,
+        cookieDomain,
+      });
       try {
         const a = new Agent(tls.url);
         await a.signUp(uniqueName('tls'), PASSWORD);
@@ -225,18 +264,32 @@ describe('passkeys: bad input', () => {
     const reg = await gm.req('POST', '/account/passkeys/options', {});
     expect(reg.status).toBe(200);
     expect((reg.body.options as { rp: { id: string } }).rp.id).toBe('127.0.0.1');
-    const garbage = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'bm90IGpzb24', attestationObject: 'AAAA' } };
+    const garbage = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'bm90IGpzb24', attestationObject: 'AAAA' },
+    };
     const bad = await gm.req('POST', '/account/passkeys', { challengeId: reg.body.challengeId, response: garbage });
     expect(bad.status).toBe(422);
     expect(bad.body.error?.code).toBe('WEBAUTHN_INVALID');
     expect((await gm.req('GET', '/account/passkeys')).body.passkeys).toEqual([]);
-    expect((await gm.req('POST', '/account/passkeys', { challengeId: reg.body.challengeId, response: garbage })).body.error?.code).toBe('WEBAUTHN_CHALLENGE_INVALID');
-    expect((await gm.req('POST', '/account/passkeys', { challengeId: 'ch_x', response: { id: 'A' } })).body.error?.code).toBe('INVALID_REQUEST');
+    expect((await gm.req('POST', '/account/passkeys', { challengeId: reg.body.challengeId, response: garbage })).body.error?.code).toBe(
+      'WEBAUTHN_CHALLENGE_INVALID',
+    );
+    expect((await gm.req('POST', '/account/passkeys', { challengeId: 'ch_x', response: { id: 'A' } })).body.error?.code).toBe(
+      'INVALID_REQUEST',
+    );
     const browser = new Agent(s.url);
     const auth = await browser.req('POST', '/sessions/passkey/options', {});
-    const unknown = await browser.req('POST', '/sessions/passkey', { challengeId: auth.body.challengeId, response: { ...garbage, response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' } } });
+    const unknown = await browser.req('POST', '/sessions/passkey', {
+      challengeId: auth.body.challengeId,
+      response: { ...garbage, response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' } },
+    });
     expect(unknown.body.error?.code).toBe('PASSKEY_UNKNOWN');
-    expect((await browser.req('POST', '/sessions/passkey', { challengeId: auth.body.challengeId, response: garbage })).body.error?.code).toBe('WEBAUTHN_CHALLENGE_INVALID');
+    expect(
+      (await browser.req('POST', '/sessions/passkey', { challengeId: auth.body.challengeId, response: garbage })).body.error?.code,
+    ).toBe('WEBAUTHN_CHALLENGE_INVALID');
     expect(browser.session()).toBeUndefined();
   });
 });

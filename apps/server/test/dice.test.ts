@@ -13,14 +13,27 @@ import { connect, startServer, until, type TestServer } from './helpers.js';
 
 const VIEWERS = ['gm', 'p1', 'spec'] as const;
 type V = (typeof VIEWERS)[number];
-const opArb = fc.record({ by: fc.constantFrom('gm' as const, 'p1' as const), secret: fc.boolean(), formula: fc.constantFrom('1d20', '2d6+1', '4d6kh3') });
+const opArb = fc.record({
+  by: fc.constantFrom('gm' as const, 'p1' as const),
+  secret: fc.boolean(),
+  formula: fc.constantFrom('1d20', '2d6+1', '4d6kh3'),
+});
 
 describe('committed dice through a real server (GM, player, spectator)', () => {
   let store: TestServer['store'];
   let s: TestServer;
   let gmToken: string;
   beforeAll(async () => {
-    s = await startServer({ limits: { socketRate: 10_000, socketBurst: 10_000, principalRate: 10_000, principalBurst: 10_000, httpRate: 10_000, httpBurst: 10_000 } });
+    s = await startServer({
+      limits: {
+        socketRate: 10_000,
+        socketBurst: 10_000,
+        principalRate: 10_000,
+        principalBurst: 10_000,
+        httpRate: 10_000,
+        httpBurst: 10_000,
+      },
+    });
     store = s.store;
     gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
   });
@@ -30,7 +43,9 @@ describe('committed dice through a real server (GM, player, spectator)', () => {
 
   async function secretOf(id: string): Promise<{ seed: string; salt: string; commitment: string }> {
     const snap = (await store.latestSnapshot(id))!.state as { state?: unknown };
-    const state = ('fraySnapshot' in (snap as object) ? snap.state : snap) as { dice: { secret: { seed: string; salt: string }; commitment: string } };
+    const state = ('fraySnapshot' in (snap as object) ? snap.state : snap) as {
+      dice: { secret: { seed: string; salt: string }; commitment: string };
+    };
     return { ...state.dice.secret, commitment: state.dice.commitment };
   }
 
@@ -59,11 +74,22 @@ describe('committed dice through a real server (GM, player, spectator)', () => {
         // "every viewer sees [the commitment] from the first join"
         for (const k of VIEWERS) expect((mirrors[k].state as { dice: { commitment: string } }).dice.commitment).toBe(secret.commitment);
         // the GM's and the player's clients contribute by themselves; the spectator does not
-        await until(() => ((mirrors.spec.state as { dice: { contributions: unknown[] } }).dice.contributions.length === 2), 10_000, 'two contributions');
-        expect((mirrors.spec.state as { dice: { contributions: Array<{ by: string }> } }).dice.contributions.map((c) => c.by).sort()).toEqual(['gm', `player:${mirrors.p1.playerId}`]);
+        await until(
+          () => (mirrors.spec.state as { dice: { contributions: unknown[] } }).dice.contributions.length === 2,
+          10_000,
+          'two contributions',
+        );
+        expect(
+          (mirrors.spec.state as { dice: { contributions: Array<{ by: string }> } }).dice.contributions.map((c) => c.by).sort(),
+        ).toEqual(['gm', `player:${mirrors.p1.playerId}`]);
         expect((await mirrors.gm.command({ type: 'combat.start' })).ok).toBe(true);
         for (const op of ops) {
-          const ack = await mirrors[op.by].command({ type: 'dice.roll', formula: op.formula, purpose: 'test', ...(op.by === 'gm' ? { secret: op.secret } : {}) });
+          const ack = await mirrors[op.by].command({
+            type: 'dice.roll',
+            formula: op.formula,
+            purpose: 'test',
+            ...(op.by === 'gm' ? { secret: op.secret } : {}),
+          });
           expect(ack.ok, JSON.stringify(ack)).toBe(true);
         }
         const http = [
@@ -76,9 +102,14 @@ describe('committed dice through a real server (GM, player, spectator)', () => {
         const late = await mirrors.p1.command({ type: 'dice.contribute', value: 'ab'.repeat(32) });
         expect(late.ok ? null : late.error.code).toBe('DICE_SEALED');
         const leaks: string[] = [];
-        for (const [who, texts] of [...VIEWERS.map((k) => [k, received[k]] as const), ['http', http] as const, ['logs', logs.map((l) => JSON.stringify(l))] as const]) {
+        for (const [who, texts] of [
+          ...VIEWERS.map((k) => [k, received[k]] as const),
+          ['http', http] as const,
+          ['logs', logs.map((l) => JSON.stringify(l))] as const,
+        ]) {
           for (const text of texts) {
-            for (const mark of [secret.seed, secret.salt, 'rngAfter']) if (text.includes(mark)) leaks.push(`${who}: ${mark} in ${text.slice(0, 160)}`);
+            for (const mark of [secret.seed, secret.salt, 'rngAfter'])
+              if (text.includes(mark)) leaks.push(`${who}: ${mark} in ${text.slice(0, 160)}`);
             if (/"rng":\[-?\d/.test(text)) leaks.push(`${who}: the generator's state in ${text.slice(0, 160)}`);
           }
         }
@@ -112,7 +143,7 @@ describe('committed dice through a real server (GM, player, spectator)', () => {
     await s.http('POST', `/encounters/${id}/combatants`, { id: 'orc', name: 'Orc', side: 'npcs', stats: { hp: 10, init: 1 } }, gmToken);
     const gm = await connect(s.url, gmToken);
     const m = await gm.join(id);
-    await until(() => ((m.state as { dice: { contributions: unknown[] } }).dice.contributions.length === 1), 10_000, 'the GM contribution');
+    await until(() => (m.state as { dice: { contributions: unknown[] } }).dice.contributions.length === 1, 10_000, 'the GM contribution');
     expect((await m.command({ type: 'combat.start' })).ok).toBe(true);
     gm.close();
     await s.close();
@@ -122,7 +153,9 @@ describe('committed dice through a real server (GM, player, spectator)', () => {
     expect((await m2.command({ type: 'dice.roll', formula: '3d6', purpose: 'after the restart' })).ok).toBe(true);
     expect((await m2.command({ type: 'combat.end' })).ok).toBe(true);
     const log = (await s.http('GET', `/encounters/${id}/log`, undefined, gmToken)).body;
-    const revealed = (log.entries as Array<{ events: Array<{ type: string; seed?: string }> }>).flatMap((e) => e.events).find((e) => e.type === 'dice.revealed');
+    const revealed = (log.entries as Array<{ events: Array<{ type: string; seed?: string }> }>)
+      .flatMap((e) => e.events)
+      .find((e) => e.type === 'dice.revealed');
     expect(revealed?.seed).toBe(secret.seed);
     const report = verifyDice(log as never, { seed: secret.seed, salt: secret.salt, commitment: secret.commitment });
     expect(report.ok).toBe(true);

@@ -27,7 +27,9 @@ describe('a live encounter over socket.io', () => {
     const add = (body: unknown) => s.http('POST', `/encounters/${encounterId}/combatants`, body, gmToken);
     expect((await add({ id: 'hero1', name: 'Ayla', side: 'pcs', stats: { hp: 12, init: 3 } })).status).toBe(201);
     expect((await add({ id: 'hero2', name: 'Borin', side: 'pcs', stats: { hp: 14, init: 1 } })).status).toBe(201);
-    expect((await add({ id: 'ogre', name: 'Ogre', side: 'npcs', secretStats: ['lore'], stats: { hp: 30, lore: 'SECRET-weak-to-fire' } })).status).toBe(201);
+    expect(
+      (await add({ id: 'ogre', name: 'Ogre', side: 'npcs', secretStats: ['lore'], stats: { hp: 30, lore: 'SECRET-weak-to-fire' } })).status,
+    ).toBe(201);
     expect((await add({ id: 'lurker', name: 'LURKER-in-the-dark', side: 'npcs', hidden: true, stats: { hp: 8 } })).status).toBe(201);
     const i1 = await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero1'] }, gmToken);
     const i2 = await s.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero2'] }, gmToken);
@@ -38,7 +40,12 @@ describe('a live encounter over socket.io', () => {
     p2Client = await connect(s.url, i2.body.token as string);
     specClient = await connect(s.url, is.body.token as string);
     clients.push(gmClient, p1Client, p2Client, specClient);
-    for (const [name, c] of [['gm', gmClient], ['p1', p1Client], ['p2', p2Client], ['spec', specClient]] as const) {
+    for (const [name, c] of [
+      ['gm', gmClient],
+      ['p1', p1Client],
+      ['p2', p2Client],
+      ['spec', specClient],
+    ] as const) {
       const list: string[] = [];
       received.set(name, list);
       c.socket.onAny((_e, ...args) => list.push(JSON.stringify(args)));
@@ -47,7 +54,12 @@ describe('a live encounter over socket.io', () => {
     p1 = await p1Client.join(encounterId);
     p2 = await p2Client.join(encounterId);
     spec = await specClient.join(encounterId);
-    for (const [name, m] of [['p1', p1], ['p2', p2], ['spec', spec]] as const) received.get(name)!.push(JSON.stringify(m.state));
+    for (const [name, m] of [
+      ['p1', p1],
+      ['p2', p2],
+      ['spec', spec],
+    ] as const)
+      received.get(name)!.push(JSON.stringify(m.state));
   });
 
   afterAll(async () => {
@@ -200,7 +212,9 @@ describe('a live encounter over socket.io', () => {
     const log = await s.http('GET', `/encounters/${encounterId}/log`, undefined, gmToken);
     expect((log.body.entries as unknown[]).length).toBe(s.server.runtime.peek(encounterId)!.version);
     const rulesets = await s.http('GET', '/rulesets');
-    const sk = (rulesets.body.rulesets as Array<{ id: string; options: { defaults: unknown }; stats: { schema: { properties: object } } }>)[0]!;
+    const sk = (
+      rulesets.body.rulesets as Array<{ id: string; options: { defaults: unknown }; stats: { schema: { properties: object } } }>
+    )[0]!;
     expect(sk.id).toBe('skirmish');
     expect(sk.options.defaults).toEqual({ parry: true, parrySeconds: 0 });
     expect(Object.keys(sk.stats.schema.properties)).toContain('hp');
@@ -224,7 +238,14 @@ describe('a live encounter over socket.io', () => {
     for (let i = 0; i < 2_000_000; i++) junk.push({ i });
     junk = [];
     await new Promise((r) => setTimeout(r, 100));
-    const gc = (await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.gc as { scavenges: number; scavengeMs: number; scavengeMaxMs: number; fullGcs: number; fullGcMs: number; fullGcMaxMs: number };
+    const gc = (await s.http('GET', '/metrics/json', undefined, testMetricsToken)).body.gc as {
+      scavenges: number;
+      scavengeMs: number;
+      scavengeMaxMs: number;
+      fullGcs: number;
+      fullGcMs: number;
+      fullGcMaxMs: number;
+    };
     expect(junk.length).toBe(0);
     expect(gc.scavenges).toBeGreaterThan(0);
     expect(gc.scavengeMs).toBeGreaterThan(0);

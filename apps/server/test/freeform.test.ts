@@ -39,7 +39,11 @@ describe.runIf(registry.freeform !== undefined)('freeform through the server', (
     expect((await add({ id: 'ayla', name: 'Ayla', side: 'heroes', stats: { hp: 12, vitals: { Mana: 6, Stress: 4 } } })).status).toBe(201);
     expect((await add({ id: 'ogre', name: 'Ogre', side: 'monsters', stats: { hp: 45, initiativeBonus: -1 } })).status).toBe(201);
     const tok = async (body: unknown) => (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
-    const cs = await Promise.all([connect(s.url, gmToken), connect(s.url, await tok({ role: 'player', combatantIds: ['ayla'] })), connect(s.url, await tok({ role: 'spectator' }))]);
+    const cs = await Promise.all([
+      connect(s.url, gmToken),
+      connect(s.url, await tok({ role: 'player', combatantIds: ['ayla'] })),
+      connect(s.url, await tok({ role: 'spectator' })),
+    ]);
     clients.push(...cs);
     [gm, p1, spec] = (await Promise.all(cs.map((c) => c.join(encounterId)))) as [EncounterMirror, EncounterMirror, EncounterMirror];
   });
@@ -58,7 +62,11 @@ describe.runIf(registry.freeform !== undefined)('freeform through the server', (
     expect(Object.keys(ff.stats.schema.properties).sort()).toEqual(['hp', 'initiative', 'initiativeBonus', 'vitals']);
     expect(ff.display.vitals.map((v) => v.key)).toEqual(['hp']);
     // "The option `vitals` names up to four more": one vital per name, its maximum inside the `vitals` stat
-    expect(ff.display.namedVitals).toMatchObject({ names: 'vitals', rising: 'risingVitals', spec: { key: '{name}', current: { in: 'data', key: '{name}' }, max: { in: 'stats', key: 'vitals.{name}' }, adjustable: true } });
+    expect(ff.display.namedVitals).toMatchObject({
+      names: 'vitals',
+      rising: 'risingVitals',
+      spec: { key: '{name}', current: { in: 'data', key: '{name}' }, max: { in: 'stats', key: 'vitals.{name}' }, adjustable: true },
+    });
     expect(ff.display.samples?.map((x) => x.name)).toEqual(['Bandit', 'Cultist', 'Ogre']);
     expect(Object.keys(ff.display.events)).toContain('freeform.acted');
   });
@@ -67,7 +75,12 @@ describe.runIf(registry.freeform !== undefined)('freeform through the server', (
     expect((await gm.command({ type: 'combat.start' })).ok).toBe(true);
     const data = () => (gm.state as { combatants: Record<string, { data: Data }> }).combatants.ayla!.data;
     expect(data()).toMatchObject({ hp: 12, Mana: 6, Stress: 0 });
-    for (const [vital, amount] of [['hp', 5], ['Mana', 4], ['Stress', 3], ['Mana', -1]] as const) {
+    for (const [vital, amount] of [
+      ['hp', 5],
+      ['Mana', 4],
+      ['Stress', 3],
+      ['Mana', -1],
+    ] as const) {
       expect((await gm.command({ type: 'combatant.adjust', combatantId: 'ayla', vital, amount })).ok).toBe(true);
     }
     expect(data()).toMatchObject({ hp: 7, Mana: 3, Stress: 3 });
@@ -76,6 +89,10 @@ describe.runIf(registry.freeform !== undefined)('freeform through the server', (
     const unknown = await gm.command({ type: 'combatant.adjust', combatantId: 'ayla', vital: 'Luck', amount: 1 });
     expect(unknown).toMatchObject({ ok: false, error: { rule: 'freeform.vitals' } });
     await expectConverged(s, encounterId, [gm, p1, spec]);
-    expect((spec.state as { combatants: Record<string, { data: Data }> }).combatants.ayla!.data).toMatchObject({ hp: 7, Mana: 3, Stress: 3 });
+    expect((spec.state as { combatants: Record<string, { data: Data }> }).combatants.ayla!.data).toMatchObject({
+      hp: 7,
+      Mana: 3,
+      Stress: 3,
+    });
   });
 });

@@ -56,7 +56,13 @@ async function storeVia(base: ServerStore, port: number): Promise<ServerStore> {
   const u = new URL(info.url!);
   u.hostname = '127.0.0.1';
   u.port = String(port);
-  return (await openStore({ databaseUrl: u.toString(), ...(info.schema ? { schema: info.schema } : {}), skipMigrations: true, poolSize: 1, connectTimeoutMs: 2_000 })) as unknown as ServerStore;
+  return (await openStore({
+    databaseUrl: u.toString(),
+    ...(info.schema ? { schema: info.schema } : {}),
+    skipMigrations: true,
+    poolSize: 1,
+    connectTimeoutMs: 2_000,
+  })) as unknown as ServerStore;
 }
 
 describe('health', () => {
@@ -74,7 +80,13 @@ describe('health', () => {
     for (const path of ['/health/ready', '/health']) {
       const r = await s.http('GET', path);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ status: 'ok', down: [], checks: { database: 'up', redis: 'not configured' }, redis: 'not configured', database: s.store.kind });
+      expect(r.body).toMatchObject({
+        status: 'ok',
+        down: [],
+        checks: { database: 'up', redis: 'not configured' },
+        redis: 'not configured',
+        database: s.store.kind,
+      });
     }
   });
 
@@ -136,7 +148,10 @@ describe('health', () => {
     const s = await startServer({ redisUrl: 'redis://127.0.0.1:1', redisPrefix: 'fray-health' });
     servers.push(s);
     const r = await s.http('GET', '/health/ready');
-    expect(r).toMatchObject({ status: 503, body: { status: 'unavailable', down: ['redis'], checks: { database: 'up', redis: 'down' }, redis: 'down' } });
+    expect(r).toMatchObject({
+      status: 503,
+      body: { status: 'unavailable', down: ['redis'], checks: { database: 'up', redis: 'down' }, redis: 'down' },
+    });
     expect((await s.http('GET', '/health/live')).status).toBe(200);
   });
 

@@ -22,7 +22,9 @@ export interface LogLine {
 export const testMetricsToken = 'test-metrics-token-0123456789';
 
 /** A real server on an ephemeral loopback port, its logs captured. */
-export async function startServer(optsIn: Partial<ServerOptions> & { store?: ServerStore; rulesets?: Record<string, Ruleset>; listenPort?: number } = {}) {
+export async function startServer(
+  optsIn: Partial<ServerOptions> & { store?: ServerStore; rulesets?: Record<string, Ruleset>; listenPort?: number } = {},
+) {
   const { listenPort, ...opts } = optsIn;
   const lines: LogLine[] = [];
   const stream = new Writable({
@@ -44,11 +46,17 @@ export async function startServer(optsIn: Partial<ServerOptions> & { store?: Ser
     async http(method: string, path: string, body?: unknown, token?: string, rawBody?: string) {
       const res = await fetch(url + path, {
         method,
-        headers: { ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { error?: { code: string; message: string } } };
+      return {
+        status: res.status,
+        body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { error?: { code: string; message: string } },
+      };
     },
     async close() {
       await server.close();
@@ -75,7 +83,12 @@ export async function expectConverged(s: TestServer, encounterId: string, mirror
   const host = s.server.runtime.peek(encounterId)!;
   await until(() => mirrors.every((m) => m.version === host.version), 15_000, 'mirrors to catch up');
   for (const m of mirrors) {
-    const viewer = m.role === 'gm' ? ({ role: 'gm' } as const) : m.role === 'player' ? ({ role: 'player', playerId: m.playerId! } as const) : ({ role: 'spectator' } as const);
+    const viewer =
+      m.role === 'gm'
+        ? ({ role: 'gm' } as const)
+        : m.role === 'player'
+          ? ({ role: 'player', playerId: m.playerId! } as const)
+          : ({ role: 'spectator' } as const);
     expect(m.state).toEqual(JSON.parse(JSON.stringify(host.projectionFor(viewer))));
   }
 }

@@ -10,7 +10,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('trimWhenIdle', () => {
   it('never trims while the process is busy (encounters live, clients connected), however quiet', async () => {
     const trims: unknown[] = [];
-    const stop = trimWhenIdle({ activity: () => 0, busy: () => true, firstQuietMs: 20, quietMs: 20, checkMs: 5, onTrim: (t) => trims.push(t) });
+    const stop = trimWhenIdle({
+      activity: () => 0,
+      busy: () => true,
+      firstQuietMs: 20,
+      quietMs: 20,
+      checkMs: 5,
+      onTrim: (t) => trims.push(t),
+    });
     await sleep(200);
     stop();
     expect(trims).toEqual([]);

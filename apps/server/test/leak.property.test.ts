@@ -21,7 +21,21 @@ type Who = 'gm' | 'p1' | 'p2';
 type NonGm = (typeof NON_GM)[number];
 
 const npcArb = fc.record({ hidden: fc.boolean(), secret: fc.boolean(), mine: fc.boolean() });
-const gmOps = ['secretRoll', 'force', 'secretEffect', 'openEffect', 'lore', 'attack', 'resolve', 'end', 'roll', 'timer', 'addHidden', 'removeHidden', 'hiddenActs'] as const;
+const gmOps = [
+  'secretRoll',
+  'force',
+  'secretEffect',
+  'openEffect',
+  'lore',
+  'attack',
+  'resolve',
+  'end',
+  'roll',
+  'timer',
+  'addHidden',
+  'removeHidden',
+  'hiddenActs',
+] as const;
 const playerOps = ['attack', 'parry', 'pass', 'end', 'roll', 'peek', 'actions', 'probe'] as const;
 const stepArb = fc.oneof(
   fc.record({ by: fc.constant('gm' as const), op: fc.constantFrom(...gmOps), i: fc.nat(6), j: fc.nat(6) }),
@@ -50,7 +64,14 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
     s = await startServer({
       // reaction windows and turns get deadlines (600 s: they never pass during a run)
       runtime: { reactionSeconds: 600 },
-      limits: { socketRate: 10_000, socketBurst: 10_000, principalRate: 10_000, principalBurst: 10_000, httpRate: 10_000, httpBurst: 10_000 },
+      limits: {
+        socketRate: 10_000,
+        socketBurst: 10_000,
+        principalRate: 10_000,
+        principalBurst: 10_000,
+        httpRate: 10_000,
+        httpBurst: 10_000,
+      },
     });
     gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
   });
@@ -58,7 +79,12 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
     await s?.close();
   });
 
-  async function runOnce(run: number, npcs: Array<{ hidden: boolean; secret: boolean; mine: boolean }>, steps: Step[], seed: number): Promise<void> {
+  async function runOnce(
+    run: number,
+    npcs: Array<{ hidden: boolean; secret: boolean; mine: boolean }>,
+    steps: Step[],
+    seed: number,
+  ): Promise<void> {
     const tag = `q${run}k`;
     const id = (await s.http('POST', '/encounters', { name: `leak ${run}`, ruleset: 'skirmish', seed }, gmToken)).body.id as string;
     const add = async (body: unknown) => {
@@ -87,17 +113,33 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
       const owner = n.mine ? ('p1' as const) : null;
       if (n.hidden) {
         const h = newHidden(owner);
-        await add({ id: h.cid, name: h.name, side: n.mine ? 'pcs' : 'npcs', hidden: true, secretStats: n.secret ? ['lore'] : [], stats: { hp: 10, init: 3 - i, lore: h.lore } });
+        await add({
+          id: h.cid,
+          name: h.name,
+          side: n.mine ? 'pcs' : 'npcs',
+          hidden: true,
+          secretStats: n.secret ? ['lore'] : [],
+          stats: { hp: 10, init: 3 - i, lore: h.lore },
+        });
         all.push({ id: h.cid, hidden: true, owner });
       } else {
         const lore = `Seclore${tag}${i}x`;
-        await add({ id: `npc${i}`, name: `Npc ${i}`, side: 'npcs', secretStats: n.secret ? ['lore'] : [], stats: { hp: 10, init: 3 - i, lore } });
+        await add({
+          id: `npc${i}`,
+          name: `Npc ${i}`,
+          side: 'npcs',
+          secretStats: n.secret ? ['lore'] : [],
+          stats: { hp: 10, init: 3 - i, lore },
+        });
         if (n.secret) secretFrom(owner, lore);
         all.push({ id: `npc${i}`, hidden: false, owner });
       }
     }
     const tok = async (body: unknown) => (await s.http('POST', `/encounters/${id}/invites`, body, gmToken)).body.token as string;
-    const p1Token = await tok({ role: 'player', combatantIds: ['pc1', ...all.filter((c) => c.owner === 'p1' && c.id !== 'pc1').map((c) => c.id)] });
+    const p1Token = await tok({
+      role: 'player',
+      combatantIds: ['pc1', ...all.filter((c) => c.owner === 'p1' && c.id !== 'pc1').map((c) => c.id)],
+    });
     const clients: Record<Who | 'spec' | 'probe', FrayClient> = {
       gm: await connect(s.url, gmToken),
       p1: await connect(s.url, p1Token),
@@ -116,7 +158,9 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
       clients[k].socket.on('closed' as never, (() => closedSeen.add(k)) as never);
     }
     try {
-      const mirrors = Object.fromEntries(await Promise.all((['gm', 'p1', 'p2', 'spec', 'probe'] as const).map(async (k) => [k, await clients[k].join(id)] as const)));
+      const mirrors = Object.fromEntries(
+        await Promise.all((['gm', 'p1', 'p2', 'spec', 'probe'] as const).map(async (k) => [k, await clients[k].join(id)] as const)),
+      );
       expect((await mirrors.gm!.command({ type: 'combat.start' })).ok).toBe(true);
       let n = 0;
       for (const st of steps) {
@@ -133,8 +177,16 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
             case 'secretRoll': {
               const purpose = `Gmroll${tag}${n}x`;
               secretFrom(null, purpose);
-              const ack = await gm.command({ type: 'dice.roll', formula: '1d100', purpose, secret: true, ...(st.i % 2 ? { combatantId: target } : {}) });
-              const rolled = ack.ok ? (ack.events as Array<{ type: string; rollId?: string }>).find((e) => e.type === 'dice.rolled') : undefined;
+              const ack = await gm.command({
+                type: 'dice.roll',
+                formula: '1d100',
+                purpose,
+                secret: true,
+                ...(st.i % 2 ? { combatantId: target } : {}),
+              });
+              const rolled = ack.ok
+                ? (ack.events as Array<{ type: string; rollId?: string }>).find((e) => e.type === 'dice.rolled')
+                : undefined;
               if (rolled?.rollId) secretFrom(null, `"${rolled.rollId}"`);
               break;
             }
@@ -144,15 +196,29 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
             case 'secretEffect': {
               const name = `Gmfx${tag}${n}x`;
               secretFrom(null, name);
-              const ack = await gm.command({ type: 'effect.apply', targetId: st.j % 3 === 0 ? null : target, sourceId: other, name, gmOnly: true });
-              const applied = ack.ok ? (ack.events as Array<{ type: string; effect?: { id: string } }>).find((e) => e.type === 'effect.applied') : undefined;
+              const ack = await gm.command({
+                type: 'effect.apply',
+                targetId: st.j % 3 === 0 ? null : target,
+                sourceId: other,
+                name,
+                gmOnly: true,
+              });
+              const applied = ack.ok
+                ? (ack.events as Array<{ type: string; effect?: { id: string } }>).find((e) => e.type === 'effect.applied')
+                : undefined;
               if (applied?.effect) secretFrom(null, `"${applied.effect.id}"`);
               break;
             }
             case 'openEffect': {
               // seen by everyone who sees its target: applied on whoever's turn it is, from anyone
               const seenTarget = visibleTo('p2').filter((c) => !c.hidden);
-              await gm.command({ type: 'effect.apply', targetId: st.j % 3 === 0 ? null : seenTarget[st.i % seenTarget.length]!.id, sourceId: other, name: 'Blessing', data: { watcher: other, note: `from ${other}` } });
+              await gm.command({
+                type: 'effect.apply',
+                targetId: st.j % 3 === 0 ? null : seenTarget[st.i % seenTarget.length]!.id,
+                sourceId: other,
+                name: 'Blessing',
+                data: { watcher: other, note: `from ${other}` },
+              });
               break;
             }
             case 'lore': {
@@ -186,7 +252,10 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
               break;
             case 'addHidden': {
               const h = newHidden(null);
-              await gm.command({ type: 'combatant.add', combatant: { id: h.cid, name: h.name, side: 'npcs', hidden: true, stats: { hp: 10, init: 1, lore: h.lore } } });
+              await gm.command({
+                type: 'combatant.add',
+                combatant: { id: h.cid, name: h.name, side: 'npcs', hidden: true, stats: { hp: 10, init: 1, lore: h.lore } },
+              });
               all.push({ id: h.cid, hidden: true, owner: null });
               break;
             }
@@ -263,10 +332,15 @@ describe('no hidden combatant, secret stat, GM roll or GM-only effect reaches a 
   it('holds for random encounters and command streams (seeded)', async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(npcArb, { minLength: 1, maxLength: 4 }), fc.array(stepArb, { minLength: 5, maxLength: 40 }), fc.nat(10_000), async (npcs, steps, seed) => {
-        run += 1;
-        await runOnce(run, npcs, steps, seed);
-      }),
+      fc.asyncProperty(
+        fc.array(npcArb, { minLength: 1, maxLength: 4 }),
+        fc.array(stepArb, { minLength: 5, maxLength: 40 }),
+        fc.nat(10_000),
+        async (npcs, steps, seed) => {
+          run += 1;
+          await runOnce(run, npcs, steps, seed);
+        },
+      ),
       { numRuns: 25, seed: 29, endOnFailure: true },
     );
   }, 120_000);

@@ -61,7 +61,14 @@ const roster: Record<string, Member[]> = {
     { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { hp: 12, vitals: { Mana: 6 } }, position: 'by the door' },
     { id: 'borin', name: 'Borin', side: 'heroes', stats: { hp: 15, initiativeBonus: 1 } },
     { id: 'thug', name: 'Thug', side: 'foes', stats: { hp: 11 } },
-    { id: HID, name: HIDNAME, side: 'foes', hidden: true, stats: { hp: 9, initiative: '1d20+2', vitals: { Mana: 10 } }, position: 'in the rafters' },
+    {
+      id: HID,
+      name: HIDNAME,
+      side: 'foes',
+      hidden: true,
+      stats: { hp: 9, initiative: '1d20+2', vitals: { Mana: 10 } },
+      position: 'in the rafters',
+    },
   ],
 };
 /** Encounter options per ruleset (the defaults otherwise). */
@@ -97,16 +104,46 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
       fc.asyncProperty(fc.array(fc.nat(50), { minLength: 40, maxLength: 40 }), fc.nat(1000), async (picks, seed) => {
         run += 1;
         const gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
-        const encounterId = (await s.http('POST', '/encounters', { name: `Hidden ${run}`, ruleset: rulesetId, seed, options: options[rulesetId] ?? {} }, gmToken)).body.id as string;
-        for (const c of roster[rulesetId]!) expect((await s.http('POST', `/encounters/${encounterId}/combatants`, c, gmToken)).status).toBe(201);
-        const tok = async (body: unknown) => (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
-        const tokens = [gmToken, await tok({ role: 'player', combatantIds: ['ayla'] }), await tok({ role: 'player', combatantIds: ['borin'] }), await tok({ role: 'spectator' })];
+        const encounterId = (
+          await s.http(
+            'POST',
+            '/encounters',
+            { name: `Hidden ${run}`, ruleset: rulesetId, seed, options: options[rulesetId] ?? {} },
+            gmToken,
+          )
+        ).body.id as string;
+        for (const c of roster[rulesetId]!)
+          expect((await s.http('POST', `/encounters/${encounterId}/combatants`, c, gmToken)).status).toBe(201);
+        const tok = async (body: unknown) =>
+          (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
+        const tokens = [
+          gmToken,
+          await tok({ role: 'player', combatantIds: ['ayla'] }),
+          await tok({ role: 'player', combatantIds: ['borin'] }),
+          await tok({ role: 'spectator' }),
+        ];
         const clients: FrayClient[] = await Promise.all(tokens.map((t) => connect(s.url, t)));
         const received: string[][] = [[], [], []];
-        clients.slice(1).forEach((c, i) => (c.socket.io as unknown as { engine: { on(e: 'message', f: (d: unknown) => void): void } }).engine.on('message', (d) => received[i]!.push(String(d))));
+        clients
+          .slice(1)
+          .forEach((c, i) =>
+            (c.socket.io as unknown as { engine: { on(e: 'message', f: (d: unknown) => void): void } }).engine.on('message', (d) =>
+              received[i]!.push(String(d)),
+            ),
+          );
         try {
-          const [gm, p1, p2, spec] = (await Promise.all(clients.map((c) => c.join(encounterId)))) as [EncounterMirror, EncounterMirror, EncounterMirror, EncounterMirror];
-          const owner = new Map<string, EncounterMirror>([['ayla', p1], ['borin', p2], ['thug', gm], [HID, gm]]);
+          const [gm, p1, p2, spec] = (await Promise.all(clients.map((c) => c.join(encounterId)))) as [
+            EncounterMirror,
+            EncounterMirror,
+            EncounterMirror,
+            EncounterMirror,
+          ];
+          const owner = new Map<string, EncounterMirror>([
+            ['ayla', p1],
+            ['borin', p2],
+            ['thug', gm],
+            [HID, gm],
+          ]);
           const clientOf = (m: EncounterMirror) => clients[[gm, p1, p2, spec].indexOf(m)]!;
           expect((await gm.command({ type: 'combat.start' })).ok).toBe(true);
           let refusedLast = false;
@@ -114,12 +151,20 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
             const view = gm.state as View;
             if (step % 9 === 4) {
               // the GM's own doings that name the hidden foe, and a visible effect during its turn
-              await gm.command({ type: 'effect.apply', targetId: 'ayla', sourceId: HID, name: 'Dread', data: { by: HID, note: `${HIDNAME} watches` } });
+              await gm.command({
+                type: 'effect.apply',
+                targetId: 'ayla',
+                sourceId: HID,
+                name: 'Dread',
+                data: { by: HID, note: `${HIDNAME} watches` },
+              });
               await gm.command({ type: 'dice.roll', formula: '1d6', purpose: `${HIDNAME} lurks`, combatantId: 'thug' });
             }
             if (view.reaction) {
               const who = view.reaction.eligible.find((id) => view.reaction!.responses[id] === 'pending');
-              const ack = who ? await owner.get(who)!.command({ type: 'reaction.pass', combatantId: who }) : await gm.command({ type: 'reaction.resolve' });
+              const ack = who
+                ? await owner.get(who)!.command({ type: 'reaction.pass', combatantId: who })
+                : await gm.command({ type: 'reaction.resolve' });
               if (!ack.ok) await gm.command({ type: 'reaction.resolve' });
             } else if (!view.clock.current) {
               await gm.command({ type: ruleset.commands.advancePhase ? 'advancePhase' : 'resumeClock' });
@@ -140,7 +185,9 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
           for (const c of [p1, p2]) await clientOf(c).log(encounterId);
           await clientOf(p1).sync(encounterId, 0);
           await expectConverged(s, encounterId, [gm, p1, p2, spec]);
-          const leaks = received.flatMap((msgs, i) => msgs.filter((m) => m.includes(HID) || m.includes(HIDNAME)).map((m) => `${['p1', 'p2', 'spec'][i]}: ${m.slice(0, 400)}`));
+          const leaks = received.flatMap((msgs, i) =>
+            msgs.filter((m) => m.includes(HID) || m.includes(HIDNAME)).map((m) => `${['p1', 'p2', 'spec'][i]}: ${m.slice(0, 400)}`),
+          );
           expect(leaks).toEqual([]);
         } finally {
           for (const c of clients) c.close();

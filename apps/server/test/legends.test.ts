@@ -37,10 +37,19 @@ describe.runIf(registry.legends !== undefined)('legends over socket.io', () => {
     expect((await add({ id: 'borin', name: 'Borin', side: 'heroes', stats: { DEX: 10, SPD: 9, STR: 12 } })).status).toBe(201);
     expect((await add({ id: 'bandit', name: 'Bandit', side: 'bandits', stats: { DEX: 9, SPD: 9, STR: 11 } })).status).toBe(201);
     const tok = async (body: unknown) => (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
-    const [t1, t2, ts] = [await tok({ role: 'player', combatantIds: ['ayla'] }), await tok({ role: 'player', combatantIds: ['borin'] }), await tok({ role: 'spectator' })];
+    const [t1, t2, ts] = [
+      await tok({ role: 'player', combatantIds: ['ayla'] }),
+      await tok({ role: 'player', combatantIds: ['borin'] }),
+      await tok({ role: 'spectator' }),
+    ];
     const cs = await Promise.all([connect(s.url, gmToken), connect(s.url, t1), connect(s.url, t2), connect(s.url, ts)]);
     clients.push(...cs);
-    [gm, p1, p2, spec] = await Promise.all(cs.map((c) => c.join(encounterId))) as [EncounterMirror, EncounterMirror, EncounterMirror, EncounterMirror];
+    [gm, p1, p2, spec] = (await Promise.all(cs.map((c) => c.join(encounterId)))) as [
+      EncounterMirror,
+      EncounterMirror,
+      EncounterMirror,
+      EncounterMirror,
+    ];
     owner.set('ayla', p1).set('borin', p2).set('bandit', gm);
   });
 
@@ -87,9 +96,14 @@ describe.runIf(registry.legends !== undefined)('legends over socket.io', () => {
 
   it('GET /rulesets describes legends for a browser', async () => {
     const r = await s.http('GET', '/rulesets');
-    const legends = (r.body.rulesets as Array<{ id: string; options: { schema: unknown; defaults: unknown; docs: object }; stats: { schema: { properties: object } }; catalogue: unknown[] }>).find(
-      (x) => x.id === 'legends',
-    )!;
+    const legends = (
+      r.body.rulesets as Array<{
+        id: string;
+        options: { schema: unknown; defaults: unknown; docs: object };
+        stats: { schema: { properties: object } };
+        catalogue: unknown[];
+      }>
+    ).find((x) => x.id === 'legends')!;
     expect(Object.keys(legends.stats.schema.properties)).toEqual(expect.arrayContaining(['DEX', 'SPD', 'STR']));
     expect(legends.catalogue.length).toBeGreaterThan(0);
     expect(Object.keys(legends.options.docs).length).toBeGreaterThan(0);

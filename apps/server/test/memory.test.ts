@@ -12,7 +12,11 @@ import { advisedV8PoolSize, damonMonitors, damonWarning, memoryReducerOn, v8Pool
  * process-wide, so each case runs in a child process of its own, with V8's own trace of the limit
  * it sets after each full GC.
  */
-function runChild(tuning: { heapGrowthPercent: number; bufferPool: boolean }): { poolSize: number; smallBacking: number; factors: number[] } {
+function runChild(tuning: { heapGrowthPercent: number; bufferPool: boolean }): {
+  poolSize: number;
+  smallBacking: number;
+  factors: number[];
+} {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const script = `
     import('./src/memory.ts').then((m) => {
@@ -23,7 +27,11 @@ function runChild(tuning: { heapGrowthPercent: number; bufferPool: boolean }): {
       for (let i = 0; i < 1_500_000; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 400_000) keep.splice(0, 200_000); }
       process.stdout.write('RESULT ' + JSON.stringify({ poolSize: Buffer.poolSize, smallBacking: small.buffer.byteLength, kept: keep.length }) + '\\n');
     });`;
-  const r = spawnSync(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', '--trace-gc-verbose', '-e', script], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', '--trace-gc-verbose', '-e', script], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   expect(r.status, r.stderr).toBe(0);
   const result = JSON.parse(/^RESULT (.*)$/m.exec(r.stdout)![1]!) as { poolSize: number; smallBacking: number };
   // The factor V8 applied after each full GC. Node 22 prints it in its limit line, "[HeapController]
@@ -39,12 +47,16 @@ describe('memory tuning', () => {
   it('defaults: the heap may grow to five times the live heap, and small Buffers do not share 8 KB slabs', () => {
     expect(defaultMemoryTuning).toEqual({ heapGrowthPercent: 400, bufferPool: false });
     expect(configFromEnv({}).memory).toEqual(defaultMemoryTuning);
-    expect(configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: '0', FRAY_BUFFER_POOL: '1' }).memory).toEqual({ heapGrowthPercent: 0, bufferPool: true });
+    expect(configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: '0', FRAY_BUFFER_POOL: '1' }).memory).toEqual({
+      heapGrowthPercent: 0,
+      bufferPool: true,
+    });
     expect(configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: '150' }).memory.heapGrowthPercent).toBe(150);
   });
 
   it('refuses a growth that is not a whole percent from 0 to 1000, and a pool setting other than 0 or 1', () => {
-    for (const bad of ['-1', '1001', '2.5', 'lots']) expect(() => configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: bad })).toThrow(/FRAY_HEAP_GROWTH_PERCENT/);
+    for (const bad of ['-1', '1001', '2.5', 'lots'])
+      expect(() => configFromEnv({ FRAY_HEAP_GROWTH_PERCENT: bad })).toThrow(/FRAY_HEAP_GROWTH_PERCENT/);
     expect(() => configFromEnv({ FRAY_BUFFER_POOL: 'yes' })).toThrow(/FRAY_BUFFER_POOL/);
   });
 
@@ -90,12 +102,18 @@ describe('memory tuning', () => {
     // the premise of the launchers' flag: V8 reads it at start (a flag set later changes nothing).
     // When a quiet process's reducer starts its GC varies by V8 (8 s after the last full GC on
     // Node 24, 16 s on Node 22, not within 30 s on Node 26), so the flag is read from V8's own values.
-    const flags = (extra: string[]) => spawnSync(process.execPath, [...extra, '--print-flag-values', '-e', '0'], { encoding: 'utf8' }).stdout;
+    const flags = (extra: string[]) =>
+      spawnSync(process.execPath, [...extra, '--print-flag-values', '-e', '0'], { encoding: 'utf8' }).stdout;
     expect(flags([])).toMatch(/^--memory-reducer$/m);
     expect(flags(['--no-memory-reducer'])).toMatch(/^--no-memory-reducer$/m);
-    const script = 'const keep = Array.from({ length: 200000 }, (_, k) => ({ k })); gc(); setTimeout(() => console.log(keep.length), 10000);';
+    const script =
+      'const keep = Array.from({ length: 200000 }, (_, k) => ({ k })); gc(); setTimeout(() => console.log(keep.length), 10000);';
     const off = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--no-memory-reducer', '--expose-gc', '--trace-gc-verbose', '--trace-memory-reducer', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        ['--no-memory-reducer', '--expose-gc', '--trace-gc-verbose', '--trace-memory-reducer', '-e', script],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.on('error', reject);
@@ -112,12 +130,19 @@ describe('memory tuning', () => {
 
   it('the launchers start node with one V8 background thread and no memory reducer (npm start, the Dockerfile), and V8 then marks on one', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
-    const start = (JSON.parse(readFileSync(`${root}apps/server/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    const start = (JSON.parse(readFileSync(`${root}apps/server/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts
+      .start!;
     expect(start).toMatch(/^node --v8-pool-size=1 --no-memory-reducer /);
-    expect(readFileSync(`${root}Dockerfile`, 'utf8')).toMatch(/^CMD \["node", "--v8-pool-size=1", "--no-memory-reducer", "apps\/server\/dist\/main\.js"\]$/m);
+    expect(readFileSync(`${root}Dockerfile`, 'utf8')).toMatch(
+      /^CMD \["node", "--v8-pool-size=1", "--no-memory-reducer", "apps\/server\/dist\/main\.js"\]$/m,
+    );
     // the premise: V8 runs its concurrent marking on the pool's threads (task numbers from 1)
-    const script = 'const keep = []; for (let i = 0; i < 2e6; i++) keep.push({ i, a: [i] }); let junk; for (let r = 0; r < 30; r++) { junk = []; for (let i = 0; i < 2e5; i++) junk.push({ r, i }); } console.log(keep.length + junk.length);';
-    const r = spawnSync(process.execPath, ['--v8-pool-size=1', '--trace-concurrent-marking', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const script =
+      'const keep = []; for (let i = 0; i < 2e6; i++) keep.push({ i, a: [i] }); let junk; for (let r = 0; r < 30; r++) { junk = []; for (let i = 0; i < 2e5; i++) junk.push({ r, i }); } console.log(keep.length + junk.length);';
+    const r = spawnSync(process.execPath, ['--v8-pool-size=1', '--trace-concurrent-marking', '-e', script], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(r.status, r.stderr).toBe(0);
     const tasks = new Set([...r.stdout.matchAll(/concurrent marking task (\d+)/g)].map((m) => m[1]));
     expect(tasks.size).toBeGreaterThan(0);
@@ -125,7 +150,7 @@ describe('memory tuning', () => {
   }, 60_000);
 });
 
-describe('the kernel\'s DAMON monitors', () => {
+describe("the kernel's DAMON monitors", () => {
   function fake(states: Array<{ state: string; sampleUs?: number; ops?: string }>): string {
     const root = mkdtempSync(join(tmpdir(), 'damon-'));
     states.forEach((k, i) => {
@@ -140,7 +165,14 @@ describe('the kernel\'s DAMON monitors', () => {
   }
 
   it('lists the monitors that are on, with their sampling interval and address space, and none where there is no DAMON', () => {
-    expect(damonMonitors(fake([{ state: 'on', sampleUs: 500000, ops: 'paddr' }, { state: 'off', sampleUs: 5000, ops: 'vaddr' }]))).toEqual([{ id: '0', sampleMs: 500, operations: 'paddr' }]);
+    expect(
+      damonMonitors(
+        fake([
+          { state: 'on', sampleUs: 500000, ops: 'paddr' },
+          { state: 'off', sampleUs: 5000, ops: 'vaddr' },
+        ]),
+      ),
+    ).toEqual([{ id: '0', sampleMs: 500, operations: 'paddr' }]);
     expect(damonMonitors(fake([{ state: 'off' }]))).toEqual([]);
     // an older layout without the details: on, details unknown
     expect(damonMonitors(fake([{ state: 'on' }]))).toEqual([{ id: '0', sampleMs: NaN, operations: '' }]);

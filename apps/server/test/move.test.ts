@@ -19,7 +19,8 @@ describe.skipIf(!process.env.DATABASE_URL)('moving from the embedded database to
       const gmToken = (await a.http('POST', '/accounts', {})).body.token as string;
       const gm = await connect(a.url, gmToken);
       for (let e = 0; e < 2; e++) {
-        const id = (await a.http('POST', '/encounters', { name: `Move ${e}`, ruleset: 'skirmish', seed: 5 + e }, gmToken)).body.id as string;
+        const id = (await a.http('POST', '/encounters', { name: `Move ${e}`, ruleset: 'skirmish', seed: 5 + e }, gmToken)).body
+          .id as string;
         await a.http('POST', `/encounters/${id}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 9 } }, gmToken);
         const m = await gm.join(id);
         for (let i = 0; i < 6 + e; i++) expect((await m.command({ type: 'dice.roll', formula: '1d8', purpose: `m${i}` })).ok).toBe(true);

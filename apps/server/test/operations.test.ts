@@ -34,13 +34,23 @@ describe('GET /metrics: "in the Prometheus text format (prom-client), not readab
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_gc_duration_seconds', 'fray_live_encounters', 'fray_commands_total', 'fray_log_commits_total', 'fray_viewers']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds',
+      'fray_live_encounters',
+      'fray_commands_total',
+      'fray_log_commits_total',
+      'fray_viewers',
+    ]) {
       expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
     }
     expect(text).toMatch(/^fray_live_encounters 0$/m);
     expect(text).toMatch(/^fray_info\{database="[a-z]+",redis="not configured"\} 1$/m);
     // every sample line is `name{labels} value`, as a scraper parses it
-    for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eENaInf]+$/);
+    for (const line of text.split('\n').filter((l) => l && !l.startsWith('#')))
+      expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eENaInf]+$/);
   });
 
   it('refuses without the token (401) or with a wrong one, and the JSON figures likewise', async () => {
@@ -89,7 +99,8 @@ describe('logs: "one line per request, no line per static file"', () => {
   it('one info line per API request (method, URL, status, ms), none for the pages and files of the web app', async () => {
     const before = lines.length;
     expect((await server.app.inject({ url: '/rulesets' })).statusCode).toBe(200);
-    for (const url of ['/', '/gm', '/play/abc', '/assets/app-abc.js', '/docs/static/swagger-ui.css']) expect((await server.app.inject({ url })).statusCode, url).toBe(200);
+    for (const url of ['/', '/gm', '/play/abc', '/assets/app-abc.js', '/docs/static/swagger-ui.css'])
+      expect((await server.app.inject({ url })).statusCode, url).toBe(200);
     const fresh = lines.slice(before);
     expect(fresh).toHaveLength(1);
     expect(fresh[0]).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/rulesets', status: 200 });
@@ -128,11 +139,18 @@ describe('errors a newcomer can act on', () => {
   it('"an unknown ruleset names the known ones"', async () => {
     const r = await s.http('POST', '/encounters', { name: 'x', ruleset: 'legend' }, gm);
     expect(r.status).toBe(404);
-    expect(r.body.error!.message).toBe(`Unknown ruleset "legend". Known rulesets: ${Object.keys(registry).join(', ')} (GET /rulesets describes each).`);
+    expect(r.body.error!.message).toBe(
+      `Unknown ruleset "legend". Known rulesets: ${Object.keys(registry).join(', ')} (GET /rulesets describes each).`,
+    );
   });
 
   it('"a stats error names the field and the expected keys in plain words (not a raw zod dump)"', async () => {
-    const r = await s.http('POST', `/encounters/${encounterId}/combatants`, { name: 'Ayla', side: 'heroes', stats: { dex: 12, SPD: 'fast', STR: 90 } }, gm);
+    const r = await s.http(
+      'POST',
+      `/encounters/${encounterId}/combatants`,
+      { name: 'Ayla', side: 'heroes', stats: { dex: 12, SPD: 'fast', STR: 90 } },
+      gm,
+    );
     expect(r.status).toBe(422);
     expect(r.body.error!.code).toBe('INVALID_STATS');
     const m = r.body.error!.message;
@@ -144,7 +162,12 @@ describe('errors a newcomer can act on', () => {
     // no zod dump: no ✖ bullets, no arrows, no JSON of issues
     expect(m).not.toMatch(/✖|→|"code":|invalid_type/);
     // the same words over a socket's setStat path: one field, by name
-    const ok = await s.http('POST', `/encounters/${encounterId}/combatants`, { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } }, gm);
+    const ok = await s.http(
+      'POST',
+      `/encounters/${encounterId}/combatants`,
+      { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } },
+      gm,
+    );
     expect(ok.status).toBe(201);
     const patch = await s.http('PATCH', `/encounters/${encounterId}/combatants/ayla`, { stats: { DEX: -1 } }, gm);
     expect(patch.status).toBe(422);

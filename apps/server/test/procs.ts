@@ -54,7 +54,16 @@ export async function startProc(env: Record<string, string>, timeoutMs = 120_000
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
       cwd,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FRAY_PUBLIC_URL: url, LOG_LEVEL: 'info', NODE_ENV: 'test', FRAY_WEB_BUILD: '0', ...env },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        FRAY_PUBLIC_URL: url,
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'test',
+        FRAY_WEB_BUILD: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     alive.add(child);
@@ -279,12 +288,24 @@ export async function untilAsync(cond: () => Promise<boolean> | boolean, ms: num
 }
 
 /** An HTTP call returning status and JSON body. */
-export async function http(url: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> & { error?: { code: string; message: string; ownerUrl?: string } } }> {
+export async function http(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> & { error?: { code: string; message: string; ownerUrl?: string } } }> {
   const res = await fetch(url + path, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { error?: { code: string; message: string; ownerUrl?: string } } };
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { error?: { code: string; message: string; ownerUrl?: string } },
+  };
 }

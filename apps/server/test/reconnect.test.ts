@@ -26,7 +26,13 @@ describe('reconnection refused UNAVAILABLE', () => {
     closers.push(() => proxy.close());
     u.hostname = '127.0.0.1';
     u.port = String(proxy.port);
-    const store = (await openStore({ databaseUrl: u.toString(), ...(info.schema ? { schema: info.schema } : {}), skipMigrations: true, poolSize: 1, connectTimeoutMs: 1_000 })) as unknown as ServerStore;
+    const store = (await openStore({
+      databaseUrl: u.toString(),
+      ...(info.schema ? { schema: info.schema } : {}),
+      skipMigrations: true,
+      poolSize: 1,
+      connectTimeoutMs: 1_000,
+    })) as unknown as ServerStore;
     closers.push(() => store.close());
     const s = await startServer({ store });
     servers.push(s);
@@ -39,7 +45,9 @@ describe('reconnection refused UNAVAILABLE', () => {
 
     // the database goes away and the transport drops: the reconnection's token lookup fails
     proxy.cut();
-    const refused = new Promise<string>((resolve) => gm.socket.once('connect_error', (e: Error & { data?: { code?: string } }) => resolve(e.data?.code ?? '')));
+    const refused = new Promise<string>((resolve) =>
+      gm.socket.once('connect_error', (e: Error & { data?: { code?: string } }) => resolve(e.data?.code ?? '')),
+    );
     // as in a restarted process, no token is in the authenticator's 5-second cache
     (s.server.context.auth as unknown as { cache: Map<string, unknown> }).cache.clear();
     for (const c of Object.values((s.server.io.engine as unknown as { clients: Record<string, { close(): void }> }).clients)) c.close();

@@ -16,7 +16,8 @@ describe('restart', () => {
     const id = (await a.http('POST', '/encounters', { name: 'Resume me', ruleset: 'skirmish', seed: 3 }, gmToken)).body.id as string;
     await a.http('POST', `/encounters/${id}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 9 } }, gmToken);
     await a.http('POST', `/encounters/${id}/combatants`, { id: 'orc', name: 'Orc', side: 'npcs', stats: { hp: 9 } }, gmToken);
-    const player = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body.token as string;
+    const player = (await a.http('POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: ['hero'] }, gmToken)).body
+      .token as string;
     const gmA = await connect(a.url, gmToken);
     const m = await gmA.join(id);
     const acked: string[] = [];
@@ -67,7 +68,16 @@ describe('restart', () => {
       const cwd = fileURLToPath(new URL('..', import.meta.url));
       const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
         cwd,
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FRAY_DATA_DIR: dataDir, FRAY_LEASE_SECONDS: '2', NODE_ENV: 'test', FRAY_WEB_BUILD: '0' },
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          FRAY_DATA_DIR: dataDir,
+          FRAY_LEASE_SECONDS: '2',
+          NODE_ENV: 'test',
+          FRAY_WEB_BUILD: '0',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
@@ -103,7 +113,8 @@ describe('restart', () => {
     it('every acknowledged command survives kill -9, and the encounter resumes', async () => {
       const first = await startChild();
       const gmToken = (await http(first.url, 'POST', '/accounts', {})).body.token as string;
-      const id = (await http(first.url, 'POST', '/encounters', { name: 'Crash', ruleset: 'legends', seed: 9 }, gmToken)).body.id as string | undefined;
+      const id = (await http(first.url, 'POST', '/encounters', { name: 'Crash', ruleset: 'legends', seed: 9 }, gmToken)).body.id as
+        string | undefined;
       expect(id).toBeDefined();
       const gm = await connect(first.url, gmToken);
       const m = await gm.join(id!);

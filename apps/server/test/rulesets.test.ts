@@ -37,7 +37,13 @@ const roster: Record<string, Array<{ id: string; name: string; side: string; sta
     { id: 'thug', name: 'Thug', side: 'foes', stats: { dexterity: 10 }, position: { x: 3, y: 0 } },
   ],
   freeform: [
-    { id: 'ayla', name: 'Ayla', side: 'heroes', stats: { hp: 12, initiativeBonus: 2, vitals: { Mana: 6, Stress: 4 } }, position: 'by the door' },
+    {
+      id: 'ayla',
+      name: 'Ayla',
+      side: 'heroes',
+      stats: { hp: 12, initiativeBonus: 2, vitals: { Mana: 6, Stress: 4 } },
+      position: 'by the door',
+    },
     { id: 'borin', name: 'Borin', side: 'heroes', stats: { hp: 15, vitals: { Stress: 4 } }, position: null },
     { id: 'thug', name: 'Thug', side: 'foes', stats: { hp: 11, initiative: '2d6' }, position: 'the bar' },
   ],
@@ -56,16 +62,31 @@ describe.each(Object.keys(roster).filter((id) => registry[id] !== undefined))('%
   beforeAll(async () => {
     s = await startServer({ rulesets: registry, runtime: { reactionSeconds: 0 } });
     const gmToken = (await s.http('POST', '/accounts', {})).body.token as string;
-    const enc = await s.http('POST', '/encounters', { name: `A ${rulesetId} fight`, ruleset: rulesetId, seed: 5, options: options[rulesetId] ?? {} }, gmToken);
+    const enc = await s.http(
+      'POST',
+      '/encounters',
+      { name: `A ${rulesetId} fight`, ruleset: rulesetId, seed: 5, options: options[rulesetId] ?? {} },
+      gmToken,
+    );
     expect(enc.status).toBe(201);
     encounterId = enc.body.id as string;
     for (const c of roster[rulesetId]!) {
       expect((await s.http('POST', `/encounters/${encounterId}/combatants`, c, gmToken)).status).toBe(201);
     }
     const tok = async (body: unknown) => (await s.http('POST', `/encounters/${encounterId}/invites`, body, gmToken)).body.token as string;
-    const tokens = [gmToken, await tok({ role: 'player', combatantIds: ['ayla'] }), await tok({ role: 'player', combatantIds: ['borin'] }), await tok({ role: 'spectator' })];
+    const tokens = [
+      gmToken,
+      await tok({ role: 'player', combatantIds: ['ayla'] }),
+      await tok({ role: 'player', combatantIds: ['borin'] }),
+      await tok({ role: 'spectator' }),
+    ];
     clients.push(...(await Promise.all(tokens.map((t) => connect(s.url, t)))));
-    [gm, p1, p2, spec] = (await Promise.all(clients.map((c) => c.join(encounterId)))) as [EncounterMirror, EncounterMirror, EncounterMirror, EncounterMirror];
+    [gm, p1, p2, spec] = (await Promise.all(clients.map((c) => c.join(encounterId)))) as [
+      EncounterMirror,
+      EncounterMirror,
+      EncounterMirror,
+      EncounterMirror,
+    ];
     owner.set('ayla', p1).set('borin', p2).set('thug', gm);
   });
 

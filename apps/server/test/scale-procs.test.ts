@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FrayClient, type EncounterMirror } from '@fray/client';
-import { http, loadBalancer, sharedDatabase, startProc, tcpProxy, untilAsync, type LoadBalancer, type Proc, type SharedDatabase, type TcpProxy } from './procs.js';
+import {
+  http,
+  loadBalancer,
+  sharedDatabase,
+  startProc,
+  tcpProxy,
+  untilAsync,
+  type LoadBalancer,
+  type Proc,
+  type SharedDatabase,
+  type TcpProxy,
+} from './procs.js';
 
 /**
  * Scale-out with real processes: three `src/main.ts` child processes on their own ports (each
@@ -65,7 +76,9 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     if (ctx.task.result?.state !== 'fail') return;
     for (const p of procs) {
       const tail = p.lines.filter((l) => (l.level as number) >= 40).slice(-15);
-      console.error(`--- ${p.url} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) warnings and errors:\n${tail.map((l) => JSON.stringify(l)).join('\n')}`);
+      console.error(
+        `--- ${p.url} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) warnings and errors:\n${tail.map((l) => JSON.stringify(l)).join('\n')}`,
+      );
     }
   });
 
@@ -89,7 +102,17 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     const id = enc.body.id as string;
     const players: Table['players'] = [];
     for (const cid of ['pc0', 'pc1']) {
-      expect((await http(url, 'POST', `/encounters/${id}/combatants`, { id: cid, name: cid, side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, gmToken)).status).toBe(201);
+      expect(
+        (
+          await http(
+            url,
+            'POST',
+            `/encounters/${id}/combatants`,
+            { id: cid, name: cid, side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } },
+            gmToken,
+          )
+        ).status,
+      ).toBe(201);
       const inv = await http(url, 'POST', `/encounters/${id}/invites`, { role: 'player', combatantIds: [cid] }, gmToken);
       expect(inv.status).toBe(201);
       players.push({ token: inv.body.token as string, combatantId: cid });
@@ -140,7 +163,9 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
         const t = Date.now();
         try {
           const secret = s.mirror.role === 'gm' && i % 2 === 1;
-          const ack = await s.mirror.command(roll(tag, s.combatantId ? { combatantId: s.combatantId } : secret ? { secret: true } : {}), { commandId });
+          const ack = await s.mirror.command(roll(tag, s.combatantId ? { combatantId: s.combatantId } : secret ? { secret: true } : {}), {
+            commandId,
+          });
           if (ack.ok) {
             acked.set(commandId, ack.version);
             if (t >= mark) after[k]! += 1;
@@ -199,7 +224,12 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
       }
     }
     // the first refusal is the database's: the encounter left memory, subscribers were told
-    for (const p of [a, b]) await untilAsync(() => p.lines.some((l) => l.msg === 'log append refused; unloading the encounter'), 10_000, 'the refusal in the log');
+    for (const p of [a, b])
+      await untilAsync(
+        () => p.lines.some((l) => l.msg === 'log append refused; unloading the encounter'),
+        10_000,
+        'the refusal in the log',
+      );
 
     proxy.restore();
     for (const x of both) {
@@ -236,7 +266,12 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     expect(await ownerUrl(table.id)).toBe(a.url);
     // through the load balancer and straight at B and C; the entry URL is the load balancer
     const entries = [lb.url, b.url, c.url, lb.url];
-    const tokens = [{ token: table.gmToken }, { token: table.players[0]!.token, combatantId: 'pc0' }, { token: table.players[1]!.token, combatantId: 'pc1' }, { token: table.spectatorToken }];
+    const tokens = [
+      { token: table.gmToken },
+      { token: table.players[0]!.token, combatantId: 'pc0' },
+      { token: table.players[1]!.token, combatantId: 'pc1' },
+      { token: table.spectatorToken },
+    ];
     seats = await Promise.all(
       tokens.map(async (t, i) => {
         const j = await FrayClient.connectAndJoin(entries[i]!, t.token, table.id, { ...opts, entryUrl: lb.url });
@@ -252,19 +287,39 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     await expectLogHoldsAcked();
   }, 60_000);
 
-  it('HTTP routes on a non-owner: 409 NOT_OWNER with the owner\'s URL where the live encounter is needed; reads and database-only writes anywhere', async () => {
+  it("HTTP routes on a non-owner: 409 NOT_OWNER with the owner's URL where the live encounter is needed; reads and database-only writes anywhere", async () => {
     const [a, b] = procs as [Proc, Proc, Proc];
     const { id, gmToken } = table;
-    const version = (await FrayClient.connectAndJoin(lb.url, gmToken, id, opts).then((j) => (j.client.close(), j.mirror.version))) as number;
+    const version = (await FrayClient.connectAndJoin(lb.url, gmToken, id, opts).then(
+      (j) => (j.client.close(), j.mirror.version),
+    )) as number;
     const notOwner = { error: { code: 'NOT_OWNER', ownerUrl: a.url } };
-    const add = await http(b.url, 'POST', `/encounters/${id}/combatants`, { name: 'Late', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, gmToken);
+    const add = await http(
+      b.url,
+      'POST',
+      `/encounters/${id}/combatants`,
+      { name: 'Late', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } },
+      gmToken,
+    );
     expect(add.status).toBe(409);
     expect(add.body).toMatchObject(notOwner);
     expect(add.body.error!.message).toContain(a.url);
-    expect(await http(b.url, 'PATCH', `/encounters/${id}/combatants/pc0`, { name: 'Renamed' }, gmToken)).toMatchObject({ status: 409, body: notOwner });
-    expect(await http(b.url, 'DELETE', `/encounters/${id}/combatants/pc0`, undefined, gmToken)).toMatchObject({ status: 409, body: notOwner });
-    expect(await http(b.url, 'POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken)).toMatchObject({ status: 409, body: notOwner });
-    expect(await http(b.url, 'PATCH', `/encounters/${id}`, { turnTimerSeconds: 60 }, gmToken)).toMatchObject({ status: 409, body: notOwner });
+    expect(await http(b.url, 'PATCH', `/encounters/${id}/combatants/pc0`, { name: 'Renamed' }, gmToken)).toMatchObject({
+      status: 409,
+      body: notOwner,
+    });
+    expect(await http(b.url, 'DELETE', `/encounters/${id}/combatants/pc0`, undefined, gmToken)).toMatchObject({
+      status: 409,
+      body: notOwner,
+    });
+    expect(await http(b.url, 'POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken)).toMatchObject({
+      status: 409,
+      body: notOwner,
+    });
+    expect(await http(b.url, 'PATCH', `/encounters/${id}`, { turnTimerSeconds: 60 }, gmToken)).toMatchObject({
+      status: 409,
+      body: notOwner,
+    });
     expect(await http(b.url, 'POST', `/encounters/${id}/archive`, undefined, gmToken)).toMatchObject({ status: 409, body: notOwner });
     // reads come from the database on any process: the same version as the owner
     const read = await http(b.url, 'GET', `/encounters/${id}`, undefined, gmToken);
@@ -277,7 +332,10 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     expect((await http(b.url, 'PATCH', `/encounters/${id}`, { name: 'Fight (renamed)' }, gmToken)).status).toBe(200);
     const spare = await http(a.url, 'POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken);
     expect(spare.status).toBe(201);
-    expect(await http(b.url, 'DELETE', `/encounters/${id}/invites/${spare.body.id as string}`, undefined, gmToken)).toMatchObject({ status: 200, body: { revoked: true } });
+    expect(await http(b.url, 'DELETE', `/encounters/${id}/invites/${spare.body.id as string}`, undefined, gmToken)).toMatchObject({
+      status: 200,
+      body: { revoked: true },
+    });
     // nothing moved: A still owns it and B never loaded it
     expect(await ownerUrl(id)).toBe(a.url);
     expect(b.lines.some((l) => l.msg === 'encounter loaded' && l.encounterId === id)).toBe(false);
@@ -322,7 +380,11 @@ describe.skipIf(!DATABASE_URL)('real server processes: failover, hand-over, data
     game.markNow();
     x.kill('SIGTERM');
     // the encounter is served by the other process once a command sent after the signal is acknowledged there
-    await untilAsync(async () => (await ownerUrl(table.id)) === y.url && game.ackedAfterMark().some((n) => n >= 1), 30_000, 'the other process to serve the encounter');
+    await untilAsync(
+      async () => (await ownerUrl(table.id)) === y.url && game.ackedAfterMark().some((n) => n >= 1),
+      30_000,
+      'the other process to serve the encounter',
+    );
     const servedMs = Date.now() - t0;
     console.log(`planned shutdown: encounter served by the other process ${servedMs} ms after SIGTERM (lease ${LEASE_SECONDS} s)`);
     expect(servedMs).toBeLessThan((LEASE_SECONDS * 1000) / 2);

@@ -32,7 +32,9 @@ async function setupEncounter(s: TestServer) {
 describe('configuration', () => {
   it('REDIS_URL, FRAY_REDIS_PREFIX and FRAY_PUBLIC_URL come from the environment; unset means a single process', () => {
     expect(configFromEnv({})).toMatchObject({ redisUrl: undefined, redisPrefix: 'fray', publicUrl: undefined });
-    expect(configFromEnv({ REDIS_URL: 'redis://r:6379', FRAY_REDIS_PREFIX: 'prod', FRAY_PUBLIC_URL: 'https://fray-2.example.org' })).toMatchObject({
+    expect(
+      configFromEnv({ REDIS_URL: 'redis://r:6379', FRAY_REDIS_PREFIX: 'prod', FRAY_PUBLIC_URL: 'https://fray-2.example.org' }),
+    ).toMatchObject({
       redisUrl: 'redis://r:6379',
       redisPrefix: 'prod',
       publicUrl: 'https://fray-2.example.org',
@@ -206,7 +208,8 @@ function killable<T extends object>(inner: T): { store: T; kill(): void; revive(
     get(target, prop) {
       const v: unknown = Reflect.get(target, prop, target);
       if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => (dead ? Promise.reject(new Error('process killed')) : (v as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        dead ? Promise.reject(new Error('process killed')) : (v as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
   return { store, kill: () => (dead = true), revive: () => (dead = false) };
@@ -292,7 +295,10 @@ describe('failover: the owner dies, its lease expires, the other process takes t
     const staleHost = dead.server.runtime.peek(encounterId)!;
     expect(staleHost).toBeDefined();
     aStore.revive();
-    const staleAck = await staleHost.submit({ commandId: 'stale-write', command: { type: 'dice.roll', formula: '1d6', purpose: 'stale' }, by: { role: 'gm' } }, { role: 'gm' });
+    const staleAck = await staleHost.submit(
+      { commandId: 'stale-write', command: { type: 'dice.roll', formula: '1d6', purpose: 'stale' }, by: { role: 'gm' } },
+      { role: 'gm' },
+    );
     expect(staleAck).toMatchObject({ ok: false, error: { code: 'ENCOUNTER_BUSY' } });
     await until(() => dead.server.runtime.peek(encounterId) === undefined, 5000, 'the stale owner to unload');
     expect((await store.readLog(encounterId, 0, 1000)).map((e) => e.commandId)).not.toContain('stale-write');
@@ -355,7 +361,11 @@ describe('planned shutdown: the owner hands its encounters over without waiting 
     await until(() => closedReasons.length > 0, 5000, 'the closed notice');
     expect(closedReasons).toEqual(['shutdown']);
     await inFlight;
-    await until(() => gm.client.url === b!.url && player.client.url === b!.url && b!.server.runtime.peek(encounterId) !== undefined, 10_000, 'the clients at B');
+    await until(
+      () => gm.client.url === b!.url && player.client.url === b!.url && b!.server.runtime.peek(encounterId) !== undefined,
+      10_000,
+      'the clients at B',
+    );
     const ms = Date.now() - t0;
     expect(ms).toBeLessThan(runtime.leaseTtlMs / 2);
     await send(player.mirror, 'after-1');

@@ -22,10 +22,12 @@ beforeAll(async () => {
   b = await startServer();
   gmA = (await a.http('POST', '/accounts', {})).body.token as string;
   gmB = (await b.http('POST', '/accounts', {})).body.token as string;
-  encounterId = (await a.http('POST', '/encounters', { name: 'The bridge', ruleset: 'skirmish', seed: 77, options: { parry: true } }, gmA)).body.id as string;
+  encounterId = (await a.http('POST', '/encounters', { name: 'The bridge', ruleset: 'skirmish', seed: 77, options: { parry: true } }, gmA))
+    .body.id as string;
   await a.http('POST', `/encounters/${encounterId}/combatants`, { id: 'hero', name: 'Hero', side: 'pcs', stats: { hp: 9 } }, gmA);
   await a.http('POST', `/encounters/${encounterId}/combatants`, { id: 'orc', name: 'Orc', side: 'npcs', stats: { hp: 7 } }, gmA);
-  inviteToken = (await a.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmA)).body.token as string;
+  inviteToken = (await a.http('POST', `/encounters/${encounterId}/invites`, { role: 'player', combatantIds: ['hero'] }, gmA)).body
+    .token as string;
   const client = await connect(a.url, gmA);
   const m = await client.join(encounterId);
   expect((await m.command({ type: 'combat.start' })).ok).toBe(true);
@@ -49,7 +51,13 @@ async function exported(): Promise<Record<string, unknown>> {
 describe('encounters that move', () => {
   it('exports a versioned file that names the Fray and ruleset versions and holds no token', async () => {
     const file = await exported();
-    expect(file).toMatchObject({ format: 'fray-encounter', formatVersion: 1, fray: frayVersion(), ruleset: { id: 'skirmish' }, encounter: { name: 'The bridge', options: { parry: true }, seed: 77 } });
+    expect(file).toMatchObject({
+      format: 'fray-encounter',
+      formatVersion: 1,
+      fray: frayVersion(),
+      ruleset: { id: 'skirmish' },
+      encounter: { name: 'The bridge', options: { parry: true }, seed: 77 },
+    });
     expect((file.ruleset as { version: string }).version).toMatch(/^\d+\.\d+\.\d+/);
     const host = await a.server.runtime.open(encounterId);
     expect(file.state).toMatchObject({ version: host.version, sha256: stateHash(host.state) });
@@ -92,7 +100,10 @@ describe('encounters that move', () => {
     const res = await a.http('GET', '/account/export', undefined, gmA);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ format: 'fray-account', formatVersion: 1, fray: frayVersion() });
-    expect((res.body.encounters as Array<{ encounter: { name: string } }>).map((e) => e.encounter.name).sort()).toEqual(['Second fight', 'The bridge']);
+    expect((res.body.encounters as Array<{ encounter: { name: string } }>).map((e) => e.encounter.name).sort()).toEqual([
+      'Second fight',
+      'The bridge',
+    ]);
     const fresh = (await b.http('POST', '/accounts', {})).body.token as string;
     const imported = await b.http('POST', '/encounters/import', res.body, fresh);
     expect(imported.status).toBe(201);

@@ -10,8 +10,17 @@ describe('the JSON-only encoder', () => {
     const stock = new parser.Encoder();
     const ours = new jsonParser.Encoder();
     const packets: parser.Packet[] = [
-      { type: parser.PacketType.EVENT, nsp: '/', data: ['patch', { encounterId: 'e1', from: 1, to: 2, ops: [{ op: 'replace', path: '/a~1b', value: 'é✓"\\' }], events: [] }] },
-      { type: parser.PacketType.ACK, nsp: '/', id: 17, data: [{ ok: true, version: 3, events: [{ type: 'dice.rolled', dice: [1, 6], total: 7 }] }] },
+      {
+        type: parser.PacketType.EVENT,
+        nsp: '/',
+        data: ['patch', { encounterId: 'e1', from: 1, to: 2, ops: [{ op: 'replace', path: '/a~1b', value: 'é✓"\\' }], events: [] }],
+      },
+      {
+        type: parser.PacketType.ACK,
+        nsp: '/',
+        id: 17,
+        data: [{ ok: true, version: 3, events: [{ type: 'dice.rolled', dice: [1, 6], total: 7 }] }],
+      },
       { type: parser.PacketType.ACK, nsp: '/', id: 0, data: [{ ok: false, error: { code: 'NOT_AUTHORIZED', message: 'no', rule: 'x' } }] },
       { type: parser.PacketType.EVENT, nsp: '/admin', data: ['closed', { encounterId: 'e1', reason: 'moved' }] },
       { type: parser.PacketType.CONNECT, nsp: '/', data: { sid: 'abc' } },
@@ -151,7 +160,9 @@ describe('a command’s patch and ack to its sender', () => {
 
   it('a connection keeps one write buffer for its life, emptied after each flush (no dropped array left pointing at sent packets)', async () => {
     expect(engineFlush.installed).toBe(true);
-    const conn = [...s.server.io.of('/').sockets.values()].map((x) => x.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] });
+    const conn = [...s.server.io.of('/').sockets.values()].map(
+      (x) => x.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] },
+    );
     const before = conn.map((c) => ({ writeBuffer: c.writeBuffer, packetsFn: c.packetsFn }));
     for (let i = 0; i < 3; i++) {
       const ack = await gm.command({ type: 'dice.roll', formula: '1d6', purpose: `buffer ${i}` });
@@ -167,7 +178,9 @@ describe('a command’s patch and ack to its sender', () => {
   });
 
   const receivers = () =>
-    [...s.server.io.of('/').sockets.values()].map((x) => (x.conn.transport as unknown as { socket: { _receiver: { _fragments: unknown[] } } }).socket._receiver);
+    [...s.server.io.of('/').sockets.values()].map(
+      (x) => (x.conn.transport as unknown as { socket: { _receiver: { _fragments: unknown[] } } }).socket._receiver,
+    );
 
   it('a connection keeps one array of incoming frames for its life, emptied after each message (no dropped array left pointing at a read buffer)', async () => {
     expect(wsFragments.installed()).toBe(true);
@@ -185,7 +198,8 @@ describe('a command’s patch and ack to its sender', () => {
   });
 
   it('a message sent in several websocket frames still arrives whole', async () => {
-    const ws = (gmClient.socket as unknown as { io: { engine: { transport: { ws: { send(d: string, o: { fin: boolean }): void } } } } }).io.engine.transport.ws;
+    const ws = (gmClient.socket as unknown as { io: { engine: { transport: { ws: { send(d: string, o: { fin: boolean }): void } } } } }).io
+      .engine.transport.ws;
     const version = spec.version;
     // an event with an ack id the client never used: the server's ack to it is dropped by the client
     const text = `42987654${JSON.stringify(['command', { encounterId, commandId: 'in-three-frames', command: { type: 'dice.roll', formula: '1d4', purpose: 'fragmented' } }])}`;
@@ -285,9 +299,9 @@ describe('the websocket upgrade’s request and engine.io’s response for it', 
       owner.emit('close');
     });
     expect(releaseUpgradeResponse(tcp)).toBe(0);
-    const engines = (function (this: { emit(e: string): void }) {
+    const engines = function (this: { emit(e: string): void }) {
       return () => this.emit("close"); // prettier-ignore
-    }).call(owner);
+    }.call(owner);
     tcp.once('close', engines);
     expect(releaseUpgradeResponse(tcp)).toBe(1);
     expect(tcp.listenerCount('close')).toBe(2);

@@ -23,7 +23,12 @@ const addressesLogged = (s: TestServer): unknown[] =>
   s.lines.filter((l) => (l.msg === 'request' || l.msg === 'request refused') && l.url === '/rulesets').map((l) => l.ip);
 
 async function refusedSocketAddress(s: TestServer, forwardedFor: string): Promise<unknown> {
-  const socket = io(s.url, { auth: { token: 'fray_gm_not-a-token' }, extraHeaders: { 'x-forwarded-for': forwardedFor }, transports: ['websocket'], reconnection: false });
+  const socket = io(s.url, {
+    auth: { token: 'fray_gm_not-a-token' },
+    extraHeaders: { 'x-forwarded-for': forwardedFor },
+    transports: ['websocket'],
+    reconnection: false,
+  });
   await new Promise<void>((resolve) => socket.once('connect_error', () => resolve()));
   socket.close();
   await until(() => s.lines.some((l) => l.msg === 'socket refused'), 5_000, 'the refusal logged');
@@ -71,12 +76,24 @@ describe('client addresses behind a reverse proxy', () => {
     expect(parseTrustProxy('10.0.0.0/8, loopback')).toEqual(['10.0.0.0/8', 'loopback']);
     // docker compose passes an unset variable as an empty string
     expect(configFromEnv({ FRAY_PUBLIC_URL: '', FRAY_TRUST_PROXY: '' })).toMatchObject({ publicUrl: undefined, trustProxy: false });
-    expect(configFromEnv({ FRAY_PUBLIC_URL: 'https://table.example.org', FRAY_TRUST_PROXY: 'uniquelocal' })).toMatchObject({ secureCookies: true, trustProxy: ['uniquelocal'] });
+    expect(configFromEnv({ FRAY_PUBLIC_URL: 'https://table.example.org', FRAY_TRUST_PROXY: 'uniquelocal' })).toMatchObject({
+      secureCookies: true,
+      trustProxy: ['uniquelocal'],
+    });
   });
 
   it('npm start reads FRAY_TRUST_PROXY from the environment', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fray-trust-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FRAY_DATA_DIR: dataDir, FRAY_TRUST_PROXY: 'loopback', NODE_ENV: 'test', FRAY_WEB_BUILD: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      FRAY_DATA_DIR: dataDir,
+      FRAY_TRUST_PROXY: 'loopback',
+      NODE_ENV: 'test',
+      FRAY_WEB_BUILD: '0',
+    };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', 'src/main.ts'], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),

@@ -1,5 +1,14 @@
 import { openEarly } from './lib/early.js';
-import './style.css';
+import './styles/00-base.css';
+import './styles/01-console.css';
+import './styles/01b-console-cards.css';
+import './styles/02-map.css';
+import './styles/03-vitals.css';
+import './styles/04-accounts.css';
+import './styles/05-your-turn.css';
+import './styles/06-token-vitals.css';
+import './styles/07-turn-flow.css';
+import './styles/08-replay.css';
 import './polish.css';
 import './forms.css';
 

@@ -16,7 +16,8 @@ describe('Live', () => {
   const until = async (live: Live, pred: (s: LiveSnapshot) => boolean, ms = 8000) => {
     const t0 = Date.now();
     while (!pred(live.getSnapshot())) {
-      if (Date.now() - t0 > ms) throw new Error(`timed out; snapshot: ${JSON.stringify({ ...live.getSnapshot(), state: undefined, log: undefined })}`);
+      if (Date.now() - t0 > ms)
+        throw new Error(`timed out; snapshot: ${JSON.stringify({ ...live.getSnapshot(), state: undefined, log: undefined })}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };
@@ -29,9 +30,16 @@ describe('Live', () => {
   beforeAll(async () => {
     srv = await startServer();
     gmToken = (await http<{ token: string }>(srv.url, 'POST', '/accounts', { name: 'GM' })).token;
-    encounterId = (await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'Live test', ruleset: 'legends', seed: 3 }, gmToken)).id;
+    encounterId = (await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'Live test', ruleset: 'legends', seed: 3 }, gmToken))
+      .id;
     for (const name of ['A', 'B']) {
-      await http(srv.url, 'POST', `/encounters/${encounterId}/combatants`, { name, side: name === 'A' ? 'heroes' : 'foes', stats: { DEX: 10, SPD: 10, STR: 10 } }, gmToken);
+      await http(
+        srv.url,
+        'POST',
+        `/encounters/${encounterId}/combatants`,
+        { name, side: name === 'A' ? 'heroes' : 'foes', stats: { DEX: 10, SPD: 10, STR: 10 } },
+        gmToken,
+      );
     }
   });
   afterAll(async () => {
@@ -51,7 +59,9 @@ describe('Live', () => {
   it('a command whose ack is lost is retried with the same commandId and applied once', async () => {
     // the server sits on the first delivery of this command longer than the client waits
     const held: string[] = [];
-    const io = srv.server.io as unknown as { on(ev: 'connection', fn: (s: { use(fn: (packet: unknown[], next: () => void) => void): void }) => void): void };
+    const io = srv.server.io as unknown as {
+      on(ev: 'connection', fn: (s: { use(fn: (packet: unknown[], next: () => void) => void): void }) => void): void;
+    };
     const gm = open(gmToken, 400);
     let delayed = false;
     io.on('connection', (socket) => {

@@ -13,7 +13,9 @@ export interface ContributingMirror {
   command(command: { type: string; [k: string]: unknown }): Promise<CommandAck>;
 }
 
-const withDice = z.looseObject({ dice: z.looseObject({ sealed: z.boolean(), contributions: z.array(z.looseObject({ by: z.string() })) }).nullish() });
+const withDice = z.looseObject({
+  dice: z.looseObject({ sealed: z.boolean(), contributions: z.array(z.looseObject({ by: z.string() })) }).nullish(),
+});
 
 /** 32 random bytes as lowercase hex, from crypto.getRandomValues. */
 export function randomContribution(): string {

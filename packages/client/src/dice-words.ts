@@ -24,8 +24,11 @@ export function diceSummary(report: DiceReport): string {
   if (total === 0) parts.push('There are no rolls to check.');
   else if (!report.ok) {
     const failed = report.rolls.flatMap((r, i) => (r.status === 'mismatch' ? [`#${i + 1}`] : []));
-    parts.push(`${failed.length} of ${plural(total, 'roll', 'rolls')} do not match the revealed dice (${failed.join(', ')}): the log was changed.`);
-  } else if (c.unchecked === total) parts.push(`None of the ${plural(total, 'roll', 'rolls')} could be checked: they were not rolled from committed dice.`);
+    parts.push(
+      `${failed.length} of ${plural(total, 'roll', 'rolls')} do not match the revealed dice (${failed.join(', ')}): the log was changed.`,
+    );
+  } else if (c.unchecked === total)
+    parts.push(`None of the ${plural(total, 'roll', 'rolls')} could be checked: they were not rolled from committed dice.`);
   else if (c.unchecked === 0) parts.push(total === 1 ? 'The roll checks out.' : `All ${total} rolls check out.`);
   else parts.push(`${total - c.unchecked} of ${total} rolls check out.`);
   const notes: string[] = [];
@@ -33,6 +36,7 @@ export function diceSummary(report: DiceReport): string {
   if (c.forced > 0) notes.push(`${plural(c.forced, 'roll', 'rolls')} forced by the GM`);
   if (c.unchecked > 0 && c.unchecked < total) notes.push(`${plural(c.unchecked, 'roll', 'rolls')} could not be checked`);
   if (notes.length > 0) parts.push(`Of these: ${notes.join(', ')}.`);
-  if (report.unseenDraws > 0) parts.push(`${plural(report.unseenDraws, 'draw', 'draws')} of the dice went to rolls you could not see (the GM's secret rolls).`);
+  if (report.unseenDraws > 0)
+    parts.push(`${plural(report.unseenDraws, 'draw', 'draws')} of the dice went to rolls you could not see (the GM's secret rolls).`);
   return parts.join(' ');
 }

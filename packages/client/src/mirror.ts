@@ -5,7 +5,11 @@ import { FrayError } from './errors.js';
 /** What a mirror needs of its client (FrayClient): its requests and its commands. */
 export interface MirrorClient {
   request(event: 'sync', payload: { encounterId: string; since: number }): Promise<SyncAck>;
-  command(encounterId: string, command: ClientCommand, opts?: { expectedVersion?: number; commandId?: string; branch?: number }): Promise<CommandAck>;
+  command(
+    encounterId: string,
+    command: ClientCommand,
+    opts?: { expectedVersion?: number; commandId?: string; branch?: number },
+  ): Promise<CommandAck>;
 }
 
 type Listener = (mirror: EncounterMirror, msg: PatchMessage | null) => void;

@@ -26,7 +26,10 @@ export interface DiceReveal {
 }
 
 /** A log as a viewer holds it: GET /encounters/:id/log, the socket's `log`, or a list of events. */
-export type DiceLog = { entries: ReadonlyArray<{ seq?: number; events: readonly unknown[] }> } | ReadonlyArray<{ seq?: number; events: readonly unknown[] }> | readonly unknown[];
+export type DiceLog =
+  | { entries: ReadonlyArray<{ seq?: number; events: readonly unknown[] }> }
+  | ReadonlyArray<{ seq?: number; events: readonly unknown[] }>
+  | readonly unknown[];
 
 export type RollStatus = 'verified' | 'override' | 'forced' | 'mismatch' | 'unchecked';
 
@@ -74,40 +77,66 @@ const diceEventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('dice.contributed'), by: z.string(), value: hex64 }),
   z.looseObject({ type: z.literal('dice.sealed') }),
   z.looseObject({ type: z.literal('dice.revealed'), commitment: z.string().optional() }),
-  z.looseObject({ type: z.literal('dice.overridden'), rollId: z.string(), total: z.number(), previousTotal: z.number().nullish(), reason: z.string().nullish() }),
+  z.looseObject({
+    type: z.literal('dice.overridden'),
+    rollId: z.string(),
+    total: z.number(),
+    previousTotal: z.number().nullish(),
+    reason: z.string().nullish(),
+  }),
 ]);
 type Ev = z.infer<typeof diceEventSchema>;
 type Rolled = z.infer<typeof rolledSchema>;
 type Overridden = Extract<Ev, { type: 'dice.overridden' }>;
 const anyEvent = z.looseObject({ type: z.string() });
-const entries = z.union([z.array(z.looseObject({ events: z.array(z.unknown()) })), z.looseObject({ entries: z.array(z.looseObject({ events: z.array(z.unknown()) })) })]);
+const entries = z.union([
+  z.array(z.looseObject({ events: z.array(z.unknown()) })),
+  z.looseObject({ entries: z.array(z.looseObject({ events: z.array(z.unknown()) })) }),
+]);
 const DICE_TYPES = new Set(['dice.rolled', 'dice.contributed', 'dice.sealed', 'dice.revealed', 'dice.overridden']);
 
 function eventsOf(log: DiceLog): Ev[] {
   const asEntries = entries.safeParse(log);
-  const raw: unknown[] = asEntries.success ? (Array.isArray(asEntries.data) ? asEntries.data : asEntries.data.entries).flatMap((e) => e.events) : Array.isArray(log) ? log : [];
-  if (!asEntries.success && !Array.isArray(log)) throw new DiceVerifyError('MALFORMED_LOG', 'The log is neither a list of entries nor of events.');
+  const raw: unknown[] = asEntries.success
+    ? (Array.isArray(asEntries.data) ? asEntries.data : asEntries.data.entries).flatMap((e) => e.events)
+    : Array.isArray(log)
+      ? log
+      : [];
+  if (!asEntries.success && !Array.isArray(log))
+    throw new DiceVerifyError('MALFORMED_LOG', 'The log is neither a list of entries nor of events.');
   const out: Ev[] = [];
   for (const item of raw) {
     const e = anyEvent.safeParse(item);
     if (!e.success) throw new DiceVerifyError('MALFORMED_LOG', 'An entry holds an event without a type.');
     if (!DICE_TYPES.has(e.data.type)) continue;
     const d = diceEventSchema.safeParse(item);
-    if (!d.success) throw new DiceVerifyError('MALFORMED_LOG', `A ${e.data.type} event in the log is malformed: ${z.prettifyError(d.error)}`);
+    if (!d.success)
+      throw new DiceVerifyError('MALFORMED_LOG', `A ${e.data.type} event in the log is malformed: ${z.prettifyError(d.error)}`);
     out.push(d.data);
   }
   return out;
 }
 
 function checkReveal(events: Ev[], reveal: DiceReveal): string {
-  if (typeof reveal !== 'object' || reveal === null || typeof reveal.seed !== 'string' || typeof reveal.salt !== 'string' || !HEX64.test(reveal.seed) || !HEX32.test(reveal.salt)) {
+  if (
+    typeof reveal !== 'object' ||
+    reveal === null ||
+    typeof reveal.seed !== 'string' ||
+    typeof reveal.salt !== 'string' ||
+    !HEX64.test(reveal.seed) ||
+    !HEX32.test(reveal.salt)
+  ) {
     throw new DiceVerifyError('BAD_REVEAL', 'The reveal needs a 64-digit hex seed and a 32-digit hex salt.');
   }
   const logged = events.find((e) => e.type === 'dice.revealed');
   const commitment = reveal.commitment ?? (logged?.type === 'dice.revealed' ? logged.commitment : undefined);
-  if (!commitment) throw new DiceVerifyError('NOT_REVEALED', 'Neither the reveal nor the log gives the commitment to check the seed against.');
+  if (!commitment)
+    throw new DiceVerifyError('NOT_REVEALED', 'Neither the reveal nor the log gives the commitment to check the seed against.');
   if (commitmentOf({ seed: reveal.seed, salt: reveal.salt }) !== commitment) {
-    throw new DiceVerifyError('COMMITMENT_MISMATCH', 'SHA-256 of this seed and salt is not the commitment published at the start: these are not the dice that were committed.');
+    throw new DiceVerifyError(
+      'COMMITMENT_MISMATCH',
+      'SHA-256 of this seed and salt is not the commitment published at the start: these are not the dice that were committed.',
+    );
   }
   return commitment;
 }
@@ -149,7 +178,11 @@ function checkRoll(e: Rolled, cursor: Cursor, overrides: Map<string, Overridden>
   const base = { rollId: e.rollId, formula: e.formula, purpose: e.purpose ?? '', draw: e.draw ?? null };
   const faces = e.faces.map((f) => f.value);
   if (e.draw === undefined || e.drawn === undefined) {
-    return { ...base, status: 'unchecked', words: 'Could not check: this roll has no position in the committed dice (rolled before them, or an older encounter).' };
+    return {
+      ...base,
+      status: 'unchecked',
+      words: 'Could not check: this roll has no position in the committed dice (rolled before them, or an older encounter).',
+    };
   }
   let expected: { faces: number[]; total: number; drawn: number };
   try {
@@ -159,15 +192,45 @@ function checkRoll(e: Rolled, cursor: Cursor, overrides: Map<string, Overridden>
   }
   const o = overrides.get(base.rollId);
   const override = o ? { total: o.total, previousTotal: o.previousTotal ?? null, reason: o.reason ?? null } : undefined;
-  if (expected.drawn !== e.drawn) return { ...base, status: 'mismatch', expected: expected.faces, words: `Does not match: these dice take ${expected.drawn} draws at position ${base.draw}, the log says ${e.drawn}.` };
-  if (e.forced === true) return { ...base, status: 'forced', expected: expected.faces, ...(override ? { override } : {}), words: `Forced roll: the GM set this result in advance (the dice at position ${base.draw} were ${words(expected.faces)}).` };
+  if (expected.drawn !== e.drawn)
+    return {
+      ...base,
+      status: 'mismatch',
+      expected: expected.faces,
+      words: `Does not match: these dice take ${expected.drawn} draws at position ${base.draw}, the log says ${e.drawn}.`,
+    };
+  if (e.forced === true)
+    return {
+      ...base,
+      status: 'forced',
+      expected: expected.faces,
+      ...(override ? { override } : {}),
+      words: `Forced roll: the GM set this result in advance (the dice at position ${base.draw} were ${words(expected.faces)}).`,
+    };
   const same = faces.length === expected.faces.length && faces.every((v, i) => v === expected.faces[i]) && e.total === expected.total;
-  if (!same) return { ...base, status: 'mismatch', expected: expected.faces, words: `Does not match: the dice at position ${base.draw} are ${words(expected.faces)} (total ${expected.total}), the log says ${words(faces)} (total ${e.total}).` };
+  if (!same)
+    return {
+      ...base,
+      status: 'mismatch',
+      expected: expected.faces,
+      words: `Does not match: the dice at position ${base.draw} are ${words(expected.faces)} (total ${expected.total}), the log says ${words(faces)} (total ${e.total}).`,
+    };
   if (override) {
     const why = override.reason ? ` Reason: ${override.reason}` : ' No reason given.';
-    return { ...base, status: 'override', expected: expected.faces, override, words: `GM override: the dice rolled ${expected.total} (verified), the GM changed the total to ${override.total}.${why}` };
+    return {
+      ...base,
+      status: 'override',
+      expected: expected.faces,
+      override,
+      words: `GM override: the dice rolled ${expected.total} (verified), the GM changed the total to ${override.total}.${why}`,
+    };
   }
-  return { ...base, status: 'verified', expected: expected.faces, words: `Verified: ${words(expected.faces)} (total ${expected.total}) are the dice at position ${base.draw}.` };
+  return {
+    ...base,
+    status: 'verified',
+    expected: expected.faces,
+    words: `Verified: ${words(expected.faces)} (total ${expected.total}) are the dice at position ${base.draw}.`,
+  };
 }
 
 /**
@@ -194,7 +257,11 @@ export function verifyDice(log: DiceLog, reveal: DiceReveal): DiceReport {
   for (const sp of spans) {
     if (sp.from < end) {
       const r = rolls.find((x) => x.rollId === sp.id);
-      if (r) Object.assign(r, { status: 'mismatch', words: `Does not match: position ${sp.from} is claimed by an earlier roll too (the same dice used twice).` });
+      if (r)
+        Object.assign(r, {
+          status: 'mismatch',
+          words: `Does not match: position ${sp.from} is claimed by an earlier roll too (the same dice used twice).`,
+        });
     } else unseenDraws += sp.from - end;
     end = Math.max(end, sp.to);
   }
@@ -202,4 +269,3 @@ export function verifyDice(log: DiceLog, reveal: DiceReveal): DiceReport {
   for (const r of rolls) counts[r.status] += 1;
   return { ok: counts.mismatch === 0, commitment, contributions, rolls, unseenDraws, counts };
 }
-

@@ -17,8 +17,26 @@ function fakeClient(reply: unknown) {
 describe('EncounterMirror', () => {
   it('applies RFC 6902 patches in order', () => {
     const { client } = fakeClient(null);
-    const m = new EncounterMirror(client, 'e', { ok: true, encounterId: 'e', version: 1, state: { version: 1, a: [1] }, role: 'gm', playerId: null, deadlines });
-    m.receive({ encounterId: 'e', from: 1, to: 2, ops: [{ op: 'replace', path: '/version', value: 2 }, { op: 'add', path: '/a/1', value: 2 }], events: [], deadlines });
+    const m = new EncounterMirror(client, 'e', {
+      ok: true,
+      encounterId: 'e',
+      version: 1,
+      state: { version: 1, a: [1] },
+      role: 'gm',
+      playerId: null,
+      deadlines,
+    });
+    m.receive({
+      encounterId: 'e',
+      from: 1,
+      to: 2,
+      ops: [
+        { op: 'replace', path: '/version', value: 2 },
+        { op: 'add', path: '/a/1', value: 2 },
+      ],
+      events: [],
+      deadlines,
+    });
     expect(m.state).toEqual({ version: 2, a: [1, 2] });
     // an old patch is ignored
     m.receive({ encounterId: 'e', from: 1, to: 2, ops: [{ op: 'add', path: '/a/-', value: 9 }], events: [], deadlines });
@@ -27,7 +45,15 @@ describe('EncounterMirror', () => {
 
   it('asks for a sync when a patch does not follow its version, and takes the snapshot', async () => {
     const { client, calls } = fakeClient({ ok: true, kind: 'snapshot', version: 5, state: { version: 5 }, deadlines });
-    const m = new EncounterMirror(client, 'e', { ok: true, encounterId: 'e', version: 1, state: { version: 1 }, role: 'spectator', playerId: null, deadlines });
+    const m = new EncounterMirror(client, 'e', {
+      ok: true,
+      encounterId: 'e',
+      version: 1,
+      state: { version: 1 },
+      role: 'spectator',
+      playerId: null,
+      deadlines,
+    });
     m.receive({ encounterId: 'e', from: 3, to: 4, ops: [], events: [], deadlines });
     await m.sync();
     expect(calls[0]).toEqual({ event: 'sync', payload: { encounterId: 'e', since: 1 } });

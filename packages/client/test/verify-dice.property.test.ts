@@ -16,7 +16,12 @@ interface Step {
   forced: boolean;
   override: boolean;
 }
-const stepArb: fc.Arbitrary<Step> = fc.record({ formula: fc.constantFrom(...FORMULAS), secret: fc.boolean(), forced: fc.boolean(), override: fc.boolean() });
+const stepArb: fc.Arbitrary<Step> = fc.record({
+  formula: fc.constantFrom(...FORMULAS),
+  secret: fc.boolean(),
+  forced: fc.boolean(),
+  override: fc.boolean(),
+});
 const caseArb: fc.Arbitrary<Case> = fc.record({
   seed: hex(32),
   salt: hex(16),
@@ -83,11 +88,15 @@ describe('verifyDice (docs/dice.md)', () => {
         expect(mine.ok).toBe(true);
         // the secret rolls between the ones the player sees are gaps it can count (not those after its last)
         const lastSeen = Math.max(...rollsOf(h.playerLog).map((e) => e.draw as number));
-        const secretDraws = rollsOf(h.gmLog).filter((e) => e.gmOnly && (e.draw as number) < lastSeen).reduce((n, e) => n + (e.drawn as number), 0);
+        const secretDraws = rollsOf(h.gmLog)
+          .filter((e) => e.gmOnly && (e.draw as number) < lastSeen)
+          .reduce((n, e) => n + (e.drawn as number), 0);
         expect(mine.unseenDraws).toBe(secretDraws);
         // a player never holds a secret roll, nor the generator's state
         expect(JSON.stringify(h.playerLog)).not.toContain('rngAfter');
-        expect(mine.rolls.every((r) => !r.purpose.startsWith('roll ') || !h.steps[Number(r.purpose.slice(5))]!.secret || r.purpose === 'roll 0')).toBe(true);
+        expect(
+          mine.rolls.every((r) => !r.purpose.startsWith('roll ') || !h.steps[Number(r.purpose.slice(5))]!.secret || r.purpose === 'roll 0'),
+        ).toBe(true);
       }),
       { numRuns: 60, seed: 36 },
     );
@@ -125,7 +134,13 @@ describe('verifyDice (docs/dice.md)', () => {
   });
 
   it('bad input: a forged log, a log without a seal, a malformed reveal: typed errors', () => {
-    const h = honest({ seed: 'ab'.repeat(32), salt: 'cd'.repeat(16), players: ['p1'], values: ['01'.repeat(32), '02'.repeat(32), '03'.repeat(32), '04'.repeat(32)], steps: [{ formula: '1d20', secret: false, forced: false, override: false }] });
+    const h = honest({
+      seed: 'ab'.repeat(32),
+      salt: 'cd'.repeat(16),
+      players: ['p1'],
+      values: ['01'.repeat(32), '02'.repeat(32), '03'.repeat(32), '04'.repeat(32)],
+      steps: [{ formula: '1d20', secret: false, forced: false, override: false }],
+    });
     const code = (f: () => unknown) => {
       try {
         f();

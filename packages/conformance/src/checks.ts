@@ -87,7 +87,9 @@ export function ruleIdPattern(rulesetId: string): RegExp {
 /** Every refusal met names a rule id. */
 export function ruleIdProblems(ruleset: Ruleset, run: Run): string[] {
   const pattern = ruleIdPattern(ruleset.id);
-  return run.refusals.filter((r) => !pattern.test(r.rule)).map((r) => `refusal without a rule id ("${r.rule}", ${r.code}) for ${json(r.command)}`);
+  return run.refusals
+    .filter((r) => !pattern.test(r.rule))
+    .map((r) => `refusal without a rule id ("${r.rule}", ${r.code}) for ${json(r.command)}`);
 }
 
 /** The combatants whose actions are checked in a state: the acting or reacting ones, and one other. */
@@ -111,7 +113,8 @@ export function legalProblems(ruleset: Ruleset, fixture: ConformanceFixture, run
       legalActions(ruleset, s, id).forEach((option, k) => {
         const where = `after command ${i}, ${id}'s "${option.label}" (${option.command})`;
         if (!option.allowed && !option.blocked) return void out.push(`${where} is not allowed and gives no reason`);
-        if (option.blocked && !pattern.test(option.blocked.rule)) out.push(`${where} is blocked without a rule id ("${option.blocked.rule}")`);
+        if (option.blocked && !pattern.test(option.blocked.rule))
+          out.push(`${where} is blocked without a rule id ("${option.blocked.rule}")`);
         // with the default fill, only options without required parameters: a guessed target or number says nothing of the rules
         if (!fixture.fill && (option.params ?? []).some((p) => !p.optional && !(p.name in (option.template ?? {})))) return;
         const cmd = commandOf(fixture, s, id, option, i + k);
@@ -163,7 +166,8 @@ export function projectionProblems(ruleset: Ruleset, run: Run, every: number): s
   const out = new Set<string>();
   run.states.forEach((s, i) => {
     if (i % every !== 0 && i !== run.states.length - 1) return;
-    for (const v of viewers) for (const p of leaks(ruleset, s, v, run.batches[i])) out.add(`${v.role === 'player' ? `player ${v.playerId}` : 'spectator'}: ${p}`);
+    for (const v of viewers)
+      for (const p of leaks(ruleset, s, v, run.batches[i])) out.add(`${v.role === 'player' ? `player ${v.playerId}` : 'spectator'}: ${p}`);
   });
   return [...out];
 }

@@ -5,7 +5,8 @@ import type { Ruleset } from '@fray/engine';
 export function fieldsOf(schema: z.ZodType): string[] | null {
   if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
   if (schema instanceof z.ZodPipe) return fieldsOf(schema.in as z.ZodType);
-  if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return fieldsOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return fieldsOf(schema.unwrap() as z.ZodType);
   return null;
 }
 

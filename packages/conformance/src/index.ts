@@ -20,7 +20,18 @@ export * from './checks.js';
 export * from './docs.js';
 
 /** The properties `conformance` declares, by name (the keys of `ConformanceOptions.knownDefects`). */
-export const PROPERTIES = ['replay', 'rebuild', 'json', 'legal', 'rule-ids', 'projection', 'invariants', 'options', 'stats', 'samples'] as const;
+export const PROPERTIES = [
+  'replay',
+  'rebuild',
+  'json',
+  'legal',
+  'rule-ids',
+  'projection',
+  'invariants',
+  'options',
+  'stats',
+  'samples',
+] as const;
 export type PropertyName = (typeof PROPERTIES)[number];
 
 export interface ConformanceOptions {
@@ -67,13 +78,34 @@ export function conformance(ruleset: Ruleset, fixture: ConformanceFixture, opts:
   const samples = sampler(ruleset, fixture);
   const every = 3;
   const props: Record<PropertyName, { title: string; check: () => string[] }> = {
-    replay: { title: 'the same seed and commands give the same state and events; replaying the log gives the live state', check: () => over(samples(), (s) => replayProblems(ruleset, fixture, s.seed, s.picks, s.run)) },
-    rebuild: { title: 'the state rebuilt from the events equals the live state', check: () => over(samples(), (s) => rebuildProblems(ruleset, s.run)) },
-    json: { title: 'states and events are plain JSON and a state read back from JSON goes on the same', check: () => over(samples(), (s) => jsonProblems(ruleset, s.run, every)) },
-    legal: { title: 'legalActions agrees with apply: allowed is accepted, blocked is refused with the same rule', check: () => over(samples(), (s) => legalProblems(ruleset, fixture, s.run, every)) },
-    'rule-ids': { title: 'every refusal carries a rule id (<ruleset>.<rule> or engine.<rule>)', check: () => over(samples(), (s) => ruleIdProblems(ruleset, s.run)) },
-    projection: { title: 'players and spectators see no hidden combatant, secret stat or GM-only field', check: () => over(samples(), (s) => projectionProblems(ruleset, s.run, every)) },
-    invariants: { title: 'the invariants hold after every accepted command', check: () => over(samples(), (s) => invariantProblems(s.run)) },
+    replay: {
+      title: 'the same seed and commands give the same state and events; replaying the log gives the live state',
+      check: () => over(samples(), (s) => replayProblems(ruleset, fixture, s.seed, s.picks, s.run)),
+    },
+    rebuild: {
+      title: 'the state rebuilt from the events equals the live state',
+      check: () => over(samples(), (s) => rebuildProblems(ruleset, s.run)),
+    },
+    json: {
+      title: 'states and events are plain JSON and a state read back from JSON goes on the same',
+      check: () => over(samples(), (s) => jsonProblems(ruleset, s.run, every)),
+    },
+    legal: {
+      title: 'legalActions agrees with apply: allowed is accepted, blocked is refused with the same rule',
+      check: () => over(samples(), (s) => legalProblems(ruleset, fixture, s.run, every)),
+    },
+    'rule-ids': {
+      title: 'every refusal carries a rule id (<ruleset>.<rule> or engine.<rule>)',
+      check: () => over(samples(), (s) => ruleIdProblems(ruleset, s.run)),
+    },
+    projection: {
+      title: 'players and spectators see no hidden combatant, secret stat or GM-only field',
+      check: () => over(samples(), (s) => projectionProblems(ruleset, s.run, every)),
+    },
+    invariants: {
+      title: 'the invariants hold after every accepted command',
+      check: () => over(samples(), (s) => invariantProblems(s.run)),
+    },
     options: { title: 'every option has a default and a doc', check: () => optionProblems(ruleset) },
     stats: { title: 'every stat has a doc', check: () => statProblems(ruleset) },
     samples: { title: 'every sample stat block passes the stats schema', check: () => sampleProblems(ruleset) },

@@ -20,8 +20,26 @@ export function setupCommands(fixture: ConformanceFixture): Record<string, unkno
   const npcSide = fixture.combatants.find((c) => c.side !== first.side)?.side ?? first.side;
   const at = (i: 0 | 1) => (fixture.canaryPositions ? { position: fixture.canaryPositions[i] } : {});
   const canaries: FixtureCombatant[] = [
-    { id: CANARY.hiddenId, name: CANARY.hiddenName, side: npcSide, controller: null, hidden: true, stats, items: first.items ?? [], ...at(0) },
-    { id: CANARY.secretId, name: CANARY.secretName, side: npcSide, controller: null, secretStats: secret ? [secret] : [], stats, items: first.items ?? [], ...at(1) },
+    {
+      id: CANARY.hiddenId,
+      name: CANARY.hiddenName,
+      side: npcSide,
+      controller: null,
+      hidden: true,
+      stats,
+      items: first.items ?? [],
+      ...at(0),
+    },
+    {
+      id: CANARY.secretId,
+      name: CANARY.secretName,
+      side: npcSide,
+      controller: null,
+      secretStats: secret ? [secret] : [],
+      stats,
+      items: first.items ?? [],
+      ...at(1),
+    },
   ];
   return [...fixture.combatants, ...canaries].map((combatant) => ({ type: 'combatant.add', by: GM, combatant }));
 }
@@ -61,7 +79,12 @@ function paramValue(state: EncounterState, combatantId: string, spec: ParamSpec,
  * The default `fill`: the option's template and a plausible value for each parameter (see
  * `ConformanceFixture.fill`); null when a required one has none.
  */
-export function defaultFill(state: EncounterState, combatantId: string, option: ActionOption, pick: number): Record<string, unknown> | null {
+export function defaultFill(
+  state: EncounterState,
+  combatantId: string,
+  option: ActionOption,
+  pick: number,
+): Record<string, unknown> | null {
   const cmd: Record<string, unknown> = { ...(option.template ?? {}) };
   for (const spec of option.params ?? []) {
     if (spec.name in cmd) continue;
@@ -76,7 +99,13 @@ export function defaultFill(state: EncounterState, combatantId: string, option: 
 }
 
 /** The command an option stands for, as its combatant's controller (or the GM) sends it. */
-export function commandOf(fixture: ConformanceFixture, state: EncounterState, combatantId: string, option: ActionOption, pick: number): Record<string, unknown> | null {
+export function commandOf(
+  fixture: ConformanceFixture,
+  state: EncounterState,
+  combatantId: string,
+  option: ActionOption,
+  pick: number,
+): Record<string, unknown> | null {
   const filled = (fixture.fill ?? defaultFill)(state, combatantId, option, pick);
   if (!filled) return null;
   return { combatantId, ...filled, type: option.command, by: actorFor(state, combatantId) };
@@ -100,7 +129,12 @@ const JUNK: Array<Record<string, unknown>> = [
 ];
 
 /** The next command of a sampled stream, legal or not (an illegal one must change nothing). */
-export function nextCommand(ruleset: Ruleset, fixture: ConformanceFixture, state: EncounterState, pick: number): Record<string, unknown> | null {
+export function nextCommand(
+  ruleset: Ruleset,
+  fixture: ConformanceFixture,
+  state: EncounterState,
+  pick: number,
+): Record<string, unknown> | null {
   const roll = pick % 10;
   if (roll === 0) return JUNK[Math.floor(pick / 10) % JUNK.length]!;
   if (roll === 1 && fixture.extra) return fixture.extra(state, Math.floor(pick / 10));
@@ -131,7 +165,8 @@ export function play(ruleset: Ruleset, fixture: ConformanceFixture, seed: number
     for (const b of ruleset.invariants?.(r.state) ?? []) run.broken.push(`${b} after ${JSON.stringify(command)}`);
     return true;
   };
-  for (const cmd of setupCommands(fixture)) if (!send(cmd)) throw new Error(`Fixture setup refused: ${JSON.stringify(cmd)} → ${JSON.stringify(run.refusals.at(-1))}`);
+  for (const cmd of setupCommands(fixture))
+    if (!send(cmd)) throw new Error(`Fixture setup refused: ${JSON.stringify(cmd)} → ${JSON.stringify(run.refusals.at(-1))}`);
   for (const cmd of fixture.setup?.(run.final) ?? []) send(cmd);
   if (!send({ type: 'combat.start', by: GM })) throw new Error(`combat.start refused: ${JSON.stringify(run.refusals.at(-1))}`);
   for (const pick of picks) {

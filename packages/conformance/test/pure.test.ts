@@ -22,10 +22,20 @@ describe('the pure checks', () => {
   });
 
   it('options need a default and a doc each; stats a doc each', () => {
-    const base = { id: 't', optionsSchema: z.object({ a: z.number().default(1), b: z.string().optional() }), optionDocs: { a: 'A.', c: 'C.' }, statsSchema: z.object({ hp: z.number(), ac: z.number() }), statDocs: { hp: 'HP.' } };
+    const base = {
+      id: 't',
+      optionsSchema: z.object({ a: z.number().default(1), b: z.string().optional() }),
+      optionDocs: { a: 'A.', c: 'C.' },
+      statsSchema: z.object({ hp: z.number(), ac: z.number() }),
+      statDocs: { hp: 'HP.' },
+    };
     const r = base as unknown as Ruleset;
     expect(fieldsOf(base.optionsSchema)).toEqual(['a', 'b']);
-    expect(optionProblems(r)).toEqual(['option b has no default', 'option b has no doc in optionDocs', 'optionDocs documents c, which is no option']);
+    expect(optionProblems(r)).toEqual([
+      'option b has no default',
+      'option b has no doc in optionDocs',
+      'optionDocs documents c, which is no option',
+    ]);
     expect(statProblems(r)).toEqual(['stat ac has no doc in statDocs']);
   });
 });

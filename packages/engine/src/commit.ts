@@ -74,8 +74,18 @@ export function deriveRngState(seedHex: string, contributions: readonly DiceCont
 
 /** A new encounter's committed dice, from the server's secret. */
 export function newDiceState(secret: DiceSecret): DiceState {
-  if (!HEX64.test(secret.seed) || !HEX32.test(secret.salt)) throw new TypeError('The dice secret must be a 32-byte seed and a 16-byte salt, lowercase hex.');
-  return { scheme: DICE_SCHEME, commitment: commitmentOf(secret), contributions: [], sealed: false, draws: 0, autoReveal: true, revealed: null, secret: { ...secret } };
+  if (!HEX64.test(secret.seed) || !HEX32.test(secret.salt))
+    throw new TypeError('The dice secret must be a 32-byte seed and a 16-byte salt, lowercase hex.');
+  return {
+    scheme: DICE_SCHEME,
+    commitment: commitmentOf(secret),
+    contributions: [],
+    sealed: false,
+    draws: 0,
+    autoReveal: true,
+    revealed: null,
+    secret: { ...secret },
+  };
 }
 
 /** Who contributes: `gm`, `player:<id>`, or null for the runtime itself. */

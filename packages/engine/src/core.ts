@@ -23,13 +23,18 @@ function validPosition(ruleset: Ruleset, ctx: Ctx, position: unknown): unknown {
   return parsed.data;
 }
 
-
 /**
  * The commands every ruleset gets: setup, GM edits, effects, dice, reactions, turn end.
  * The ruleset supplies the parts that differ (stats schema, start of combat, end of turn).
  */
 export function coreCommands(ruleset: Ruleset): Record<string, CommandSpec> {
-  return { ...combatantSetup(ruleset), ...combatantEdits(ruleset), ...effectsAndTurns(ruleset), ...diceCommands(ruleset), ...reactionCommands() };
+  return {
+    ...combatantSetup(ruleset),
+    ...combatantEdits(ruleset),
+    ...effectsAndTurns(ruleset),
+    ...diceCommands(ruleset),
+    ...reactionCommands(),
+  };
 }
 
 /** Adding, removing and updating combatants. */
@@ -112,14 +117,23 @@ function combatantEdits(ruleset: Ruleset): Record<string, CommandSpec> {
       schema: commandSchema('combatant.adjust', {
         combatantId: idSchema,
         vital: z.string().min(1).max(64),
-        amount: z.number().int().min(-100000).max(100000).refine((n) => n !== 0, 'amount must not be 0'),
+        amount: z
+          .number()
+          .int()
+          .min(-100000)
+          .max(100000)
+          .refine((n) => n !== 0, 'amount must not be 0'),
         reason: z.string().max(200).optional(),
       }),
       handle(ctx, cmd) {
         const combatant = requireCombatant(ctx, cmd.combatantId);
         const { vital, known } = adjustable(ruleset, ctx.state.options, cmd.vital);
         if (!vital || !ruleset.adjustVital) {
-          return ctx.fail('INVALID_COMMAND', `${ruleset.id}.vitals`, `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`);
+          return ctx.fail(
+            'INVALID_COMMAND',
+            `${ruleset.id}.vitals`,
+            `"${String(cmd.vital)}" is not a vital the GM adjusts in ${ruleset.name}${known.length ? ` (use ${known.join(', ')})` : ''}.`,
+          );
         }
         ruleset.adjustVital(ctx, combatant.id, vital.key, cmd.amount);
       },
@@ -170,7 +184,8 @@ function effectsAndTurns(ruleset: Ruleset): Record<string, CommandSpec> {
       schema: commandSchema('combat.start', {}),
       handle(ctx) {
         if (ctx.state.status !== 'setup') ctx.fail('COMBAT_ALREADY_STARTED', 'engine.combat', 'Combat has already started.');
-        if (Object.keys(ctx.state.combatants).length === 0) ctx.fail('INVALID_COMMAND', 'engine.combat', 'Add combatants before starting combat.');
+        if (Object.keys(ctx.state.combatants).length === 0)
+          ctx.fail('INVALID_COMMAND', 'engine.combat', 'Add combatants before starting combat.');
         ctx.emit({ type: 'combat.started' });
         ruleset.startCombat(ctx);
       },
@@ -293,7 +308,6 @@ function reactionCommands(): Record<string, CommandSpec> {
     }),
   };
 }
-
 
 export function requireCombatant(ctx: Ctx, id: string): Combatant {
   const c = ctx.state.combatants[id];

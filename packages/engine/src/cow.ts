@@ -17,7 +17,25 @@
  */
 import type { Clock, Combatant, EncounterState } from './types.js';
 import type { Writer } from './writer.js';
-import { CLOCK_KEYS, KEYS, ROOT_KEYS, allPlainShaped, copyClock, copyCombatant, copyMap, copyRootSpread, hasKeys, isObj, knownShaped, literalClock, literalCombatant, literalRoot, rememberShaped, sameClock, type Obj } from './shapes.js';
+import {
+  CLOCK_KEYS,
+  KEYS,
+  ROOT_KEYS,
+  allPlainShaped,
+  copyClock,
+  copyCombatant,
+  copyMap,
+  copyRootSpread,
+  hasKeys,
+  isObj,
+  knownShaped,
+  literalClock,
+  literalCombatant,
+  literalRoot,
+  rememberShaped,
+  sameClock,
+  type Obj,
+} from './shapes.js';
 
 const copyRs = <T extends object>(v: T): T => ({ ...v });
 // `own` copies many kinds of part. One spread site for all of them is megamorphic (~5x slower than
@@ -288,7 +306,8 @@ export class Work<RS = unknown> implements Writer {
     // the clock: the copy may have gained keys (clock.changed), or been replaced
     const clockKept = root.clock === this.clock;
     const clockShaped = shaped && isObj(root.clock) && hasKeys(root.clock, CLOCK_KEYS);
-    if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock) : sameObj(this.clock, base.clock))) root.clock = base.clock;
+    if (clockKept && (clockShaped && this.shaped ? sameClock(this.clock, base.clock) : sameObj(this.clock, base.clock)))
+      root.clock = base.clock;
     if (!clockShaped) shaped = false;
     if (shaped) rememberShaped(this.root);
     if (this.rs && root.rs === this.rs && (this.sameRsOf ? this.sameRsOf(this.rs, base.rs) : sameObj(this.rs, base.rs))) root.rs = base.rs;

@@ -34,7 +34,14 @@ function structuredCloneWindow(w: ReactionWindow, cow: boolean): ReactionWindow 
   return { ...before, eligible: [...w.eligible], responses: { ...w.responses } };
 }
 
-export function makeCtx<RS>(ruleset: Ruleset<RS>, draft: EncounterState<RS>, command: Command, events: EngineEvent[], base: EncounterState<RS>, writer: Writer): Ctx<RS> {
+export function makeCtx<RS>(
+  ruleset: Ruleset<RS>,
+  draft: EncounterState<RS>,
+  command: Command,
+  events: EngineEvent[],
+  base: EncounterState<RS>,
+  writer: Writer,
+): Ctx<RS> {
   return new CommandCtx(ruleset, draft, command, events, base, writer);
 }
 

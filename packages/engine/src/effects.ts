@@ -6,7 +6,11 @@ export function hasCondition(state: EncounterState<unknown>, combatantId: string
 }
 
 /** Emit `effect.expired` for every effect the predicate selects (rulesets call this when durations tick). */
-export function expireEffects<RS>(ctx: Ctx<RS>, predicate: (e: EncounterState<RS>['effects'][number]) => boolean, reason = 'duration'): void {
+export function expireEffects<RS>(
+  ctx: Ctx<RS>,
+  predicate: (e: EncounterState<RS>['effects'][number]) => boolean,
+  reason = 'duration',
+): void {
   const ids = ctx.state.effects.filter(predicate).map((e) => ({ id: e.id, gmOnly: e.gmOnly }));
   for (const { id, gmOnly } of ids) ctx.emit({ type: 'effect.expired', effectId: id, reason, gmOnly: gmOnly || undefined });
 }

@@ -130,7 +130,12 @@ export function apply<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>, raw: 
 }
 
 /** Why the command may not come from this actor, or at this point of the combat; null when it may. */
-function refusal<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: EncounterState<RS>, cmd: Command): { ok: false; error: EngineError } | null {
+function refusal<RS>(
+  ruleset: Ruleset<RS>,
+  spec: CommandSpec,
+  state: EncounterState<RS>,
+  cmd: Command,
+): { ok: false; error: EngineError } | null {
   // Who may issue it.
   const by = cmd.by;
   const isGm = by.role === 'gm' || by.role === 'system';
@@ -159,7 +164,11 @@ function refusal<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: EncounterSt
         return err('ILLEGAL_ACTION', 'engine.reactions', `${state.combatants[who]?.name ?? who} may not react in this window.`);
       }
     } else if (!spec.duringReaction) {
-      return err('REACTION_PENDING', 'engine.reactions', `Waiting for reactions (${window.kind}): only those reactions, a pass, or the GM's resolution are legal.`);
+      return err(
+        'REACTION_PENDING',
+        'engine.reactions',
+        `Waiting for reactions (${window.kind}): only those reactions, a pass, or the GM's resolution are legal.`,
+      );
     }
   } else if (cmd.type === 'reaction.pass') {
     return err('NO_REACTION_PENDING', 'engine.reactions', 'No reaction window is open.');
@@ -171,7 +180,14 @@ function refusal<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: EncounterSt
  * After the handler: a reaction command by an eligible combatant counts as its response, windows
  * every response answered close, the map is checked, and the version moves on.
  */
-function afterHandler<RS>(ruleset: Ruleset<RS>, spec: CommandSpec, state: EncounterState<RS>, cmd: Command, ctx: Ctx<RS>, draft: EncounterState<RS>): void {
+function afterHandler<RS>(
+  ruleset: Ruleset<RS>,
+  spec: CommandSpec,
+  state: EncounterState<RS>,
+  cmd: Command,
+  ctx: Ctx<RS>,
+  draft: EncounterState<RS>,
+): void {
   const window = state.reaction;
   const w = draft.reaction;
   if (w && window && w.id === window.id && spec.reaction && cmd.type !== 'reaction.pass') {
@@ -196,7 +212,11 @@ export function replay<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, co
 }
 
 /** Rebuild a state from events alone (each batch was one command). */
-export function rebuild<RS>(ruleset: Ruleset<RS>, initial: EncounterState<RS>, batches: readonly (readonly EngineEvent[])[]): EncounterState<RS> {
+export function rebuild<RS>(
+  ruleset: Ruleset<RS>,
+  initial: EncounterState<RS>,
+  batches: readonly (readonly EngineEvent[])[],
+): EncounterState<RS> {
   let state = initial;
   for (const batch of batches) {
     if (ruleset.cow) {
@@ -221,7 +241,14 @@ export function legalActions<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
   const options = ruleset.legalActions(state, combatantId);
   const w = state.reaction;
   if (w && w.responses[combatantId] === 'pending') {
-    options.push({ command: 'reaction.pass', label: 'Pass (do not react)', kind: 'reaction', allowed: true, template: { combatantId }, rule: 'engine.reactions' });
+    options.push({
+      command: 'reaction.pass',
+      label: 'Pass (do not react)',
+      kind: 'reaction',
+      allowed: true,
+      template: { combatantId },
+      rule: 'engine.reactions',
+    });
   }
   return options;
 }

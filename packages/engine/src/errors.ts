@@ -49,4 +49,3 @@ export class RuleViolation extends Error {
     return { code: this.code, rule: this.rule, message: this.message };
   }
 }
-

@@ -7,12 +7,36 @@ const RECENT_ROLLS = 16;
 
 /** The event types `evolve` handles itself; none but `dice.forced` and `dice.rolled` touch `forcedRolls`. */
 export const CORE_EVENTS = new Set([
-  'combatant.added', 'combatant.removed', 'combatant.updated', 'combatant.placed', 'effect.applied', 'effect.removed',
-  'effect.expired', 'combat.started', 'combat.ended', 'clock.changed', 'dice.rolled', 'dice.forced', 'dice.overridden',
-  'reaction.opened', 'reaction.responded', 'reaction.closed',
+  'combatant.added',
+  'combatant.removed',
+  'combatant.updated',
+  'combatant.placed',
+  'effect.applied',
+  'effect.removed',
+  'effect.expired',
+  'combat.started',
+  'combat.ended',
+  'clock.changed',
+  'dice.rolled',
+  'dice.forced',
+  'dice.overridden',
+  'reaction.opened',
+  'reaction.responded',
+  'reaction.closed',
 ]);
 
-type DiceRolled = { type: 'dice.rolled'; rngAfter: number[]; rollId: string; formula: string; total: number; purpose: string; combatantId: string | null; forcedIndex?: number; draw?: number; drawn?: number };
+type DiceRolled = {
+  type: 'dice.rolled';
+  rngAfter: number[];
+  rollId: string;
+  formula: string;
+  total: number;
+  purpose: string;
+  combatantId: string | null;
+  forcedIndex?: number;
+  draw?: number;
+  drawn?: number;
+};
 /** The core's events as `evolve` reads them: what core.ts, ctx.ts and map.ts emit (and a log holds). */
 type CoreEvent = { gmOnly?: boolean } & (
   | { type: 'combatant.added'; combatant: Combatant }

@@ -17,7 +17,8 @@ export function chebyshev(a: Square, b: Square): number {
 
 export function squaresWithin(center: Square, reach: number): Square[] {
   const out: Square[] = [];
-  for (let dx = -reach; dx <= reach; dx++) for (let dy = -reach; dy <= reach; dy++) if (dx || dy) out.push({ x: center.x + dx, y: center.y + dy });
+  for (let dx = -reach; dx <= reach; dx++)
+    for (let dy = -reach; dy <= reach; dy++) if (dx || dy) out.push({ x: center.x + dx, y: center.y + dy });
   return out;
 }
 
@@ -87,4 +88,3 @@ export function squareLine(a: Square, b: Square): Square[] {
   }
   return out;
 }
-

@@ -10,14 +10,7 @@ export { sameObj as sameShallow } from './cow.js';
 export { hasKeys as hasExactKeys, inEngineOrder } from './shapes.js';
 export { draftWriter, type Writer } from './writer.js';
 export { requireCombatant, makeEffect } from './core.js';
-export {
-  apply,
-  createEncounter,
-  commandsOf,
-  replay,
-  rebuild,
-  legalActions,
-} from './engine.js';
+export { apply, createEncounter, commandsOf, replay, rebuild, legalActions } from './engine.js';
 export { hasCondition, expireEffects } from './effects.js';
 export { jsonCopy } from './json-copy.js';
 export { projectState, gmView, viewKeyOf, viewerOfKey, keepIf, keepKeys, mapValuesShared, withParts } from './projection.js';

@@ -87,7 +87,7 @@ export function mapCommands(ruleset: Ruleset): Record<string, CommandSpec> {
  */
 export function checkMapAfter(ruleset: Ruleset, before: EncounterState<unknown>, ctx: Ctx<unknown>, cmd: Command): void {
   const kind = ruleset.space?.kind;
-  if (kind !== 'squares' && kind !== 'hexes' || cmd.type === 'map.set') return;
+  if ((kind !== 'squares' && kind !== 'hexes') || cmd.type === 'map.set') return;
   const m = mapOf(ctx.state);
   if (!m) return;
   const walls = new Set(m.walls.map((w) => cellKey(w)));
@@ -95,13 +95,15 @@ export function checkMapAfter(ruleset: Ruleset, before: EncounterState<unknown>,
     const k = cellKey(p);
     if (k === null) return;
     if (walls.has(k)) ctx.fail('ILLEGAL_ACTION', 'map.walls', `A wall stands at ${k}: ${who} cannot go there.`);
-    if (!onMap(kind, m, p as { x: number })) ctx.fail('ILLEGAL_ACTION', 'map.bounds', `${k} is off the map (${m.width} × ${m.height}): ${who} cannot go there.`);
+    if (!onMap(kind, m, p as { x: number }))
+      ctx.fail('ILLEGAL_ACTION', 'map.bounds', `${k} is off the map (${m.width} × ${m.height}): ${who} cannot go there.`);
   };
   const mover = typeof cmd.combatantId === 'string' ? (ctx.state.combatants[cmd.combatantId]?.name ?? 'the combatant') : 'the combatant';
   if (Array.isArray(cmd.path)) for (const p of cmd.path) check(p, mover);
   if (cmd.to !== undefined) check(cmd.to, mover);
   for (const [id, c] of Object.entries(ctx.state.combatants)) {
     const was = before.combatants[id];
-    if (c.position !== null && (!was || was.position !== c.position) && cellKey(c.position) !== cellKey(was?.position)) check(c.position, c.name);
+    if (c.position !== null && (!was || was.position !== c.position) && cellKey(c.position) !== cellKey(was?.position))
+      check(c.position, c.name);
   }
 }

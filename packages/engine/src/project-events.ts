@@ -66,7 +66,8 @@ function stripSecrets(stats: unknown, secret: readonly string[]): unknown {
 /** JSON strings (ids and names) of the combatants a viewer cannot see in `projection`. */
 export function unseenMarkers(state: EncounterState, projection: EncounterState): string[] {
   const out: string[] = [];
-  for (const c of Object.values(state.combatants)) if (projection.combatants[c.id] === undefined) out.push(JSON.stringify(c.id), JSON.stringify(c.name));
+  for (const c of Object.values(state.combatants))
+    if (projection.combatants[c.id] === undefined) out.push(JSON.stringify(c.id), JSON.stringify(c.name));
   return out;
 }
 
@@ -100,7 +101,10 @@ export function projectEvents(
   if (viewer.role === 'gm') return gmEvents(events);
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   const view = projection ?? (ruleset ? projectState(ruleset, stateAfter, viewer) : null);
-  const seen = (id: unknown) => id === null || id === undefined || (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
+  const seen = (id: unknown) =>
+    id === null ||
+    id === undefined ||
+    (typeof id === 'string' && (view ? view.combatants[id] !== undefined : !stateAfter.combatants[id]?.hidden));
   const unseen = unseenOf(stateAfter.combatants, view ? view.combatants : null, seen);
   let unseenList: Unseen[] | null = null;
   const unseenNow = () => (unseenList ??= view ? unseenIn(stateAfter.combatants, view.combatants) : unseenBy(stateAfter, viewer));

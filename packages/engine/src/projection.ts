@@ -174,7 +174,9 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
   const playerId = viewer.role === 'player' ? viewer.playerId : null;
   const combatants = combatantsFor(state.combatants, viewer.role, playerId) as EncounterState<RS>['combatants'];
   const all = combatants === state.combatants;
-  const seen = all ? (id: string | null) => id === null || state.combatants[id] !== undefined : (id: string | null) => id === null || combatants[id] !== undefined;
+  const seen = all
+    ? (id: string | null) => id === null || state.combatants[id] !== undefined
+    : (id: string | null) => id === null || combatants[id] !== undefined;
   const reaction = state.reaction;
   let unseen: readonly Unseen[] | null = null;
   const unseenNow = () => (unseen ??= all ? EMPTY : unseenIn(state.combatants, combatants));
@@ -187,7 +189,11 @@ export function projectState<RS>(ruleset: Ruleset<RS>, state: EncounterState<RS>
     rng: EMPTY,
     forcedRolls: EMPTY,
     reaction: reaction ? projectReaction(reaction, seen, unseenNow()) : null,
-    rs: ruleset.projectState ? projectRs(ruleset, state, viewer, combatants, unseenNow()) : all ? state.rs : scrubUnseen(state.rs, unseenNow()),
+    rs: ruleset.projectState
+      ? projectRs(ruleset, state, viewer, combatants, unseenNow())
+      : all
+        ? state.rs
+        : scrubUnseen(state.rs, unseenNow()),
   };
   if (state.dice) out.dice = publicDice(state.dice);
   return out;
@@ -281,7 +287,12 @@ function projectClock(clock: EncounterState['clock'], visible: object, seen: (id
  * same list when nothing is narrowed; the same effect view for the same effect and combatants view.
  */
 const effectViews = new WeakMap<Effect, unknown[]>();
-function projectEffects(effects: Effect[], visible: object, seen: (id: string | null) => boolean, unseen: () => readonly Unseen[]): Effect[] {
+function projectEffects(
+  effects: Effect[],
+  visible: object,
+  seen: (id: string | null) => boolean,
+  unseen: () => readonly Unseen[],
+): Effect[] {
   let out: Effect[] | null = null;
   for (let i = 0; i < effects.length; i++) {
     const e = effects[i]!;
@@ -310,7 +321,11 @@ function projectEffect(e: Effect, visible: object, seen: (id: string | null) => 
 export function projectEffectFor(e: Effect, seen: (id: string | null) => boolean, unseen: readonly Unseen[]): Effect {
   const data = e.data === undefined ? undefined : scrubUnseen(e.data, unseen);
   if (seen(e.sourceId) && seen(e.startedAt.current) && data === e.data) return e;
-  const out: Effect = { ...e, sourceId: seen(e.sourceId) ? e.sourceId : null, startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null } };
+  const out: Effect = {
+    ...e,
+    sourceId: seen(e.sourceId) ? e.sourceId : null,
+    startedAt: seen(e.startedAt.current) ? e.startedAt : { ...e.startedAt, current: null },
+  };
   if (data !== undefined) out.data = data;
   return out;
 }
@@ -356,7 +371,11 @@ function projectReaction(w: ReactionWindow, seen: (id: string | null) => boolean
 }
 
 /** A reaction window's trigger without an unseen combatant: not as its actor, not named in its description. */
-export function projectTrigger(t: ReactionWindow['trigger'], seen: (id: string | null) => boolean, unseen: readonly Unseen[]): ReactionWindow['trigger'] {
+export function projectTrigger(
+  t: ReactionWindow['trigger'],
+  seen: (id: string | null) => boolean,
+  unseen: readonly Unseen[],
+): ReactionWindow['trigger'] {
   const description = redactText(t.description, unseen);
   if (seen(t.combatantId) && description === t.description) return t;
   return { ...t, combatantId: seen(t.combatantId) ? t.combatantId : null, description };

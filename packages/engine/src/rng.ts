@@ -43,4 +43,3 @@ export class Rng {
     return this.gen.getState() as number[];
   }
 }
-

@@ -31,7 +31,24 @@ export const literalCombatant = (v: Combatant): Combatant => ({
   data: v.data,
 });
 /** The state's own keys, in the order `createEncounter` builds it. */
-export const ROOT_KEYS = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs', 'dice'];
+export const ROOT_KEYS = [
+  'id',
+  'name',
+  'ruleset',
+  'options',
+  'version',
+  'status',
+  'clock',
+  'sides',
+  'combatants',
+  'effects',
+  'reaction',
+  'rng',
+  'forcedRolls',
+  'rolls',
+  'rs',
+  'dice',
+];
 export const literalRoot = <RS>(v: EncounterState<RS>): EncounterState<RS> => ({
   id: v.id,
   name: v.name,
@@ -119,4 +136,5 @@ export const copyClock = (v: Clock): Clock => ({ ...v });
 export const CLOCK_KEYS = ['round', 'phase', 'order', 'current'];
 export const literalClock = (v: Clock): Clock => ({ round: v.round, phase: v.phase, order: v.order, current: v.current });
 /** `sameObj` for two clocks that have exactly `CLOCK_KEYS` (reads that stay monomorphic). */
-export const sameClock = (c: Clock, o: Clock): boolean => c.round === o.round && c.phase === o.phase && c.order === o.order && c.current === o.current;
+export const sameClock = (c: Clock, o: Clock): boolean =>
+  c.round === o.round && c.phase === o.phase && c.order === o.order && c.current === o.current;

@@ -135,10 +135,18 @@ export function withoutCombatants<S extends EncounterState>(state: S, ids: reado
   const gone = new Set(ids);
   const combatants: Record<string, Combatant> = {};
   for (const id in state.combatants) if (!gone.has(id)) combatants[id] = state.combatants[id]!;
-  const clock = { ...state.clock, order: state.clock.order.filter((id) => !gone.has(id)), current: state.clock.current !== null && gone.has(state.clock.current) ? null : state.clock.current };
+  const clock = {
+    ...state.clock,
+    order: state.clock.order.filter((id) => !gone.has(id)),
+    current: state.clock.current !== null && gone.has(state.clock.current) ? null : state.clock.current,
+  };
   const w = state.reaction;
   const reaction = w
-    ? { ...w, eligible: w.eligible.filter((id) => !gone.has(id)), responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => !gone.has(id))) }
+    ? {
+        ...w,
+        eligible: w.eligible.filter((id) => !gone.has(id)),
+        responses: Object.fromEntries(Object.entries(w.responses).filter(([id]) => !gone.has(id))),
+      }
     : null;
   return { ...state, combatants, clock, reaction, effects: state.effects.filter((e) => e.targetId === null || !gone.has(e.targetId)) };
 }

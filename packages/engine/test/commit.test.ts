@@ -34,7 +34,12 @@ function fresh(): S {
 }
 function started(): { s0: S; s: S; log: Command[]; events: EngineEvent[][] } {
   const s0 = fresh();
-  const log: Command[] = [...adds, { type: 'dice.contribute', by: gm, value: C_GM }, { type: 'dice.contribute', by: p1, value: C_P1 }, { type: 'combat.start', by: gm }];
+  const log: Command[] = [
+    ...adds,
+    { type: 'dice.contribute', by: gm, value: C_GM },
+    { type: 'dice.contribute', by: p1, value: C_P1 },
+    { type: 'combat.start', by: gm },
+  ];
   let s = s0;
   const events: EngineEvent[][] = [];
   for (const c of log) {
@@ -48,9 +53,19 @@ function started(): { s0: S; s: S; log: Command[]; events: EngineEvent[][] } {
 describe('committed dice (docs/dice.md)', () => {
   it('"the encounter publishes commitment = SHA-256(seed || salt)": the same digest as node:crypto over the raw bytes', () => {
     const s = fresh();
-    const expected = createHash('sha256').update(Buffer.concat([Buffer.from(SEED, 'hex'), Buffer.from(SALT, 'hex')])).digest('hex');
+    const expected = createHash('sha256')
+      .update(Buffer.concat([Buffer.from(SEED, 'hex'), Buffer.from(SALT, 'hex')]))
+      .digest('hex');
     expect(commitmentOf({ seed: SEED, salt: SALT })).toBe(expected);
-    expect(s.dice).toMatchObject({ scheme: 'fray-dice/v1', commitment: expected, contributions: [], sealed: false, draws: 0, autoReveal: true, revealed: null });
+    expect(s.dice).toMatchObject({
+      scheme: 'fray-dice/v1',
+      commitment: expected,
+      contributions: [],
+      sealed: false,
+      draws: 0,
+      autoReveal: true,
+      revealed: null,
+    });
   });
 
   it('"the secret stays out of every projection (GM too)": every viewer sees the commitment, none the seed, salt or generator', () => {
@@ -72,9 +87,26 @@ describe('committed dice (docs/dice.md)', () => {
     expect(startEvents[0]).toEqual({ type: 'combat.started' });
     expect(startEvents[1]).toEqual({ type: 'dice.sealed', contributors: ['gm', 'player:p1'] });
     // the documented derivation, computed here with node:crypto
-    const digest = createHash('sha256').update(JSON.stringify(['fray-dice/v1', SEED, [['gm', C_GM], ['player:p1', C_P1]]]), 'utf8').digest();
+    const digest = createHash('sha256')
+      .update(
+        JSON.stringify([
+          'fray-dice/v1',
+          SEED,
+          [
+            ['gm', C_GM],
+            ['player:p1', C_P1],
+          ],
+        ]),
+        'utf8',
+      )
+      .digest();
     const state = [0, 4, 8, 12].map((i) => digest.readInt32BE(i));
-    expect(deriveRngState(SEED, [{ by: 'gm', value: C_GM }, { by: 'player:p1', value: C_P1 }])).toEqual(state);
+    expect(
+      deriveRngState(SEED, [
+        { by: 'gm', value: C_GM },
+        { by: 'player:p1', value: C_P1 },
+      ]),
+    ).toEqual(state);
     // initiative rolls: positions one after the other from 0
     const rolls = startEvents.filter((e) => e.type === 'dice.rolled');
     expect(rolls.map((r) => r.draw)).toEqual([0, rolls[0]!.drawn]);
@@ -84,9 +116,12 @@ describe('committed dice (docs/dice.md)', () => {
     expect(other).not.toEqual(state);
   });
 
-  it('replays and rebuilds to the live state (the secret is in the server\'s state, the log needs nothing else)', () => {
+  it("replays and rebuilds to the live state (the secret is in the server's state, the log needs nothing else)", () => {
     const { s0, s, log, events } = started();
-    const more: Command[] = [{ type: 'dice.roll', by: gm, formula: '4d6kh3+1', purpose: 'secret', secret: true }, { type: 'combat.end', by: gm }];
+    const more: Command[] = [
+      { type: 'dice.roll', by: gm, formula: '4d6kh3+1', purpose: 'secret', secret: true },
+      { type: 'combat.end', by: gm },
+    ];
     let live = s;
     for (const c of more) {
       const r = run(live, c);
@@ -100,11 +135,20 @@ describe('committed dice (docs/dice.md)', () => {
   it('bad input: contribute twice, after the seal, on an old encounter, not hex: typed errors naming engine.dice.contribute, nothing changed', () => {
     const s0 = fresh();
     const once = run(s0, { type: 'dice.contribute', by: gm, value: C_GM }).state;
-    expect(refused(once, { type: 'dice.contribute', by: gm, value: C_P1 })).toMatchObject({ code: 'DICE_ALREADY_CONTRIBUTED', rule: 'engine.dice.contribute' });
+    expect(refused(once, { type: 'dice.contribute', by: gm, value: C_P1 })).toMatchObject({
+      code: 'DICE_ALREADY_CONTRIBUTED',
+      rule: 'engine.dice.contribute',
+    });
     expect(refused(s0, { type: 'dice.contribute', by: gm, value: 'xyz' })).toMatchObject({ code: 'INVALID_COMMAND' });
-    expect(refused(s0, { type: 'dice.contribute', by: { role: 'system' }, value: C_GM })).toMatchObject({ code: 'NOT_AUTHORIZED', rule: 'engine.dice.contribute' });
+    expect(refused(s0, { type: 'dice.contribute', by: { role: 'system' }, value: C_GM })).toMatchObject({
+      code: 'NOT_AUTHORIZED',
+      rule: 'engine.dice.contribute',
+    });
     const { s } = started();
-    expect(refused(s, { type: 'dice.contribute', by: p1, value: C_GM })).toMatchObject({ code: 'DICE_SEALED', rule: 'engine.dice.contribute' });
+    expect(refused(s, { type: 'dice.contribute', by: p1, value: C_GM })).toMatchObject({
+      code: 'DICE_SEALED',
+      rule: 'engine.dice.contribute',
+    });
     const old = createEncounter(mini, { id: 'enc', seed: 7 }) as S;
     expect(refused(old, { type: 'dice.contribute', by: gm, value: C_GM })).toMatchObject({ code: 'DICE_NOT_COMMITTED' });
     // a roll in setup seals too: contributions close with the first die
@@ -120,7 +164,10 @@ describe('committed dice (docs/dice.md)', () => {
     const end = run(s, { type: 'combat.end', by: gm });
     expect(end.events.at(-1)).toEqual({ type: 'dice.revealed', seed: SEED, salt: SALT, commitment: s.dice!.commitment });
     expect(projectState(mini as never, end.state as never, p1).dice).toMatchObject({ revealed: { seed: SEED, salt: SALT } });
-    expect(refused(end.state, { type: 'dice.reveal', by: gm })).toMatchObject({ code: 'DICE_ALREADY_REVEALED', rule: 'engine.dice.reveal' });
+    expect(refused(end.state, { type: 'dice.reveal', by: gm })).toMatchObject({
+      code: 'DICE_ALREADY_REVEALED',
+      rule: 'engine.dice.reveal',
+    });
     expect(refused(end.state, { type: 'dice.roll', by: gm, formula: '1d6', purpose: 'late' })).toMatchObject({ code: 'COMBAT_ENDED' });
   });
 

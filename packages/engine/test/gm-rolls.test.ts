@@ -24,7 +24,7 @@ describe('"GM rolls default to secret (a per-encounter option)"', () => {
     expect(back.ok && (back.state as EncounterState).options.gmRollsSecret).toBe(true);
   });
 
-  it('only the GM sets it; a value that is not a boolean is refused with the schema\'s message', () => {
+  it("only the GM sets it; a value that is not a boolean is refused with the schema's message", () => {
     const s0 = createEncounter(mini, { id: 'enc', seed: 3 });
     const player = apply(mini as never, s0 as never, { type: 'encounter.gmRolls', by: { role: 'player', playerId: 'p1' }, secret: false });
     expect(player.ok ? null : player.error.code).toBe('NOT_AUTHORIZED');

@@ -47,7 +47,17 @@ describe('jsonCopy', () => {
 describe('apply: the envelope fast path', () => {
   const s0 = createEncounter(mini, { id: 'e', seed: 1 });
   it('refuses malformed envelopes with the schema message, as before', () => {
-    for (const bad of [null, 1, {}, { type: '' }, { type: 'x'.repeat(65), by: { role: 'gm' } }, { type: 'dice.roll' }, { type: 'dice.roll', by: { role: 'player' } }, { type: 'dice.roll', by: { role: 'player', playerId: '' } }, { type: 'dice.roll', by: { role: 'boss' } }]) {
+    for (const bad of [
+      null,
+      1,
+      {},
+      { type: '' },
+      { type: 'x'.repeat(65), by: { role: 'gm' } },
+      { type: 'dice.roll' },
+      { type: 'dice.roll', by: { role: 'player' } },
+      { type: 'dice.roll', by: { role: 'player', playerId: '' } },
+      { type: 'dice.roll', by: { role: 'boss' } },
+    ]) {
       const r = apply(mini, s0, bad);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error).toMatchObject({ code: 'INVALID_COMMAND', rule: 'engine.commands' });

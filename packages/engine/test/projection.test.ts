@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter } from '../src/engine.js';
-import { keepIf, keepKeys, mapValuesShared, projectionCacheStats, projectState, viewKeyOf, viewerOfKey, withParts } from '../src/projection.js';
+import {
+  keepIf,
+  keepKeys,
+  mapValuesShared,
+  projectionCacheStats,
+  projectState,
+  viewKeyOf,
+  viewerOfKey,
+  withParts,
+} from '../src/projection.js';
 import { mini } from './fixture.js';
 import type { EncounterState, Viewer } from '../src/types.js';
 
@@ -14,7 +23,10 @@ const must = (s: EncounterState, cmd: Record<string, unknown>): EncounterState =
 function table(): EncounterState {
   let s = createEncounter(mini, { id: 'enc', seed: 3, options: { parry: true } }) as EncounterState;
   s = must(s, { type: 'combatant.add', combatant: { id: 'a', name: 'Aria', side: 'heroes', controller: 'p1', stats: { hp: 10 } } });
-  s = must(s, { type: 'combatant.add', combatant: { id: 'b', name: 'Brak', side: 'heroes', controller: 'p2', secretStats: ['hp'], stats: { hp: 10 } } });
+  s = must(s, {
+    type: 'combatant.add',
+    combatant: { id: 'b', name: 'Brak', side: 'heroes', controller: 'p2', secretStats: ['hp'], stats: { hp: 10 } },
+  });
   s = must(s, { type: 'combatant.add', combatant: { id: 'g', name: 'Ghoul', side: 'monsters', hidden: true, stats: { hp: 8 } } });
   s = must(s, { type: 'combatant.add', combatant: { id: 'o', name: 'Orc', side: 'monsters', secretStats: ['hp'], stats: { hp: 12 } } });
   return must(s, { type: 'combat.start' });
@@ -61,12 +73,14 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
     expect(viewKeyOf(s, p2)).toBe('player:p2'); // Brak's hp is secret, but not from Brak's player
     expect(viewKeyOf(s, { role: 'player', playerId: 'nobody' })).toBe('public');
     // the public view stands for p1 exactly
-    expect(JSON.stringify(projectState(mini as never, s, viewerOfKey('public', p1)))).toBe(JSON.stringify(projectState(mini as never, s, p1)));
+    expect(JSON.stringify(projectState(mini as never, s, viewerOfKey('public', p1)))).toBe(
+      JSON.stringify(projectState(mini as never, s, p1)),
+    );
     expect((projectState(mini as never, s, p2).combatants.b!.stats as Record<string, unknown>).hp).toBe(10);
     expect((projectState(mini as never, s, spectator).combatants.b!.stats as Record<string, unknown>).hp).toBeUndefined();
   });
 
-  it('each viewer\'s view of an unchanged part is the same object state after state, with viewers who see different combatants taking turns', () => {
+  it("each viewer's view of an unchanged part is the same object state after state, with viewers who see different combatants taking turns", () => {
     // a ruleset part of its own per viewer ("projects the state ... for each viewer")
     let made = 0;
     const rs = { ...(mini as object), projectState: (r: unknown, v: Viewer) => (made++, { ...(r as object), for: v.role }) } as never;
@@ -113,7 +127,10 @@ describe('projection: what each viewer sees, shared where it is the same', () =>
     }
     expect(projectionCacheStats.keys).toBe(before);
     // the same with a hidden combatant: the narrowed parts are cached, once per part, and asked again they come back the same
-    const hidden = must(s, { type: 'combatant.add', combatant: { id: 'g', name: 'Ghoul', side: 'monsters', hidden: true, stats: { hp: 8 } } });
+    const hidden = must(s, {
+      type: 'combatant.add',
+      combatant: { id: 'g', name: 'Ghoul', side: 'monsters', hidden: true, stats: { hp: 8 } },
+    });
     const v1 = projectState(mini as never, hidden, spectator);
     const added = projectionCacheStats.keys - before;
     expect(added).toBeGreaterThan(0);

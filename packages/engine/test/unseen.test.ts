@@ -21,8 +21,14 @@ function run(s: EncounterState, cmd: Record<string, unknown>) {
 /** Hero (p1's), and Shade, hidden, whose turn it is. */
 function table(): EncounterState {
   let s = createEncounter(mini as never, { id: 'e', seed: 1 }) as EncounterState;
-  s = run(s, { type: 'combatant.add', combatant: { id: 'hero', name: 'Hero', side: 'pcs', controller: 'p1', stats: { hp: 5, init: 1 } } }).state;
-  s = run(s, { type: 'combatant.add', combatant: { id: 'shade', name: 'Shade', side: 'npcs', hidden: true, stats: { hp: 5, init: 9 } } }).state;
+  s = run(s, {
+    type: 'combatant.add',
+    combatant: { id: 'hero', name: 'Hero', side: 'pcs', controller: 'p1', stats: { hp: 5, init: 1 } },
+  }).state;
+  s = run(s, {
+    type: 'combatant.add',
+    combatant: { id: 'shade', name: 'Shade', side: 'npcs', hidden: true, stats: { hp: 5, init: 9 } },
+  }).state;
   s = run(s, { type: 'combat.start' }).state;
   if (s.clock.current !== 'shade') s = run(s, { type: 'turn.end', combatantId: s.clock.current }).state;
   expect(s.clock.current).toBe('shade');
@@ -32,26 +38,42 @@ function table(): EncounterState {
 describe('what players and spectators see of hidden combatants', () => {
   it('"an effect applied while the hidden combatant\'s turn is current" shows no id of it: not as startedAt.current, not as its source', () => {
     const s = table();
-    const r = run(s, { type: 'effect.apply', targetId: 'hero', sourceId: 'shade', name: 'Chill', data: { from: 'shade', note: 'Shade laughs', n: 2 } });
+    const r = run(s, {
+      type: 'effect.apply',
+      targetId: 'hero',
+      sourceId: 'shade',
+      name: 'Chill',
+      data: { from: 'shade', note: 'Shade laughs', n: 2 },
+    });
     for (const viewer of [spectator, p1]) {
       const view = projectState(mini as never, r.state as never, viewer);
       expect(view.effects).toHaveLength(1);
-      expect(view.effects[0]).toMatchObject({ name: 'Chill', sourceId: null, startedAt: { current: null }, data: { from: null, note: 'someone laughs', n: 2 } });
+      expect(view.effects[0]).toMatchObject({
+        name: 'Chill',
+        sourceId: null,
+        startedAt: { current: null },
+        data: { from: null, note: 'someone laughs', n: 2 },
+      });
       const events = projectEvents(r.events, viewer, r.state as never, view);
       expect(events.map((e) => e.type)).toContain('effect.applied');
       expect(JSON.stringify([view, events])).not.toContain('shade');
     }
     // the GM sees the effect whole
-    expect(projectState(mini as never, r.state as never, gm).effects[0]).toMatchObject({ sourceId: 'shade', startedAt: { current: 'shade' } });
+    expect(projectState(mini as never, r.state as never, gm).effects[0]).toMatchObject({
+      sourceId: 'shade',
+      startedAt: { current: 'shade' },
+    });
   });
 
-  it('a roll\'s purpose and a reaction trigger\'s description never name an unseen combatant', () => {
+  it("a roll's purpose and a reaction trigger's description never name an unseen combatant", () => {
     const s = table();
     const r = run(s, { type: 'dice.roll', formula: '1d6', purpose: 'Hero dodges Shade', combatantId: 'hero' });
     const view = projectState(mini as never, r.state as never, spectator);
     expect(view.rolls.at(-1)!.purpose).toBe('Hero dodges someone');
     expect(JSON.stringify(projectEvents(r.events, spectator, r.state as never, view))).toContain('Hero dodges someone');
-    expect(redactText('Shade moved; Shadeling stays; shade-2 too; shade waits', [{ id: 'shade', name: 'Shade' }])).toBe('someone moved; Shadeling stays; shade-2 too; someone waits');
+    expect(redactText('Shade moved; Shadeling stays; shade-2 too; shade waits', [{ id: 'shade', name: 'Shade' }])).toBe(
+      'someone moved; Shadeling stays; shade-2 too; someone waits',
+    );
   });
 
   it('legal actions list no unseen combatant as a choice, a provoker, or in their text', () => {

@@ -28,7 +28,10 @@ export const createAccountReply = z.object({
 });
 
 /** `POST /sessions`: a name and a password, or an account token (a token account moving to the cookie). */
-export const createSessionBody = z.union([z.object({ name: signInName, password }).strict(), z.object({ token: z.string().min(1).max(200) }).strict()]);
+export const createSessionBody = z.union([
+  z.object({ name: signInName, password }).strict(),
+  z.object({ token: z.string().min(1).max(200) }).strict(),
+]);
 export const sessionReply = z.object({
   accountId: z.string(),
   sessionId: z.string(),
@@ -92,7 +95,15 @@ const webauthnResponse = z
   })
   .passthrough();
 export const webauthnOptionsReply = z.object({ challengeId: z.string(), options: z.record(z.string(), z.unknown()) });
-export const passkeyRegisterBody = z.object({ challengeId: z.string().min(1).max(64), name: z.string().trim().min(1).max(80).optional(), response: webauthnResponse }).strict();
+export const passkeyRegisterBody = z
+  .object({ challengeId: z.string().min(1).max(64), name: z.string().trim().min(1).max(80).optional(), response: webauthnResponse })
+  .strict();
 export const passkeySignInBody = z.object({ challengeId: z.string().min(1).max(64), response: webauthnResponse }).strict();
-export const passkeyInfo = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), backedUp: z.boolean() });
+export const passkeyInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  backedUp: z.boolean(),
+});
 export const passkeyListReply = z.object({ passkeys: z.array(passkeyInfo) });

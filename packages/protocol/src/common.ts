@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** The pieces HTTP and socket.io messages share: ids, roles, patches, commands, deadlines. */
 export const idSchema = z.string().min(1).max(64);
 /** A client's idempotency key for a command. */
-export const commandIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, . _ : -');
+export const commandIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, . _ : -');
 export const viewerRoleSchema = z.enum(['gm', 'player', 'spectator']);
 export type ViewerRole = z.infer<typeof viewerRoleSchema>;
 

@@ -7,7 +7,12 @@ export const createEncounterBody = z
     name: z.string().min(1).max(120),
     ruleset: z.string().min(1).max(64),
     options: z.record(z.string(), z.unknown()).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .strict();
 
@@ -25,7 +30,13 @@ export const encounterSummarySchema = z.object({
 export type EncounterSummary = z.infer<typeof encounterSummarySchema>;
 
 /** An invite as the GM sees it (never its token: the server keeps only a hash). */
-const inviteInfoSchema = z.object({ id: z.string(), role: z.enum(['player', 'spectator']), playerId: z.string().nullable(), combatantIds: z.array(z.string()), revoked: z.boolean() });
+const inviteInfoSchema = z.object({
+  id: z.string(),
+  role: z.enum(['player', 'spectator']),
+  playerId: z.string().nullable(),
+  combatantIds: z.array(z.string()),
+  revoked: z.boolean(),
+});
 export type InviteInfo = z.infer<typeof inviteInfoSchema>;
 
 export const encounterDetailSchema = encounterSummarySchema.extend({

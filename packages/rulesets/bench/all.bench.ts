@@ -75,7 +75,8 @@ function recApply(R: Ruleset, s: St, c: Cmd): ReturnType<typeof apply> {
     freeze(s);
     const viaDraft = JSON.stringify(apply({ ...R, cow: false }, s, c));
     const viaCow = apply(R, s, c);
-    if (JSON.stringify(viaCow) !== viaDraft) throw new Error(`${R.id}: the copy-on-write path differs from the draft path on ${JSON.stringify(c)}`);
+    if (JSON.stringify(viaCow) !== viaDraft)
+      throw new Error(`${R.id}: the copy-on-write path differs from the draft path on ${JSON.stringify(c)}`);
   }
   const r = apply(R, s, c);
   if (digest) {
@@ -85,7 +86,9 @@ function recApply(R: Ruleset, s: St, c: Cmd): ReturnType<typeof apply> {
       for (const ev of r.events) digest.update(eventText(ev));
     }
     if (process.env.BENCH_DIGEST_LOG) {
-      const line = r.ok ? `${createHash('sha1').update(JSON.stringify(r.state)).digest('hex')} ${r.events.map(eventText).join(' ')}` : JSON.stringify(r);
+      const line = r.ok
+        ? `${createHash('sha1').update(JSON.stringify(r.state)).digest('hex')} ${r.events.map(eventText).join(' ')}`
+        : JSON.stringify(r);
       appendFileSync(process.env.BENCH_DIGEST_LOG, `${line}\n`);
     }
   }
@@ -96,13 +99,17 @@ function eventText(ev: Record<string, unknown>): string {
   try {
     return JSON.stringify(ev);
   } catch {
-    return JSON.stringify(Object.fromEntries(Object.keys(ev).map((k) => {
-      try {
-        return [k, JSON.parse(JSON.stringify(ev[k]) ?? 'null') as unknown];
-      } catch {
-        return [k, '<revoked>'];
-      }
-    })));
+    return JSON.stringify(
+      Object.fromEntries(
+        Object.keys(ev).map((k) => {
+          try {
+            return [k, JSON.parse(JSON.stringify(ev[k]) ?? 'null') as unknown];
+          } catch {
+            return [k, '<revoked>'];
+          }
+        }),
+      ),
+    );
   }
 }
 
@@ -148,7 +155,10 @@ function legendsRecord(count: number): Recorded {
   const R = legends as Ruleset;
   let s = createEncounter(R, { id: 'bench', seed: 7, options: { initialTurnOrderDecisions: true } });
   const setup: Cmd[] = [
-    { type: 'defineZone', zone: { id: 'courtyard', traits: { groupDefenseRatio: 2 }, features: [{ id: 'well', name: 'Well', description: '' }] } },
+    {
+      type: 'defineZone',
+      zone: { id: 'courtyard', traits: { groupDefenseRatio: 2 }, features: [{ id: 'well', name: 'Well', description: '' }] },
+    },
     { type: 'defineZone', zone: { id: 'walls', neighbors: ['courtyard'], traits: { movementDie: 20 } } },
     { type: 'defineAction', action: { key: 'aim', name: 'Aim', kinds: ['minor'], tags: ['slowing'] } },
     { type: 'defineAction', action: { key: 'brace', name: 'Brace', kinds: ['minor'] } },
@@ -164,7 +174,15 @@ function legendsRecord(count: number): Recorded {
         name: `Fighter ${i}`,
         side,
         controller: side === 'heroes' ? `p${i}` : null,
-        stats: { DEX: 4 + (i % 5), SPD: 5 + (i % 4), STR: 4 + (i % 6), competences: ['blade', 'bow'], encumbrance: i === 4 ? 1 : 0, sprintingFocus: i % 5 === 0 ? 1 : 0, toughness: 1000 },
+        stats: {
+          DEX: 4 + (i % 5),
+          SPD: 5 + (i % 4),
+          STR: 4 + (i % 6),
+          competences: ['blade', 'bow'],
+          encumbrance: i === 4 ? 1 : 0,
+          sprintingFocus: i % 5 === 0 ? 1 : 0,
+          toughness: 1000,
+        },
         items: [
           ranged
             ? { id: `w${i}`, name: 'Bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow', twoHandedOnly: true } }
@@ -222,7 +240,9 @@ function legendsRecord(count: number): Recorded {
       }
       const id = s.rs.queue[0]!;
       const me = s.combatants[id]!;
-      const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
+      const enemies = Object.values(s.combatants)
+        .filter((c) => c.side !== me.side)
+        .map((c) => c.id);
       const target = enemies[n % enemies.length]!;
       const later = s.clock.order.slice(s.clock.order.indexOf(id) + 1).find((x) => s.rs.queue.includes(x));
       if (n % 7 === 0 && later) push({ type: 'prepareReaction', combatantId: id, watch: later, anticipate: 'follow' });
@@ -234,7 +254,9 @@ function legendsRecord(count: number): Recorded {
     const id = s.clock.current!;
     const me = s.combatants[id]!;
     const t = me.data.turn;
-    const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side).map((c) => c.id);
+    const enemies = Object.values(s.combatants)
+      .filter((c) => c.side !== me.side)
+      .map((c) => c.id);
     const target = enemies[n % enemies.length]!;
     const act = (action: string, extra: Cmd = {}) => push({ type: 'act', combatantId: id, action, ...extra });
     if (t.seq.length === 0) {
@@ -276,7 +298,15 @@ function ocvRecord(count: number): Recorded {
         id: `c${i}`,
         name: `Fighter ${i}`,
         side: i % 2 ? 'villains' : 'heroes',
-        stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4 + (i % 4), recovery: 4, stun: 30, endurance: 30, combatReflexes: i === 3 },
+        stats: {
+          combatValue: 4 + (i % 5),
+          lightningReflexes: i % 3,
+          move: 4 + (i % 4),
+          recovery: 4,
+          stun: 30,
+          endurance: 30,
+          combatReflexes: i === 3,
+        },
         position: { q: (i % 4) * 2 - 3, r: Math.floor(i / 4) * 2 - 2 + (i % 2) },
       },
     });
@@ -290,7 +320,9 @@ function ocvRecord(count: number): Recorded {
     if (w) {
       const who = w.eligible.find((id) => w.responses[id] === 'pending')!;
       const pass = { type: 'reaction.pass', by: gm, combatantId: who };
-      return w.kind === 'ocv-phases.attack-of-opportunity' && turn % 2 === 0 ? [{ type: 'opportunityAttack', by: gm, combatantId: who, manoeuvre: 'strike' }, pass] : [pass];
+      return w.kind === 'ocv-phases.attack-of-opportunity' && turn % 2 === 0
+        ? [{ type: 'opportunityAttack', by: gm, combatantId: who, manoeuvre: 'strike' }, pass]
+        : [pass];
     }
     const id = s.clock.current!;
     const me = s.combatants[id]!;
@@ -300,14 +332,23 @@ function ocvRecord(count: number): Recorded {
     const enemies = Object.values(s.combatants).filter((c) => c.side !== me.side && c.position);
     const near = enemies.filter((e) => hexDistance(p, e.position as Hex) === 1);
     const out: Cmd[] = [];
-    if (near.length && d.attacks === 0 && d.slots < cap) out.push({ type: 'attack', by: gm, combatantId: id, manoeuvre: turn % 5 === 0 ? 'haymaker' : 'strike', targetId: near[turn % near.length]!.id });
+    if (near.length && d.attacks === 0 && d.slots < cap)
+      out.push({
+        type: 'attack',
+        by: gm,
+        combatantId: id,
+        manoeuvre: turn % 5 === 0 ? 'haymaker' : 'strike',
+        targetId: near[turn % near.length]!.id,
+      });
     if (d.slots === 0 && enemies.length) {
-      const goal = enemies.reduce((a, b) => (hexDistance(p, a.position as Hex) <= hexDistance(p, b.position as Hex) ? a : b)).position as Hex;
+      const goal = enemies.reduce((a, b) => (hexDistance(p, a.position as Hex) <= hexDistance(p, b.position as Hex) ? a : b))
+        .position as Hex;
       const occupied = new Set(Object.values(s.combatants).map((c) => `${(c.position as Hex).q},${(c.position as Hex).r}`));
       const step = hexNeighbors(p)
         .filter((h) => !occupied.has(`${h.q},${h.r}`) && !(h.q === 0 && h.r === 0))
         .sort((a, b) => hexDistance(a, goal) - hexDistance(b, goal))[0];
-      if (step && hexDistance(step, goal) < hexDistance(p, goal)) out.push({ type: 'move', by: gm, combatantId: id, mode: 'move-half', path: [step] });
+      if (step && hexDistance(step, goal) < hexDistance(p, goal))
+        out.push({ type: 'move', by: gm, combatantId: id, mode: 'move-half', path: [step] });
     }
     out.push({ type: 'turn.end', by: gm, combatantId: id });
     return out;
@@ -329,7 +370,16 @@ function actionRoundRecord(count: number): Recorded {
         side: i < 6 ? 'heroes' : 'foes',
         position: { x: (i % 6) * 2, y: i < 6 ? 0 : 5 },
         // sturdy enough that the fight lasts the whole stream
-        stats: { naturalWeapons: true, initiative: i % 5, toughness: 40, defense: 2, attack: { close: 3 }, damage: { close: 2 }, range: 10, skills: { athletics: 2 } },
+        stats: {
+          naturalWeapons: true,
+          initiative: i % 5,
+          toughness: 40,
+          defense: 2,
+          attack: { close: 3 },
+          damage: { close: 2 },
+          range: 10,
+          skills: { athletics: 2 },
+        },
         items: [{ id: `w${i}`, name: 'Blade', location: 'carried', tags: ['weapon'] }],
       },
     });
@@ -341,7 +391,10 @@ function actionRoundRecord(count: number): Recorded {
     const w = s.reaction;
     if (w) {
       const id = w.eligible.find((x) => w.responses[x] === 'pending')!;
-      return [{ type: 'opportunity-attack', by: gm, combatantId: id }, { type: 'reaction.pass', by: gm, combatantId: id }];
+      return [
+        { type: 'opportunity-attack', by: gm, combatantId: id },
+        { type: 'reaction.pass', by: gm, combatantId: id },
+      ];
     }
     const me = s.clock.current!;
     const c = s.combatants[me]!;
@@ -357,7 +410,13 @@ function actionRoundRecord(count: number): Recorded {
     else {
       const f = foes[n % foes.length]!;
       const q = f.position as { x: number; y: number };
-      out.push({ type: 'move', by: gm, combatantId: me, mode: 'walk', path: [{ x: p.x + Math.sign(q.x - p.x), y: p.y + Math.sign(q.y - p.y) }] });
+      out.push({
+        type: 'move',
+        by: gm,
+        combatantId: me,
+        mode: 'walk',
+        path: [{ x: p.x + Math.sign(q.x - p.x), y: p.y + Math.sign(q.y - p.y) }],
+      });
       const r = foes.find((x) => x.id !== f.id);
       if (r) out.push({ type: 'attack', by: gm, combatantId: me, kind: 'ranged', targetId: r.id });
       if (n % 2 === 0) out.push({ type: 'defend', by: gm, combatantId: me });
@@ -386,7 +445,13 @@ function actionPointsRecord(count: number): Recorded {
         id: `c${i}`,
         name: `Fighter ${i}`,
         side: i < 6 ? 'heroes' : 'monsters',
-        stats: { dexterity: 8 + ((i * 7) % 11), hp: 100_000, ac: 14, attackBonus: 4, weapons: [weapons[i % 3]!, { id: 'bow', name: 'Shortbow', kind: 'bow', category: 'ranged', damage: '1d6' }] },
+        stats: {
+          dexterity: 8 + ((i * 7) % 11),
+          hp: 100_000,
+          ac: 14,
+          attackBonus: 4,
+          weapons: [weapons[i % 3]!, { id: 'bow', name: 'Shortbow', kind: 'bow', category: 'ranged', damage: '1d6' }],
+        },
         position: { x: i < 6 ? i : i - 6, y: i < 6 ? 0 : 1 },
       },
     });
@@ -545,12 +610,32 @@ for (const [R, rec] of all) {
 
 const k = (x: number) => Math.round(x).toLocaleString('en');
 const table = [
-  ['ruleset', 'apply/s wall', 'apply/s CPU', 'legalActions/s wall', 'legalActions/s CPU', `replay ${k(REPLAY_N)} ms (CPU)`, 'state bytes (max)', 'floor µs CPU'],
-  ...rows.map((r) => [r.ruleset, k(r.applyPerSec), k(r.applyPerCpuSec), k(r.legalPerSec), k(r.legalPerCpuSec), `${r.replayMs.toFixed(0)} (${r.replayCpuMs.toFixed(0)})`, `${k(r.stateBytes)} (${k(r.maxStateBytes)})`, r.floorUs.toFixed(1)]),
+  [
+    'ruleset',
+    'apply/s wall',
+    'apply/s CPU',
+    'legalActions/s wall',
+    'legalActions/s CPU',
+    `replay ${k(REPLAY_N)} ms (CPU)`,
+    'state bytes (max)',
+    'floor µs CPU',
+  ],
+  ...rows.map((r) => [
+    r.ruleset,
+    k(r.applyPerSec),
+    k(r.applyPerCpuSec),
+    k(r.legalPerSec),
+    k(r.legalPerCpuSec),
+    `${r.replayMs.toFixed(0)} (${r.replayCpuMs.toFixed(0)})`,
+    `${k(r.stateBytes)} (${k(r.maxStateBytes)})`,
+    r.floorUs.toFixed(1),
+  ]),
 ];
 const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
 const line = (row: string[]) => `| ${row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-console.log(`Engine bench: 12 combatants, ${k(COUNT)}+ recorded commands per ruleset, node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`);
+console.log(
+  `Engine bench: 12 combatants, ${k(COUNT)}+ recorded commands per ruleset, node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`,
+);
 console.log(line(table[0]!));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table.slice(1)) console.log(line(row));

@@ -27,7 +27,13 @@ let s = createEncounter(R, { id: 'order', seed: 7 });
 for (let i = 0; i < 12; i++) {
   s = must(s, {
     type: 'combatant.add',
-    combatant: { id: `c${i}`, name: `F${i}`, side: i < 6 ? 'heroes' : 'raiders', controller: i < 6 ? `p${i % 3}` : null, stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) } },
+    combatant: {
+      id: `c${i}`,
+      name: `F${i}`,
+      side: i < 6 ? 'heroes' : 'raiders',
+      controller: i < 6 ? `p${i % 3}` : null,
+      stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) },
+    },
   });
 }
 s = must(s, { type: 'combat.start' });
@@ -39,7 +45,10 @@ function run(start: EncounterState): number {
   let st = start;
   const t0 = process.cpuUsage();
   for (let i = 0; i < N; i++) {
-    const c = i % 4 < 3 ? { type: 'dice.roll', formula: '3d6', purpose: 'check', combatantId: `c${i % 6}`, by: { role: 'player', playerId: `p${i % 3}` } } : { type: 'turn.end', combatantId: st.clock.current, by: gm };
+    const c =
+      i % 4 < 3
+        ? { type: 'dice.roll', formula: '3d6', purpose: 'check', combatantId: `c${i % 6}`, by: { role: 'player', playerId: `p${i % 3}` } }
+        : { type: 'turn.end', combatantId: st.clock.current, by: gm };
     const r = apply(R, st, c);
     if (r.ok) st = r.state;
   }
@@ -58,10 +67,19 @@ if (variant) {
   const rows: Record<string, number[]> = { engine: [], jsonb: [], inEngineOrder: [] };
   for (let round = 0; round < 4; round++) {
     for (const v of Object.keys(rows)) {
-      const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!], { env: { ...process.env, ORDER_VARIANT: v }, encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!], {
+        env: { ...process.env, ORDER_VARIANT: v },
+        encoding: 'utf8',
+      });
       rows[v]!.push((JSON.parse(out.trim().split('\n').pop()!) as { perCpuSecond: number }).perCpuSecond);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  console.log(JSON.stringify({ commandsPerCpuSecond: Object.fromEntries(Object.entries(rows).map(([k, xs]) => [k, { median: median(xs), runs: xs }])) }, null, 1));
+  console.log(
+    JSON.stringify(
+      { commandsPerCpuSecond: Object.fromEntries(Object.entries(rows).map(([k, xs]) => [k, { median: median(xs), runs: xs }])) },
+      null,
+      1,
+    ),
+  );
 }

@@ -17,7 +17,12 @@ export function deepFreeze<T>(v: T, seen = new Set<object>()): T {
 }
 
 /** A command from the legal options (parameters picked with `pick`), or a GM command now and then. */
-export function randomCommand(R: Ruleset, s: EncounterState, pick: (n: number) => number, extra: (s: EncounterState, pick: (n: number) => number) => Record<string, unknown>[]): Record<string, unknown> {
+export function randomCommand(
+  R: Ruleset,
+  s: EncounterState,
+  pick: (n: number) => number,
+  extra: (s: EncounterState, pick: (n: number) => number) => Record<string, unknown>[],
+): Record<string, unknown> {
   const ids = Object.keys(s.combatants);
   if (pick(8) === 0) {
     const c = ids[pick(ids.length)] ?? 'none';
@@ -25,7 +30,14 @@ export function randomCommand(R: Ruleset, s: EncounterState, pick: (n: number) =
       { type: 'turn.end', by: gm, combatantId: s.clock.current ?? c },
       { type: 'dice.roll', by: gm, formula: '2d6', purpose: 'test' },
       { type: 'dice.force', by: gm, total: 1 + pick(12) },
-      { type: 'effect.apply', by: gm, targetId: c, name: 'cond', condition: ['stunned', 'prone', 'deafened', 'pinned'][pick(4)], duration: { unit: 'round', count: 1 + pick(2) } },
+      {
+        type: 'effect.apply',
+        by: gm,
+        targetId: c,
+        name: 'cond',
+        condition: ['stunned', 'prone', 'deafened', 'pinned'][pick(4)],
+        duration: { unit: 'round', count: 1 + pick(2) },
+      },
       { type: 'effect.remove', by: gm, effectId: s.effects[pick(Math.max(1, s.effects.length))]?.id ?? 'none' },
       { type: 'combatant.remove', by: gm, combatantId: c },
       { type: 'combatant.update', by: gm, combatantId: c, changes: { name: `renamed ${pick(9)}` } },
@@ -106,7 +118,12 @@ function lostSharing(before: EncounterState, after: EncounterState): string[] {
  * Plays `steps` commands from `start` through both paths. Returns how many were accepted, and the
  * parts (unchanged JSON) that the draft path kept by identity and the copy-on-write path did not.
  */
-export function compareStream(R: Ruleset, start: EncounterState, choices: number[], extra: (s: EncounterState, pick: (n: number) => number) => Record<string, unknown>[] = () => []): { accepted: number; lost: string[] } {
+export function compareStream(
+  R: Ruleset,
+  start: EncounterState,
+  choices: number[],
+  extra: (s: EncounterState, pick: (n: number) => number) => Record<string, unknown>[] = () => [],
+): { accepted: number; lost: string[] } {
   const D = { ...R, cow: false } as Ruleset;
   let i = 0;
   const pick = (n: number) => (n <= 1 ? 0 : (choices[i++ % choices.length]! >>> 0) % n);
@@ -125,7 +142,9 @@ export function compareStream(R: Ruleset, start: EncounterState, choices: number
     if (a !== b) {
       let at = 0;
       while (a[at] === b[at]) at++;
-      expect(a.slice(Math.max(0, at - 300), at + 200), `${JSON.stringify(cmd)} (copy-on-write, then draft)`).toBe(b.slice(Math.max(0, at - 300), at + 200));
+      expect(a.slice(Math.max(0, at - 300), at + 200), `${JSON.stringify(cmd)} (copy-on-write, then draft)`).toBe(
+        b.slice(Math.max(0, at - 300), at + 200),
+      );
     }
     expect(JSON.stringify(state)).toBe(before);
     if (!viaCow.ok) continue;

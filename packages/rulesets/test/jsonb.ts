@@ -7,7 +7,8 @@ export function jsonbOrder(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(jsonbOrder);
   if (v && typeof v === 'object') {
     const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))) o[k] = jsonbOrder((v as Record<string, unknown>)[k]);
+    for (const k of Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)))
+      o[k] = jsonbOrder((v as Record<string, unknown>)[k]);
     return o;
   }
   return v;

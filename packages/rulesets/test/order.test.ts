@@ -18,15 +18,56 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-const ROOT = ['id', 'name', 'ruleset', 'options', 'version', 'status', 'clock', 'sides', 'combatants', 'effects', 'reaction', 'rng', 'forcedRolls', 'rolls', 'rs', 'dice'];
+const ROOT = [
+  'id',
+  'name',
+  'ruleset',
+  'options',
+  'version',
+  'status',
+  'clock',
+  'sides',
+  'combatants',
+  'effects',
+  'reaction',
+  'rng',
+  'forcedRolls',
+  'rolls',
+  'rs',
+  'dice',
+];
 const CLOCK = ['round', 'phase', 'order', 'current'];
 const COMBATANT = ['id', 'name', 'side', 'controller', 'hidden', 'secretStats', 'stats', 'position', 'items', 'data'];
 
 const fighters: Record<string, (i: number) => Record<string, unknown>> = {
   legends: (i) => ({ stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) } }),
-  'ocv-phases': (i) => ({ stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4, recovery: 4, stun: 30, endurance: 30, combatReflexes: false }, position: { q: i - 6, r: 0 } }),
-  'action-round': (i) => ({ stats: { naturalWeapons: true, initiative: i % 5, toughness: 40, defense: 2, attack: { close: 3 }, damage: { close: 2 }, range: 10, skills: { athletics: 2 } }, position: { x: i * 2, y: 0 } }),
-  'action-points': (i) => ({ stats: { dexterity: 8 + (i % 3), hp: 100, ac: 14, attackBonus: 4, weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }] }, position: { x: i, y: 0 } }),
+  'ocv-phases': (i) => ({
+    stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4, recovery: 4, stun: 30, endurance: 30, combatReflexes: false },
+    position: { q: i - 6, r: 0 },
+  }),
+  'action-round': (i) => ({
+    stats: {
+      naturalWeapons: true,
+      initiative: i % 5,
+      toughness: 40,
+      defense: 2,
+      attack: { close: 3 },
+      damage: { close: 2 },
+      range: 10,
+      skills: { athletics: 2 },
+    },
+    position: { x: i * 2, y: 0 },
+  }),
+  'action-points': (i) => ({
+    stats: {
+      dexterity: 8 + (i % 3),
+      hp: 100,
+      ac: 14,
+      attackBonus: 4,
+      weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }],
+    },
+    position: { x: i, y: 0 },
+  }),
   freeform: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 4 } }, position: i % 2 ? 'the bar' : null }),
 };
 
@@ -41,7 +82,11 @@ describe('a state whose keys a store sorted (jsonb), put back in the engine’s 
       return r.state;
     };
     let s = createEncounter(R, { id: 'order', seed: 5 }) as EncounterState;
-    for (let i = 0; i < 12; i++) s = step(s, { type: 'combatant.add', combatant: { id: `c${i}`, name: `F${i}`, side: i < 6 ? 'heroes' : 'raiders', ...fighters[name]!(i) } });
+    for (let i = 0; i < 12; i++)
+      s = step(s, {
+        type: 'combatant.add',
+        combatant: { id: `c${i}`, name: `F${i}`, side: i < 6 ? 'heroes' : 'raiders', ...fighters[name]!(i) },
+      });
     s = step(s, { type: 'combat.start' });
     expect(inEngineOrder(s)).toBe(s);
 
@@ -59,7 +104,10 @@ describe('a state whose keys a store sorted (jsonb), put back in the engine’s 
     let b = loaded;
     let c = fixed;
     for (let i = 0; i < 24; i++) {
-      const cmd = i % 3 === 2 ? { type: 'turn.end', combatantId: a.clock.current } : { type: 'dice.roll', formula: '2d6', purpose: `p${i}`, combatantId: `c${i % 12}` };
+      const cmd =
+        i % 3 === 2
+          ? { type: 'turn.end', combatantId: a.clock.current }
+          : { type: 'dice.roll', formula: '2d6', purpose: `p${i}`, combatantId: `c${i % 12}` };
       // (a command refused is refused alike, e.g. a turn.end out of a ruleset's phase)
       const [ra, rb, rc] = [a, b, c].map((x) => apply(R, x, { ...cmd, by: gm }));
       expect(rb!.ok ? 'ok' : rb!.error.code).toBe(ra!.ok ? 'ok' : ra!.error.code);
@@ -77,7 +125,7 @@ describe('a state whose keys a store sorted (jsonb), put back in the engine’s 
   it('keeps keys the engine does not know, after its own', () => {
     const R = registry.legends as unknown as Ruleset;
     const s = createEncounter(R, { id: 'extra', seed: 1 }) as EncounterState;
-    const odd = { zeta: 1, ...jsonbOrder(s) as object } as unknown as EncounterState;
+    const odd = { zeta: 1, ...(jsonbOrder(s) as object) } as unknown as EncounterState;
     const fixed = inEngineOrder(odd) as unknown as Record<string, unknown>;
     expect(Object.keys(fixed)).toEqual([...ROOT, 'zeta']);
     expect(fixed.zeta).toBe(1);

@@ -14,10 +14,38 @@ import { encounter as ocvEncounter } from './ocv-phases/helpers.js';
 // (the same object: the diff skips it, and nothing is made anew per command).
 const spectator: Viewer = { role: 'spectator' };
 const fights: Array<[Ruleset, () => EncounterState]> = [
-  [legends as unknown as Ruleset, () => started([{ id: 'a1', side: 'a' }, { id: 'b1', side: 'b' }]).state as unknown as EncounterState],
-  [ocvPhases as unknown as Ruleset, () => ocvEncounter([{ id: 'a1', side: 'a', cv: 5 }, { id: 'b1', side: 'b', cv: 4 }]).s as unknown as EncounterState],
-  [actionRound as unknown as Ruleset, () => arSetup([{ id: 'a1', side: 'a' }, { id: 'b1', side: 'b' }]).s as unknown as EncounterState],
-  [actionPoints as unknown as Ruleset, () => apEncounter([{ id: 'a1', side: 'a' }, { id: 'b1', side: 'b' }]) as unknown as EncounterState],
+  [
+    legends as unknown as Ruleset,
+    () =>
+      started([
+        { id: 'a1', side: 'a' },
+        { id: 'b1', side: 'b' },
+      ]).state as unknown as EncounterState,
+  ],
+  [
+    ocvPhases as unknown as Ruleset,
+    () =>
+      ocvEncounter([
+        { id: 'a1', side: 'a', cv: 5 },
+        { id: 'b1', side: 'b', cv: 4 },
+      ]).s as unknown as EncounterState,
+  ],
+  [
+    actionRound as unknown as Ruleset,
+    () =>
+      arSetup([
+        { id: 'a1', side: 'a' },
+        { id: 'b1', side: 'b' },
+      ]).s as unknown as EncounterState,
+  ],
+  [
+    actionPoints as unknown as Ruleset,
+    () =>
+      apEncounter([
+        { id: 'a1', side: 'a' },
+        { id: 'b1', side: 'b' },
+      ]) as unknown as EncounterState,
+  ],
 ];
 
 describe('rulesets project their part of the state sharing what they do not narrow', () => {
@@ -40,7 +68,8 @@ describe('rulesets project their part of the state sharing what they do not narr
       // the parts the hiding did not touch are still shared
       for (const k of Object.keys(hidden.rs as object)) {
         const part = (hidden.rs as Record<string, unknown>)[k];
-        if (typeof part === 'object' && part !== null && !JSON.stringify(part).includes('"b1"')) expect((view as Record<string, unknown>)[k], k).toBe(part);
+        if (typeof part === 'object' && part !== null && !JSON.stringify(part).includes('"b1"'))
+          expect((view as Record<string, unknown>)[k], k).toBe(part);
       }
     });
   }

@@ -20,55 +20,83 @@ const cpu = () => {
 };
 
 async function main(): Promise<void> {
-  const runtime = new Runtime({ store: new MemoryStore(), rulesets: registry as never, options: { ownerId: 'bench', snapshotEvery: 1_000_000, reactionSeconds: 0 } });
+  const runtime = new Runtime({
+    store: new MemoryStore(),
+    rulesets: registry as never,
+    options: { ownerId: 'bench', snapshotEvery: 1_000_000, reactionSeconds: 0 },
+  });
   let bytes = 0;
   let messages = 0;
   const setup = async (withViewers: boolean): Promise<EncounterHost[]> => {
-  const hosts: EncounterHost[] = [];
-  for (let e = 0; e < E; e++) {
-    const rec = await runtime.create({ accountId: 'acc', name: `b${e}`, ruleset: 'legends', seed: e + 1 });
-    const host = await runtime.open(rec.id);
-    let n = 0;
-    const cmd = (command: Record<string, unknown>) => host.submit({ commandId: `s${n++}`, command, by: { role: 'gm' } }, gm);
-    for (let i = 0; i < 12; i++) {
-      const hero = i < 6;
-      const ack = await cmd({
-        type: 'combatant.add',
-        combatant: {
-          id: `c${i}`,
-          name: `Fighter ${i}`,
-          side: hero ? 'heroes' : 'raiders',
-          controller: hero ? `p${i % 3}` : null,
-          hidden: i === 11,
-          secretStats: i >= 9 ? ['STR'] : [],
-          stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) },
-        },
-      });
-      if (!ack.ok) throw new Error(JSON.stringify(ack));
+    const hosts: EncounterHost[] = [];
+    for (let e = 0; e < E; e++) {
+      const rec = await runtime.create({ accountId: 'acc', name: `b${e}`, ruleset: 'legends', seed: e + 1 });
+      const host = await runtime.open(rec.id);
+      let n = 0;
+      const cmd = (command: Record<string, unknown>) => host.submit({ commandId: `s${n++}`, command, by: { role: 'gm' } }, gm);
+      for (let i = 0; i < 12; i++) {
+        const hero = i < 6;
+        const ack = await cmd({
+          type: 'combatant.add',
+          combatant: {
+            id: `c${i}`,
+            name: `Fighter ${i}`,
+            side: hero ? 'heroes' : 'raiders',
+            controller: hero ? `p${i % 3}` : null,
+            hidden: i === 11,
+            secretStats: i >= 9 ? ['STR'] : [],
+            stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) },
+          },
+        });
+        if (!ack.ok) throw new Error(JSON.stringify(ack));
+      }
+      const viewers: Viewer[] = [
+        gm,
+        { role: 'player', playerId: 'p0' },
+        { role: 'player', playerId: 'p1' },
+        { role: 'player', playerId: 'p2' },
+        { role: 'spectator' },
+      ];
+      if (withViewers)
+        for (const v of viewers)
+          host.subscribe(v, (m) => {
+            bytes += JSON.stringify(m).length;
+            messages += 1;
+          });
+      const start = await cmd({ type: 'combat.start' });
+      if (!start.ok) throw new Error(JSON.stringify(start));
+      hosts.push(host);
     }
-    const viewers: Viewer[] = [gm, { role: 'player', playerId: 'p0' }, { role: 'player', playerId: 'p1' }, { role: 'player', playerId: 'p2' }, { role: 'spectator' }];
-    if (withViewers) for (const v of viewers)
-      host.subscribe(v, (m) => {
-        bytes += JSON.stringify(m).length;
-        messages += 1;
-      });
-    const start = await cmd({ type: 'combat.start' });
-    if (!start.ok) throw new Error(JSON.stringify(start));
-    hosts.push(host);
-  }
-  return hosts;
+    return hosts;
   };
 
   // The command mix: players roll for their own combatant, the GM edits a stat, applies and
   // removes an effect, and ends the current turn.
-  const next = (s: EncounterState, i: number): { command: Record<string, unknown>; by: { role: 'gm' } | { role: 'player'; playerId: string } } => {
+  const next = (
+    s: EncounterState,
+    i: number,
+  ): { command: Record<string, unknown>; by: { role: 'gm' } | { role: 'player'; playerId: string } } => {
     const k = i % 8;
-    if (k < 4) return { command: { type: 'dice.roll', formula: '3d6', purpose: 'bench', combatantId: `c${i % 6}` }, by: { role: 'player', playerId: `p${i % 3}` } };
-    if (k === 4) return { command: { type: 'combatant.update', combatantId: `c${6 + (i % 6)}`, changes: { stats: { STR: 8 + (i % 7) } } }, by: { role: 'gm' } };
-    if (k === 5) return { command: { type: 'effect.apply', targetId: `c${i % 12}`, name: 'Dazed', duration: { unit: 'round', count: 1 } }, by: { role: 'gm' } };
+    if (k < 4)
+      return {
+        command: { type: 'dice.roll', formula: '3d6', purpose: 'bench', combatantId: `c${i % 6}` },
+        by: { role: 'player', playerId: `p${i % 3}` },
+      };
+    if (k === 4)
+      return {
+        command: { type: 'combatant.update', combatantId: `c${6 + (i % 6)}`, changes: { stats: { STR: 8 + (i % 7) } } },
+        by: { role: 'gm' },
+      };
+    if (k === 5)
+      return {
+        command: { type: 'effect.apply', targetId: `c${i % 12}`, name: 'Dazed', duration: { unit: 'round', count: 1 } },
+        by: { role: 'gm' },
+      };
     if (k === 6) {
       const eff = s.effects[0];
-      return eff ? { command: { type: 'effect.remove', effectId: eff.id }, by: { role: 'gm' } } : { command: { type: 'dice.roll', formula: '1d6', purpose: 'bench' }, by: { role: 'gm' } };
+      return eff
+        ? { command: { type: 'effect.remove', effectId: eff.id }, by: { role: 'gm' } }
+        : { command: { type: 'dice.roll', formula: '1d6', purpose: 'bench' }, by: { role: 'gm' } };
     }
     return { command: { type: 'turn.end', combatantId: s.clock.current }, by: { role: 'gm' } };
   };

@@ -134,7 +134,8 @@ export class CommandMemory {
     // a refusal is remembered for its sender; another sender's command with that id is judged afresh
     if (seen !== undefined && typeof seen !== 'number' && seen.sender === sender) return { ok: false, error: seen.error };
     // a retry of an accepted command: its events come from the log (read outside the queue); another sender's: COMMAND_ID_TAKEN
-    if (typeof seen === 'number') return { later: this.firstAck(commandId, sender).then((first) => first ?? { ok: true, version: seen, events: [] }) };
+    if (typeof seen === 'number')
+      return { later: this.firstAck(commandId, sender).then((first) => first ?? { ok: true, version: seen, events: [] }) };
     return null;
   }
 }
@@ -145,9 +146,22 @@ export class CommandMemory {
  * and a stale owner or an unknown outcome means this process must reload the encounter from the
  * database before serving it again (it is unloaded).
  */
-export async function appendFailed(e: unknown, encounterId: string, commandId: string, sender: string, memory: CommandMemory, runtime: HostRuntime, logger: Logger): Promise<StoredResult> {
+export async function appendFailed(
+  e: unknown,
+  encounterId: string,
+  commandId: string,
+  sender: string,
+  memory: CommandMemory,
+  runtime: HostRuntime,
+  logger: Logger,
+): Promise<StoredResult> {
   if (e instanceof Error && e.name === 'DuplicateCommandIdError') {
-    return (await memory.firstAck(commandId, sender)) ?? { ok: false, error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' } };
+    return (
+      (await memory.firstAck(commandId, sender)) ?? {
+        ok: false,
+        error: { code: 'UNAVAILABLE', message: 'The database is unavailable; try again shortly.' },
+      }
+    );
   }
   // a rewind made by another process since (docs/timeline.md) is a stale owner too
   const stale = isStaleOwner(e) || (e instanceof Error && e.name === 'StaleBranchError');

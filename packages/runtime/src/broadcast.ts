@@ -25,7 +25,14 @@ export function broadcast(h: BroadcastHost, events: EngineEvent[]): void {
   const to = h.state.version;
   // the messages made, one per view (and per earlier projection): a list, searched in place, as
   // an encounter has a few views (the GM's, the public one, a player's own)
-  const made: Array<{ key: string; before: EncounterState; msg: PatchMessage; narrowed: boolean; projection: EncounterState; sinks: Sink[] }> = [];
+  const made: Array<{
+    key: string;
+    before: EncounterState;
+    msg: PatchMessage;
+    narrowed: boolean;
+    projection: EncounterState;
+    sinks: Sink[];
+  }> = [];
   for (const ch of h.channels.values()) {
     const { key, projection } = h.view(ch.viewer);
     let m: (typeof made)[number] | undefined;
@@ -75,7 +82,15 @@ export function broadcastRewind(h: BroadcastHost, from: number, branch: number, 
     ch.projection = projection;
     ch.narrowedAt = from + 1;
     const seen = projectEventsFor(events, viewerOfKey(key, ch.viewer), h.seenFrom(h.state), projection);
-    const msg: PatchMessage = { encounterId: h.id, from, to: h.state.version, branch, ops: [{ op: 'replace', path: '', value: projection }], events: seen, deadlines: h.timers.forView(projection) };
+    const msg: PatchMessage = {
+      encounterId: h.id,
+      from,
+      to: h.state.version,
+      branch,
+      ops: [{ op: 'replace', path: '', value: projection }],
+      events: seen,
+      deadlines: h.timers.forView(projection),
+    };
     if (ch.sinks.size > 0) h.runtime.deliver(msg, [...ch.sinks]);
   }
 }

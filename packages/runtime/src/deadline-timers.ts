@@ -30,7 +30,8 @@ export class DeadlineTimers {
   ) {}
 
   forView(projection: EncounterState): Deadlines {
-    const reaction = this.reactionTimer && projection.reaction ? { windowId: this.reactionTimer.windowId, at: this.reactionTimer.at } : null;
+    const reaction =
+      this.reactionTimer && projection.reaction ? { windowId: this.reactionTimer.windowId, at: this.reactionTimer.at } : null;
     const turn =
       this.turnTimer && this.turnTimer.handle && projection.combatants[this.turnTimer.combatantId] !== undefined
         ? { combatantId: this.turnTimer.combatantId, at: this.turnTimer.at }
@@ -52,7 +53,10 @@ export class DeadlineTimers {
         const windowId = w.id;
         const handle = setTimeout(() => {
           this.host.logger.info({ windowId }, 'reaction window deadline passed; resolving');
-          void this.host.submit({ commandId: this.deadlineId(`reaction:${windowId}`), command: { type: 'reaction.resolve' }, by: { role: 'system' } }, { role: 'gm' });
+          void this.host.submit(
+            { commandId: this.deadlineId(`reaction:${windowId}`), command: { type: 'reaction.resolve' }, by: { role: 'system' } },
+            { role: 'gm' },
+          );
         }, seconds * 1000);
         handle.unref();
         this.reactionTimer = { windowId, at: this.runtime.now() + seconds * 1000, handle };
@@ -74,18 +78,24 @@ export class DeadlineTimers {
     const handle = setTimeout(() => {
       if (this.turnTimer) this.turnTimer.handle = null;
       this.host.logger.info({ combatantId: current }, 'turn timer passed; ending the turn');
-      void this.host.submit(
-        { commandId: this.deadlineId(`turn:${version}:${current}`), command: { type: 'turn.end', combatantId: current }, by: { role: 'system' } },
-        { role: 'gm' },
-      ).then((ack) => {
-        if (!ack.ok) {
-          this.host.logger.info({ code: ack.error.code }, 'turn timer could not end the turn yet');
-          if (this.turnTimer?.key === key && !this.turnTimer.handle && !this.host.busy) {
-            this.evaluate();
-            this.host.announceDeadlines();
+      void this.host
+        .submit(
+          {
+            commandId: this.deadlineId(`turn:${version}:${current}`),
+            command: { type: 'turn.end', combatantId: current },
+            by: { role: 'system' },
+          },
+          { role: 'gm' },
+        )
+        .then((ack) => {
+          if (!ack.ok) {
+            this.host.logger.info({ code: ack.error.code }, 'turn timer could not end the turn yet');
+            if (this.turnTimer?.key === key && !this.turnTimer.handle && !this.host.busy) {
+              this.evaluate();
+              this.host.announceDeadlines();
+            }
           }
-        }
-      });
+        });
     }, ms);
     handle.unref();
     this.turnTimer = { key, combatantId: current, at: this.runtime.now() + ms, handle };

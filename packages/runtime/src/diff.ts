@@ -1,5 +1,6 @@
 /** An RFC 6902 operation as the diff writes it (add, remove, replace). */
-export type DiffOp = { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown };
+export type DiffOp =
+  { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

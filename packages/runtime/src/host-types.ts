@@ -78,7 +78,11 @@ export interface HostRuntime {
   readonly deliver: (msg: PatchMessage, sinks: readonly Sink[]) => void;
   readonly onDeadlines: (sink: Sink, msg: DeadlinesMessage) => void;
   onClosed(encounterId: string, sink: Sink, reason: string): void;
-  unload(encounterId: string, reason: string, opts?: { release?: boolean; snapshot?: boolean; notifyAfterRelease?: boolean }): Promise<void>;
+  unload(
+    encounterId: string,
+    reason: string,
+    opts?: { release?: boolean; snapshot?: boolean; notifyAfterRelease?: boolean },
+  ): Promise<void>;
   queueSnapshot(host: SnapshotTarget): void;
 }
 

@@ -98,7 +98,8 @@ export class LogWriter {
         await this.write([p]);
         p.resolve();
       } catch (e2) {
-        if (!isStaleOwner(e2) && !(e2 instanceof Error && e2.name === 'DuplicateCommandIdError')) this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
+        if (!isStaleOwner(e2) && !(e2 instanceof Error && e2.name === 'DuplicateCommandIdError'))
+          this.logger.error({ err: String(e2), encounterId: p.entry.encounterId }, 'log append failed');
         p.reject(e2);
       }
     }
@@ -134,7 +135,16 @@ export class LogWriter {
     if (ms > this.stats.maxWriteMs) this.stats.maxWriteMs = ms;
     if (this.logSlowMs > 0 && ms > this.logSlowMs) {
       // the time includes any wait of this process's event loop before it read the reply
-      this.logger.warn({ startedAt: new Date(Date.now() - ms).toISOString(), ms: Math.round(ms), entries: batch.length, inFlight: this.inFlight, waiting: this.pending.length }, 'slow group commit');
+      this.logger.warn(
+        {
+          startedAt: new Date(Date.now() - ms).toISOString(),
+          ms: Math.round(ms),
+          entries: batch.length,
+          inFlight: this.inFlight,
+          waiting: this.pending.length,
+        },
+        'slow group commit',
+      );
     }
     if (ms > 10) {
       this.stats.over10ms += 1;

@@ -8,11 +8,33 @@ export function branchesOf(log: LogEntryLike[]): BranchLike[] {
     own.set(b, [...(own.get(b) ?? []), e]);
   }
   const last = (b: number) => Math.max(0, ...(own.get(b) ?? []).map((e) => e.seq));
-  const out: BranchLike[] = [{ branch: 0, parent: null, fromVersion: null, baseVersion: 0, lastVersion: last(0), commandId: null, command: null, createdAt: null, live: false }];
+  const out: BranchLike[] = [
+    {
+      branch: 0,
+      parent: null,
+      fromVersion: null,
+      baseVersion: 0,
+      lastVersion: last(0),
+      commandId: null,
+      command: null,
+      createdAt: null,
+      live: false,
+    },
+  ];
   for (const b of [...own.keys()].filter((k) => k > 0).sort((x, y) => x - y)) {
     const marker = own.get(b)!.reduce((m, e) => (e.seq < m.seq ? e : m));
     const ev: unknown = marker.events[0];
-    out.push({ branch: b, parent: numberIn(ev, 'fromBranch'), fromVersion: numberIn(ev, 'fromVersion'), baseVersion: marker.seq, lastVersion: last(b), commandId: marker.commandId, command: marker.command, createdAt: marker.createdAt ?? null, live: false });
+    out.push({
+      branch: b,
+      parent: numberIn(ev, 'fromBranch'),
+      fromVersion: numberIn(ev, 'fromVersion'),
+      baseVersion: marker.seq,
+      lastVersion: last(b),
+      commandId: marker.commandId,
+      command: marker.command,
+      createdAt: marker.createdAt ?? null,
+      live: false,
+    });
   }
   out[out.length - 1]!.live = true;
   return out;

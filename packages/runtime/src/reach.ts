@@ -8,7 +8,24 @@
  * hidden combatant never blocks, threatens or is named in the answer of a viewer who cannot see it.
  * Only acceptance and the reaction a step opens are reported, never other events (no roll leaks).
  */
-import { apply, withoutCombatants, hexLine, hexNeighbors, legalActions, squareLine, type ActionOption, type Actor, type EncounterState, type EngineError, type EngineEvent, type Hex, type ParamSpec, type Ruleset, type Square, type Viewer } from '@fray/engine';
+import {
+  apply,
+  withoutCombatants,
+  hexLine,
+  hexNeighbors,
+  legalActions,
+  squareLine,
+  type ActionOption,
+  type Actor,
+  type EncounterState,
+  type EngineError,
+  type EngineEvent,
+  type Hex,
+  type ParamSpec,
+  type Ruleset,
+  type Square,
+  type Viewer,
+} from '@fray/engine';
 
 export interface ReachRequest {
   combatantId: string;
@@ -55,7 +72,17 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 const squares: Grid<Square> = {
   isCell: (p): p is Square => isRecord(p) && typeof p.x === 'number' && typeof p.y === 'number',
   // straight steps first, so that of two equally short paths the straighter one is found first
-  neighbours: ({ x, y }) => [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].map(([dx, dy]) => ({ x: x + dx!, y: y + dy! })),
+  neighbours: ({ x, y }) =>
+    [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+      [1, 1],
+      [1, -1],
+      [-1, 1],
+      [-1, -1],
+    ].map(([dx, dy]) => ({ x: x + dx!, y: y + dy! })),
   line: squareLine,
 };
 const hexes: Grid<Hex> = {
@@ -94,12 +121,22 @@ interface Trial {
   provokes?: ReachTarget['provokes'];
 }
 
-function tryIt(ruleset: Ruleset, state: EncounterState, cmd: Record<string, unknown>, moverId: string, path: unknown[] | null, visible: ReadonlySet<string>): Trial {
+function tryIt(
+  ruleset: Ruleset,
+  state: EncounterState,
+  cmd: Record<string, unknown>,
+  moverId: string,
+  path: unknown[] | null,
+  visible: ReadonlySet<string>,
+): Trial {
   let r: ReturnType<typeof apply>;
   try {
     r = apply(ruleset, state, cmd);
   } catch {
-    return { ok: false, error: { code: 'ILLEGAL_ACTION', rule: 'engine.commands', message: 'The rules could not check this destination.' } };
+    return {
+      ok: false,
+      error: { code: 'ILLEGAL_ACTION', rule: 'engine.commands', message: 'The rules could not check this destination.' },
+    };
   }
   if (!r.ok) return { ok: false, error: r.error };
   const opened = r.events.find((e) => e.type === 'reaction.opened');
@@ -149,10 +186,20 @@ function gridReach<C>(
   return { reachable, refused, maxSteps };
 }
 
-function zoneReach(ruleset: Ruleset, state: EncounterState, base: Record<string, unknown>, param: DestinationParam, moverId: string, visible: ReadonlySet<string>) {
+function zoneReach(
+  ruleset: Ruleset,
+  state: EncounterState,
+  base: Record<string, unknown>,
+  param: DestinationParam,
+  moverId: string,
+  visible: ReadonlySet<string>,
+) {
   const at = (ruleset.space?.zones ?? 'rs.zones').split('.').reduce<unknown>((o, k) => (isRecord(o) ? o[k] : undefined), state);
   const zones = isRecord(at) ? Object.values(at).filter(isZone) : [];
-  const candidates: Array<{ to: Record<string, unknown>; label: string }> = zones.map((z) => ({ to: { zone: z.id }, label: `Go to ${z.name}` }));
+  const candidates: Array<{ to: Record<string, unknown>; label: string }> = zones.map((z) => ({
+    to: { zone: z.id },
+    label: `Go to ${z.name}`,
+  }));
   for (const c of Object.values(state.combatants)) {
     if (c.id === moverId || !visible.has(c.id)) continue;
     candidates.push({ to: { join: c.id, mode: 'engage' }, label: `Engage ${c.name}` });
@@ -170,24 +217,54 @@ function zoneReach(ruleset: Ruleset, state: EncounterState, base: Record<string,
 }
 
 /** The answer to a `reach` request; the caller has checked that this viewer may command the combatant. */
-export function reachOf(ruleset: Ruleset, full: EncounterState, viewer: Viewer, visible: ReadonlySet<string>, req: ReachRequest): ReachAnswer {
+export function reachOf(
+  ruleset: Ruleset,
+  full: EncounterState,
+  viewer: Viewer,
+  visible: ReadonlySet<string>,
+  req: ReachRequest,
+): ReachAnswer {
   const space = ruleset.space?.kind;
   if (!space) return { ok: false, error: { code: 'ILLEGAL_ACTION', rule: 'engine.space', message: `${ruleset.name} has no map.` } };
   const options: ActionOption[] = legalActions(ruleset, full, req.combatantId);
-  const option = options.find((o) => o.command === req.command && (req.action === undefined || o.action === req.action) && sameTemplate(o.template, req.template));
-  if (!option) return { ok: false, error: { code: 'UNKNOWN_COMMAND', rule: 'engine.commands', message: `No "${req.command}" option for this combatant now.` } };
-  if (!option.allowed) return { ok: false, error: option.blocked ?? { code: 'ILLEGAL_ACTION', rule: 'engine.commands', message: 'Not possible now.' } };
+  const option = options.find(
+    (o) => o.command === req.command && (req.action === undefined || o.action === req.action) && sameTemplate(o.template, req.template),
+  );
+  if (!option)
+    return {
+      ok: false,
+      error: { code: 'UNKNOWN_COMMAND', rule: 'engine.commands', message: `No "${req.command}" option for this combatant now.` },
+    };
+  if (!option.allowed)
+    return { ok: false, error: option.blocked ?? { code: 'ILLEGAL_ACTION', rule: 'engine.commands', message: 'Not possible now.' } };
   const param = (option.params ?? []).find(isDestination);
-  if (!param) return { ok: false, error: { code: 'INVALID_COMMAND', rule: 'engine.commands', message: `${option.label} takes no destination.` } };
-  const by: Actor = viewer.role === 'gm' ? { role: 'gm' } : viewer.role === 'player' ? { role: 'player', playerId: viewer.playerId } : { role: 'gm' };
+  if (!param)
+    return { ok: false, error: { code: 'INVALID_COMMAND', rule: 'engine.commands', message: `${option.label} takes no destination.` } };
+  const by: Actor =
+    viewer.role === 'gm' ? { role: 'gm' } : viewer.role === 'player' ? { role: 'player', playerId: viewer.playerId } : { role: 'gm' };
   const base: Record<string, unknown> = { ...(req.params ?? {}), ...(option.template ?? {}), type: option.command, by };
   const state = viewer.role === 'gm' ? full : knownState(full, visible);
   const mover = state.combatants[req.combatantId];
-  const common = { ok: true as const, version: full.version, space, param: param.name, paramKind: param.kind, from: mover?.position ?? null };
+  const common = {
+    ok: true as const,
+    version: full.version,
+    space,
+    param: param.name,
+    paramKind: param.kind,
+    from: mover?.position ?? null,
+  };
   if (space === 'zones') return { ...common, maxSteps: null, ...zoneReach(ruleset, state, base, param, req.combatantId, visible) };
   const on = { ruleset, state, base, param, mover: req.combatantId, visible, to: req.to };
   const answer = space === 'hexes' ? onGrid(hexes, mover?.position, on) : onGrid(squares, mover?.position, on);
-  if (!answer) return { ok: false, error: { code: 'ILLEGAL_ACTION', rule: 'engine.space', message: `${mover?.name ?? 'This combatant'} is not on the map: the GM places it first.` } };
+  if (!answer)
+    return {
+      ok: false,
+      error: {
+        code: 'ILLEGAL_ACTION',
+        rule: 'engine.space',
+        message: `${mover?.name ?? 'This combatant'} is not on the map: the GM places it first.`,
+      },
+    };
   return { ...common, ...answer };
 }
 
@@ -197,7 +274,15 @@ type GridAnswer = Pick<Extract<ReachAnswer, { ok: true }>, 'reachable' | 'refuse
 function onGrid<C>(
   grid: Grid<C>,
   position: unknown,
-  on: { ruleset: Ruleset; state: EncounterState; base: Record<string, unknown>; param: DestinationParam; mover: string; visible: ReadonlySet<string>; to: unknown },
+  on: {
+    ruleset: Ruleset;
+    state: EncounterState;
+    base: Record<string, unknown>;
+    param: DestinationParam;
+    mover: string;
+    visible: ReadonlySet<string>;
+    to: unknown;
+  },
 ): GridAnswer | null {
   const { ruleset, state, base, param, mover, visible, to } = on;
   if (!grid.isCell(position)) return null;

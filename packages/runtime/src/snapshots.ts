@@ -24,7 +24,12 @@ function isWrapper(x: unknown): x is SnapshotWrapper {
  * stored as json): the engine's own order again, for its fast copies.
  */
 export function unwrapSnapshot(x: unknown): Unwrapped {
-  if (isWrapper(x)) return { state: inEngineOrder(x.state), turnTimerSeconds: x.runtime?.turnTimerSeconds ?? null, hiddenGone: { ...x.runtime?.hiddenGone } };
+  if (isWrapper(x))
+    return {
+      state: inEngineOrder(x.state),
+      turnTimerSeconds: x.runtime?.turnTimerSeconds ?? null,
+      hiddenGone: { ...x.runtime?.hiddenGone },
+    };
   return { state: inEngineOrder(x as EncounterState), turnTimerSeconds: null, hiddenGone: {} };
 }
 

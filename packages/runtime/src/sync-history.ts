@@ -124,7 +124,10 @@ export class SyncHistory {
   }
 
   private failed(since: number, at: number): null {
-    this.host.logger.error({ since, at, version: this.host.state.version }, 'replaying the recent log for sync did not reach the live state; sending a snapshot');
+    this.host.logger.error(
+      { since, at, version: this.host.state.version },
+      'replaying the recent log for sync did not reach the live state; sending a snapshot',
+    );
     return null;
   }
 }

@@ -37,7 +37,13 @@ export interface StateAt {
  * error when the branch never had that version (before the encounter's first snapshot, or after
  * the branch's newest entry).
  */
-export async function stateAt(store: RuntimeStore, ruleset: Ruleset, encounterId: string, version: number, branch?: number): Promise<StateAt | { error: WireError }> {
+export async function stateAt(
+  store: RuntimeStore,
+  ruleset: Ruleset,
+  encounterId: string,
+  version: number,
+  branch?: number,
+): Promise<StateAt | { error: WireError }> {
   if (!store.firstSnapshot) return { error: { code: 'UNAVAILABLE', message: 'This store keeps no timeline.' } };
   const first = await store.firstSnapshot(encounterId);
   if (!first) return { error: { code: 'NOT_FOUND', message: `No encounter "${encounterId}".` } };
@@ -51,7 +57,8 @@ export async function stateAt(store: RuntimeStore, ruleset: Ruleset, encounterId
     if (!isEvents(e.events)) throw new Error(`Log entry ${e.seq} holds no events.`);
     state = rebuild(ruleset, state, [e.events]);
   }
-  if (state.version !== version) return unknownVersion(version, `the ${branch === undefined ? 'encounter' : `branch ${branch}`} is at version ${state.version}`);
+  if (state.version !== version)
+    return unknownVersion(version, `the ${branch === undefined ? 'encounter' : `branch ${branch}`} is at version ${state.version}`);
   return { state, hiddenGone: start.hiddenGone, turnTimerSeconds: start.turnTimerSeconds, entries };
 }
 
@@ -60,7 +67,14 @@ function unknownVersion(version: number, why: string): { error: WireError } {
 }
 
 /** The refusal of a command made on a branch a rewind left. */
-export function staleBranch(sent: number, live: number, rewind: RewoundEvent & { commandId: string } | null): WireError {
-  const how = rewind && rewind.branch === live ? `the GM rewound the encounter from version ${rewind.fromVersion} to version ${rewind.toVersion} (command "${rewind.commandId}")` : `the encounter was rewound`;
-  return { code: 'STALE_BRANCH', rule: REWIND, message: `This command was made on branch ${sent}, but ${how}; it goes on as branch ${live}. Look again and resend.` };
+export function staleBranch(sent: number, live: number, rewind: (RewoundEvent & { commandId: string }) | null): WireError {
+  const how =
+    rewind && rewind.branch === live
+      ? `the GM rewound the encounter from version ${rewind.fromVersion} to version ${rewind.toVersion} (command "${rewind.commandId}")`
+      : `the encounter was rewound`;
+  return {
+    code: 'STALE_BRANCH',
+    rule: REWIND,
+    message: `This command was made on branch ${sent}, but ${how}; it goes on as branch ${live}. Look again and resend.`,
+  };
 }

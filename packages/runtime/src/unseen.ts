@@ -30,7 +30,12 @@ function viewerOfActor(by: Actor): Viewer | null {
  * same one an id that never existed gets); null when the command does not name one, or passes
  * without it too (the name was only text), and is then judged as every command is.
  */
-export function refusalAsIfUnseenAbsent(ruleset: Ruleset, state: EncounterState, command: Record<string, unknown>, by: Actor): { code: string; message: string; rule?: string } | null {
+export function refusalAsIfUnseenAbsent(
+  ruleset: Ruleset,
+  state: EncounterState,
+  command: Record<string, unknown>,
+  by: Actor,
+): { code: string; message: string; rule?: string } | null {
   const unseen = unseenBy(state, viewerOfActor(by));
   const named = unseenNamedBy(command, unseen);
   if (named.length === 0) return null;
@@ -57,7 +62,13 @@ export function refusalFor<E extends { message: string }>(error: E, state: Encou
 }
 
 /** What a combatant may do, as `viewer` may see it (judged on the whole state, shown without what it cannot see). */
-export function legalFor(ruleset: Ruleset, state: EncounterState, projection: EncounterState, viewer: Viewer, combatantId: string): unknown[] {
+export function legalFor(
+  ruleset: Ruleset,
+  state: EncounterState,
+  projection: EncounterState,
+  viewer: Viewer,
+  combatantId: string,
+): unknown[] {
   const actions = legalActions(ruleset, state, combatantId);
   return viewer.role === 'gm' ? actions : projectActions(actions, unseenIn(state.combatants, projection.combatants));
 }
@@ -72,7 +83,15 @@ export type HiddenGone = Record<string, string>;
 /** Adds to `gone` the combatants a command's events removed while they were hidden (`before`: the state before the command). */
 export function noteHiddenRemovals(gone: HiddenGone, before: EncounterState, events: readonly unknown[]): void {
   for (const e of events) {
-    if (typeof e !== 'object' || e === null || !('type' in e) || e.type !== 'combatant.removed' || !('combatantId' in e) || typeof e.combatantId !== 'string') continue;
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      !('type' in e) ||
+      e.type !== 'combatant.removed' ||
+      !('combatantId' in e) ||
+      typeof e.combatantId !== 'string'
+    )
+      continue;
     const c = before.combatants[e.combatantId];
     if (c?.hidden) gone[c.id] = c.name;
   }
@@ -96,7 +115,18 @@ export function withHiddenGone(state: EncounterState, gone: HiddenGone): Encount
   const combatants: EncounterState['combatants'] = { ...state.combatants };
   for (const id in gone) {
     if (state.combatants[id] !== undefined) continue;
-    combatants[id] = { id, name: gone[id]!, side: '', controller: null, hidden: true, secretStats: [], stats: {}, position: null, items: [], data: {} };
+    combatants[id] = {
+      id,
+      name: gone[id]!,
+      side: '',
+      controller: null,
+      hidden: true,
+      secretStats: [],
+      stats: {},
+      position: null,
+      items: [],
+      data: {},
+    };
   }
   ghosted.set(state.combatants, { n: size, map: combatants });
   return { ...state, combatants };

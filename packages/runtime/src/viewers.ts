@@ -32,15 +32,28 @@ function loggedBy(command: unknown): { role?: unknown; playerId?: unknown } | un
  * `state` is the encounter's state with the combatants removed while hidden (old entries may name
  * them); `projection` the viewer's.
  */
-export function projectLogFor(entries: readonly LoggedEntry[], viewer: Viewer, state: EncounterState, projection: EncounterState): WireLogEntry[] {
+export function projectLogFor(
+  entries: readonly LoggedEntry[],
+  viewer: Viewer,
+  state: EncounterState,
+  projection: EncounterState,
+): WireLogEntry[] {
   const at = (e: { createdAt?: Date }) => (e.createdAt ? e.createdAt.toISOString() : null);
-  if (viewer.role === 'gm') return entries.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: withoutGeneratorState(e.events), at: at(e) }));
+  if (viewer.role === 'gm')
+    return entries.map((e) => ({
+      seq: e.seq,
+      commandId: e.commandId,
+      command: e.command,
+      events: withoutGeneratorState(e.events),
+      at: at(e),
+    }));
   const unseen = unseenMarkers(state, projection);
   return entries.map((e) => {
     const by = loggedBy(e.command);
     const text = JSON.stringify(e.command);
     // my own commands, unless they name what I can no longer see
-    const mine = viewer.role === 'player' && by?.role === 'player' && by.playerId === viewer.playerId && !unseen.some((u) => text.includes(u));
+    const mine =
+      viewer.role === 'player' && by?.role === 'player' && by.playerId === viewer.playerId && !unseen.some((u) => text.includes(u));
     return {
       seq: e.seq,
       commandId: mine ? e.commandId : '',
@@ -57,6 +70,7 @@ export function commandGate(state: EncounterState, projection: EncounterState, v
   const visible = projection.combatants[combatantId];
   if (!c || !visible) return { code: 'UNKNOWN_COMBATANT', message: `No combatant "${combatantId}".` };
   if (viewer.role === 'spectator') return { code: 'FORBIDDEN', message: 'Spectators only watch.' };
-  if (viewer.role === 'player' && c.controller !== viewer.playerId) return { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` };
+  if (viewer.role === 'player' && c.controller !== viewer.playerId)
+    return { code: 'NOT_AUTHORIZED', message: `${c.name} is not yours to command.` };
   return null;
 }

@@ -29,10 +29,17 @@ async function setup(rt: Runtime) {
 
 type Host = Awaited<ReturnType<typeof setup>>['host'];
 const roll = (host: Host, commandId: string, by: Actor, combatantId?: string) =>
-  host.submit({ commandId, command: { type: 'dice.roll', formula: '1d20', purpose: `${by.role} rolls`, ...(combatantId ? { combatantId } : {}) }, by }, by.role === 'system' ? gm : by);
+  host.submit(
+    {
+      commandId,
+      command: { type: 'dice.roll', formula: '1d20', purpose: `${by.role} rolls`, ...(combatantId ? { combatantId } : {}) },
+      by,
+    },
+    by.role === 'system' ? gm : by,
+  );
 
 describe('"A commandId belongs to its sender"', () => {
-  it('another sender reusing an accepted commandId gets COMMAND_ID_TAKEN and nothing is applied; the first sender\'s retry gets its first ack', async () => {
+  it("another sender reusing an accepted commandId gets COMMAND_ID_TAKEN and nothing is applied; the first sender's retry gets its first ack", async () => {
     const store = new MemoryStore();
     const rt = newRuntime(store);
     const { host } = await setup(rt);
@@ -85,11 +92,14 @@ describe('"A commandId belongs to its sender"', () => {
     await rt.shutdown();
   });
 
-  it('a refused command\'s id stays its sender\'s: another sender\'s command with it is judged on its own', async () => {
+  it("a refused command's id stays its sender's: another sender's command with it is judged on its own", async () => {
     const store = new MemoryStore();
     const rt = newRuntime(store);
     const { host } = await setup(rt);
-    const refused = await host.submit({ commandId: 'maybe', command: { type: 'dice.roll', formula: '1d20', purpose: 'not mine', combatantId: 'sage' }, by: p1 }, p1);
+    const refused = await host.submit(
+      { commandId: 'maybe', command: { type: 'dice.roll', formula: '1d20', purpose: 'not mine', combatantId: 'sage' }, by: p1 },
+      p1,
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'NOT_AUTHORIZED' } });
     const other = await roll(host, 'maybe', p2, 'sage');
     expect(other.ok).toBe(true);
@@ -99,12 +109,16 @@ describe('"A commandId belongs to its sender"', () => {
     await rt.shutdown();
   });
 
-  it('no client may take the ids of the runtime\'s own deadline commands', async () => {
+  it("no client may take the ids of the runtime's own deadline commands", async () => {
     const store = new MemoryStore();
     const rt = newRuntime(store);
     const { host } = await setup(rt);
     const version = host.version;
-    for (const by of [p1, gm] as const) expect(await roll(host, 'deadline:turn:9:hero', by, by === p1 ? 'hero' : undefined)).toMatchObject({ ok: false, error: { code: 'COMMAND_ID_TAKEN' } });
+    for (const by of [p1, gm] as const)
+      expect(await roll(host, 'deadline:turn:9:hero', by, by === p1 ? 'hero' : undefined)).toMatchObject({
+        ok: false,
+        error: { code: 'COMMAND_ID_TAKEN' },
+      });
     expect(host.version).toBe(version);
     await rt.shutdown();
   });

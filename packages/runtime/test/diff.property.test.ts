@@ -23,23 +23,27 @@ describe('diff (RFC 6902 with shared subtrees skipped)', () => {
     const value = fc.option(json, { nil: undefined });
     const key = fc.string({ maxLength: 3 });
     fc.assert(
-      fc.property(fc.dictionary(key, value), fc.array(fc.tuple(fc.constantFrom('keep', 'change', 'remove', 'undefine', 'nest'), key, value)), (a, edits) => {
-        const b: Record<string, unknown> = { ...a };
-        for (const [what, k, v] of edits) {
-          if (what === 'change') b[k] = v;
-          else if (what === 'remove') delete b[k];
-          else if (what === 'undefine') b[k] = undefined;
-          else if (what === 'nest') b[k] = { inner: a[k] ?? null, v: v ?? null };
-        }
-        const ops = diff(a, b);
-        const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
-        expect(jsonpatch.applyPatch(plain(a), ops as Operation[], true, false).newDocument).toEqual(plain(b));
-        // no op for a key whose value did not change (same reference, or undefined on both sides)
-        for (const o of ops) {
-          const k = o.path.split('/')[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
-          expect(o.path === '' || a[k] !== b[k]).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.dictionary(key, value),
+        fc.array(fc.tuple(fc.constantFrom('keep', 'change', 'remove', 'undefine', 'nest'), key, value)),
+        (a, edits) => {
+          const b: Record<string, unknown> = { ...a };
+          for (const [what, k, v] of edits) {
+            if (what === 'change') b[k] = v;
+            else if (what === 'remove') delete b[k];
+            else if (what === 'undefine') b[k] = undefined;
+            else if (what === 'nest') b[k] = { inner: a[k] ?? null, v: v ?? null };
+          }
+          const ops = diff(a, b);
+          const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+          expect(jsonpatch.applyPatch(plain(a), ops as Operation[], true, false).newDocument).toEqual(plain(b));
+          // no op for a key whose value did not change (same reference, or undefined on both sides)
+          for (const o of ops) {
+            const k = o.path.split('/')[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+            expect(o.path === '' || a[k] !== b[k]).toBe(true);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -82,7 +86,9 @@ describe('diff: keys a patch applier refuses in a path', () => {
     expect(ops).toEqual([{ op: 'replace', path: '/', value: JSON.parse('{"__proto__":0}') }]);
     expect(JSON.stringify(jsonpatch.applyPatch(structuredClone(a), ops as Operation[], true, false).newDocument)).toBe(JSON.stringify(b));
     const c = JSON.parse('{"x":{"constructor":{"prototype":1}}}') as unknown;
-    expect(JSON.stringify(jsonpatch.applyPatch({ x: {} }, diff({ x: {} }, c) as Operation[], true, false).newDocument)).toBe(JSON.stringify(c));
+    expect(JSON.stringify(jsonpatch.applyPatch({ x: {} }, diff({ x: {} }, c) as Operation[], true, false).newDocument)).toBe(
+      JSON.stringify(c),
+    );
   });
 
   it('for any objects whose keys include them, no op names one in its path and the patch still gives b', () => {
@@ -129,4 +135,3 @@ describe('diff: keys a patch applier refuses in a path', () => {
     expect(diff(c, d)).toEqual([{ op: 'replace', path: '/x/hp', value: 2 }]);
   });
 });
-

@@ -20,9 +20,13 @@ describe('the log after a hidden combatant is removed', () => {
     const rec = await rt.create({ accountId: 'acc', name: 'Gone', ruleset: 'skirmish', options: {}, seed: 2 });
     const host = await rt.open(rec.id);
     let n = 0;
-    const gmCmd = async (command: Record<string, unknown>) => expect((await host.submit({ commandId: `g${++n}`, command, by: gm }, gm)).ok).toBe(true);
+    const gmCmd = async (command: Record<string, unknown>) =>
+      expect((await host.submit({ commandId: `g${++n}`, command, by: gm }, gm)).ok).toBe(true);
     await gmCmd({ type: 'combatant.add', combatant: { id: 'hero', name: 'Hero', side: 'pcs', controller: 'p1', stats: { hp: 10 } } });
-    await gmCmd({ type: 'combatant.add', combatant: { id: 'lurker', name: 'LURKER-hidden', side: 'npcs', hidden: true, stats: { hp: 5 } } });
+    await gmCmd({
+      type: 'combatant.add',
+      combatant: { id: 'lurker', name: 'LURKER-hidden', side: 'npcs', hidden: true, stats: { hp: 5 } },
+    });
     await gmCmd({ type: 'dice.force', faces: [20] });
     await gmCmd({ type: 'dice.force', faces: [1] });
     await gmCmd({ type: 'combat.start' });
@@ -30,7 +34,13 @@ describe('the log after a hidden combatant is removed', () => {
     // the hero strikes the lurker: `skirmish.wounded` names it (dropped for players while it is hidden)
     await gmCmd({ type: 'attack', combatantId: 'hero', targetId: 'lurker' });
     await gmCmd({ type: 'reaction.resolve' });
-    await gmCmd({ type: 'effect.apply', targetId: 'hero', sourceId: 'lurker', name: 'Chill', data: { by: 'lurker', note: 'LURKER-hidden watches' } });
+    await gmCmd({
+      type: 'effect.apply',
+      targetId: 'hero',
+      sourceId: 'lurker',
+      name: 'Chill',
+      data: { by: 'lurker', note: 'LURKER-hidden watches' },
+    });
     // while it is there, hidden: the effect shows neither its id nor its name
     expect(JSON.stringify(host.projectionFor(p1).effects)).not.toMatch(/lurker/i);
     // an event of the ruleset's own that names it inside (not as its subject)
@@ -38,7 +48,8 @@ describe('the log after a hidden combatant is removed', () => {
     await gmCmd({ type: 'combatant.remove', combatantId: 'lurker' });
     await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'open' });
 
-    const readAs = async (h: typeof host, viewer: typeof p1 | { role: 'spectator' }) => JSON.stringify(h.projectLog(await store.readLog(rec.id, 0, 500), viewer));
+    const readAs = async (h: typeof host, viewer: typeof p1 | { role: 'spectator' }) =>
+      JSON.stringify(h.projectLog(await store.readLog(rec.id, 0, 500), viewer));
     for (const viewer of [p1, { role: 'spectator' } as const]) {
       const text = await readAs(host, viewer);
       expect(text).toContain('Chill'); // the effect on the hero stays, its source unnamed

@@ -11,12 +11,27 @@ function run(r: Ruleset, s: EncounterState, cmd: Record<string, unknown>): Encou
   if (!out.ok) throw new Error(`${out.error.code}: ${out.error.message}`);
   return out.state;
 }
-function fight(ruleset: string, people: Array<{ id: string; side: string; at: unknown; stats?: Record<string, unknown>; hidden?: boolean; controller?: string }>, before: Record<string, unknown>[] = []) {
+function fight(
+  ruleset: string,
+  people: Array<{ id: string; side: string; at: unknown; stats?: Record<string, unknown>; hidden?: boolean; controller?: string }>,
+  before: Record<string, unknown>[] = [],
+) {
   const r = R(ruleset);
   let s = createEncounter(r, { id: 'e', seed: 3 });
   for (const cmd of before) s = run(r, s, cmd);
   people.forEach((p, i) => {
-    s = run(r, s, { type: 'combatant.add', combatant: { id: p.id, name: p.id, side: p.side, hidden: p.hidden ?? false, controller: p.controller ?? null, stats: { initiative: 40 - 20 * i, ...(p.stats ?? {}) }, position: p.at } });
+    s = run(r, s, {
+      type: 'combatant.add',
+      combatant: {
+        id: p.id,
+        name: p.id,
+        side: p.side,
+        hidden: p.hidden ?? false,
+        controller: p.controller ?? null,
+        stats: { initiative: 40 - 20 * i, ...(p.stats ?? {}) },
+        position: p.at,
+      },
+    });
   });
   return { r, s: run(r, s, { type: 'combat.start' }) };
 }
@@ -25,7 +40,10 @@ const walk = { command: 'move', template: { combatantId: 'hero', mode: 'walk' } 
 
 describe('reach: where a combatant can go, from the rules', () => {
   it('action-round WALK "up to your normal speed rank": 6 squares every way, each with its shortest path; the 7th refused with the rule', () => {
-    const { r, s } = fight('action-round', [{ id: 'hero', side: 'pc', at: { x: 0, y: 0 } }, { id: 'orc', side: 'npc', at: { x: 30, y: 30 } }]);
+    const { r, s } = fight('action-round', [
+      { id: 'hero', side: 'pc', at: { x: 0, y: 0 } },
+      { id: 'orc', side: 'npc', at: { x: 30, y: 30 } },
+    ]);
     const a = reachOf(r, s, gm, everyone(s), { combatantId: 'hero', ...walk });
     if (!a.ok) throw new Error(a.error.message);
     expect(a.space).toBe('squares');
@@ -40,7 +58,10 @@ describe('reach: where a combatant can go, from the rules', () => {
   });
 
   it('marks the step that leaves a threatened square ("OA from movement") and who may attack', () => {
-    const { r, s } = fight('action-round', [{ id: 'hero', side: 'pc', at: { x: 0, y: 0 } }, { id: 'orc', side: 'npc', at: { x: 1, y: 0 }, stats: { naturalWeapons: true } }]);
+    const { r, s } = fight('action-round', [
+      { id: 'hero', side: 'pc', at: { x: 0, y: 0 } },
+      { id: 'orc', side: 'npc', at: { x: 1, y: 0 }, stats: { naturalWeapons: true } },
+    ]);
     const a = reachOf(r, s, gm, everyone(s), { combatantId: 'hero', ...walk });
     if (!a.ok) throw new Error(a.error.message);
     const away = a.reachable.find((t) => JSON.stringify(t.to) === JSON.stringify({ x: -2, y: 0 }));
@@ -51,7 +72,7 @@ describe('reach: where a combatant can go, from the rules', () => {
     expect(a.reachable.some((t) => JSON.stringify(t.to) === JSON.stringify({ x: 1, y: 0 }))).toBe(false);
   });
 
-  it('a hidden combatant neither blocks nor threatens in a player\'s answer (the GM\'s shows both)', () => {
+  it("a hidden combatant neither blocks nor threatens in a player's answer (the GM's shows both)", () => {
     const { r, s } = fight('action-round', [
       { id: 'hero', side: 'pc', at: { x: 0, y: 0 }, controller: 'p1' },
       { id: 'orc', side: 'npc', at: { x: 1, y: 0 }, stats: { naturalWeapons: true }, hidden: true },
@@ -69,7 +90,14 @@ describe('reach: where a combatant can go, from the rules', () => {
 
   it('walls set by the GM (map.set) are refused with the map rule, and paths go around them', () => {
     const wall = [-1, 0, 1].map((y) => ({ x: 1, y }));
-    const { r, s } = fight('action-round', [{ id: 'hero', side: 'pc', at: { x: 0, y: 0 } }, { id: 'orc', side: 'npc', at: { x: 9, y: 9 } }], [{ type: 'map.set', map: { width: 20, height: 20, origin: { x: -10, y: -10 }, walls: wall } }]);
+    const { r, s } = fight(
+      'action-round',
+      [
+        { id: 'hero', side: 'pc', at: { x: 0, y: 0 } },
+        { id: 'orc', side: 'npc', at: { x: 9, y: 9 } },
+      ],
+      [{ type: 'map.set', map: { width: 20, height: 20, origin: { x: -10, y: -10 }, walls: wall } }],
+    );
     const a = reachOf(r, s, gm, everyone(s), { combatantId: 'hero', ...walk, to: { x: 3, y: 0 } });
     if (!a.ok) throw new Error(a.error.message);
     expect(a.refused.find((f) => JSON.stringify(f.to) === '{"x":1,"y":0}')?.error.rule).toBe('map.walls');
@@ -80,7 +108,10 @@ describe('reach: where a combatant can go, from the rules', () => {
   });
 
   it('a `to` that is not a cell of the map is not explained (the reachable cells are still answered)', () => {
-    const { r, s } = fight('action-round', [{ id: 'hero', side: 'pc', at: { x: 0, y: 0 } }, { id: 'orc', side: 'npc', at: { x: 30, y: 30 } }]);
+    const { r, s } = fight('action-round', [
+      { id: 'hero', side: 'pc', at: { x: 0, y: 0 } },
+      { id: 'orc', side: 'npc', at: { x: 30, y: 30 } },
+    ]);
     // a client sends anything as `to`: a zone on a square grid once walked an endless line
     for (const to of [{ zone: 'hall' }, { x: 3 }, { x: '3', y: 0 }, { q: 1, r: 0 }]) {
       const a = reachOf(r, s, gm, everyone(s), { combatantId: 'hero', ...walk, to });
@@ -91,7 +122,10 @@ describe('reach: where a combatant can go, from the rules', () => {
   });
 
   it('ocv-phases: a 1-hex step reaches the six neighbouring hexes', () => {
-    const { r, s } = fight('ocv-phases', [{ id: 'hero', side: 'pc', at: { q: 0, r: 0 }, stats: { combatValue: 6 } }, { id: 'orc', side: 'npc', at: { q: 8, r: 0 }, stats: { combatValue: 3 } }]);
+    const { r, s } = fight('ocv-phases', [
+      { id: 'hero', side: 'pc', at: { q: 0, r: 0 }, stats: { combatValue: 6 } },
+      { id: 'orc', side: 'npc', at: { q: 8, r: 0 }, stats: { combatValue: 3 } },
+    ]);
     const current = s.clock.current!;
     const a = reachOf(r, s, gm, everyone(s), { combatantId: current, command: 'step', template: { combatantId: current } });
     if (!a.ok) throw new Error(a.error.message);

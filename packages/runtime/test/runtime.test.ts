@@ -17,7 +17,10 @@ async function setup(rt: Runtime, opts: Record<string, unknown> = {}) {
   let n = 0;
   const gmCmd = (command: Record<string, unknown>) => host.submit({ commandId: `g${++n}`, command, by: gm }, gm);
   await gmCmd({ type: 'combatant.add', combatant: { id: 'hero', name: 'Hero', side: 'pcs', controller: 'p1', stats: { hp: 10 } } });
-  await gmCmd({ type: 'combatant.add', combatant: { id: 'ogre', name: 'Ogre', side: 'npcs', secretStats: ['lore'], stats: { hp: 20, lore: 'SECRET-ogre' } } });
+  await gmCmd({
+    type: 'combatant.add',
+    combatant: { id: 'ogre', name: 'Ogre', side: 'npcs', secretStats: ['lore'], stats: { hp: 20, lore: 'SECRET-ogre' } },
+  });
   await gmCmd({ type: 'combatant.add', combatant: { id: 'lurker', name: 'LURKER-hidden', side: 'npcs', hidden: true, stats: { hp: 5 } } });
   return { rec, host, gmCmd };
 }
@@ -90,7 +93,10 @@ describe('runtime', () => {
     expect(await store.getEncounter(host.id)).toMatchObject({ round: 1, version: 4 });
     // a new round: the summary follows
     for (const id of [...host.state.clock.order]) {
-      expect((await host.submit({ commandId: `end-${id}`, command: { type: 'turn.end', combatantId: host.state.clock.current }, by: gm }, gm)).ok).toBe(true);
+      expect(
+        (await host.submit({ commandId: `end-${id}`, command: { type: 'turn.end', combatantId: host.state.clock.current }, by: gm }, gm))
+          .ok,
+      ).toBe(true);
     }
     expect(host.state.clock.round).toBe(2);
     expect(await store.getEncounter(host.id)).toMatchObject({ status: 'active', round: 2, version: host.state.version });
@@ -166,7 +172,12 @@ describe('runtime', () => {
   it('resumes in the engine’s key order from a store that sorts keys (jsonb), and goes on to the same states', async () => {
     const sorted = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.map(sorted);
-      if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+      if (v && typeof v === 'object')
+        return Object.fromEntries(
+          Object.keys(v)
+            .sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        );
       return v;
     };
     class SortingStore extends MemoryStore {
@@ -350,10 +361,19 @@ describe('runtime', () => {
       store.most = 0;
       // the encounters move in lockstep, as a load test's do
       for (let round = 0; round < 2 * every; round++) {
-        await Promise.all(hosts.map((h, i) => h.submit({ commandId: `s${round}-${i}`, command: { type: 'dice.roll', formula: '1d6', purpose: 'tick' }, by: gm }, gm)));
+        await Promise.all(
+          hosts.map((h, i) =>
+            h.submit({ commandId: `s${round}-${i}`, command: { type: 'dice.roll', formula: '1d6', purpose: 'tick' }, by: gm }, gm),
+          ),
+        );
       }
       await new Promise((r) => setTimeout(r, 20 * delay + 20)); // let the queue drain
-      const periodic = hosts.map((h) => store.snapshots.get(h.id)!.map((s) => s.version - loaded.get(h.id)!).filter((d) => d > 0));
+      const periodic = hosts.map((h) =>
+        store.snapshots
+          .get(h.id)!
+          .map((s) => s.version - loaded.get(h.id)!)
+          .filter((d) => d > 0),
+      );
       await rt.shutdown();
       return { store, periodic };
     };
@@ -439,7 +459,10 @@ describe('shared views', () => {
     });
     const { host, gmCmd } = await setup(rt);
     // p2 controls a combatant with a secret stat: a view of its own
-    await gmCmd({ type: 'combatant.add', combatant: { id: 'spy', name: 'Spy', side: 'pcs', controller: 'p2', secretStats: ['lore'], stats: { hp: 4, lore: 'SECRET-spy' } } });
+    await gmCmd({
+      type: 'combatant.add',
+      combatant: { id: 'spy', name: 'Spy', side: 'pcs', controller: 'p2', secretStats: ['lore'], stats: { hp: 4, lore: 'SECRET-spy' } },
+    });
     const views = {
       gm: mirror(host, gm),
       p1: mirror(host, { role: 'player', playerId: 'p1' }),
@@ -469,7 +492,10 @@ describe('idempotency beyond the memory', () => {
   async function rolledThenForgotten(store: MemoryStore) {
     const rt = newRuntime(store);
     const { host, gmCmd } = await setup(rt);
-    const first = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    const first = await host.submit(
+      { commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm },
+      gm,
+    );
     expect(first.ok).toBe(true);
     for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
     return { rt, host, gmCmd, first };
@@ -481,20 +507,29 @@ describe('idempotency beyond the memory', () => {
     const version = host.version;
     const logged = (await store.readLog(host.id, 0, 10_000)).length;
     // the engine would accept it again: the log's unique command id stops it
-    const again = await host.submit({ commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    const again = await host.submit(
+      { commandId: 'the-roll', command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm },
+      gm,
+    );
     expect(again).toEqual(first);
     // a stale expectedVersion would refuse it: the log is checked before refusing
-    const stale = await host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    const stale = await host.submit(
+      { commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm },
+      gm,
+    );
     expect(stale).toEqual(first);
     expect(host.version).toBe(version);
     expect((await store.readLog(host.id, 0, 10_000)).length).toBe(logged);
     // a new command id that is refused is still refused
-    const refused = await host.submit({ commandId: 'new-one', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'x' }, by: gm }, gm);
+    const refused = await host.submit(
+      { commandId: 'new-one', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'x' }, by: gm },
+      gm,
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'STALE_VERSION' } });
     await rt.shutdown();
   });
 
-  it('a refused command\'s read of the log does not hold up the commands behind it; the same id gets the same answer meanwhile', async () => {
+  it("a refused command's read of the log does not hold up the commands behind it; the same id gets the same answer meanwhile", async () => {
     // the log read for an earlier acceptance of a refused command id waits until `open()`
     let open: () => void = () => {};
     let reads = 0;
@@ -524,7 +559,10 @@ describe('idempotency beyond the memory', () => {
     expect(await host.submit(bad, gm)).toEqual(await refused);
     expect(reads).toBe(1);
     // an accepted id from beyond the memory, refused by the rules now: the first ack, read off the log
-    const again = host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    const again = host.submit(
+      { commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm },
+      gm,
+    );
     await until(() => reads === 2);
     open();
     expect(await again).toEqual(first);
@@ -534,7 +572,8 @@ describe('idempotency beyond the memory', () => {
   it('refusals of ids never accepted stop reading the log once the filter of accepted ids is built; an accepted id still gets its first ack', async () => {
     const store = new MemoryStore();
     const { rt, host, first } = await rolledThenForgotten(store);
-    const ghost = (commandId: string) => host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
+    const ghost = (commandId: string) =>
+      host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
     const reads = store.commandIdLookups;
     // the first refusal reads the log (no filter yet) and has the filter built from the log's ids
     expect(await ghost('bad-0')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
@@ -548,7 +587,10 @@ describe('idempotency beyond the memory', () => {
     expect(store.commandIdLists).toBe(1);
     // never a false "no": the roll accepted 300 commands ago, refused by the rules now, gets its first ack
     const before = store.commandIdLookups;
-    const again = await host.submit({ commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm }, gm);
+    const again = await host.submit(
+      { commandId: 'the-roll', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d20', purpose: 'first' }, by: gm },
+      gm,
+    );
     expect(again).toEqual(first);
     expect(store.commandIdLookups).toBe(before + 1);
     await rt.shutdown();
@@ -565,10 +607,15 @@ describe('idempotency beyond the memory', () => {
     }
     const store = new SlowList();
     const { rt, host, gmCmd } = await rolledThenForgotten(store);
-    expect(await host.submit({ commandId: 'bad-0', command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm)).toMatchObject({ ok: false });
+    expect(
+      await host.submit({ commandId: 'bad-0', command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm),
+    ).toMatchObject({ ok: false });
     expect(store.commandIdLists).toBe(1);
     // accepted after the read took its ids, before it is back
-    const during = await host.submit({ commandId: 'during', command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm }, gm);
+    const during = await host.submit(
+      { commandId: 'during', command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm },
+      gm,
+    );
     expect(during.ok).toBe(true);
     open();
     await new Promise((r) => setTimeout(r, 5));
@@ -576,13 +623,16 @@ describe('idempotency beyond the memory', () => {
     for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
     const reads = store.commandIdLookups;
     // a retry with a stale version: the filter holds the id, so the log is read and the first ack comes back
-    const retry = await host.submit({ commandId: 'during', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm }, gm);
+    const retry = await host.submit(
+      { commandId: 'during', expectedVersion: 1, command: { type: 'dice.roll', formula: '1d8', purpose: 'during the read' }, by: gm },
+      gm,
+    );
     expect(retry).toEqual(during);
     expect(store.commandIdLookups).toBe(reads + 1);
     await rt.shutdown();
   });
 
-  it('when the log\'s ids cannot be read, refusals read the log one by one (a warning), and the filter is tried again 30 s later', async () => {
+  it("when the log's ids cannot be read, refusals read the log one by one (a warning), and the filter is tried again 30 s later", async () => {
     let now = 1_000_000;
     let fail = true;
     class FailingList extends MemoryStore {
@@ -596,15 +646,24 @@ describe('idempotency beyond the memory', () => {
     }
     const store = new FailingList();
     const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, warn: (_o: object, m?: string) => void warnings.push(m ?? ''), error() {}, child() { return logger; } };
+    const logger = {
+      debug() {},
+      info() {},
+      warn: (_o: object, m?: string) => void warnings.push(m ?? ''),
+      error() {},
+      child() {
+        return logger;
+      },
+    };
     const rt = new Runtime({ store, rulesets, logger, options: { ownerId: `test-${Math.random()}` }, now: () => now });
     const { host, gmCmd } = await setup(rt);
     for (let i = 0; i < 300; i++) expect((await gmCmd({ type: 'dice.roll', formula: '1d6', purpose: 'filler' })).ok).toBe(true);
-    const ghost = (commandId: string) => host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
+    const ghost = (commandId: string) =>
+      host.submit({ commandId, command: { type: 'combatant.remove', combatantId: 'ghost' }, by: gm }, gm);
     const reads = store.commandIdLookups;
     expect(await ghost('bad-0')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
     await new Promise((r) => setTimeout(r, 5));
-    expect(warnings.some((w) => w.includes("command ids"))).toBe(true);
+    expect(warnings.some((w) => w.includes('command ids'))).toBe(true);
     for (let i = 1; i <= 5; i++) expect(await ghost(`bad-${i}`)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMBATANT' } });
     expect(store.commandIdLookups).toBe(reads + 6);
     expect(store.commandIdLists).toBe(1);
@@ -619,9 +678,14 @@ describe('idempotency beyond the memory', () => {
     await rt.shutdown();
   });
 
-  it('an idle encounter nobody watches lets go of its viewers\' channels; a viewer who comes back converges', async () => {
+  it("an idle encounter nobody watches lets go of its viewers' channels; a viewer who comes back converges", async () => {
     let now = 1_000_000;
-    const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: `test-${Math.random()}`, idleSnapshotMs: 1000 }, now: () => now });
+    const rt = new Runtime({
+      store: new MemoryStore(),
+      rulesets,
+      options: { ownerId: `test-${Math.random()}`, idleSnapshotMs: 1000 },
+      now: () => now,
+    });
     const { host, gmCmd } = await setup(rt);
     const p1: Viewer = { role: 'player', playerId: 'p1' };
     const v = mirror(host, p1);

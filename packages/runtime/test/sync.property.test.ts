@@ -58,9 +58,29 @@ function checkSync(host: EncounterHost, sent: PatchMessage[][], keep: number, st
   return replayed;
 }
 
-type Step = { op: 'hide' | 'reveal' | 'lore' | 'unsecret' | 'roll' | 'secretRoll' | 'effect' | 'start' | 'attack' | 'parry' | 'pass' | 'resolve' | 'end'; who: number; target: number; as: 'gm' | 'p1' | 'p2' };
+type Step = {
+  op:
+    'hide' | 'reveal' | 'lore' | 'unsecret' | 'roll' | 'secretRoll' | 'effect' | 'start' | 'attack' | 'parry' | 'pass' | 'resolve' | 'end';
+  who: number;
+  target: number;
+  as: 'gm' | 'p1' | 'p2';
+};
 const stepArb: fc.Arbitrary<Step> = fc.record({
-  op: fc.constantFrom('hide', 'reveal', 'lore', 'unsecret', 'roll', 'secretRoll', 'effect', 'start', 'attack', 'parry', 'pass', 'resolve', 'end'),
+  op: fc.constantFrom(
+    'hide',
+    'reveal',
+    'lore',
+    'unsecret',
+    'roll',
+    'secretRoll',
+    'effect',
+    'start',
+    'attack',
+    'parry',
+    'pass',
+    'resolve',
+    'end',
+  ),
   who: fc.nat(4),
   target: fc.nat(4),
   as: fc.constantFrom('gm', 'p1', 'p2'),
@@ -70,50 +90,70 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
   it('for random encounters, command streams and history sizes (test ruleset, hidden and secret combatants)', async () => {
     let replayedTotal = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 1e6 }), async (steps, keep, seed) => {
-        const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-prop', reactionSeconds: 0, syncHistory: keep } });
-        try {
-          const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed })).id);
-          const sent = watch(host);
-          const start = host.version;
-          let n = 0;
-          const ids = ['k0', 'k1', 'k2', 'k3', 'k4'];
-          const run = (command: Record<string, unknown>, as: 'gm' | 'p1' | 'p2' = 'gm') => {
-            const by = as === 'gm' ? gm : ({ role: 'player', playerId: as } as const);
-            return host.submit({ commandId: `c${++n}`, command, by }, by);
-          };
-          for (const [i, id] of ids.entries()) {
-            await run({
-              type: 'combatant.add',
-              combatant: { id, name: `N${i}`, side: i % 2 ? 'npcs' : 'pcs', controller: i === 0 ? 'p1' : i === 1 ? 'p2' : null, hidden: i === 4, secretStats: i === 3 ? ['lore'] : [], stats: { hp: 10, init: i, lore: `L${i}` } },
-            });
-          }
-          for (const [k, s] of steps.entries()) {
-            const id = ids[s.target]!;
-            const who = ids[s.who]!;
-            const cmd: Record<Step['op'], Record<string, unknown>> = {
-              hide: { type: 'combatant.update', combatantId: id, changes: { hidden: true } },
-              reveal: { type: 'combatant.update', combatantId: id, changes: { hidden: false } },
-              lore: { type: 'combatant.setStat', combatantId: id, stat: 'lore', value: `L${k}` },
-              unsecret: { type: 'combatant.update', combatantId: id, changes: { secretStats: [] } },
-              roll: { type: 'dice.roll', formula: '1d6', purpose: 'flavour', combatantId: who },
-              secretRoll: { type: 'dice.roll', formula: '1d20', purpose: 'secret', secret: true },
-              effect: { type: 'effect.apply', targetId: id, name: 'Dazed' },
-              start: { type: 'combat.start' },
-              attack: { type: 'attack', combatantId: who, targetId: id },
-              parry: { type: 'parry', combatantId: who },
-              pass: { type: 'reaction.pass', combatantId: who },
-              resolve: { type: 'reaction.resolve' },
-              end: { type: 'turn.end', combatantId: host.state.clock.current ?? who },
+      fc.asyncProperty(
+        fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        async (steps, keep, seed) => {
+          const rt = new Runtime({
+            store: new MemoryStore(),
+            rulesets,
+            options: { ownerId: 'sync-prop', reactionSeconds: 0, syncHistory: keep },
+          });
+          try {
+            const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed })).id);
+            const sent = watch(host);
+            const start = host.version;
+            let n = 0;
+            const ids = ['k0', 'k1', 'k2', 'k3', 'k4'];
+            const run = (command: Record<string, unknown>, as: 'gm' | 'p1' | 'p2' = 'gm') => {
+              const by = as === 'gm' ? gm : ({ role: 'player', playerId: as } as const);
+              return host.submit({ commandId: `c${++n}`, command, by }, by);
             };
-            await run(cmd[s.op], ['hide', 'reveal', 'lore', 'unsecret', 'secretRoll', 'effect', 'start', 'resolve'].includes(s.op) ? 'gm' : s.as);
-            if (k % 7 === 6) replayedTotal += checkSync(host, sent, keep, start);
+            for (const [i, id] of ids.entries()) {
+              await run({
+                type: 'combatant.add',
+                combatant: {
+                  id,
+                  name: `N${i}`,
+                  side: i % 2 ? 'npcs' : 'pcs',
+                  controller: i === 0 ? 'p1' : i === 1 ? 'p2' : null,
+                  hidden: i === 4,
+                  secretStats: i === 3 ? ['lore'] : [],
+                  stats: { hp: 10, init: i, lore: `L${i}` },
+                },
+              });
+            }
+            for (const [k, s] of steps.entries()) {
+              const id = ids[s.target]!;
+              const who = ids[s.who]!;
+              const cmd: Record<Step['op'], Record<string, unknown>> = {
+                hide: { type: 'combatant.update', combatantId: id, changes: { hidden: true } },
+                reveal: { type: 'combatant.update', combatantId: id, changes: { hidden: false } },
+                lore: { type: 'combatant.setStat', combatantId: id, stat: 'lore', value: `L${k}` },
+                unsecret: { type: 'combatant.update', combatantId: id, changes: { secretStats: [] } },
+                roll: { type: 'dice.roll', formula: '1d6', purpose: 'flavour', combatantId: who },
+                secretRoll: { type: 'dice.roll', formula: '1d20', purpose: 'secret', secret: true },
+                effect: { type: 'effect.apply', targetId: id, name: 'Dazed' },
+                start: { type: 'combat.start' },
+                attack: { type: 'attack', combatantId: who, targetId: id },
+                parry: { type: 'parry', combatantId: who },
+                pass: { type: 'reaction.pass', combatantId: who },
+                resolve: { type: 'reaction.resolve' },
+                end: { type: 'turn.end', combatantId: host.state.clock.current ?? who },
+              };
+              await run(
+                cmd[s.op],
+                ['hide', 'reveal', 'lore', 'unsecret', 'secretRoll', 'effect', 'start', 'resolve'].includes(s.op) ? 'gm' : s.as,
+              );
+              if (k % 7 === 6) replayedTotal += checkSync(host, sent, keep, start);
+            }
+            replayedTotal += checkSync(host, sent, keep, start);
+          } finally {
+            await rt.shutdown();
           }
-          replayedTotal += checkSync(host, sent, keep, start);
-        } finally {
-          await rt.shutdown();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
     // the property would hold vacuously if every answer were a snapshot
@@ -124,71 +164,131 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
   const fighters: Record<string, { stats: (i: number) => Record<string, unknown>; secret: string }> = {
     legends: { stats: (i) => ({ stats: { DEX: 10 + (i % 3), SPD: 9 + (i % 4), STR: 8 + (i % 5) } }), secret: 'STR' },
     'ocv-phases': {
-      stats: (i) => ({ stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4, recovery: 4, stun: 30, endurance: 30, combatReflexes: false }, position: { q: i, r: 0 } }),
+      stats: (i) => ({
+        stats: { combatValue: 4 + (i % 5), lightningReflexes: i % 3, move: 4, recovery: 4, stun: 30, endurance: 30, combatReflexes: false },
+        position: { q: i, r: 0 },
+      }),
       secret: 'combatValue',
     },
     'action-round': {
-      stats: (i) => ({ stats: { naturalWeapons: true, initiative: i % 5, toughness: 40, defense: 2, attack: { close: 3 }, damage: { close: 2 }, range: 10, skills: { athletics: 2 } }, position: { x: i * 2, y: 0 } }),
+      stats: (i) => ({
+        stats: {
+          naturalWeapons: true,
+          initiative: i % 5,
+          toughness: 40,
+          defense: 2,
+          attack: { close: 3 },
+          damage: { close: 2 },
+          range: 10,
+          skills: { athletics: 2 },
+        },
+        position: { x: i * 2, y: 0 },
+      }),
       secret: 'toughness',
     },
     'action-points': {
-      stats: (i) => ({ stats: { dexterity: 8 + i, hp: 100, ac: 14, attackBonus: 4, weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }] }, position: { x: i, y: 0 } }),
+      stats: (i) => ({
+        stats: {
+          dexterity: 8 + i,
+          hp: 100,
+          ac: 14,
+          attackBonus: 4,
+          weapons: [{ id: 'sword', name: 'Sword', kind: 'melee', category: 'one-handed', damage: '1d8' }],
+        },
+        position: { x: i, y: 0 },
+      }),
       secret: 'hp',
     },
-    freeform: { stats: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 5 } }, position: i % 2 ? 'by the door' : null }), secret: 'hp' },
+    freeform: {
+      stats: (i) => ({ stats: { hp: 10 + i, initiativeBonus: i % 3, vitals: { Mana: 5 } }, position: i % 2 ? 'by the door' : null }),
+      secret: 'hp',
+    },
   };
 
-  it.each(['legends', 'ocv-phases', 'action-round', 'action-points', 'freeform'])('for a %s fight with a hidden combatant and secret stats, from every version of the last 16', async (name) => {
-    const ruleset = (registry as Record<string, unknown>)[name];
-    expect(ruleset).toBeDefined();
-    const rt = new Runtime({ store: new MemoryStore(), rulesets: registry as never, options: { ownerId: `sync-${name}`, reactionSeconds: 0 } });
-    try {
-      const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: name, seed: 11 })).id);
-      const sent = watch(host);
-      const start = host.version;
-      let n = 0;
-      const refused = new Map<string, number>();
-      const run = async (command: Record<string, unknown>, by: { role: 'gm' } | { role: 'player'; playerId: string } = gm) => {
-        const ack = await host.submit({ commandId: `c${++n}`, command, by }, by);
-        if (!ack.ok) refused.set(`${String(command.type)}: ${ack.error.message}`, (refused.get(`${String(command.type)}: ${ack.error.message}`) ?? 0) + 1);
-        return ack;
-      };
-      const { stats, secret } = fighters[name]!;
-      for (let i = 0; i < 6; i++) {
-        const ack = await run({
-          type: 'combatant.add',
-          combatant: { id: `c${i}`, name: `Fighter ${i}`, side: i < 3 ? 'heroes' : 'raiders', controller: i < 2 ? `p${i + 1}` : null, hidden: i === 5, secretStats: i === 4 ? [secret] : [], ...stats(i) },
-        });
-        expect(ack.ok, JSON.stringify(ack)).toBe(true);
+  it.each(['legends', 'ocv-phases', 'action-round', 'action-points', 'freeform'])(
+    'for a %s fight with a hidden combatant and secret stats, from every version of the last 16',
+    async (name) => {
+      const ruleset = (registry as Record<string, unknown>)[name];
+      expect(ruleset).toBeDefined();
+      const rt = new Runtime({
+        store: new MemoryStore(),
+        rulesets: registry as never,
+        options: { ownerId: `sync-${name}`, reactionSeconds: 0 },
+      });
+      try {
+        const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: name, seed: 11 })).id);
+        const sent = watch(host);
+        const start = host.version;
+        let n = 0;
+        const refused = new Map<string, number>();
+        const run = async (command: Record<string, unknown>, by: { role: 'gm' } | { role: 'player'; playerId: string } = gm) => {
+          const ack = await host.submit({ commandId: `c${++n}`, command, by }, by);
+          if (!ack.ok)
+            refused.set(
+              `${String(command.type)}: ${ack.error.message}`,
+              (refused.get(`${String(command.type)}: ${ack.error.message}`) ?? 0) + 1,
+            );
+          return ack;
+        };
+        const { stats, secret } = fighters[name]!;
+        for (let i = 0; i < 6; i++) {
+          const ack = await run({
+            type: 'combatant.add',
+            combatant: {
+              id: `c${i}`,
+              name: `Fighter ${i}`,
+              side: i < 3 ? 'heroes' : 'raiders',
+              controller: i < 2 ? `p${i + 1}` : null,
+              hidden: i === 5,
+              secretStats: i === 4 ? [secret] : [],
+              ...stats(i),
+            },
+          });
+          expect(ack.ok, JSON.stringify(ack)).toBe(true);
+        }
+        expect((await run({ type: 'combat.start' })).ok).toBe(true);
+        let replayed = 0;
+        // rolls by the players and the GM (some secret), effects applied and removed, turns ended (a
+        // turn.end out of a ruleset's phase is refused: nothing kept)
+        for (let i = 0; i < 48; i++) {
+          const s: EncounterState = host.state;
+          const k = i % 6;
+          if (k === 0)
+            await run({ type: 'dice.roll', formula: '3d6', purpose: 'check', combatantId: 'c0' }, { role: 'player', playerId: 'p1' });
+          else if (k === 1) await run({ type: 'dice.roll', formula: '1d20', purpose: 'secret', secret: true });
+          else if (k === 2)
+            await run({ type: 'effect.apply', targetId: `c${i % 6}`, name: 'Dazed', duration: { unit: 'round', count: 1 } });
+          else if (k === 3 && s.effects[0]) await run({ type: 'effect.remove', effectId: s.effects[0].id });
+          else if (k === 4)
+            await run({ type: 'dice.roll', formula: '2d6', purpose: 'check', combatantId: 'c1' }, { role: 'player', playerId: 'p2' });
+          else if (s.clock.current) await run({ type: 'turn.end', combatantId: s.clock.current });
+          if (i % 8 === 7) replayed += checkSync(host, sent, 16, start);
+        }
+        expect(host.version - start, JSON.stringify([...refused])).toBeGreaterThan(40);
+        replayed += checkSync(host, sent, 16, start);
+        // (effects removed and old rolls dropped from the recent list are removals: a snapshot after them)
+        expect(replayed).toBeGreaterThan(15);
+      } finally {
+        await rt.shutdown();
       }
-      expect((await run({ type: 'combat.start' })).ok).toBe(true);
-      let replayed = 0;
-      // rolls by the players and the GM (some secret), effects applied and removed, turns ended (a
-      // turn.end out of a ruleset's phase is refused: nothing kept)
-      for (let i = 0; i < 48; i++) {
-        const s: EncounterState = host.state;
-        const k = i % 6;
-        if (k === 0) await run({ type: 'dice.roll', formula: '3d6', purpose: 'check', combatantId: 'c0' }, { role: 'player', playerId: 'p1' });
-        else if (k === 1) await run({ type: 'dice.roll', formula: '1d20', purpose: 'secret', secret: true });
-        else if (k === 2) await run({ type: 'effect.apply', targetId: `c${i % 6}`, name: 'Dazed', duration: { unit: 'round', count: 1 } });
-        else if (k === 3 && s.effects[0]) await run({ type: 'effect.remove', effectId: s.effects[0].id });
-        else if (k === 4) await run({ type: 'dice.roll', formula: '2d6', purpose: 'check', combatantId: 'c1' }, { role: 'player', playerId: 'p2' });
-        else if (s.clock.current) await run({ type: 'turn.end', combatantId: s.clock.current });
-        if (i % 8 === 7) replayed += checkSync(host, sent, 16, start);
-      }
-      expect(host.version - start, JSON.stringify([...refused])).toBeGreaterThan(40);
-      replayed += checkSync(host, sent, 16, start);
-      // (effects removed and old rolls dropped from the recent list are removals: a snapshot after them)
-      expect(replayed).toBeGreaterThan(15);
-    } finally {
-      await rt.shutdown();
-    }
-  });
+    },
+  );
 
   it('a replay that does not reach the live state is not sent: a snapshot, and an error logged', async () => {
     const errors: Array<Record<string, unknown>> = [];
-    const logger = { debug() {}, info() {}, warn() {}, error: (o: object) => void errors.push(o as Record<string, unknown>), child: () => logger };
-    const rt = new Runtime({ store: new MemoryStore(), rulesets, logger, options: { ownerId: 'sync-bad', reactionSeconds: 0, syncHistory: 8 } });
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (o: object) => void errors.push(o as Record<string, unknown>),
+      child: () => logger,
+    };
+    const rt = new Runtime({
+      store: new MemoryStore(),
+      rulesets,
+      logger,
+      options: { ownerId: 'sync-bad', reactionSeconds: 0, syncHistory: 8 },
+    });
     try {
       const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed: 3 })).id);
       watch(host);
@@ -208,16 +308,30 @@ describe('sync replays the recent log: the same patches the viewer was sent', ()
   });
 
   it('keeps at most 1.5 × MAX_SYNC_HISTORY commands, whatever syncHistory asks (a sync replays them all at worst)', async () => {
-    const rt = new Runtime({ store: new MemoryStore(), rulesets, options: { ownerId: 'sync-max', reactionSeconds: 0, syncHistory: 1_000_000 } });
+    const rt = new Runtime({
+      store: new MemoryStore(),
+      rulesets,
+      options: { ownerId: 'sync-max', reactionSeconds: 0, syncHistory: 1_000_000 },
+    });
     try {
       const host = await rt.open((await rt.create({ accountId: 'a', name: 'Sync', ruleset: 'skirmish', seed: 9 })).id);
       const recent = () => (host as unknown as { history: { recent: { commands: unknown[] } } }).history.recent;
       watch(host);
       let n = 0;
-      await host.submit({ commandId: `c${++n}`, command: { type: 'combatant.add', combatant: { id: 'k', name: 'K', side: 'pcs', stats: { hp: 10, init: 1, lore: 'x' } } }, by: gm }, gm);
+      await host.submit(
+        {
+          commandId: `c${++n}`,
+          command: { type: 'combatant.add', combatant: { id: 'k', name: 'K', side: 'pcs', stats: { hp: 10, init: 1, lore: 'x' } } },
+          by: gm,
+        },
+        gm,
+      );
       // changes that take nothing out of the view (a roll would drop an old one from the recent rolls)
       for (let i = 0; i < 1.6 * MAX_SYNC_HISTORY + 10; i++) {
-        const ack = await host.submit({ commandId: `c${++n}`, command: { type: 'combatant.setStat', combatantId: 'k', stat: 'lore', value: `L${i}` }, by: gm }, gm);
+        const ack = await host.submit(
+          { commandId: `c${++n}`, command: { type: 'combatant.setStat', combatantId: 'k', stat: 'lore', value: `L${i}` }, by: gm },
+          gm,
+        );
         expect(ack.ok).toBe(true);
       }
       expect(recent().commands.length).toBeGreaterThanOrEqual(MAX_SYNC_HISTORY);

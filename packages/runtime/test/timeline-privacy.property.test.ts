@@ -45,34 +45,48 @@ const tokensIn = (text: string): string[] => [...new Set(text.match(/#[A-Za-z-]+
 describe("a player's log read shows only what the player saw live", () => {
   it('for random logs with a rewind, on every branch', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 25 }), fc.array(stepArb, { maxLength: 10 }), fc.integer({ min: 1, max: 1e6 }), fc.nat(), async (steps, after, seed, pick) => {
-        const store = new MemoryStore();
-        const rt = new Runtime({ store, rulesets, options: { ownerId: 'pv', reactionSeconds: 0 } });
-        try {
-          const host = await rt.open((await rt.create({ accountId: 'a', name: 'Privacy', ruleset: 'skirmish', seed })).id);
-          const live: string[] = [];
-          const sub = host.subscribe(p1, (m) => live.push(JSON.stringify(m)));
-          live.push(JSON.stringify(sub.state));
-          let n = 0;
-          const run = (command: Record<string, unknown>) => host.submit({ commandId: `c${++n}`, command, by: gm }, gm);
-          for (const [i, id] of ids.entries()) {
-            const combatant = { id, name: `N${i}`, side: i % 2 ? 'npcs' : 'pcs', controller: i === 0 ? 'p1' : null, hidden: i === 3, secretStats: i === 2 ? ['lore'] : [], stats: { hp: 10, init: i, lore: `#L-start${i}#` } };
-            await run({ type: 'combatant.add', combatant });
-          }
-          for (const [k, s] of steps.entries()) await run(commandOf(s, k, host.state.clock.current));
-          if (host.version > 0) await run({ type: 'timeline.rewind', toVersion: pick % host.version });
-          for (const [k, s] of after.entries()) await run(commandOf(s, 100 + k, host.state.clock.current));
+      fc.asyncProperty(
+        fc.array(stepArb, { minLength: 1, maxLength: 25 }),
+        fc.array(stepArb, { maxLength: 10 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.nat(),
+        async (steps, after, seed, pick) => {
+          const store = new MemoryStore();
+          const rt = new Runtime({ store, rulesets, options: { ownerId: 'pv', reactionSeconds: 0 } });
+          try {
+            const host = await rt.open((await rt.create({ accountId: 'a', name: 'Privacy', ruleset: 'skirmish', seed })).id);
+            const live: string[] = [];
+            const sub = host.subscribe(p1, (m) => live.push(JSON.stringify(m)));
+            live.push(JSON.stringify(sub.state));
+            let n = 0;
+            const run = (command: Record<string, unknown>) => host.submit({ commandId: `c${++n}`, command, by: gm }, gm);
+            for (const [i, id] of ids.entries()) {
+              const combatant = {
+                id,
+                name: `N${i}`,
+                side: i % 2 ? 'npcs' : 'pcs',
+                controller: i === 0 ? 'p1' : null,
+                hidden: i === 3,
+                secretStats: i === 2 ? ['lore'] : [],
+                stats: { hp: 10, init: i, lore: `#L-start${i}#` },
+              };
+              await run({ type: 'combatant.add', combatant });
+            }
+            for (const [k, s] of steps.entries()) await run(commandOf(s, k, host.state.clock.current));
+            if (host.version > 0) await run({ type: 'timeline.rewind', toVersion: pick % host.version });
+            for (const [k, s] of after.entries()) await run(commandOf(s, 100 + k, host.state.clock.current));
 
-          const seenLive = live.join('\n');
-          for (const b of await store.listBranches(host.id)) {
-            const read = JSON.stringify(await readLogFor(host, p1, { afterSeq: 0, limit: 1000, branch: b.branch }));
-            const unseen = tokensIn(read).filter((t) => !seenLive.includes(t));
-            expect(unseen, `branch ${b.branch}`).toEqual([]);
+            const seenLive = live.join('\n');
+            for (const b of await store.listBranches(host.id)) {
+              const read = JSON.stringify(await readLogFor(host, p1, { afterSeq: 0, limit: 1000, branch: b.branch }));
+              const unseen = tokensIn(read).filter((t) => !seenLive.includes(t));
+              expect(unseen, `branch ${b.branch}`).toEqual([]);
+            }
+          } finally {
+            await rt.shutdown();
           }
-        } finally {
-          await rt.shutdown();
-        }
-      }),
+        },
+      ),
       { numRuns: 80 },
     );
   }, 120_000);

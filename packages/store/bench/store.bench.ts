@@ -111,7 +111,9 @@ async function bench(label: string, open: () => Promise<TestStore>): Promise<voi
 console.log(`fray store bench: ${seconds}s per figure, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
 const saved = process.env.DATABASE_URL;
 process.env.DATABASE_URL = pgUrl;
-await bench('Postgres', () => openTestStore({ poolSize: 16 })).catch((error: unknown) => console.log(`\nPostgres: skipped (${(error as Error).message})`));
+await bench('Postgres', () => openTestStore({ poolSize: 16 })).catch((error: unknown) =>
+  console.log(`\nPostgres: skipped (${(error as Error).message})`),
+);
 delete process.env.DATABASE_URL;
 await bench('PGlite (embedded)', () => openTestStore());
 if (saved !== undefined) process.env.DATABASE_URL = saved;

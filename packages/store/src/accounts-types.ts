@@ -99,7 +99,11 @@ export interface AccountsStore {
    * Set the password (and the sign-in name when given) and end every session of the account but
    * `keepSessionId`, in one transaction. Returns the ids of the sessions ended.
    */
-  setPassword(accountId: string, input: { passwordHash: string; handle?: string; name?: string }, keepSessionId: string | null): Promise<string[]>;
+  setPassword(
+    accountId: string,
+    input: { passwordHash: string; handle?: string; name?: string },
+    keepSessionId: string | null,
+  ): Promise<string[]>;
 
   createSession(accountId: string, session: NewSession): Promise<SessionRecord>;
   findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null>;

@@ -18,7 +18,15 @@ import { oneOf } from './prisma-rows.js';
 const sessionMethod = oneOf<SessionMethod>(['password', 'passkey', 'device', 'token'], 'session method');
 const challengeKind = oneOf<ChallengeRecord['kind']>(['registration', 'authentication'], 'challenge kind');
 
-type SessionRow = { id: string; accountId: string; method: string; userAgent: string | null; createdAt: Date; lastSeenAt: Date; expiresAt: Date };
+type SessionRow = {
+  id: string;
+  accountId: string;
+  method: string;
+  userAgent: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+};
 type PasskeyRow = Omit<PasskeyRecord, 'counter' | 'publicKey'> & { counter: bigint; publicKey: Uint8Array };
 
 const toSession = (r: SessionRow): SessionRecord => ({
@@ -30,7 +38,13 @@ const toSession = (r: SessionRow): SessionRecord => ({
   lastSeenAt: r.lastSeenAt,
   expiresAt: r.expiresAt,
 });
-const toToken = (r: ApiTokenRecord): ApiTokenRecord => ({ id: r.id, accountId: r.accountId, name: r.name, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt });
+const toToken = (r: ApiTokenRecord): ApiTokenRecord => ({
+  id: r.id,
+  accountId: r.accountId,
+  name: r.name,
+  createdAt: r.createdAt,
+  lastUsedAt: r.lastUsedAt,
+});
 const toPasskey = (r: PasskeyRow): PasskeyRecord => ({
   id: r.id,
   accountId: r.accountId,
@@ -43,7 +57,14 @@ const toPasskey = (r: PasskeyRow): PasskeyRecord => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
 });
-const sessionData = (accountId: string, s: NewSession) => ({ id: s.id, accountId, tokenHash: s.tokenHash, method: s.method, userAgent: s.userAgent, expiresAt: s.expiresAt });
+const sessionData = (accountId: string, s: NewSession) => ({
+  id: s.id,
+  accountId,
+  tokenHash: s.tokenHash,
+  method: s.method,
+  userAgent: s.userAgent,
+  expiresAt: s.expiresAt,
+});
 
 /** A unique violation on the sign-in name (Prisma's P2002 or Postgres's 23505 on accounts_handle_key). */
 function nameTaken(error: unknown): boolean {
@@ -77,7 +98,16 @@ export class PrismaAccounts implements AccountsStore {
   getAccount(id: string): Promise<AccountInfo | null> {
     return this.run('getAccount', async () => {
       const r = await this.prisma.account.findUnique({ where: { id } });
-      return r ? { id: r.id, name: r.name, handle: r.handle, hasPassword: r.passwordHash !== null, hasToken: r.tokenHash !== null, createdAt: r.createdAt } : null;
+      return r
+        ? {
+            id: r.id,
+            name: r.name,
+            handle: r.handle,
+            hasPassword: r.passwordHash !== null,
+            hasToken: r.tokenHash !== null,
+            createdAt: r.createdAt,
+          }
+        : null;
     });
   }
 
@@ -86,15 +116,27 @@ export class PrismaAccounts implements AccountsStore {
   }
 
   passwordHashOf(accountId: string): Promise<string | null> {
-    return this.run('passwordHashOf', async () => (await this.prisma.account.findUnique({ where: { id: accountId }, select: { passwordHash: true } }))?.passwordHash ?? null);
+    return this.run(
+      'passwordHashOf',
+      async () =>
+        (await this.prisma.account.findUnique({ where: { id: accountId }, select: { passwordHash: true } }))?.passwordHash ?? null,
+    );
   }
 
-  setPassword(accountId: string, input: { passwordHash: string; handle?: string; name?: string }, keepSessionId: string | null): Promise<string[]> {
+  setPassword(
+    accountId: string,
+    input: { passwordHash: string; handle?: string; name?: string },
+    keepSessionId: string | null,
+  ): Promise<string[]> {
     return this.run('setPassword', () =>
       this.prisma.$transaction(async (tx) => {
         await tx.account.update({
           where: { id: accountId },
-          data: { passwordHash: input.passwordHash, ...(input.handle ? { handle: input.handle } : {}), ...(input.name ? { name: input.name } : {}) },
+          data: {
+            passwordHash: input.passwordHash,
+            ...(input.handle ? { handle: input.handle } : {}),
+            ...(input.name ? { name: input.name } : {}),
+          },
         });
         const others = { accountId, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) };
         const ended = await tx.session.findMany({ where: others, select: { id: true } });
@@ -122,7 +164,9 @@ export class PrismaAccounts implements AccountsStore {
   }
 
   listSessions(accountId: string): Promise<SessionRecord[]> {
-    return this.run('listSessions', async () => (await this.prisma.session.findMany({ where: { accountId }, orderBy: { lastSeenAt: 'desc' } })).map(toSession));
+    return this.run('listSessions', async () =>
+      (await this.prisma.session.findMany({ where: { accountId }, orderBy: { lastSeenAt: 'desc' } })).map(toSession),
+    );
   }
 
   deleteSession(accountId: string, id: string): Promise<boolean> {
@@ -131,7 +175,9 @@ export class PrismaAccounts implements AccountsStore {
 
   deleteSessions(accountId: string, exceptId?: string): Promise<string[]> {
     return this.run('deleteSessions', async () => {
-      const rows = await this.prisma.$queryRaw<{ id: string }[]>`DELETE FROM sessions WHERE account_id = ${accountId} AND id <> ${exceptId ?? ''} RETURNING id`;
+      const rows = await this.prisma.$queryRaw<
+        { id: string }[]
+      >`DELETE FROM sessions WHERE account_id = ${accountId} AND id <> ${exceptId ?? ''} RETURNING id`;
       return rows.map((r) => r.id);
     });
   }
@@ -154,7 +200,9 @@ export class PrismaAccounts implements AccountsStore {
   }
 
   listApiTokens(accountId: string): Promise<ApiTokenRecord[]> {
-    return this.run('listApiTokens', async () => (await this.prisma.apiToken.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' } })).map(toToken));
+    return this.run('listApiTokens', async () =>
+      (await this.prisma.apiToken.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' } })).map(toToken),
+    );
   }
 
   deleteApiToken(accountId: string, id: string): Promise<boolean> {
@@ -163,7 +211,9 @@ export class PrismaAccounts implements AccountsStore {
 
   addPasskey(input: Omit<PasskeyRecord, 'createdAt' | 'lastUsedAt'>): Promise<PasskeyRecord> {
     return this.run('addPasskey', async () => {
-      const r = await this.prisma.passkey.create({ data: { ...input, publicKey: Buffer.from(input.publicKey), counter: BigInt(input.counter) } });
+      const r = await this.prisma.passkey.create({
+        data: { ...input, publicKey: Buffer.from(input.publicKey), counter: BigInt(input.counter) },
+      });
       return toPasskey(r);
     });
   }
@@ -176,7 +226,9 @@ export class PrismaAccounts implements AccountsStore {
   }
 
   listPasskeys(accountId: string): Promise<PasskeyRecord[]> {
-    return this.run('listPasskeys', async () => (await this.prisma.passkey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } })).map(toPasskey));
+    return this.run('listPasskeys', async () =>
+      (await this.prisma.passkey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } })).map(toPasskey),
+    );
   }
 
   usePasskey(id: string, counter: number): Promise<void> {
@@ -210,7 +262,9 @@ export class PrismaAccounts implements AccountsStore {
 
   takeChallenge(id: string): Promise<ChallengeRecord | null> {
     return this.run('takeChallenge', async () => {
-      const rows = await this.prisma.$queryRaw<Array<{ id: string; kind: string; account_id: string | null; challenge: string; expires_at: Date }>>`
+      const rows = await this.prisma.$queryRaw<
+        Array<{ id: string; kind: string; account_id: string | null; challenge: string; expires_at: Date }>
+      >`
         DELETE FROM webauthn_challenges WHERE id = ${id} RETURNING id, kind, account_id, challenge, expires_at`;
       const r = rows[0];
       return r ? { id: r.id, kind: challengeKind(r.kind), accountId: r.account_id, challenge: r.challenge, expiresAt: r.expires_at } : null;
@@ -259,7 +313,8 @@ export class PrismaAccounts implements AccountsStore {
         RETURNING failures`;
       const failures = Number(rows[0]?.failures ?? 1);
       const delay = delaySeconds(failures);
-      if (delay > 0) await this.prisma.$executeRaw`UPDATE auth_backoff SET until = now() + make_interval(secs => ${delay}::float8) WHERE key = ${key}`;
+      if (delay > 0)
+        await this.prisma.$executeRaw`UPDATE auth_backoff SET until = now() + make_interval(secs => ${delay}::float8) WHERE key = ${key}`;
       return failures;
     });
   }

@@ -51,7 +51,13 @@ export interface BackupTrailer {
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 /** A header as far as the reader checks it (its format, version, migrations and tables); the writer wrote the rest. */
 function isHeader(x: unknown): x is BackupHeader {
-  return isRecord(x) && x.format === BACKUP_FORMAT && typeof x.formatVersion === 'number' && Array.isArray(x.migrations) && Array.isArray(x.tables);
+  return (
+    isRecord(x) &&
+    x.format === BACKUP_FORMAT &&
+    typeof x.formatVersion === 'number' &&
+    Array.isArray(x.migrations) &&
+    Array.isArray(x.tables)
+  );
 }
 function isTrailer(x: unknown): x is BackupTrailer {
   return isRecord(x) && x.end === BACKUP_FORMAT && isRecord(x.rows) && typeof x.sha256 === 'string';
@@ -184,7 +190,10 @@ export interface BackupRow {
  * checksum. Throws a BackupError (truncated, tampered, from a newer Fray); `onRow`, when given,
  * sees every row, and should only buffer: a later line may still prove the file bad.
  */
-export async function readBackup(file: string, onRow?: (row: BackupRow) => Promise<void>): Promise<{ header: BackupHeader; rows: Record<string, number> }> {
+export async function readBackup(
+  file: string,
+  onRow?: (row: BackupRow) => Promise<void>,
+): Promise<{ header: BackupHeader; rows: Record<string, number> }> {
   const hash = createHash('sha256');
   let header: BackupHeader | undefined;
   let trailer: BackupTrailer | undefined;
@@ -234,18 +243,26 @@ export async function readBackup(file: string, onRow?: (row: BackupRow) => Promi
     if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
       throw new BackupError('BACKUP_TRUNCATED', `${file} is cut short or damaged (its gzip stream ends early).`, { cause: error });
     }
-    throw new BackupError('BACKUP_UNREADABLE', `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new BackupError('BACKUP_UNREADABLE', `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (!header) throw new BackupError('BACKUP_TRUNCATED', `${file} is empty.`);
   if (!trailer || badLine) {
-    throw new BackupError('BACKUP_TRUNCATED', `${file} is cut short: it has no end marker after line ${lineNo} (an interrupted backup or copy).`);
+    throw new BackupError(
+      'BACKUP_TRUNCATED',
+      `${file} is cut short: it has no end marker after line ${lineNo} (an interrupted backup or copy).`,
+    );
   }
   if (trailer.sha256 !== hash.digest('hex')) {
     throw new BackupError('BACKUP_TAMPERED', `${file} was changed after it was written (its checksum does not match).`);
   }
   for (const t of header.tables) {
     if (trailer.rows[t.name] !== counts[t.name]) {
-      throw new BackupError('BACKUP_TAMPERED', `${file}: table ${t.name} has ${counts[t.name]} rows, its end marker says ${String(trailer.rows[t.name])}.`);
+      throw new BackupError(
+        'BACKUP_TAMPERED',
+        `${file}: table ${t.name} has ${counts[t.name]} rows, its end marker says ${String(trailer.rows[t.name])}.`,
+      );
     }
   }
   return { header, rows: counts };

@@ -89,7 +89,10 @@ export async function startEmbedded(dataDir: string, opts: { maxConnections?: nu
   let db: PGlite | undefined;
   try {
     const pgliteWasmModule = await compiledPglite();
-    db = await PGlite.create(dir, { startParams: embeddedStartParams(), ...(pgliteWasmModule ? { pgliteWasmModule: pgliteWasmModule as never } : {}) });
+    db = await PGlite.create(dir, {
+      startParams: embeddedStartParams(),
+      ...(pgliteWasmModule ? { pgliteWasmModule: pgliteWasmModule as never } : {}),
+    });
     const server = new PGLiteSocketServer({
       db,
       host: '127.0.0.1',

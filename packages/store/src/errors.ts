@@ -112,7 +112,10 @@ export function mapError(error: unknown, what: string): unknown {
   if (/FY003/.test(text) || (fray && /gap/.test(fray[1] ?? ''))) {
     return new SeqGapError(`Seq gap: ${fray?.[1]?.trim() ?? 'entries do not continue the log'}.`);
   }
-  if (/command_log_encounter_command_key|\(encounter_id, command_id\)|\bcommand_id\b.*unique|encounterId.*commandId/.test(text) && /23505|P2002|unique|Unique/.test(text)) {
+  if (
+    /command_log_encounter_command_key|\(encounter_id, command_id\)|\bcommand_id\b.*unique|encounterId.*commandId/.test(text) &&
+    /23505|P2002|unique|Unique/.test(text)
+  ) {
     return new DuplicateCommandIdError();
   }
   if (/command_log_encounter_seq_key|command_log_pkey/.test(text) && /23505|P2002|unique|Unique|duplicate/.test(text)) {

@@ -73,7 +73,10 @@ async function tryLock(url: string, schema: string | undefined, instanceId: stri
   try {
     // the server notices a silently vanished client (its host lost power) within about 20 s
     await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 2').catch(() => {});
-    const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS ok', [INSTANCE_LOCK_CLASS, instanceId]);
+    const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS ok', [
+      INSTANCE_LOCK_CLASS,
+      instanceId,
+    ]);
     if (r.rows[0]?.ok) return client;
     const heldBy = await holderOf(client, instanceId);
     await client.end().catch(() => {});

@@ -20,8 +20,7 @@ import { wasmApi } from './wasm.js';
 const require = createRequire(import.meta.url);
 
 /** The repository's prisma/ folder: packages/store/{src,dist}/ → ../../../prisma */
-export const defaultPrismaDir = (): string =>
-  process.env.FRAY_PRISMA_DIR ?? fileURLToPath(new URL('../../../prisma', import.meta.url));
+export const defaultPrismaDir = (): string => process.env.FRAY_PRISMA_DIR ?? fileURLToPath(new URL('../../../prisma', import.meta.url));
 
 type Engine = typeof EngineModule;
 type WasmExports = Record<string, unknown>;

@@ -113,7 +113,9 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<PrismaStor
  * `description` is shown to anyone (GET /health): no filesystem path in it; `where` is for the
  * operator (the log, start-up errors) and names the data directory.
  */
-async function locate(opts: OpenStoreOptions): Promise<{ url: string; description: string; where: string; embedded: EmbeddedPostgres | undefined }> {
+async function locate(
+  opts: OpenStoreOptions,
+): Promise<{ url: string; description: string; where: string; embedded: EmbeddedPostgres | undefined }> {
   if (opts.databaseUrl) {
     const description = `postgres ${redactUrl(opts.databaseUrl)}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
     return { url: opts.databaseUrl, description, where: description, embedded: undefined };
@@ -155,9 +157,7 @@ async function connect(opts: OpenStoreOptions, config: pg.PoolConfig, where: str
     await prisma.$connect();
     // Fail fast (typed) when the database is unreachable, rather than on the first command.
     await prisma.$queryRaw`SELECT 1`.catch((error: unknown) => {
-      throw isUnavailable(error)
-        ? new StoreUnavailableError(`Cannot reach the database (${where}).`, { cause: error })
-        : error;
+      throw isUnavailable(error) ? new StoreUnavailableError(`Cannot reach the database (${where}).`, { cause: error }) : error;
     });
     return { prisma, pool };
   } catch (error) {

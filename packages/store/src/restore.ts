@@ -137,7 +137,12 @@ export async function restoreFromFile(file: string, target: RestoreTarget): Prom
     url = embedded.url;
     where = `The embedded database in ${dir}`;
   }
-  const config = poolConfig(url, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 0, ...(target.schema ? { schema: target.schema } : {}) });
+  const config = poolConfig(url, {
+    poolSize: 1,
+    connectTimeoutMs: 5_000,
+    queryTimeoutMs: 0,
+    ...(target.schema ? { schema: target.schema } : {}),
+  });
   const client = new pg.Client(config);
   try {
     await client.connect();

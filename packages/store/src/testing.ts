@@ -156,9 +156,7 @@ export async function openTestStore(
       if (!sweptOldSchemas) {
         sweptOldSchemas = true;
         // schemas left by test processes that died more than an hour ago
-        const { rows } = await c.query<{ nspname: string }>(
-          `SELECT nspname FROM pg_namespace WHERE nspname LIKE '${SCHEMA_PREFIX}%'`,
-        );
+        const { rows } = await c.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname LIKE '${SCHEMA_PREFIX}%'`);
         const cutoff = Date.now() - 3_600_000;
         for (const { nspname } of rows) {
           const born = parseInt(nspname.slice(SCHEMA_PREFIX.length).split('_')[0] ?? '', 36);

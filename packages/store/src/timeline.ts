@@ -59,12 +59,30 @@ export async function listBranches(db: TimelineQuery, encounterId: string): Prom
   );
   const { rows: zero } = await db.query('SELECT max(seq) AS last FROM command_log WHERE encounter_id = $1 AND branch = 0', [encounterId]);
   const out: BranchRecord[] = [
-    { branch: 0, parent: null, fromVersion: null, baseVersion: 0, lastVersion: int(col(zero[0], 'last')), commandId: null, command: null, createdAt: null, live: false },
+    {
+      branch: 0,
+      parent: null,
+      fromVersion: null,
+      baseVersion: 0,
+      lastVersion: int(col(zero[0], 'last')),
+      commandId: null,
+      command: null,
+      createdAt: null,
+      live: false,
+    },
   ];
   for (const m of rows) {
     const { fromBranch, fromVersion } = fromBranchOf(col(m, 'events'));
     const at = { baseVersion: int(col(m, 'seq')), lastVersion: int(col(m, 'last')), createdAt: date(col(m, 'created_at')) };
-    out.push({ branch: int(col(m, 'branch')), parent: fromBranch, fromVersion, ...at, commandId: String(col(m, 'command_id')), command: col(m, 'command'), live: false });
+    out.push({
+      branch: int(col(m, 'branch')),
+      parent: fromBranch,
+      fromVersion,
+      ...at,
+      commandId: String(col(m, 'command_id')),
+      command: col(m, 'command'),
+      live: false,
+    });
   }
   out[out.length - 1]!.live = true;
   return out;

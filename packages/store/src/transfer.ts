@@ -89,7 +89,9 @@ export async function readEncounterBundle(store: Store, encounterId: string): Pr
 export async function accountEncounterIds(store: Store, accountId: string): Promise<string[]> {
   const client = await connectLike(store);
   try {
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM encounters WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM encounters WHERE account_id = $1 ORDER BY created_at, id', [
+      accountId,
+    ]);
     return rows.map((r) => r.id);
   } finally {
     await client.end().catch(() => {});
@@ -110,7 +112,11 @@ export async function writeEncounterBundles(store: Store, bundles: EncounterBund
       );
       const snaps = b.initial.version === b.latest.version ? [b.latest] : [b.initial, b.latest];
       for (const s of snaps) {
-        await client.query('INSERT INTO snapshots (encounter_id, version, state) VALUES ($1, $2, $3::json)', [r.id, s.version, JSON.stringify(s.state)]);
+        await client.query('INSERT INTO snapshots (encounter_id, version, state) VALUES ($1, $2, $3::json)', [
+          r.id,
+          s.version,
+          JSON.stringify(s.state),
+        ]);
       }
       for (let i = 0; i < b.log.length; i += 500) {
         const page = b.log.slice(i, i + 500).map((e) => ({

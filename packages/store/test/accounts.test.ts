@@ -19,13 +19,21 @@ beforeEach(async () => {
 });
 
 let n = 0;
-const session = (): NewSession => ({ id: `ses-${++n}`, tokenHash: `hash-${n}`, method: 'password', userAgent: null, expiresAt: new Date(Date.now() + 3_600_000) });
+const session = (): NewSession => ({
+  id: `ses-${++n}`,
+  tokenHash: `hash-${n}`,
+  method: 'password',
+  userAgent: null,
+  expiresAt: new Date(Date.now() + 3_600_000),
+});
 
 describe(`accounts on ${backend}`, () => {
   it('an account with a taken name creates neither the account nor its session', async () => {
     await accounts.createPasswordAccount({ id: 'a1', name: 'Mira', handle: 'mira', passwordHash: 'h1' }, session());
     const s = session();
-    await expect(accounts.createPasswordAccount({ id: 'a2', name: 'MIRA', handle: 'mira', passwordHash: 'h2' }, s)).rejects.toBeInstanceOf(NameTakenError);
+    await expect(accounts.createPasswordAccount({ id: 'a2', name: 'MIRA', handle: 'mira', passwordHash: 'h2' }, s)).rejects.toBeInstanceOf(
+      NameTakenError,
+    );
     expect(await accounts.getAccount('a2')).toBeNull();
     expect(await accounts.findSessionByTokenHash(s.tokenHash)).toBeNull();
     expect(await accounts.findByHandle('mira')).toEqual({ id: 'a1', passwordHash: 'h1' });
@@ -47,14 +55,28 @@ describe(`accounts on ${backend}`, () => {
   });
 
   it('a challenge is taken once', async () => {
-    await accounts.saveChallenge({ id: 'c1', kind: 'authentication', accountId: null, challenge: 'xyz', expiresAt: new Date(Date.now() + 60_000) });
+    await accounts.saveChallenge({
+      id: 'c1',
+      kind: 'authentication',
+      accountId: null,
+      challenge: 'xyz',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     expect((await accounts.takeChallenge('c1'))?.challenge).toBe('xyz');
     expect(await accounts.takeChallenge('c1')).toBeNull();
   });
 
   it('the last passkey of an account with no password or token stays (LastSignInMethodError)', async () => {
     await accounts.createPasswordAccount({ id: 'a1', name: 'Mira', handle: 'mira', passwordHash: 'h' }, session());
-    const key = { accountId: 'a1', name: 'Laptop', publicKey: new Uint8Array([1, 2, 3]), counter: 0, transports: ['internal'], deviceType: 'multiDevice', backedUp: true };
+    const key = {
+      accountId: 'a1',
+      name: 'Laptop',
+      publicKey: new Uint8Array([1, 2, 3]),
+      counter: 0,
+      transports: ['internal'],
+      deviceType: 'multiDevice',
+      backedUp: true,
+    };
     await accounts.addPasskey({ id: 'k1', ...key });
     // a password is another way in: the passkey may go
     expect(await accounts.deletePasskey('a1', 'k1')).toBe(true);

@@ -36,10 +36,21 @@ beforeAll(async () => {
   await seedEncounter(store, { name: 'Third, untouched' });
   for (const enc of [a, b]) {
     const lease = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
-    await store.appendLog([1, 2, 3].map((s) => entry(enc.id, s)), [{ encounterId: enc.id, token: lease.token }]);
+    await store.appendLog(
+      [1, 2, 3].map((s) => entry(enc.id, s)),
+      [{ encounterId: enc.id, token: lease.token }],
+    );
     await store.saveSnapshot(enc.id, 3, { z: 3, a: { y: 'later', b: [] } }, { status: 'active', round: 2 });
   }
-  await store.createInvite({ id: uid('inv'), encounterId: a.id, tokenHash: uid('th'), role: 'player', playerId: 'p1', combatantIds: ['ayla', 'bren'], expiresAt: new Date('2027-01-02T03:04:05.678Z') });
+  await store.createInvite({
+    id: uid('inv'),
+    encounterId: a.id,
+    tokenHash: uid('th'),
+    role: 'player',
+    playerId: 'p1',
+    combatantIds: ['ayla', 'bren'],
+    expiresAt: new Date('2027-01-02T03:04:05.678Z'),
+  });
   good = path.join(dir, 'good.jsonl');
   await backupToFile(store, good);
 });
@@ -101,7 +112,13 @@ describe(`backup and restore on ${backend}`, () => {
     const tampered = path.join(dir, 'tampered.jsonl');
     await writeFile(tampered, text.replace('4000000123', '4000000124'));
     const dropped = path.join(dir, 'dropped.jsonl');
-    await writeFile(dropped, text.split('\n').filter((l) => !l.startsWith('["invites"')).join('\n'));
+    await writeFile(
+      dropped,
+      text
+        .split('\n')
+        .filter((l) => !l.startsWith('["invites"'))
+        .join('\n'),
+    );
     const t = await freshTarget();
     disposals.push(t.dispose);
     expect((await refusal(restoreFromFile(cut, t.target))).code).toBe('BACKUP_TRUNCATED');

@@ -21,7 +21,10 @@ afterAll(async () => {
 
 function recordingLogger() {
   const lines: { level: string; args: unknown[] }[] = [];
-  const at = (level: string) => (...args: unknown[]) => void lines.push({ level, args });
+  const at =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void lines.push({ level, args });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
@@ -83,9 +86,20 @@ describe('the embedded PGlite store', () => {
   it('every acknowledged append survives kill -9 of the process (and its stale lock is taken over)', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'fray-kill-test-'));
     try {
-      const child = spawn(process.execPath, ['--conditions=@fray/source', '--import', 'tsx', fileURLToPath(new URL('./fixtures/append-then-hang.ts', import.meta.url)), dir, '15'], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--conditions=@fray/source',
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./fixtures/append-then-hang.ts', import.meta.url)),
+          dir,
+          '15',
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let acked = 0;
       await new Promise<void>((resolve, reject) => {
         child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));

@@ -33,7 +33,9 @@ describe(`database down on ${backend}`, () => {
   it('openStore on a closed port rejects quickly with StoreUnavailableError', async () => {
     const port = await closedPort();
     const started = Date.now();
-    const error = await openStore({ databaseUrl: `postgresql://postgres@127.0.0.1:${port}/fray`, connectTimeoutMs: 2_000 }).catch((e: unknown) => e);
+    const error = await openStore({ databaseUrl: `postgresql://postgres@127.0.0.1:${port}/fray`, connectTimeoutMs: 2_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as StoreUnavailableError).code).toBe('STORE_UNAVAILABLE');
     expect((error as Error).message).toContain(`127.0.0.1:${port}`);
@@ -46,7 +48,9 @@ describe(`database down on ${backend}`, () => {
     const { port } = silent.address() as net.AddressInfo;
     try {
       const started = Date.now();
-      const error = await openStore({ databaseUrl: `postgresql://postgres@127.0.0.1:${port}/fray`, connectTimeoutMs: 1_000 }).catch((e: unknown) => e);
+      const error = await openStore({ databaseUrl: `postgresql://postgres@127.0.0.1:${port}/fray`, connectTimeoutMs: 1_000 }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(Date.now() - started).toBeLessThan(15_000);
     } finally {

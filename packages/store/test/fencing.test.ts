@@ -25,7 +25,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A connection of its own to the store's database (and schema), for a transaction held open beside the store's. */
 async function sideConnection(): Promise<pg.Client> {
   const info = (store as unknown as PrismaStore).info;
-  const tx = new pg.Client(poolConfig(info.url!, { poolSize: 1, connectTimeoutMs: 5_000, queryTimeoutMs: 30_000, ...(info.schema ? { schema: info.schema } : {}) }));
+  const tx = new pg.Client(
+    poolConfig(info.url!, {
+      poolSize: 1,
+      connectTimeoutMs: 5_000,
+      queryTimeoutMs: 30_000,
+      ...(info.schema ? { schema: info.schema } : {}),
+    }),
+  );
   await tx.connect();
   return tx;
 }
@@ -74,7 +81,9 @@ describe(`leases and fencing on ${backend}`, () => {
     const b = (await peer.acquireLease(enc.id, 'proc-b', 30_000))!;
     expect(b.token).toBe(a.token + 1);
     // the old owner wakes up and tries to write: refused by the database, nothing written
-    await expect(store.appendLog([entry(enc.id, 2, 'from-a')], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    await expect(store.appendLog([entry(enc.id, 2, 'from-a')], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(
+      StaleOwnerError,
+    );
     await peer.appendLog([entry(enc.id, 2, 'from-b')], [{ encounterId: enc.id, token: b.token }]);
     expect((await store.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'from-b']);
     // and it cannot renew or release the lease it lost
@@ -132,7 +141,9 @@ describe(`leases and fencing on ${backend}`, () => {
     const other = await seedEncounter(store);
     const lease = (await store.acquireLease(other.id, 'p', 30_000))!;
     await store.acquireLease(enc.id, 'p', 30_000);
-    await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: other.id, token: lease.token }])).rejects.toBeInstanceOf(StaleOwnerError);
+    await expect(store.appendLog([entry(enc.id, 1)], [{ encounterId: other.id, token: lease.token }])).rejects.toBeInstanceOf(
+      StaleOwnerError,
+    );
     expect(await store.readLog(enc.id, 0)).toEqual([]);
   });
 
@@ -142,10 +153,13 @@ describe(`leases and fencing on ${backend}`, () => {
     const la = (await store.acquireLease(a.id, 'p', 30_000))!;
     const lb = (await store.acquireLease(b.id, 'p', 30_000))!;
     await expect(
-      store.appendLog([entry(a.id, 1), entry(b.id, 1)], [
-        { encounterId: a.id, token: la.token },
-        { encounterId: b.id, token: lb.token + 1 },
-      ]),
+      store.appendLog(
+        [entry(a.id, 1), entry(b.id, 1)],
+        [
+          { encounterId: a.id, token: la.token },
+          { encounterId: b.id, token: lb.token + 1 },
+        ],
+      ),
     ).rejects.toBeInstanceOf(StaleOwnerError);
     expect(await store.readLog(a.id, 0)).toEqual([]);
     expect(await store.readLog(b.id, 0)).toEqual([]);
@@ -182,71 +196,79 @@ describe(`leases and fencing on ${backend}`, () => {
   });
 
   // Two transactions at once on one lease row: PGlite runs one connection at a time, so this runs on Postgres.
-  it.runIf(backend === 'postgres')('a renewal does not wait for an append in flight (nor holds it up); a takeover does wait, then the append is in the log', async () => {
-    const enc = await seedEncounter(store);
-    const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
-    const tx = await sideConnection();
-    try {
-      // an append whose transaction is still open: it holds its encounter's fence (a shared
-      // advisory lock, migration 20261126010000_append_advisory_fence) until it commits
-      await tx.query('BEGIN');
-      await tx.query('SELECT fray_append_log($1::jsonb, $2::jsonb)', [
-        JSON.stringify([{ e: enc.id, s: 1, c: 'held', cmd: { type: 'x' }, ev: [] }]),
-        JSON.stringify([{ e: enc.id, t: a.token }]),
-      ]);
-      const timeout = (ms: number) => new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), ms));
-      // renewals, batched or single, and the summary's own append path, go through at once
-      const renewed = await Promise.race([store.renewLeases([a], 30_000), timeout(3_000)]);
-      expect(renewed).not.toBe('blocked');
-      expect((renewed as Awaited<ReturnType<typeof store.renewLeases>>)[0]?.token).toBe(a.token);
-      expect(await Promise.race([store.renewLease(a, 30_000), timeout(3_000)])).not.toBe('blocked');
-      // nor does a release (expires_at only); a takeover (token + 1) must wait for the append to commit
-      expect(await Promise.race([store.releaseLease(a), timeout(3_000)])).not.toBe('blocked');
-      let took: Awaited<ReturnType<typeof peer.acquireLease>> | undefined;
-      const takeover = peer.acquireLease(enc.id, 'proc-b', 30_000).then((l) => (took = l));
-      await sleep(300);
-      expect(took).toBeUndefined();
-      await tx.query('COMMIT');
-      await takeover;
-      expect(took).toMatchObject({ ownerId: 'proc-b', token: a.token + 1 });
-      // the new owner sees the append the old one committed, and the old token is refused
-      expect((await peer.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['held']);
-      await expect(store.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(StaleOwnerError);
-    } finally {
-      await tx.query('ROLLBACK').catch(() => {});
-      await tx.end();
-    }
-  });
+  it.runIf(backend === 'postgres')(
+    'a renewal does not wait for an append in flight (nor holds it up); a takeover does wait, then the append is in the log',
+    async () => {
+      const enc = await seedEncounter(store);
+      const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
+      const tx = await sideConnection();
+      try {
+        // an append whose transaction is still open: it holds its encounter's fence (a shared
+        // advisory lock, migration 20261126010000_append_advisory_fence) until it commits
+        await tx.query('BEGIN');
+        await tx.query('SELECT fray_append_log($1::jsonb, $2::jsonb)', [
+          JSON.stringify([{ e: enc.id, s: 1, c: 'held', cmd: { type: 'x' }, ev: [] }]),
+          JSON.stringify([{ e: enc.id, t: a.token }]),
+        ]);
+        const timeout = (ms: number) => new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), ms));
+        // renewals, batched or single, and the summary's own append path, go through at once
+        const renewed = await Promise.race([store.renewLeases([a], 30_000), timeout(3_000)]);
+        expect(renewed).not.toBe('blocked');
+        expect((renewed as Awaited<ReturnType<typeof store.renewLeases>>)[0]?.token).toBe(a.token);
+        expect(await Promise.race([store.renewLease(a, 30_000), timeout(3_000)])).not.toBe('blocked');
+        // nor does a release (expires_at only); a takeover (token + 1) must wait for the append to commit
+        expect(await Promise.race([store.releaseLease(a), timeout(3_000)])).not.toBe('blocked');
+        let took: Awaited<ReturnType<typeof peer.acquireLease>> | undefined;
+        const takeover = peer.acquireLease(enc.id, 'proc-b', 30_000).then((l) => (took = l));
+        await sleep(300);
+        expect(took).toBeUndefined();
+        await tx.query('COMMIT');
+        await takeover;
+        expect(took).toMatchObject({ ownerId: 'proc-b', token: a.token + 1 });
+        // the new owner sees the append the old one committed, and the old token is refused
+        expect((await peer.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['held']);
+        await expect(store.appendLog([entry(enc.id, 2)], [{ encounterId: enc.id, token: a.token }])).rejects.toBeInstanceOf(
+          StaleOwnerError,
+        );
+      } finally {
+        await tx.query('ROLLBACK').catch(() => {});
+        await tx.end();
+      }
+    },
+  );
 
-  it.runIf(backend === 'postgres')('an append that comes while a token change is uncommitted waits for it, then is refused (the fence is in the database, whoever changes the token)', async () => {
-    const enc = await seedEncounter(store);
-    const other = await seedEncounter(store);
-    const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
-    const o = (await store.acquireLease(other.id, 'proc-a', 30_000))!;
-    const tx = await sideConnection();
-    try {
-      // a takeover by hand: a plain UPDATE of the token, its transaction still open
-      await tx.query('BEGIN');
-      await tx.query('UPDATE leases SET token = token + 1, owner_id = $2 WHERE encounter_id = $1', [enc.id, 'proc-b']);
-      let outcome: unknown;
-      const append = store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }]).then(
-        () => (outcome = 'appended'),
-        (e: unknown) => (outcome = e),
-      );
-      // another encounter's append is not held up by it
-      await store.appendLog([entry(other.id, 1)], [{ encounterId: other.id, token: o.token }]);
-      await sleep(300);
-      expect(outcome).toBeUndefined();
-      await tx.query('COMMIT');
-      await append;
-      expect(outcome).toBeInstanceOf(StaleOwnerError);
-      expect(await store.readLog(enc.id, 0)).toEqual([]);
-      expect((await store.readLog(other.id, 0)).map((e) => e.seq)).toEqual([1]);
-    } finally {
-      await tx.query('ROLLBACK').catch(() => {});
-      await tx.end();
-    }
-  });
+  it.runIf(backend === 'postgres')(
+    'an append that comes while a token change is uncommitted waits for it, then is refused (the fence is in the database, whoever changes the token)',
+    async () => {
+      const enc = await seedEncounter(store);
+      const other = await seedEncounter(store);
+      const a = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
+      const o = (await store.acquireLease(other.id, 'proc-a', 30_000))!;
+      const tx = await sideConnection();
+      try {
+        // a takeover by hand: a plain UPDATE of the token, its transaction still open
+        await tx.query('BEGIN');
+        await tx.query('UPDATE leases SET token = token + 1, owner_id = $2 WHERE encounter_id = $1', [enc.id, 'proc-b']);
+        let outcome: unknown;
+        const append = store.appendLog([entry(enc.id, 1)], [{ encounterId: enc.id, token: a.token }]).then(
+          () => (outcome = 'appended'),
+          (e: unknown) => (outcome = e),
+        );
+        // another encounter's append is not held up by it
+        await store.appendLog([entry(other.id, 1)], [{ encounterId: other.id, token: o.token }]);
+        await sleep(300);
+        expect(outcome).toBeUndefined();
+        await tx.query('COMMIT');
+        await append;
+        expect(outcome).toBeInstanceOf(StaleOwnerError);
+        expect(await store.readLog(enc.id, 0)).toEqual([]);
+        expect((await store.readLog(other.id, 0)).map((e) => e.seq)).toEqual([1]);
+      } finally {
+        await tx.query('ROLLBACK').catch(() => {});
+        await tx.end();
+      }
+    },
+  );
 
   it('a takeover never loses an acknowledged append of the old owner', async () => {
     const enc = await seedEncounter(store);

@@ -39,7 +39,7 @@ describe.runIf(backend === 'postgres')('instance ids on Postgres', () => {
     await second.release();
   });
 
-  it('the holder\'s connection ending (its process killed) frees the id at once', async () => {
+  it("the holder's connection ending (its process killed) frees the id at once", async () => {
     const id = `inst-${randomUUID()}`;
     const first = await claimInstance(store, id);
     await first.ping(); // readiness's round trip, on the claim's own connection

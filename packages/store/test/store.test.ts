@@ -44,7 +44,14 @@ describe(`store on ${backend}`, () => {
   describe('encounters', () => {
     it('creates an encounter with its initial snapshot and reads it back', async () => {
       const enc = await seedEncounter(store, { seed: 4_000_000_000, options: { depth: { a: [1, 2] } } }, { hello: 'world' });
-      expect(enc).toMatchObject({ name: 'Ambush at the ford', ruleset: 'fixture', seed: 4_000_000_000, status: 'setup', round: 0, version: 0 });
+      expect(enc).toMatchObject({
+        name: 'Ambush at the ford',
+        ruleset: 'fixture',
+        seed: 4_000_000_000,
+        status: 'setup',
+        round: 0,
+        version: 0,
+      });
       expect(enc.options).toEqual({ depth: { a: [1, 2] } });
       expect(await store.getEncounter(enc.id)).toEqual(enc);
       expect(await store.getEncounter('missing')).toBeNull();
@@ -100,7 +107,15 @@ describe(`store on ${backend}`, () => {
       expect(p).toMatchObject({ id: 'inv-p', role: 'player', playerId: 'pl-1', combatantIds: ['c1', 'c2'], revoked: false });
       expect(p.expiresAt?.getTime()).toBe(expiresAt.getTime());
       expect(p).not.toHaveProperty('tokenHash');
-      const s = await store.createInvite({ id: 'inv-s', encounterId: enc.id, role: 'spectator', playerId: null, combatantIds: [], expiresAt: null, tokenHash: 'th-s' });
+      const s = await store.createInvite({
+        id: 'inv-s',
+        encounterId: enc.id,
+        role: 'spectator',
+        playerId: null,
+        combatantIds: [],
+        expiresAt: null,
+        tokenHash: 'th-s',
+      });
       expect(s).toMatchObject({ role: 'spectator', playerId: null, combatantIds: [], expiresAt: null });
       expect(await store.findInviteByTokenHash('th-p')).toEqual(p);
       expect(await store.findInviteByTokenHash('nope')).toBeNull();
@@ -108,7 +123,17 @@ describe(`store on ${backend}`, () => {
       await store.revokeInvite('inv-p');
       expect((await store.findInviteByTokenHash('th-p'))?.revoked).toBe(true);
       expect((await store.findInviteByTokenHash('th-s'))?.revoked).toBe(false);
-      await expect(store.createInvite({ id: 'inv-x', encounterId: enc.id, role: 'gm' as never, playerId: null, combatantIds: [], expiresAt: null, tokenHash: 'th-x' })).rejects.toThrow();
+      await expect(
+        store.createInvite({
+          id: 'inv-x',
+          encounterId: enc.id,
+          role: 'gm' as never,
+          playerId: null,
+          combatantIds: [],
+          expiresAt: null,
+          tokenHash: 'th-x',
+        }),
+      ).rejects.toThrow();
     });
   });
 
@@ -121,7 +146,13 @@ describe(`store on ${backend}`, () => {
       await store.appendLog([entry(enc.id, 2), entry(enc.id, 3), entry(enc.id, 4)], fence);
       const all = await store.readLog(enc.id, 0);
       expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
-      expect(all[1]).toMatchObject({ encounterId: enc.id, seq: 2, commandId: 'cmd-2', command: entry(enc.id, 2).command, events: entry(enc.id, 2).events });
+      expect(all[1]).toMatchObject({
+        encounterId: enc.id,
+        seq: 2,
+        commandId: 'cmd-2',
+        command: entry(enc.id, 2).command,
+        events: entry(enc.id, 2).events,
+      });
       expect(all[1]!.createdAt).toBeInstanceOf(Date);
       expect((await store.readLog(enc.id, 2)).map((e) => e.seq)).toEqual([3, 4]);
       expect((await store.readLog(enc.id, 1, 2)).map((e) => e.seq)).toEqual([2, 3]);
@@ -161,7 +192,10 @@ describe(`store on ${backend}`, () => {
       const lease = (await store.acquireLease(enc.id, 'proc-a', 30_000))!;
       const command = { type: 'say', text: 'ß⚔️'.repeat(40_000) };
       const events = Array.from({ length: 500 }, (_, i) => ({ type: 'dice.rolled', i, purpose: `jet n°${i} — “ok”` }));
-      await store.appendLog([{ encounterId: enc.id, seq: 1, commandId: 'big', command, events }], [{ encounterId: enc.id, token: lease.token }]);
+      await store.appendLog(
+        [{ encounterId: enc.id, seq: 1, commandId: 'big', command, events }],
+        [{ encounterId: enc.id, token: lease.token }],
+      );
       const [back] = await store.readLog(enc.id, 0);
       expect(back!.command).toEqual(command);
       expect(back!.events).toEqual(events);
@@ -240,14 +274,24 @@ describe(`store on ${backend}`, () => {
       expect(latest!.createdAt).toBeInstanceOf(Date);
       expect(await store.latestSnapshot('nope')).toBeNull();
       // the first snapshot (the encounter as created) and the newest SNAPSHOTS_KEPT - 1 remain
-      const rows = await (store as unknown as PrismaStore).prisma.snapshot.findMany({ where: { encounterId: enc.id }, orderBy: { version: 'asc' } });
+      const rows = await (store as unknown as PrismaStore).prisma.snapshot.findMany({
+        where: { encounterId: enc.id },
+        orderBy: { version: 'asc' },
+      });
       expect(rows.map((r) => r.version)).toEqual([0, ...[5, 10, 15, 20].slice(-(SNAPSHOTS_KEPT - 1))]);
       // no summary given: the encounter's row is untouched
       expect(await store.getEncounter(enc.id)).toMatchObject({ status: 'setup', round: 0, version: 0 });
     });
 
     it('keeps a state’s keys in the order they were written (json, not jsonb: the engine’s order is its fast path)', async () => {
-      const state = { id: 'e', name: 'n', version: 3, clock: { round: 1, phase: 'a', order: ['c10', 'c2'], current: null }, combatants: { c10: { id: 'c10', name: 'x', side: 's' }, c2: { id: 'c2', name: 'y', side: 's' } }, rs: { zz: 1, a: 2 } };
+      const state = {
+        id: 'e',
+        name: 'n',
+        version: 3,
+        clock: { round: 1, phase: 'a', order: ['c10', 'c2'], current: null },
+        combatants: { c10: { id: 'c10', name: 'x', side: 's' }, c2: { id: 'c2', name: 'y', side: 's' } },
+        rs: { zz: 1, a: 2 },
+      };
       const enc = await seedEncounter(store, {}, state);
       const first = (await store.latestSnapshot(enc.id))!.state as typeof state;
       await store.saveSnapshot(enc.id, 3, state);

@@ -37,14 +37,23 @@ describe(`timeline branches on ${backend}`, () => {
     const enc = await seedEncounter(store);
     const lease = (await store.acquireLease(enc.id, 'tl', 30_000))!;
     const fence = [{ encounterId: enc.id, token: lease.token }];
-    await store.appendLog([1, 2, 3, 4].map((s) => entry(enc.id, s)), fence);
+    await store.appendLog(
+      [1, 2, 3, 4].map((s) => entry(enc.id, s)),
+      fence,
+    );
     // rewind from 4 to 2: branch 1, its marker at seq 2; then 3' and 4' and 5'
     await store.appendLog([marker(enc.id, 1, 0, 4, 2)], fence);
     expect((await store.getEncounter(enc.id))!.version).toBe(2);
-    await store.appendLog([3, 4, 5].map((s) => on(entry(enc.id, s), 1, `b1-${s}`)), fence);
+    await store.appendLog(
+      [3, 4, 5].map((s) => on(entry(enc.id, s), 1, `b1-${s}`)),
+      fence,
+    );
     expect((await store.readLog(enc.id, 0, undefined, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'cmd-2', 'cmd-3', 'cmd-4']);
     expect((await store.readLog(enc.id, 0)).map((e) => e.commandId)).toEqual(['cmd-1', 'cmd-2', 'b1-3', 'b1-4', 'b1-5']);
-    expect((await store.readLog(enc.id, 2, 2)).map((e) => [e.seq, e.branch ?? 0])).toEqual([[3, 1], [4, 1]]);
+    expect((await store.readLog(enc.id, 2, 2)).map((e) => [e.seq, e.branch ?? 0])).toEqual([
+      [3, 1],
+      [4, 1],
+    ]);
     expect(await store.readLog(enc.id, 0, undefined, 7)).toEqual([]);
     // a late append to branch 0, one that skips a branch, a gap on branch 1: refused, nothing written
     await expect(store.appendLog([entry(enc.id, 5, 'late')], fence)).rejects.toBeInstanceOf(StaleBranchError);
@@ -79,7 +88,8 @@ describe(`timeline branches on ${backend}`, () => {
       const restored = await t.open();
       try {
         expect(await restored.listBranches(enc.id)).toEqual(branches);
-        for (const b of [0, 1, 2]) expect(await restored.readLog(enc.id, 0, undefined, b)).toEqual(await store.readLog(enc.id, 0, undefined, b));
+        for (const b of [0, 1, 2])
+          expect(await restored.readLog(enc.id, 0, undefined, b)).toEqual(await store.readLog(enc.id, 0, undefined, b));
       } finally {
         await restored.close();
       }

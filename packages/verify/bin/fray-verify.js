@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write('fray-verify: not built yet. Run `npm run build` (or `npm run verify-dice -- <log.json>`) at the repository root.\n');
+  process.stderr.write(
+    'fray-verify: not built yet. Run `npm run build` (or `npm run verify-dice -- <log.json>`) at the repository root.\n',
+  );
   process.exit(2);
 }
 await import(cli.href);

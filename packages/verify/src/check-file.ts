@@ -46,10 +46,15 @@ const revealed = z.looseObject({ type: z.literal('dice.revealed'), seed: z.strin
 /** The log's entries, and the commitment an export's first snapshot published. */
 function logOf(raw: unknown): { log: DiceLog; commitment?: string } {
   const denied = refused.safeParse(raw);
-  if (denied.success) throw new CheckFileError('LOG_REFUSED', `The file is a refusal from the server, not a log: ${denied.data.error.code}: ${denied.data.error.message}`);
+  if (denied.success)
+    throw new CheckFileError(
+      'LOG_REFUSED',
+      `The file is a refusal from the server, not a log: ${denied.data.error.code}: ${denied.data.error.message}`,
+    );
   if (typeof raw === 'object' && raw !== null && 'format' in raw) {
     const file = exportFile.safeParse(raw);
-    if (!file.success) throw new CheckFileError('MALFORMED_LOG', `The file says it is an encounter export but is malformed: ${z.prettifyError(file.error)}`);
+    if (!file.success)
+      throw new CheckFileError('MALFORMED_LOG', `The file says it is an encounter export but is malformed: ${z.prettifyError(file.error)}`);
     const commitment = file.data.initial.state.dice?.commitment;
     return { log: file.data.log, ...(commitment ? { commitment } : {}) };
   }
@@ -95,7 +100,11 @@ export function checkLogText(text: string, options: CheckOptions = {}): CheckRes
   try {
     parsed = logOf(raw);
   } catch (e) {
-    if (e instanceof z.ZodError) throw new CheckFileError('MALFORMED_LOG', 'The file is not a Fray log: neither a socket log answer, GET /encounters/:id/log, an encounter export, nor a list of entries.');
+    if (e instanceof z.ZodError)
+      throw new CheckFileError(
+        'MALFORMED_LOG',
+        'The file is not a Fray log: neither a socket log answer, GET /encounters/:id/log, an encounter export, nor a list of entries.',
+      );
     throw e;
   }
   const inLog = revealIn(parsed.log);
@@ -104,7 +113,10 @@ export function checkLogText(text: string, options: CheckOptions = {}): CheckRes
   if (seed === undefined || salt === undefined) {
     // a malformed log says so first (the verifier reads the log before the reveal)
     verify(parsed.log, { seed: '', salt: '' }, 'BAD_REVEAL');
-    throw new CheckFileError('NOT_REVEALED', 'The log has no reveal of the dice (dice.revealed) and no --seed and --salt were given: the dice can be checked once combat has ended.');
+    throw new CheckFileError(
+      'NOT_REVEALED',
+      'The log has no reveal of the dice (dice.revealed) and no --seed and --salt were given: the dice can be checked once combat has ended.',
+    );
   }
   const commitment = options.commitment ?? parsed.commitment ?? inLog?.commitment;
   const commitmentFrom = options.commitment ? 'given' : parsed.commitment ? 'export' : 'log';

@@ -39,10 +39,17 @@ function run(argv: string[]): number {
     } catch (e) {
       throw new CheckFileError('FILE_UNREADABLE', `Cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const options: CheckOptions = { ...(args.values.seed ? { seed: args.values.seed } : {}), ...(args.values.salt ? { salt: args.values.salt } : {}), ...(args.values.commitment ? { commitment: args.values.commitment } : {}) };
+    const options: CheckOptions = {
+      ...(args.values.seed ? { seed: args.values.seed } : {}),
+      ...(args.values.salt ? { salt: args.values.salt } : {}),
+      ...(args.values.commitment ? { commitment: args.values.commitment } : {}),
+    };
     const result = checkLogText(text, options);
     for (const line of result.lines) process.stdout.write(`${line}\n`);
-    if (result.commitmentFrom === 'log') process.stdout.write('Note: checked against the commitment in the log\'s own reveal; pass --commitment with the one you saw when you joined to rule out a forged file.\n');
+    if (result.commitmentFrom === 'log')
+      process.stdout.write(
+        "Note: checked against the commitment in the log's own reveal; pass --commitment with the one you saw when you joined to rule out a forged file.\n",
+      );
     return result.report.ok ? 0 : 1;
   } catch (e) {
     if (e instanceof CheckFileError) {

@@ -43,8 +43,20 @@ function fight() {
   run({ type: 'dice.override', by: gm, rollId: id, total: 8, reason: 'the sword is magic' });
   run({ type: 'combat.end', by: gm });
   const at = (seq: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seq)).toISOString();
-  const gmLog = { encounterId: 'enc', entries: batches.map((b) => ({ seq: b.seq, commandId: `c${b.seq}`, command: b.command, events: projectEvents(b.events, gm, b.state), at: at(b.seq) })) };
-  const playerLog = { ok: true, entries: batches.map((b) => ({ seq: b.seq, commandId: '', events: projectEvents(b.events, p1, b.state), at: at(b.seq) })) };
+  const gmLog = {
+    encounterId: 'enc',
+    entries: batches.map((b) => ({
+      seq: b.seq,
+      commandId: `c${b.seq}`,
+      command: b.command,
+      events: projectEvents(b.events, gm, b.state),
+      at: at(b.seq),
+    })),
+  };
+  const playerLog = {
+    ok: true,
+    entries: batches.map((b) => ({ seq: b.seq, commandId: '', events: projectEvents(b.events, p1, b.state), at: at(b.seq) })),
+  };
   const exported = { format: 'fray-encounter', formatVersion: 1, initial: { version: 0, state: initial }, log: gmLog.entries };
   return { gmLog, playerLog, exported, commitment: initial.dice!.commitment };
 }
@@ -74,7 +86,7 @@ describe('fray-verify <log.json>', () => {
     f = fight();
   });
 
-  it('the GM\'s log (GET /encounters/:id/log): one line per roll in plain words, exit 0', async () => {
+  it("the GM's log (GET /encounters/:id/log): one line per roll in plain words, exit 0", async () => {
     const r = await fray([file('gm.json', f.gmLog), '--commitment', f.commitment]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
@@ -87,7 +99,7 @@ describe('fray-verify <log.json>', () => {
     expect(lines[5]).toBe('All 5 rolls check out. Of these: 1 GM override (shown with the reason), 1 roll forced by the GM.');
   });
 
-  it('a player\'s log (the socket `log` answer): the secret roll is unseen, its draws counted; the reveal and commitment come from the log', async () => {
+  it("a player's log (the socket `log` answer): the secret roll is unseen, its draws counted; the reveal and commitment come from the log", async () => {
     const r = await fray([file('player.json', f.playerLog)]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('All 4 rolls check out.');

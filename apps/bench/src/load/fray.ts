@@ -15,7 +15,12 @@ export interface FrayShared {
   counters: Counters;
 }
 
-async function frayCommand(socket: Socket, encounterId: string, commandId: string, command: Cmd): Promise<Ack & { raw: unknown; heldBack: boolean }> {
+async function frayCommand(
+  socket: Socket,
+  encounterId: string,
+  commandId: string,
+  command: Cmd,
+): Promise<Ack & { raw: unknown; heldBack: boolean }> {
   for (let attempt = 0; ; attempt++) {
     const raw = await emitAck(socket, 'command', { encounterId, commandId, command });
     const ack = readAck(raw);
@@ -53,7 +58,11 @@ async function invite(cfg: LoadConfig, owner: string, id: string, gmToken: strin
     const inv = await http(owner, 'POST', `/encounters/${id}/invites`, { role: 'player', combatantIds }, gmToken);
     seats.push({ token: text(inv, 'token'), role: k, playerId: text(inv, 'playerId') });
   }
-  seats.push({ token: text(await http(owner, 'POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken), 'token'), role: -2, playerId: null });
+  seats.push({
+    token: text(await http(owner, 'POST', `/encounters/${id}/invites`, { role: 'spectator' }, gmToken), 'token'),
+    role: -2,
+    playerId: null,
+  });
   return seats;
 }
 
@@ -100,7 +109,9 @@ export async function setupFray(cfg: LoadConfig, i: number, gmToken: string, sha
     const index = new Map(seats.flatMap((t) => (t.playerId ? [[t.playerId, t.role] as const] : [])));
     const t0 = performance.now();
     const script = buildScript(ruleset, state, (p) => index.get(p) ?? -1, cfg.scriptLength ?? SCRIPT_COMMANDS);
-    log(`${ruleset}: script of ${script.steps.length} commands in ${(performance.now() - t0).toFixed(0)} ms (from version ${state.version})`);
+    log(
+      `${ruleset}: script of ${script.steps.length} commands in ${(performance.now() - t0).toFixed(0)} ms (from version ${state.version})`,
+    );
     shared.scripts.set(ruleset, script);
   }
   return enc;
@@ -121,7 +132,9 @@ export async function frayStep(cfg: LoadConfig, enc: Enc, scripts: Map<string, S
   if (!ack.ok || ack.version === undefined) {
     if (process.env.BENCH_DEBUG && !debugged.has(enc.ruleset + ack.error?.code)) {
       debugged.add(enc.ruleset + ack.error?.code);
-      log(`refused ${enc.ruleset} #${enc.i} step ${enc.idx} sender ${step.sender}: ${JSON.stringify(step.command)} -> ${JSON.stringify(ack.raw)}`);
+      log(
+        `refused ${enc.ruleset} #${enc.i} step ${enc.idx} sender ${step.sender}: ${JSON.stringify(step.command)} -> ${JSON.stringify(ack.raw)}`,
+      );
     }
     enc.idx += 1; // the script diverged (should not happen): counted as refused
     return { ok: false, code: ack.error?.code ?? 'UNKNOWN' };

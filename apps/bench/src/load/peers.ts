@@ -14,7 +14,9 @@ export async function setupBgio(cfg: LoadConfig, i: number, counters: Counters):
     countFrames(socket, counters, /\["(update|patch)"/);
     socket.on('patch', (_m: string, _prev: number, stateID: number) => delivered(enc, stateID, cfg.P));
     socket.on('update', (_m: string, state: { _stateID: number }) => delivered(enc, state._stateID, cfg.P));
-    const synced = new Promise<number>((resolve) => socket.once('sync', (_m: string, info: { state: { _stateID: number } }) => resolve(info.state._stateID)));
+    const synced = new Promise<number>((resolve) =>
+      socket.once('sync', (_m: string, info: { state: { _stateID: number } }) => resolve(info.state._stateID)),
+    );
     socket.emit('sync', enc.matchID, playerID, undefined, numPlayers);
     enc.version = await synced;
     enc.clients.push({ socket, role: k < numPlayers ? k : -2, redirected: false });

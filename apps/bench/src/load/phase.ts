@@ -24,7 +24,19 @@ interface Tally {
 
 function newTally(phase: Phase): Tally {
   const bad: BadCounts | null = phase.bad ? { sent: 0, typed: 0, untyped: {}, ackMsP50: {} } : null;
-  return { lat: [], latRedirected: [], refused: {}, accepted: 0, undelivered: 0, exhausted: 0, rateLimited: 0, heldBack: 0, bad, badMs: new Map(), badN: 0 };
+  return {
+    lat: [],
+    latRedirected: [],
+    refused: {},
+    accepted: 0,
+    undelivered: 0,
+    exhausted: 0,
+    rateLimited: 0,
+    heldBack: 0,
+    bad,
+    badMs: new Map(),
+    badN: 0,
+  };
 }
 
 /** a fixed-seed generator: the bad commands fall at the same places in every run */
@@ -137,7 +149,14 @@ function result(w: Window, t: Tally, counters: Counters, fullStateBytes: number)
     checkpoints: before.checkpoints !== null && after.checkpoints !== null ? after.checkpoints - before.checkpoints : null,
     runQueueWaitPercent: runQueueWaits(before.waits, after.waits, seconds),
     // the bench's own processes (servers, this generator, the bench that started it) left out
-    otherCpu: otherCpu(before.table, after.table, seconds, [...cfg.pids, process.pid, process.ppid], ['postgres'], after.machine - before.machine - (after.ours - before.ours)),
+    otherCpu: otherCpu(
+      before.table,
+      after.table,
+      seconds,
+      [...cfg.pids, process.pid, process.ppid],
+      ['postgres'],
+      after.machine - before.machine - (after.ours - before.ours),
+    ),
     rssBytes: after.rss,
     heapUsedBytes: after.heap,
     commits,
@@ -148,7 +167,14 @@ function result(w: Window, t: Tally, counters: Counters, fullStateBytes: number)
   };
 }
 
-export async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step: (enc: Enc) => Promise<Outcome>, counters: Counters, fullStateBytes: () => number): Promise<PhaseResult> {
+export async function runPhase(
+  cfg: LoadConfig,
+  encs: Enc[],
+  phase: Phase,
+  step: (enc: Enc) => Promise<Outcome>,
+  counters: Counters,
+  fullStateBytes: () => number,
+): Promise<PhaseResult> {
   const t = newTally(phase);
   counters.frames = 0;
   counters.frameBytes = 0;
@@ -167,6 +193,16 @@ export async function runPhase(cfg: LoadConfig, encs: Enc[], phase: Phase, step:
   const after = await sample(cfg);
   const lg = process.cpuUsage(lg0);
   const late = (ns: number) => Math.max(0, Math.round(ns / 1e4 - 1000) / 100); // minus the 10 ms resolution
-  const w: Window = { cfg, phase, seconds, startedAt, endedAt, before, after, lg, loopDelay: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) } };
+  const w: Window = {
+    cfg,
+    phase,
+    seconds,
+    startedAt,
+    endedAt,
+    before,
+    after,
+    lg,
+    loopDelay: { p99: late(loopDelay.percentile(99)), max: late(loopDelay.max) },
+  };
   return result(w, t, counters, fullStateBytes());
 }

@@ -47,7 +47,9 @@ export function printTimeline(): void {
   for (const [k, w] of [...windows].sort((a, b) => b[1].slow - a[1].slow).slice(0, 10)) {
     if (w.slow > 0) log(`  ${clock(k)} +100 ms: ${w.slow} of ${w.n} slow, max ${w.max.toFixed(0)} ms (ack ${w.maxAck.toFixed(0)} ms)`);
   }
-  log(`  generator GC pauses over 15 ms: ${gcs.map((g) => `${clock(g[0])} ${g[1].toFixed(0)} ms (${g[2] === 1 ? 'scavenge' : 'mark-compact'})`).join(', ') || 'none'}`);
+  log(
+    `  generator GC pauses over 15 ms: ${gcs.map((g) => `${clock(g[0])} ${g[1].toFixed(0)} ms (${g[2] === 1 ? 'scavenge' : 'mark-compact'})`).join(', ') || 'none'}`,
+  );
   TIMELINE.length = 0;
   generatorGcs.length = 0;
 }

@@ -177,5 +177,18 @@ export interface Outcome {
 
 /** A new encounter's state before its clients join. */
 export function newEnc(i: number, fields: Partial<Enc> = {}): Enc {
-  return { i, clients: [], pendingTo: -1, recv: 0, onDelivered: null, version: 0, idx: 0, id: '', ruleset: '', startVersion: 0, matchID: '', ...fields };
+  return {
+    i,
+    clients: [],
+    pendingTo: -1,
+    recv: 0,
+    onDelivered: null,
+    version: 0,
+    idx: 0,
+    id: '',
+    ruleset: '',
+    startVersion: 0,
+    matchID: '',
+    ...fields,
+  };
 }

@@ -49,7 +49,10 @@ export interface Ack {
 export function readAck(ack: unknown): Ack {
   if (!ack || typeof ack !== 'object' || !('ok' in ack)) return { ok: false, error: { code: 'NO_ACK' } };
   const version = 'version' in ack && typeof ack.version === 'number' ? ack.version : undefined;
-  const error = 'error' in ack && ack.error && typeof ack.error === 'object' && 'code' in ack.error && typeof ack.error.code === 'string' ? { code: ack.error.code } : undefined;
+  const error =
+    'error' in ack && ack.error && typeof ack.error === 'object' && 'code' in ack.error && typeof ack.error.code === 'string'
+      ? { code: ack.error.code }
+      : undefined;
   return { ok: ack.ok === true, ...(version !== undefined ? { version } : {}), ...(error ? { error } : {}) };
 }
 

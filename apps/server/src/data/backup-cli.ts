@@ -12,7 +12,9 @@ run(async () => {
   const store = await openStore({ ...where, skipMigrations: true, poolSize: 1 });
   try {
     const summary = await backupToFile(store, file);
-    const rows = Object.entries(summary.rows).map(([t, n]) => `${t} ${n}`).join(', ');
+    const rows = Object.entries(summary.rows)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
     process.stdout.write(`Backed up ${store.description} to ${file} in ${summary.ms} ms (${rows}).\n`);
   } finally {
     await store.close();

@@ -1,6 +1,15 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { apply, inEngineOrder, publicDice, withoutGeneratorState, rebuild, type EncounterState, type EngineEvent, type Ruleset } from '@fray/engine';
+import {
+  apply,
+  inEngineOrder,
+  publicDice,
+  withoutGeneratorState,
+  rebuild,
+  type EncounterState,
+  type EngineEvent,
+  type Ruleset,
+} from '@fray/engine';
 import { frayVersion, type EncounterBundle } from '@fray/store';
 import { ApiError } from '../errors.js';
 import { stateHash } from './verify.js';
@@ -59,7 +68,11 @@ export const encounterFile = z.object({
     createdAt: z.string().datetime({ offset: true }),
   }),
   initial: z.object({ version: z.literal(0), state: z.record(z.string(), z.unknown()) }),
-  state: z.object({ version: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/), turnTimerSeconds: z.number().nullable() }),
+  state: z.object({
+    version: z.number().int().min(0),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    turnTimerSeconds: z.number().nullable(),
+  }),
   log: z.array(logEntry),
 });
 export type EncounterFile = z.infer<typeof encounterFile>;
@@ -82,7 +95,8 @@ const isWrapper = (x: unknown): x is Wrapper => typeof x === 'object' && x !== n
 /** A stored or exported state: an object with the engine's version and ruleset (the replay checks the rest). */
 const isState = (x: unknown): x is EncounterState =>
   typeof x === 'object' && x !== null && 'version' in x && typeof x.version === 'number' && 'ruleset' in x && typeof x.ruleset === 'string';
-const isEventList = (x: unknown): x is EngineEvent[] => Array.isArray(x) && x.every((e) => typeof e === 'object' && e !== null && 'type' in e && typeof e.type === 'string');
+const isEventList = (x: unknown): x is EngineEvent[] =>
+  Array.isArray(x) && x.every((e) => typeof e === 'object' && e !== null && 'type' in e && typeof e.type === 'string');
 function unwrap(x: unknown): EncounterState {
   const state = isWrapper(x) ? x.state : x;
   if (!isState(state)) throw new ApiError('EXPORT_TAMPERED', 'The first snapshot is not an encounter as created.', 422);
@@ -90,7 +104,11 @@ function unwrap(x: unknown): EncounterState {
 }
 
 /** Replays `log` onto `initial` as a server resumes (the command, or its events if the rules moved). */
-export function replayLog(ruleset: Ruleset, initial: EncounterState, log: ReadonlyArray<{ seq: number; command: unknown; events: unknown }>): EncounterState {
+export function replayLog(
+  ruleset: Ruleset,
+  initial: EncounterState,
+  log: ReadonlyArray<{ seq: number; command: unknown; events: unknown }>,
+): EncounterState {
   let state = initial;
   for (const e of log) {
     if (e.seq !== state.version + 1) throw new ApiError('EXPORT_TAMPERED', `The log skips from version ${state.version} to ${e.seq}.`, 422);
@@ -116,12 +134,31 @@ export function toEncounterFile(bundle: EncounterBundle, ruleset: Ruleset): Enco
     fray: frayVersion(),
     ruleset: { id: r.ruleset, version: rulesetsVersion() },
     exportedAt: new Date().toISOString(),
-    encounter: { id: r.id, name: r.name, options: r.options, seed: r.seed, status: statusSchema.parse(r.status), round: r.round, version: state.version, createdAt: r.createdAt.toISOString() },
+    encounter: {
+      id: r.id,
+      name: r.name,
+      options: r.options,
+      seed: r.seed,
+      status: statusSchema.parse(r.status),
+      round: r.round,
+      version: state.version,
+      createdAt: r.createdAt.toISOString(),
+    },
     initial: { version: 0, state: { ...shown } },
-    state: { version: state.version, sha256: stateHash(state), turnTimerSeconds: isWrapper(latest) ? (latest.runtime?.turnTimerSeconds ?? null) : null },
+    state: {
+      version: state.version,
+      sha256: stateHash(state),
+      turnTimerSeconds: isWrapper(latest) ? (latest.runtime?.turnTimerSeconds ?? null) : null,
+    },
     log: bundle.log.map((e) => {
       const events = Array.isArray(e.events) ? e.events : [];
-      return { seq: e.seq, commandId: e.commandId, command: e.command, events: withheld ? withoutGeneratorState(events) : events, at: e.createdAt.toISOString() };
+      return {
+        seq: e.seq,
+        commandId: e.commandId,
+        command: e.command,
+        events: withheld ? withoutGeneratorState(events) : events,
+        at: e.createdAt.toISOString(),
+      };
     }),
   };
 }
@@ -131,7 +168,11 @@ const fileHead = z.looseObject({ format: z.unknown(), formatVersion: z.unknown()
 function checkFormat(raw: unknown, expected: string): void {
   const head = fileHead.safeParse(raw).data;
   if (!head || head.format !== expected) {
-    throw new ApiError('EXPORT_UNREADABLE', `This is not a Fray ${expected === ENCOUNTER_FORMAT ? 'encounter' : 'account'} export (no "format": "${expected}").`, 400);
+    throw new ApiError(
+      'EXPORT_UNREADABLE',
+      `This is not a Fray ${expected === ENCOUNTER_FORMAT ? 'encounter' : 'account'} export (no "format": "${expected}").`,
+      400,
+    );
   }
   if (typeof head.formatVersion === 'number' && head.formatVersion > ENCOUNTER_FORMAT_VERSION) {
     throw new ApiError(
@@ -150,16 +191,26 @@ function checkFormat(raw: unknown, expected: string): void {
 export function fromEncounterFile(raw: unknown, rulesets: Record<string, Ruleset>, accountId: string, newId: string): EncounterBundle {
   checkFormat(raw, ENCOUNTER_FORMAT);
   const parsed = encounterFile.safeParse(raw);
-  if (!parsed.success) throw new ApiError('EXPORT_UNREADABLE', `The encounter file is incomplete or malformed: ${z.prettifyError(parsed.error)}`, 400);
+  if (!parsed.success)
+    throw new ApiError('EXPORT_UNREADABLE', `The encounter file is incomplete or malformed: ${z.prettifyError(parsed.error)}`, 400);
   const f = parsed.data;
   const ruleset = rulesets[f.ruleset.id];
   if (!ruleset) {
-    throw new ApiError('UNKNOWN_RULESET', `The encounter uses the ruleset "${f.ruleset.id}", which this server does not have (it has ${Object.keys(rulesets).join(', ')}).`, 422);
+    throw new ApiError(
+      'UNKNOWN_RULESET',
+      `The encounter uses the ruleset "${f.ruleset.id}", which this server does not have (it has ${Object.keys(rulesets).join(', ')}).`,
+      422,
+    );
   }
   const initial = unwrap(f.initial.state);
-  if (initial.version !== 0 || initial.ruleset !== ruleset.id) throw new ApiError('EXPORT_TAMPERED', 'The first snapshot is not an encounter as created.', 422);
+  if (initial.version !== 0 || initial.ruleset !== ruleset.id)
+    throw new ApiError('EXPORT_TAMPERED', 'The first snapshot is not an encounter as created.', 422);
   if (initial.dice && initial.dice.secret === undefined) {
-    throw new ApiError('DICE_NOT_REVEALED', 'This file was exported before its committed dice were revealed, so it carries no dice secret and cannot be replayed: end the combat (or reveal the dice) and export it again.', 422);
+    throw new ApiError(
+      'DICE_NOT_REVEALED',
+      'This file was exported before its committed dice were revealed, so it carries no dice secret and cannot be replayed: end the combat (or reveal the dice) and export it again.',
+      422,
+    );
   }
   let state: EncounterState;
   try {
@@ -169,13 +220,32 @@ export function fromEncounterFile(raw: unknown, rulesets: Record<string, Ruleset
     throw new ApiError('EXPORT_TAMPERED', `The log does not replay: ${e instanceof Error ? e.message : String(e)}`, 422);
   }
   if (state.version !== f.state.version || stateHash(state) !== f.state.sha256) {
-    throw new ApiError('EXPORT_TAMPERED', `Replaying the log gives version ${state.version} with another state than the exported version ${f.state.version}: the file was changed or damaged.`, 422);
+    throw new ApiError(
+      'EXPORT_TAMPERED',
+      `Replaying the log gives version ${state.version} with another state than the exported version ${f.state.version}: the file was changed or damaged.`,
+      422,
+    );
   }
   const renamed = (s: EncounterState): EncounterState => inEngineOrder({ ...s, id: newId });
-  const latest = f.state.turnTimerSeconds === null ? renamed(state) : { fraySnapshot: 1, state: renamed(state), runtime: { turnTimerSeconds: f.state.turnTimerSeconds } };
+  const latest =
+    f.state.turnTimerSeconds === null
+      ? renamed(state)
+      : { fraySnapshot: 1, state: renamed(state), runtime: { turnTimerSeconds: f.state.turnTimerSeconds } };
   const now = new Date();
   return {
-    record: { id: newId, accountId, name: f.encounter.name, ruleset: ruleset.id, options: f.encounter.options, seed: f.encounter.seed, status: f.encounter.status, round: f.encounter.round, version: state.version, createdAt: new Date(f.encounter.createdAt), updatedAt: now },
+    record: {
+      id: newId,
+      accountId,
+      name: f.encounter.name,
+      ruleset: ruleset.id,
+      options: f.encounter.options,
+      seed: f.encounter.seed,
+      status: f.encounter.status,
+      round: f.encounter.round,
+      version: state.version,
+      createdAt: new Date(f.encounter.createdAt),
+      updatedAt: now,
+    },
     initial: { version: 0, state: renamed(initial) },
     latest: { version: state.version, state: latest },
     log: f.log.map((e) => ({ seq: e.seq, commandId: e.commandId, command: e.command, events: e.events, createdAt: new Date(e.at) })),
@@ -186,6 +256,7 @@ export function fromEncounterFile(raw: unknown, rulesets: Record<string, Ruleset
 export function encountersOfAccountFile(raw: unknown): unknown[] {
   checkFormat(raw, ACCOUNT_FORMAT);
   const parsed = accountFile.safeParse(raw);
-  if (!parsed.success) throw new ApiError('EXPORT_UNREADABLE', `The account file is incomplete or malformed: ${z.prettifyError(parsed.error)}`, 400);
+  if (!parsed.success)
+    throw new ApiError('EXPORT_UNREADABLE', `The account file is incomplete or malformed: ${z.prettifyError(parsed.error)}`, 400);
   return parsed.data.encounters;
 }

@@ -9,10 +9,13 @@ import { moveToPostgres } from './move.js';
  */
 run(async () => {
   const url = process.argv[2] ?? process.env.DATABASE_URL;
-  if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new UsageError('Usage: npm run move-to-postgres -- postgresql://user:password@host:5432/database');
+  if (!url || !/^postgres(ql)?:\/\//.test(url))
+    throw new UsageError('Usage: npm run move-to-postgres -- postgresql://user:password@host:5432/database');
   const { dataDir } = whereFromEnv();
   const { summary, encounters } = await moveToPostgres(dataDir, { databaseUrl: url }, registry);
-  const rows = Object.entries(summary.rows).map(([t, n]) => `${t} ${n}`).join(', ');
+  const rows = Object.entries(summary.rows)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
   process.stdout.write(
     `Copied ${dataDir} into Postgres (${rows}); all ${encounters} encounters resume at the same version with the same state.\nStart the server with DATABASE_URL set to that database.\n`,
   );

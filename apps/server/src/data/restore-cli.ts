@@ -13,7 +13,9 @@ run(async () => {
   const file = userPath(arg);
   const where = whereFromEnv();
   const summary = await restoreFromFile(file, where.databaseUrl ? { databaseUrl: where.databaseUrl } : { dataDir: where.dataDir });
-  const rows = Object.entries(summary.rows).map(([t, n]) => `${t} ${n}`).join(', ');
+  const rows = Object.entries(summary.rows)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
   process.stdout.write(`Restored ${file} (Fray ${summary.header.fray}, ${summary.header.createdAt}) in ${summary.ms} ms: ${rows}.\n`);
   if (summary.upgraded.length > 0) process.stdout.write(`Upgraded the schema: ${summary.upgraded.join(', ')}.\n`);
   const store = await openStore({ ...where, poolSize: 1 });

@@ -53,7 +53,7 @@ function fitView(kind: GridKind, state: EncounterState, whole: Box, isMine: (id:
   const rank = (id: string) => (id === acting ? 0 : isMine(id) ? 1 : 2);
   const ordered = [...placed].sort((x, y) => rank(x.id) - rank(y.id));
   const keep = ordered.filter((c) => rank(c.id) < 2).length || ordered.length;
-  // the map's box is 52 % of the screen's height on a phone, 62 % (at most 560 px) elsewhere (style.css)
+  // the map's box is 52 % of the screen's height on a phone, 62 % (at most 560 px) elsewhere (styles/02-map.css)
   const tall =
     typeof window === 'undefined' ? 560 : window.innerWidth <= 600 ? 0.52 * window.innerHeight : Math.min(0.62 * window.innerHeight, 560);
   const h = (maxW * tall) / screen;

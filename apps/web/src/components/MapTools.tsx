@@ -23,7 +23,19 @@ export function toggledWall(kind: GridKind, state: EncounterState, cell: Cell) {
  * GM: the map's size and walls. Each change is one logged `map.set` command (replayed like any
  * other, and ordered by the server with the moves around it).
  */
-export function MapTools({ live, state, kind, editingWalls, setEditingWalls }: { live: Live; state: EncounterState; kind: GridKind; editingWalls: boolean; setEditingWalls: (on: boolean) => void }) {
+export function MapTools({
+  live,
+  state,
+  kind,
+  editingWalls,
+  setEditingWalls,
+}: {
+  live: Live;
+  state: EncounterState;
+  kind: GridKind;
+  editingWalls: boolean;
+  setEditingWalls: (on: boolean) => void;
+}) {
   const base = useId();
   const l = currentLayout(kind, state);
   const o = toColRow(kind, l.origin);
@@ -42,8 +54,12 @@ export function MapTools({ live, state, kind, editingWalls, setEditingWalls }: {
         onSubmit={async (e) => {
           e.preventDefault();
           const nums = [w, h, x, y].map(Number);
-          if (nums.some((n) => !Number.isInteger(n)) || nums[0]! < 1 || nums[1]! < 1 || nums[0]! > 200 || nums[1]! > 200) return setMsg({ ok: false, text: `Width and height are whole numbers of ${unit} from 1 to 200; the corner is whole numbers.` });
-          const r = await live.send({ type: 'map.set', map: { ...l, width: nums[0], height: nums[1], origin: fromColRow(kind, nums[2]!, nums[3]!) } });
+          if (nums.some((n) => !Number.isInteger(n)) || nums[0]! < 1 || nums[1]! < 1 || nums[0]! > 200 || nums[1]! > 200)
+            return setMsg({ ok: false, text: `Width and height are whole numbers of ${unit} from 1 to 200; the corner is whole numbers.` });
+          const r = await live.send({
+            type: 'map.set',
+            map: { ...l, width: nums[0], height: nums[1], origin: fromColRow(kind, nums[2]!, nums[3]!) },
+          });
           setMsg(r.ok ? { ok: true, text: `Map set to ${nums[0]} × ${nums[1]} ${unit}.` } : { ok: false, text: r.error.message });
         }}
       >
@@ -61,7 +77,9 @@ export function MapTools({ live, state, kind, editingWalls, setEditingWalls }: {
         <button type="button" aria-pressed={editingWalls} onClick={() => setEditingWalls(!editingWalls)}>
           {editingWalls ? 'Done editing walls' : 'Edit walls'}
         </button>{' '}
-        <span className="muted">{editingWalls ? `Tap ${unit} to add or remove a wall.` : `${l.walls.length} wall ${unit}. Walls block movement and placement.`}</span>
+        <span className="muted">
+          {editingWalls ? `Tap ${unit} to add or remove a wall.` : `${l.walls.length} wall ${unit}. Walls block movement and placement.`}
+        </span>
       </p>
       {msg ? (
         <p className={msg.ok ? 'ok' : 'field-error'} role={msg.ok ? 'status' : 'alert'}>

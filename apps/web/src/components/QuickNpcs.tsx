@@ -56,7 +56,15 @@ function QuickAddForm({ q }: { q: QuickAdd }) {
       <label htmlFor="quick-count" className="sr-only">
         How many
       </label>
-      <input id="quick-count" className="narrow" type="number" min={1} max={20} value={q.count} onChange={(e) => q.setCount(e.target.value)} />
+      <input
+        id="quick-count"
+        className="narrow"
+        type="number"
+        min={1}
+        max={20}
+        value={q.count}
+        onChange={(e) => q.setCount(e.target.value)}
+      />
       <span aria-hidden="true">×</span>
       <label htmlFor="quick-from" className="sr-only">
         Stat block or combatant to copy
@@ -110,7 +118,17 @@ function FileRow({ state, importFile }: { state: EncounterState; importFile: (f:
       <button type="button" disabled={combatants.length === 0} onClick={() => download(state.ruleset, combatants, 'combatants.json')}>
         Export all (party and NPCs)
       </button>
-      <button type="button" disabled={!combatants.some((c) => c.controller === null)} onClick={() => download(state.ruleset, combatants.filter((c) => c.controller === null), 'bestiary.json')}>
+      <button
+        type="button"
+        disabled={!combatants.some((c) => c.controller === null)}
+        onClick={() =>
+          download(
+            state.ruleset,
+            combatants.filter((c) => c.controller === null),
+            'bestiary.json',
+          )
+        }
+      >
         Export the NPCs
       </button>
     </div>
@@ -131,7 +149,19 @@ function ImportErrors({ errors }: { errors: string[] }) {
 }
 
 /** Quick NPCs: "4 × Goblin" from the ruleset's samples or a combatant, in one step; import and export as JSON. */
-export function QuickNpcs({ ruleset, display, state, encounterId, token }: { ruleset: RulesetInfo; display: RulesetDisplay; state: EncounterState; encounterId: string; token: string }) {
+export function QuickNpcs({
+  ruleset,
+  display,
+  state,
+  encounterId,
+  token,
+}: {
+  ruleset: RulesetInfo;
+  display: RulesetDisplay;
+  state: EncounterState;
+  encounterId: string;
+  token: string;
+}) {
   const samples = display.samples ?? [];
   const combatants = Object.values(state.combatants);
   const [from, setFrom] = useState(samples[0] ? 's:0' : combatants[0] ? `c:${combatants[0].id}` : '');
@@ -149,8 +179,15 @@ export function QuickNpcs({ ruleset, display, state, encounterId, token }: { rul
     const n = Number(count);
     if (!e || !Number.isInteger(n) || n < 1 || n > 20) return;
     const base = e.name.replace(/ \d+$/, '');
-    const names = numberedNames(base, n, combatants.map((c) => c.name));
-    void add(names.map((name) => ({ ...e, name })), `${n} × ${base} added: ${names.join(', ')}.`);
+    const names = numberedNames(
+      base,
+      n,
+      combatants.map((c) => c.name),
+    );
+    void add(
+      names.map((name) => ({ ...e, name })),
+      `${n} × ${base} added: ${names.join(', ')}.`,
+    );
   };
   const importFile = async (f: File) => {
     const parsed = parseFile(await f.text(), ruleset);
@@ -174,7 +211,19 @@ export function QuickNpcs({ ruleset, display, state, encounterId, token }: { rul
 }
 
 /** "Duplicate": the same combatant again, with the next free number in its name. */
-export function DuplicateButton({ c, state, encounterId, token, onError }: { c: Combatant; state: EncounterState; encounterId: string; token: string; onError: (e: unknown) => void }) {
+export function DuplicateButton({
+  c,
+  state,
+  encounterId,
+  token,
+  onError,
+}: {
+  c: Combatant;
+  state: EncounterState;
+  encounterId: string;
+  token: string;
+  onError: (e: unknown) => void;
+}) {
   return (
     <button
       type="button"

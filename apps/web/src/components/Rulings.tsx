@@ -14,7 +14,19 @@ function entriesOf(state: EncounterState, r: PendingRuling): Entry[] {
 }
 
 /** One pending ruling: its sentence, an optional number (e.g. the damage) and a button per choice. */
-function RulingCard({ r, entry, display, names, send }: { r: PendingRuling; entry: Entry; display: RulesetDisplay; names: Names; send: Send }) {
+function RulingCard({
+  r,
+  entry,
+  display,
+  names,
+  send,
+}: {
+  r: PendingRuling;
+  entry: Entry;
+  display: RulesetDisplay;
+  names: Names;
+  send: Send;
+}) {
   const initial = r.number ? Number(entry[r.number.from] ?? 0) : 0;
   const [n, setN] = useState(String(initial));
   const text = sentence({ ...display, events: { ruling: r.text } }, names, { ...entry, type: 'ruling' }) ?? entry.id;
@@ -28,7 +40,15 @@ function RulingCard({ r, entry, display, names, send }: { r: PendingRuling; entr
       {r.number ? (
         <div className="field">
           <label htmlFor={numberId}>{r.number.label}</label>
-          <input id={numberId} type="number" inputMode="numeric" min={r.number.min ?? 0} max={r.number.max} value={n} onChange={(e) => setN(e.target.value)} />
+          <input
+            id={numberId}
+            type="number"
+            inputMode="numeric"
+            min={r.number.min ?? 0}
+            max={r.number.max}
+            value={n}
+            onChange={(e) => setN(e.target.value)}
+          />
         </div>
       ) : null}
       <div className="row">
@@ -41,7 +61,12 @@ function RulingCard({ r, entry, display, names, send }: { r: PendingRuling; entr
               type="button"
               className={i === 0 ? 'primary' : undefined}
               disabled={Boolean(withNumber) && !valid}
-              onClick={() => void send({ type: r.command, [r.idField]: entry.id, ...ch.fields, ...(withNumber ? { [r.number!.field]: value } : {}) }, `${r.title}: ${label}.`)}
+              onClick={() =>
+                void send(
+                  { type: r.command, [r.idField]: entry.id, ...ch.fields, ...(withNumber ? { [r.number!.field]: value } : {}) },
+                  `${r.title}: ${label}.`,
+                )
+              }
             >
               {label}
             </button>

@@ -17,7 +17,11 @@ function download(data: unknown, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const slug = (s: string): string => s.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'encounter';
+const slug = (s: string): string =>
+  s
+    .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'encounter';
 
 /** "Export" button: the file of one encounter (log, snapshots, options; never invite links). */
 export function ExportButton({ path, name, token, label }: { path: string; name: string; token: string | null; label: string }) {

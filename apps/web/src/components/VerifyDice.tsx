@@ -56,7 +56,12 @@ export function VerifyDice({ live, state }: { live: Live; state: EncounterState 
   first.current ??= dice?.commitment ?? null;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  if (!dice) return <p className="muted">This encounter’s dice were not committed (it was created before committed dice, or with a chosen seed): they cannot be checked.</p>;
+  if (!dice)
+    return (
+      <p className="muted">
+        This encounter’s dice were not committed (it was created before committed dice, or with a chosen seed): they cannot be checked.
+      </p>
+    );
   const commitment = (
     <p className="muted">
       Commitment (SHA-256 of the server’s secret seed): <code className="hash">{first.current ?? dice.commitment}</code>
@@ -66,7 +71,9 @@ export function VerifyDice({ live, state }: { live: Live; state: EncounterState 
     return (
       <div data-testid="dice-verify">
         {commitment}
-        <p data-testid="dice-not-yet">The dice will be checkable when combat ends: the server reveals its seed then, and this button checks every roll you saw.</p>
+        <p data-testid="dice-not-yet">
+          The dice will be checkable when combat ends: the server reveals its seed then, and this button checks every roll you saw.
+        </p>
       </div>
     );
   }
@@ -78,7 +85,9 @@ export function VerifyDice({ live, state }: { live: Live; state: EncounterState 
       if (!log) return setOutcome({ error: 'Could not fetch the log from the server: try again once connected.' });
       setOutcome({ report: verifyDice(log, { seed: revealed.seed, salt: revealed.salt, commitment: first.current ?? dice.commitment }) });
     } catch (e) {
-      setOutcome({ error: e instanceof DiceVerifyError ? `The dice could not be checked: ${e.message}` : `The check failed: ${String(e)}` });
+      setOutcome({
+        error: e instanceof DiceVerifyError ? `The dice could not be checked: ${e.message}` : `The check failed: ${String(e)}`,
+      });
     } finally {
       setBusy(false);
     }

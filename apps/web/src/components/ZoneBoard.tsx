@@ -65,13 +65,23 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
           </span>
         ))}
         {vitals.map((v) => (
-          <span key={v.key} className="zone-token-vital" data-testid={`token-vital-${c.id}-${v.key}`} data-left={Math.round((v.left ?? 0) * 100)}>
+          <span
+            key={v.key}
+            className="zone-token-vital"
+            data-testid={`token-vital-${c.id}-${v.key}`}
+            data-left={Math.round((v.left ?? 0) * 100)}
+          >
             <VitalBar v={v} compact />
           </span>
         ))}
       </button>
       {joins.map((t: ReachTarget) => (
-        <button key={JSON.stringify(t.to)} type="button" className={`zone-go${props.marks.chosen === t ? ' chosen' : ''}`} onClick={() => props.onCell(t.to)}>
+        <button
+          key={JSON.stringify(t.to)}
+          type="button"
+          className={`zone-go${props.marks.chosen === t ? ' chosen' : ''}`}
+          onClick={() => props.onCell(t.to)}
+        >
           {t.label ?? 'Join'}
         </button>
       ))}
@@ -118,7 +128,12 @@ export function ZoneBoard(props: BattleMapProps) {
         const go = marks.reach?.reachable.find((t) => fieldOf(t.to, 'zone') === z.id && !fieldOf(t.to, 'join'));
         const chosen = go !== undefined && marks.chosen === go;
         return (
-          <section key={z.id} className={`zone${go ? ' reach' : ''}${chosen ? ' chosen' : ''}`} data-zone={z.id} aria-label={`Zone ${z.name}`}>
+          <section
+            key={z.id}
+            className={`zone${go ? ' reach' : ''}${chosen ? ' chosen' : ''}`}
+            data-zone={z.id}
+            aria-label={`Zone ${z.name}`}
+          >
             <header className="zone-head">
               <h3>{z.name}</h3>
               {go ? (

@@ -17,10 +17,20 @@ export type Note = { kind: 'info' | 'error' | 'ok'; text: string; rule?: string 
 /** The server's `reach` for a move: where it can go (with `to`: also why not there). */
 export function askReach(live: Live, m: Move, to?: unknown) {
   const o = m.option;
-  return live.reach({ combatantId: m.combatantId, command: o.command, ...(o.action ? { action: o.action } : {}), ...(o.template ? { template: o.template } : {}), params: m.params, ...(to !== undefined ? { to } : {}) });
+  return live.reach({
+    combatantId: m.combatantId,
+    command: o.command,
+    ...(o.action ? { action: o.action } : {}),
+    ...(o.template ? { template: o.template } : {}),
+    params: m.params,
+    ...(to !== undefined ? { to } : {}),
+  });
 }
 
-const tapHint = (a: ReachOk): string => (a.reachable.length ? `Tap a highlighted ${a.space === 'zones' ? 'zone or character' : a.space === 'hexes' ? 'hex' : 'square'} to see the path.` : 'Nowhere to go with this option now.');
+const tapHint = (a: ReachOk): string =>
+  a.reachable.length
+    ? `Tap a highlighted ${a.space === 'zones' ? 'zone or character' : a.space === 'hexes' ? 'hex' : 'square'} to see the path.`
+    : 'Nowhere to go with this option now.';
 
 /**
  * A move on the map: ask the server where the mover can go (`reach`), keep the chosen destination,
@@ -52,7 +62,8 @@ export function useMapMove(live: Live | null, state: EncounterState | null, vers
       setMove({ ...m, answer: a });
       const again = keep ? a.reachable.find((t) => JSON.stringify(t.to) === JSON.stringify(keep.to)) : undefined;
       setChosen(again ?? null);
-      if (keep && !again) setNote({ kind: 'error', text: 'The map changed (someone moved): that destination is no longer reachable. Choose again.' });
+      if (keep && !again)
+        setNote({ kind: 'error', text: 'The map changed (someone moved): that destination is no longer reachable. Choose again.' });
       else if (!keep) setNote({ kind: 'info', text: tapHint(a) });
     },
     [live],
@@ -134,6 +145,4 @@ function makeConfirm({ live, state, move, setMove, setChosen, setNote, setBusy, 
       void loadReach(move, t);
     } else setNote({ kind: 'error', text: r.error.message, rule: r.error.rule });
   };
-
 }
-

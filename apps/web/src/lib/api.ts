@@ -47,7 +47,13 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   else if (csrfToken && method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
   // same-origin: the browser sends the httpOnly session cookie; the page never sees it
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal, credentials: 'same-origin' });
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: opts.signal,
+    credentials: 'same-origin',
+  });
   const text = await res.text();
   let data: unknown = null;
   if (text) {
@@ -59,7 +65,12 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
   }
   if (!res.ok) {
     const err = recordOf(recordOf(data).error);
-    const e = new ApiError(textAt(err, 'code') ?? `HTTP_${res.status}`, textAt(err, 'message') ?? `The server answered ${res.status} ${res.statusText}.`, res.status, textAt(err, 'rule'));
+    const e = new ApiError(
+      textAt(err, 'code') ?? `HTTP_${res.status}`,
+      textAt(err, 'message') ?? `The server answered ${res.status} ${res.statusText}.`,
+      res.status,
+      textAt(err, 'rule'),
+    );
     if (!opts.token && (res.status === 401 || e.code === 'CSRF_FAILED')) onSignedOut?.(e);
     throw e;
   }

@@ -21,7 +21,10 @@ export interface Entry {
 /** `count` names from `base`: "Goblin 1", "Goblin 2"… after the highest number in use; one alone keeps its name when free. */
 export function numberedNames(base: string, count: number, taken: string[]): string[] {
   const re = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (\\d+)$`);
-  const used = taken.map((n) => re.exec(n)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
+  const used = taken
+    .map((n) => re.exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]));
   if (count === 1 && !taken.includes(base) && used.length === 0) return [base];
   let next = used.length ? Math.max(...used) + 1 : taken.includes(base) ? 2 : 1;
   return Array.from({ length: count }, () => `${base} ${next++}`);
@@ -53,8 +56,10 @@ export function parseFile(text: string, ruleset: RulesetInfo): ParseResult {
   }
   const o = recordOf(data);
   const list = Array.isArray(data) ? data : o.combatants;
-  if (!Array.isArray(list)) return { ok: false, errors: ['The file has no "combatants" list (expected { "fray": "bestiary", "combatants": [...] }).'] };
-  if (typeof o.ruleset === 'string' && o.ruleset !== ruleset.id) return { ok: false, errors: [`The file is for the ruleset "${o.ruleset}"; this encounter uses "${ruleset.id}".`] };
+  if (!Array.isArray(list))
+    return { ok: false, errors: ['The file has no "combatants" list (expected { "fray": "bestiary", "combatants": [...] }).'] };
+  if (typeof o.ruleset === 'string' && o.ruleset !== ruleset.id)
+    return { ok: false, errors: [`The file is for the ruleset "${o.ruleset}"; this encounter uses "${ruleset.id}".`] };
   if (list.length === 0) return { ok: false, errors: ['The "combatants" list is empty.'] };
   if (list.length > 100) return { ok: false, errors: [`At most 100 combatants at once (the file has ${list.length}).`] };
   const errors: string[] = [];
@@ -78,8 +83,16 @@ export function parseFile(text: string, ruleset: RulesetInfo): ParseResult {
         });
     }
     if (r.hidden !== undefined && typeof r.hidden !== 'boolean') bad('hidden', 'must be true or false');
-    if (r.secretStats !== undefined && !(Array.isArray(r.secretStats) && r.secretStats.every((x) => typeof x === 'string'))) bad('secretStats', 'must be a list of stat names');
-    entries.push({ name: String(r.name), side: String(r.side), stats: recordOf(r.stats), ...(Array.isArray(r.items) ? { items: r.items } : {}), ...(r.hidden ? { hidden: true } : {}), ...(r.secretStats ? { secretStats: stringsOf(r.secretStats) } : {}) });
+    if (r.secretStats !== undefined && !(Array.isArray(r.secretStats) && r.secretStats.every((x) => typeof x === 'string')))
+      bad('secretStats', 'must be a list of stat names');
+    entries.push({
+      name: String(r.name),
+      side: String(r.side),
+      stats: recordOf(r.stats),
+      ...(Array.isArray(r.items) ? { items: r.items } : {}),
+      ...(r.hidden ? { hidden: true } : {}),
+      ...(r.secretStats ? { secretStats: stringsOf(r.secretStats) } : {}),
+    });
   });
   return errors.length ? { ok: false, errors } : { ok: true, entries };
 }

@@ -15,5 +15,11 @@ export function effectOf(v: unknown): EffectView {
   const o = isRecord(v) ? v : {};
   const d = o.duration;
   const duration = isRecord(d) && isString(d.unit) && typeof d.count === 'number' ? { unit: d.unit, count: d.count } : null;
-  return { id: String(o.id), name: String(o.name), targetId: isString(o.targetId) ? o.targetId : null, duration, ...(isString(o.condition) ? { condition: o.condition } : {}) };
+  return {
+    id: String(o.id),
+    name: String(o.name),
+    targetId: isString(o.targetId) ? o.targetId : null,
+    duration,
+    ...(isString(o.condition) ? { condition: o.condition } : {}),
+  };
 }

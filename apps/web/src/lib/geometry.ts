@@ -58,20 +58,34 @@ export function toColRow(kind: GridKind, p: Cell): { col: number; row: number } 
 export function mapOf(state: EncounterState): MapLayout | null {
   const m = isRecord(state.options) ? state.options.map : undefined;
   if (!isRecord(m) || typeof m.width !== 'number' || typeof m.height !== 'number') return null;
-  return { width: m.width, height: m.height, ...(isCell(m.origin) ? { origin: m.origin } : {}), walls: Array.isArray(m.walls) ? m.walls.filter(isCell) : [] };
+  return {
+    width: m.width,
+    height: m.height,
+    ...(isCell(m.origin) ? { origin: m.origin } : {}),
+    walls: Array.isArray(m.walls) ? m.walls.filter(isCell) : [],
+  };
 }
 
 /**
  * The rectangle to draw: the GM's map, or, before the GM sets one, the smallest one around every
  * token (and the given extra cells) with a margin of 3, at least 10 × 10.
  */
-export function drawnRect(kind: GridKind, state: EncounterState, extra: Cell[] = []): { col0: number; row0: number; cols: number; rows: number; set: boolean } {
+export function drawnRect(
+  kind: GridKind,
+  state: EncounterState,
+  extra: Cell[] = [],
+): { col0: number; row0: number; cols: number; rows: number; set: boolean } {
   const m = mapOf(state);
   if (m) {
     const o = m.origin ? toColRow(kind, m.origin) : { col: 0, row: 0 };
     return { col0: o.col, row0: o.row, cols: m.width, rows: m.height, set: true };
   }
-  const cells = [...Object.values(state.combatants).map((c) => c.position).filter(isCell), ...extra].map((p) => toColRow(kind, p));
+  const cells = [
+    ...Object.values(state.combatants)
+      .map((c) => c.position)
+      .filter(isCell),
+    ...extra,
+  ].map((p) => toColRow(kind, p));
   if (cells.length === 0) return { col0: 0, row0: 0, cols: 10, rows: 10, set: false };
   let c0 = Math.min(...cells.map((c) => c.col)) - 3;
   let r0 = Math.min(...cells.map((c) => c.row)) - 3;
@@ -91,12 +105,16 @@ export function drawnRect(kind: GridKind, state: EncounterState, extra: Cell[] =
 /** Every cell of the rectangle, row by row. */
 export function cellsOf(kind: GridKind, r: { col0: number; row0: number; cols: number; rows: number }): Cell[] {
   const out: Cell[] = [];
-  for (let row = r.row0; row < r.row0 + r.rows; row++) for (let col = r.col0; col < r.col0 + r.cols; col++) out.push(fromColRow(kind, col, row));
+  for (let row = r.row0; row < r.row0 + r.rows; row++)
+    for (let col = r.col0; col < r.col0 + r.cols; col++) out.push(fromColRow(kind, col, row));
   return out;
 }
 
 /** The map-unit box that holds the rectangle. */
-export function boxOf(kind: GridKind, r: { col0: number; row0: number; cols: number; rows: number }): { x: number; y: number; w: number; h: number } {
+export function boxOf(
+  kind: GridKind,
+  r: { col0: number; row0: number; cols: number; rows: number },
+): { x: number; y: number; w: number; h: number } {
   if (kind === 'squares') return { x: r.col0 * SQUARE, y: r.row0 * SQUARE, w: r.cols * SQUARE, h: r.rows * SQUARE };
   const w = HEX * SQRT3;
   const a = centre(kind, fromColRow(kind, r.col0, r.row0));

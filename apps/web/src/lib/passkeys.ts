@@ -12,7 +12,8 @@ export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 function browserRefusal(e: unknown): never {
   if (e instanceof ApiError) throw e;
   const name = e instanceof Error || isRecord(e) ? e.name : undefined;
-  if (name === 'NotAllowedError' || name === 'AbortError') throw new ApiError('PASSKEY_CANCELLED', 'The passkey prompt was closed or timed out; nothing changed.', 0);
+  if (name === 'NotAllowedError' || name === 'AbortError')
+    throw new ApiError('PASSKEY_CANCELLED', 'The passkey prompt was closed or timed out; nothing changed.', 0);
   if (name === 'InvalidStateError') throw new ApiError('PASSKEY_EXISTS', 'This device already holds a passkey for this account.', 0);
   throw new ApiError('PASSKEY_FAILED', e instanceof Error ? e.message : String(e), 0);
 }

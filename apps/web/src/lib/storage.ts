@@ -18,7 +18,11 @@ export function loadAccount(): Account | null {
     if (!raw) return null;
     const a: unknown = JSON.parse(raw);
     if (!isRecord(a) || typeof a.token !== 'string') return null;
-    return { accountId: typeof a.accountId === 'string' ? a.accountId : null, token: a.token, name: typeof a.name === 'string' ? a.name : undefined };
+    return {
+      accountId: typeof a.accountId === 'string' ? a.accountId : null,
+      token: a.token,
+      name: typeof a.name === 'string' ? a.name : undefined,
+    };
   } catch {
     return null;
   }

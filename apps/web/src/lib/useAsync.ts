@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /** Load something once (and again on `reload`): data, error, loading. */
-export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
+export function useAsync<T>(
+  fn: () => Promise<T>,
+  deps: unknown[],
+): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);

@@ -27,12 +27,24 @@ export function DeviceSignIn({ code: fromLink }: { code: string }) {
       <h1>Sign in with a code</h1>
       <Section title="Code from your other device">
         <p>
-          On a device where you are signed in, open <strong>Account settings → Sign in another device</strong>. Type the code it shows, or scan its QR code.
+          On a device where you are signed in, open <strong>Account settings → Sign in another device</strong>. Type the code it shows, or
+          scan its QR code.
         </p>
         <form onSubmit={(e) => (e.preventDefault(), void submit())}>
           <div className="field">
             <label htmlFor="device-code">Code</label>
-            <input id="device-code" className="code-input" value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} placeholder="XXXX-XXXX" maxLength={12} required />
+            <input
+              id="device-code"
+              className="code-input"
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              placeholder="XXXX-XXXX"
+              maxLength={12}
+              required
+            />
           </div>
           <ErrorMessage error={error} />
           <button type="submit" className="primary" disabled={busy}>

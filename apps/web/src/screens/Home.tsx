@@ -28,7 +28,9 @@ function SignIn({ run, busy }: { run: Run; busy: boolean }) {
     });
   const withPassword = () =>
     run(async () => {
-      signedIn(await api<{ accountId: string; sessionId: string; csrfToken: string }>('POST', '/sessions', { name: name.trim(), password }));
+      signedIn(
+        await api<{ accountId: string; sessionId: string; csrfToken: string }>('POST', '/sessions', { name: name.trim(), password }),
+      );
       navigate('/gm');
     });
   return (
@@ -44,11 +46,26 @@ function SignIn({ run, busy }: { run: Run; busy: boolean }) {
       <form onSubmit={(e) => (e.preventDefault(), void withPassword())}>
         <div className="field">
           <label htmlFor="signin-name">Name</label>
-          <input id="signin-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="username" autoCapitalize="none" spellCheck={false} required />
+          <input
+            id="signin-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor="signin-password">Password</label>
-          <input id="signin-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+          <input
+            id="signin-password"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+            required
+          />
         </div>
         <button type="submit" disabled={busy}>
           Sign in
@@ -66,7 +83,12 @@ function SignUp({ run, busy }: { run: Run; busy: boolean }) {
   const [newPassword, setNewPassword] = useState('');
   const signUp = () =>
     run(async () => {
-      if ([...newPassword].length < PASSWORD_MIN) throw new ApiError('WEAK_PASSWORD', `Choose a password of at least ${PASSWORD_MIN} characters; a few words together are easy to remember.`, 0);
+      if ([...newPassword].length < PASSWORD_MIN)
+        throw new ApiError(
+          'WEAK_PASSWORD',
+          `Choose a password of at least ${PASSWORD_MIN} characters; a few words together are easy to remember.`,
+          0,
+        );
       signedIn(await api<{ accountId: string; csrfToken: string }>('POST', '/accounts', { name: newName.trim(), password: newPassword }));
       navigate('/gm');
     });
@@ -75,14 +97,35 @@ function SignUp({ run, busy }: { run: Run; busy: boolean }) {
       <form onSubmit={(e) => (e.preventDefault(), void signUp())}>
         <div className="field">
           <label htmlFor="signup-name">Choose a name</label>
-          <input id="signup-name" value={newName} onChange={(e) => setNewName(e.target.value)} autoComplete="username" autoCapitalize="none" spellCheck={false} minLength={3} maxLength={32} pattern="[A-Za-z0-9][A-Za-z0-9._\-]{2,31}" required aria-describedby="signup-name-help" />
+          <input
+            id="signup-name"
+            value={newName}
+            onChange={(e) => setNewName(e.target.value)}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            minLength={3}
+            maxLength={32}
+            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{2,31}"
+            required
+            aria-describedby="signup-name-help"
+          />
           <p id="signup-name-help" className="muted small">
             3 to 32 letters, digits, <code>.</code> <code>_</code> or <code>-</code>. You sign in with it.
           </p>
         </div>
         <div className="field">
           <label htmlFor="signup-password">Choose a password</label>
-          <input id="signup-password" type="password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} autoComplete="new-password" minLength={PASSWORD_MIN} required aria-describedby="signup-password-help" />
+          <input
+            id="signup-password"
+            type="password"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.target.value)}
+            autoComplete="new-password"
+            minLength={PASSWORD_MIN}
+            required
+            aria-describedby="signup-password-help"
+          />
           <p id="signup-password-help" className="muted small">
             At least {PASSWORD_MIN} characters. You can add a passkey afterwards.
           </p>
@@ -141,7 +184,10 @@ export function Home() {
       <h1>
         <span aria-hidden="true">⚔ </span>Fray
       </h1>
-      <p className="lead">Real-time combat for tabletop role-playing games: the GM runs the fight, players act from their own devices, the rules are checked by the server.</p>
+      <p className="lead">
+        Real-time combat for tabletop role-playing games: the GM runs the fight, players act from their own devices, the rules are checked
+        by the server.
+      </p>
       <ErrorMessage error={error} onDismiss={() => setError(null)} />
       {gm.status === 'loading' ? <p className="muted">Checking your sign-in…</p> : null}
       {gm.status === 'in' ? (

@@ -16,7 +16,14 @@ async function authenticator(page: Page): Promise<{ cdp: CDPSession; id: string 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, id: authenticatorId };
 }
@@ -106,7 +113,10 @@ describe('accounts in the browser', () => {
     await signUp(page, base);
     await page.goto(`${base}/gm/account`);
     await page.getByRole('button', { name: 'Show a sign-in code' }).click();
-    await page.getByTestId('device-code').getByRole('img', { name: /QR code to sign in/ }).waitFor();
+    await page
+      .getByTestId('device-code')
+      .getByRole('img', { name: /QR code to sign in/ })
+      .waitFor();
     const code = await page.getByLabel('Sign-in code').innerText();
     expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     await page.getByLabel('Token name').fill('Initiative importer');

@@ -15,7 +15,8 @@ export const ARTIFACTS = resolve(import.meta.dirname, '../../artifacts');
  * ordinary test run leaves the working tree as it was; otherwise apps/web/artifacts/screens/
  * (gitignored).
  */
-export const SCREENS = process.env.FRAY_SCREENS === '1' ? resolve(import.meta.dirname, '../../../../docs/screens') : join(ARTIFACTS, 'screens');
+export const SCREENS =
+  process.env.FRAY_SCREENS === '1' ? resolve(import.meta.dirname, '../../../../docs/screens') : join(ARTIFACTS, 'screens');
 
 export interface Chrome {
   browser: Browser;
@@ -26,7 +27,15 @@ export async function launch(): Promise<Chrome> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   return {
     browser,
@@ -40,7 +49,12 @@ export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 740 };
 
 export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    viewport,
+    isMobile: viewport.width < 500,
+    hasTouch: viewport.width < 500,
+    deviceScaleFactor: 1,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -59,7 +73,12 @@ export async function shot(page: Page, name: string): Promise<string> {
     // elements wider than the screen (the page hides horizontal overflow, so look for it)
     const wide = [...document.querySelectorAll('body *')]
       // (the drawing inside an <svg> is clipped by it: the svg itself is checked)
-      .filter((el) => el.getBoundingClientRect().right > vw + 1 && !el.closest('.table-wrap, .sr-only, .log') && !(el as Element & { ownerSVGElement?: unknown }).ownerSVGElement)
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > vw + 1 &&
+          !el.closest('.table-wrap, .sr-only, .log') &&
+          !(el as Element & { ownerSVGElement?: unknown }).ownerSVGElement,
+      )
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(el.getBoundingClientRect().right)}px)`);
     return { w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight, vw, wide };
@@ -68,7 +87,11 @@ export async function shot(page: Page, name: string): Promise<string> {
   const part = 1600;
   if (h > part * 1.25) {
     for (let y = 0, n = 1; y < h && n <= 6; y += part, n++) {
-      await page.screenshot({ path: join(ARTIFACTS, `${name}.part${n}.png`), fullPage: true, clip: { x: 0, y, width: w, height: Math.min(part, h - y) } });
+      await page.screenshot({
+        path: join(ARTIFACTS, `${name}.part${n}.png`),
+        fullPage: true,
+        clip: { x: 0, y, width: w, height: Math.min(part, h - y) },
+      });
     }
   }
   return path;
@@ -92,7 +115,12 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
   const violations = await page.evaluate(async () => {
     const w = window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } };
     const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

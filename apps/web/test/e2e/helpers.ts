@@ -2,7 +2,9 @@ import type { Page } from 'playwright-core';
 import type { EncounterState } from '../../src/lib/types.js';
 
 /** The page's live state (what it renders from), read through the page's connection object. */
-export async function liveState(page: Page): Promise<{ version: number; status: string; state: EncounterState | null; playerId: string | null }> {
+export async function liveState(
+  page: Page,
+): Promise<{ version: number; status: string; state: EncounterState | null; playerId: string | null }> {
   return page.evaluate(() => {
     const s = window.__frayLive?.getSnapshot();
     return { version: s?.version ?? -1, status: s?.status ?? 'none', state: (s?.state ?? null) as never, playerId: s?.playerId ?? null };

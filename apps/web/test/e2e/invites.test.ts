@@ -21,7 +21,13 @@ describe('invites that survive', () => {
   it('"a re-shown invite works and the old one fails"; revoking ends a page; GM rolls are secret by default', async () => {
     const { token } = await http<{ token: string }>(env.srv.url, 'POST', '/accounts', {});
     const enc = await http<{ id: string }>(env.srv.url, 'POST', '/encounters', { name: 'Invites', ruleset: 'legends', seed: 9 }, token);
-    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } }, token);
+    await http(
+      env.srv.url,
+      'POST',
+      `/encounters/${enc.id}/combatants`,
+      { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 10, SPD: 10, STR: 10 } },
+      token,
+    );
     const first = await asGm(token, enc.id);
     const oldLink = await inviteLink(first, 'player', ['Aria']);
     const player = await open({ width: 390, height: 844 });
@@ -35,7 +41,12 @@ describe('invites that survive', () => {
     await item.getByRole('button', { name: /^Show link again: Player: Aria/ }).click();
     const newLink = await second.getByTestId('invite-player').getByTestId('invite-link').inputValue();
     expect(newLink).not.toBe(oldLink);
-    await second.getByTestId('invite-player').getByRole('button', { name: 'QR code' }).or(second.getByTestId('invite-player').getByText('QR code')).first().click();
+    await second
+      .getByTestId('invite-player')
+      .getByRole('button', { name: 'QR code' })
+      .or(second.getByTestId('invite-player').getByText('QR code'))
+      .first()
+      .click();
     await second.getByRole('img', { name: /QR code of the Player: Aria invite link/ }).waitFor();
 
     // the old link stops working (the open page is told), the new one works, for the same player

@@ -6,7 +6,13 @@ import { liveState } from './helpers.js';
 /** Steps on the battle map and the schema forms, through taps and clicks only. */
 
 /** A valid value for each required stat: 10 clamped to the schema's range, or its first choice; then `extra`. */
-export async function addByForm(page: Page, info: RulesetInfo, name: string, side: string, extra: Record<string, string | boolean> = {}): Promise<void> {
+export async function addByForm(
+  page: Page,
+  info: RulesetInfo,
+  name: string,
+  side: string,
+  extra: Record<string, string | boolean> = {},
+): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a combatant' });
   await form.getByLabel('Name *').fill(name);
   await form.getByLabel('Side *').fill(side);
@@ -28,9 +34,13 @@ export async function addByForm(page: Page, info: RulesetInfo, name: string, sid
   const before = await page.locator('[data-testid^="combatant-"]').count();
   await form.getByRole('button', { name: 'Add combatant' }).click();
   const added = page.waitForFunction((n) => document.querySelectorAll('[data-testid^="combatant-"]').length > n, before);
-  const refused = form.getByRole('alert').first().waitFor().then(async () => {
-    throw new Error(`combatant refused: ${await form.getByRole('alert').allTextContents()}`);
-  });
+  const refused = form
+    .getByRole('alert')
+    .first()
+    .waitFor()
+    .then(async () => {
+      throw new Error(`combatant refused: ${await form.getByRole('alert').allTextContents()}`);
+    });
   await Promise.race([added, refused]);
 }
 
@@ -49,10 +59,13 @@ export async function placeByTap(gm: Page, name: string, cell: string): Promise<
   const id = await idOf(gm, name);
   await map(gm).locator(`.map-unplaced [data-token="${id}"]`).click();
   await map(gm).locator(`[data-cell="${cell}"]`).click();
-  await gm.waitForFunction(([i, k]) => {
-    const p = window.__frayLive?.getSnapshot().state?.combatants[i!]?.position as Record<string, number> | null;
-    return !!p && `${p.x ?? p.q},${p.y ?? p.r}` === k;
-  }, [id, cell] as const);
+  await gm.waitForFunction(
+    ([i, k]) => {
+      const p = window.__frayLive?.getSnapshot().state?.combatants[i!]?.position as Record<string, number> | null;
+      return !!p && `${p.x ?? p.q},${p.y ?? p.r}` === k;
+    },
+    [id, cell] as const,
+  );
 }
 
 /** The text the map shows after a tap (the path, its cost, or why not). */
@@ -64,6 +77,9 @@ export async function mapNote(page: Page): Promise<string> {
 
 /** Wait until the map's note says something matching `re` (it changes as the server answers). */
 export async function noteMatches(page: Page, re: RegExp): Promise<string> {
-  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="map-note"]')?.textContent ?? ''), re.source);
+  await page.waitForFunction(
+    (src) => new RegExp(src).test(document.querySelector('[data-testid="map-note"]')?.textContent ?? ''),
+    re.source,
+  );
   return mapNote(page);
 }

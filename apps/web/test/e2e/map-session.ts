@@ -51,16 +51,23 @@ export async function mapSession(): Promise<MapSession> {
     async keep(page, name, at = '[data-testid="map-panel"]') {
       await shot(page, name);
       // the screen as the person sees it, the map (or `at`) in view
-      await page.locator(at).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page
+        .locator(at)
+        .first()
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: join(SCREENS, `${name}.png`) });
     },
     async gmSees(gm, pred, arg) {
-      await gm.waitForFunction(({ src, a }) => new Function('s', 'a', `return ${src}`)(window.__frayLive?.getSnapshot().state, a), { src: pred, a: arg });
+      await gm.waitForFunction(({ src, a }) => new Function('s', 'a', `return ${src}`)(window.__frayLive?.getSnapshot().state, a), {
+        src: pred,
+        a: arg,
+      });
     },
     async axeReport(named) {
       const report: string[] = [];
       for (const [name, page] of named) {
-        for (const v of await axe(page)) report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        for (const v of await axe(page))
+          report.push(`${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       }
       return report;
     },
@@ -68,12 +75,27 @@ export async function mapSession(): Promise<MapSession> {
     async failShots() {
       const gm = pages.filter((p) => /\/gm\//.test(p.url())).at(-1);
       const log = await gm
-        ?.evaluate(() => window.__frayLive?.getSnapshot().log.map((e) => `${e.seq} ${String(JSON.stringify(e.command ?? null)).slice(0, 160)} → ${e.events.map((x) => (x as { type: string }).type).join(',')}`))
+        ?.evaluate(() =>
+          window.__frayLive
+            ?.getSnapshot()
+            .log.map(
+              (e) =>
+                `${e.seq} ${String(JSON.stringify(e.command ?? null)).slice(0, 160)} → ${e.events.map((x) => (x as { type: string }).type).join(',')}`,
+            ),
+        )
         .catch(() => []);
       console.error(`log:\n${(log ?? []).join('\n')}`);
-      for (const p of pages) console.error(`${p.url()}: ${await p.locator('[data-testid="map-note"]').first().textContent({ timeout: 500 }).catch(() => '-')}`);
+      for (const p of pages)
+        console.error(
+          `${p.url()}: ${await p
+            .locator('[data-testid="map-note"]')
+            .first()
+            .textContent({ timeout: 500 })
+            .catch(() => '-')}`,
+        );
       mkdirSync(ARTIFACTS, { recursive: true });
-      for (const [i, p] of pages.entries()) await p.screenshot({ path: join(ARTIFACTS, `fail-${i}.png`), fullPage: true }).catch(() => undefined);
+      for (const [i, p] of pages.entries())
+        await p.screenshot({ path: join(ARTIFACTS, `fail-${i}.png`), fullPage: true }).catch(() => undefined);
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);

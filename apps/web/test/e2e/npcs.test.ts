@@ -18,11 +18,16 @@ describe('quick NPCs', () => {
     await gm.goto(`${env.srv.url}/`);
     await gm.evaluate((t) => localStorage.setItem('fray.account', JSON.stringify({ accountId: null, token: t })), token);
     await gm.goto(`${env.srv.url}/gm/e/${enc.id}`);
-    const names = async () => Object.values((await liveState(gm)).state?.combatants ?? {}).map((c) => c.name).sort();
+    const names = async () =>
+      Object.values((await liveState(gm)).state?.combatants ?? {})
+        .map((c) => c.name)
+        .sort();
 
     const quick = gm.getByRole('form', { name: 'Quick add' });
     await quick.getByLabel('How many').fill('4');
-    await quick.getByLabel('Stat block or combatant to copy').selectOption({ label: 'Goblin — Quick, weak, cowardly; fights with a knife.' });
+    await quick
+      .getByLabel('Stat block or combatant to copy')
+      .selectOption({ label: 'Goblin — Quick, weak, cowardly; fights with a knife.' });
     await quick.getByRole('button', { name: 'Add' }).click();
     await gm.getByText('4 × Goblin added: Goblin 1, Goblin 2, Goblin 3, Goblin 4.').waitFor();
     await gm.waitForFunction(() => Object.keys(window.__frayLive?.getSnapshot().state?.combatants ?? {}).length === 4);
@@ -36,14 +41,31 @@ describe('quick NPCs', () => {
     expect(await names()).toContain('Goblin 5');
 
     // export: the file holds every combatant as the import reads it
-    const [download] = await Promise.all([gm.waitForEvent('download'), gm.getByRole('button', { name: 'Export all (party and NPCs)' }).click()]);
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { fray: string; ruleset: string; combatants: { name: string; stats: object }[] };
+    const [download] = await Promise.all([
+      gm.waitForEvent('download'),
+      gm.getByRole('button', { name: 'Export all (party and NPCs)' }).click(),
+    ]);
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      fray: string;
+      ruleset: string;
+      combatants: { name: string; stats: object }[];
+    };
     expect(file).toMatchObject({ fray: 'bestiary', ruleset: 'legends' });
     expect(file.combatants.map((c) => c.name).sort()).toEqual(await names());
 
     // a bad file: every error names the entry and the field; nothing is added
-    const bad = { fray: 'bestiary', version: 1, ruleset: 'legends', combatants: [{ name: 'Ogre', side: 'ogres', stats: { DEX: 99, SPD: 5, STR: 20 } }, { name: '', side: 'x', stats: {} }] };
-    await gm.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    const bad = {
+      fray: 'bestiary',
+      version: 1,
+      ruleset: 'legends',
+      combatants: [
+        { name: 'Ogre', side: 'ogres', stats: { DEX: 99, SPD: 5, STR: 20 } },
+        { name: '', side: 'x', stats: {} },
+      ],
+    };
+    await gm
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
     const errors = gm.getByTestId('import-errors');
     await errors.waitFor();
     await expect(errors.textContent()).resolves.toMatch(/Entry 1 \(“Ogre”\): stats\.DEX .*40/);
@@ -52,7 +74,9 @@ describe('quick NPCs', () => {
     expect((await names()).length).toBe(5);
 
     // the exported file, imported back: five more, same stats
-    await gm.getByTestId('import-file').setInputFiles({ name: 'combatants.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await gm
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'combatants.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await gm.getByText('5 combatants imported from combatants.json.').waitFor();
     await gm.waitForFunction(() => Object.keys(window.__frayLive?.getSnapshot().state?.combatants ?? {}).length === 10);
 

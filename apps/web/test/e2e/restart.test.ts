@@ -12,13 +12,36 @@ describe('a planned restart', () => {
   const env = tableEnv();
   const open = env.open.bind(env);
 
-
   it('"the badge during a SIGTERM restart": restarting, then live; a command clicked meanwhile is pending, then applied once', async () => {
     const { token } = await http<{ token: string }>(env.srv.url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(env.srv.url, 'POST', '/encounters', { name: 'Restart', ruleset: 'action-points', seed: 5 }, token);
-    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'hero', name: 'Hero', side: 'heroes', stats: { hp: 10 } }, token);
-    await http(env.srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'ogre', name: 'Ogre', side: 'foes', stats: { hp: 30 } }, token);
-    const inv = await http<{ token: string }>(env.srv.url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: ['hero'] }, token);
+    const enc = await http<{ id: string }>(
+      env.srv.url,
+      'POST',
+      '/encounters',
+      { name: 'Restart', ruleset: 'action-points', seed: 5 },
+      token,
+    );
+    await http(
+      env.srv.url,
+      'POST',
+      `/encounters/${enc.id}/combatants`,
+      { id: 'hero', name: 'Hero', side: 'heroes', stats: { hp: 10 } },
+      token,
+    );
+    await http(
+      env.srv.url,
+      'POST',
+      `/encounters/${enc.id}/combatants`,
+      { id: 'ogre', name: 'Ogre', side: 'foes', stats: { hp: 30 } },
+      token,
+    );
+    const inv = await http<{ token: string }>(
+      env.srv.url,
+      'POST',
+      `/encounters/${enc.id}/invites`,
+      { role: 'player', combatantIds: ['hero'] },
+      token,
+    );
     const gm = await open();
     await gm.goto(`${env.srv.url}/`);
     await gm.evaluate((t) => localStorage.setItem('fray.account', JSON.stringify({ accountId: null, token: t })), token);

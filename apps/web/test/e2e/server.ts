@@ -14,7 +14,9 @@ import { webPlugin } from '../../plugin/index.js';
  */
 interface ServerLike {
   app: FastifyInstance;
-  io: { of(ns: string): { sockets: Map<string, { handshake: { auth: unknown }; conn: { close(): void }; disconnect(close?: boolean): void }> } };
+  io: {
+    of(ns: string): { sockets: Map<string, { handshake: { auth: unknown }; conn: { close(): void }; disconnect(close?: boolean): void }> };
+  };
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
   close(): Promise<void>;
 }
@@ -101,10 +103,19 @@ export async function startServer(runtime: Record<string, unknown> = {}): Promis
 }
 
 /** The HTTP API as a GM script would use it (setting up fixtures quickly). */
-export async function http<T = Record<string, unknown>>(url: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+export async function http<T = Record<string, unknown>>(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const res = await fetch(url + path, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();

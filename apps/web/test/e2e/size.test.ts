@@ -9,7 +9,12 @@ import { http, startServer, type TestServer } from './server.js';
  * Chromium's "Slow 4G" throttling, measured (DevTools' preset: 562.5 ms latency, 1.6 Mbps down
  * × 0.9, 750 kbps up × 0.9), set through the DevTools protocol.
  */
-export const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9 };
+export const SLOW_4G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
+  uploadThroughput: ((750 * 1000) / 8) * 0.9,
+};
 const PHONE_390 = { width: 390, height: 844 };
 
 describe("a player's first load", () => {
@@ -24,7 +29,13 @@ describe("a player's first load", () => {
     const enc = await http<{ id: string }>(srv.url, 'POST', '/encounters', { name: 'First load', ruleset: 'action-round', seed: 1 }, token);
     await http(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'hero', name: 'Hero', side: 'heroes', stats: {} }, token);
     await http(srv.url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'foe', name: 'Foe', side: 'foes', stats: {} }, token);
-    const inv = await http<{ token: string }>(srv.url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: ['hero'] }, token);
+    const inv = await http<{ token: string }>(
+      srv.url,
+      'POST',
+      `/encounters/${enc.id}/invites`,
+      { role: 'player', combatantIds: ['hero'] },
+      token,
+    );
     link = `${srv.url}/play/${enc.id}#${inv.token}`;
   });
   afterAll(async () => {
@@ -71,7 +82,14 @@ describe("a player's first load", () => {
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     const t0 = Date.now();
     const timeline: string[] = [];
-    page.on('requestfinished', (r) => timeline.push(`${Date.now() - t0} ms ${r.resourceType()} ${r.url().replace(/^https?:\/\/[^/]+/, '').slice(0, 60)}`));
+    page.on('requestfinished', (r) =>
+      timeline.push(
+        `${Date.now() - t0} ms ${r.resourceType()} ${r
+          .url()
+          .replace(/^https?:\/\/[^/]+/, '')
+          .slice(0, 60)}`,
+      ),
+    );
     page.on('websocket', () => timeline.push(`${Date.now() - t0} ms websocket opened`));
     await page.goto(link, { waitUntil: 'commit', timeout: 30_000 });
     // meaningful: the encounter itself (the clock line and the turn order), not a loading message

@@ -14,9 +14,16 @@ describe('web app served by the plugin', () => {
   beforeAll(async () => {
     app = Fastify();
     await app.register(webPlugin);
-    app.get('/rulesets', async (_req, reply) => reply.code(503).send({ error: { code: 'UNAVAILABLE', message: 'The rules are resting.' } }));
+    app.get('/rulesets', async (_req, reply) =>
+      reply.code(503).send({ error: { code: 'UNAVAILABLE', message: 'The rules are resting.' } }),
+    );
     // a signed-in browser, as far as the page can tell (GET /session answers)
-    app.get('/session', async () => ({ accountId: 'a', sessionId: 's', csrfToken: 'c', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }));
+    app.get('/session', async () => ({
+      accountId: 'a',
+      sessionId: 's',
+      csrfToken: 'c',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

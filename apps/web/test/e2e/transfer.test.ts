@@ -20,7 +20,10 @@ describe('moving an encounter in the browser', () => {
     await addCombatant(a.page, { name: 'Ayla', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 9 } });
     await a.page.getByRole('heading', { name: 'Move this encounter' }).scrollIntoViewIfNeeded();
     await shot(a.page, 'export-console-desktop');
-    const [download] = await Promise.all([a.page.waitForEvent('download'), a.page.getByRole('button', { name: 'Export encounter' }).click()]);
+    const [download] = await Promise.all([
+      a.page.waitForEvent('download'),
+      a.page.getByRole('button', { name: 'Export encounter' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('Bridge-at-dusk.fray-encounter.json');
     const path = await download.path();
     const file = JSON.parse(await readFile(path, 'utf8')) as { format: string; encounter: { name: string }; log: unknown[] };
@@ -37,7 +40,9 @@ describe('moving an encounter in the browser', () => {
     await shot(b.page, 'import-list-phone');
     expect(await axe(b.page)).toEqual([]);
     // a file that is not an export says so
-    await b.page.getByLabel('Import an encounter or account file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":') });
+    await b.page
+      .getByLabel('Import an encounter or account file')
+      .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":') });
     await b.page.getByRole('status').filter({ hasText: 'not a Fray export' }).waitFor();
     expect(b.errors).toEqual([]);
   });

@@ -21,9 +21,27 @@ describe('"Verify the dice" in the browser', () => {
     const url = env.srv.url;
     const { token } = await http<{ token: string }>(url, 'POST', '/accounts', {});
     const enc = await http<{ id: string }>(url, 'POST', '/encounters', { name: 'Fair dice', ruleset: 'legends' }, token);
-    await http(url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 11 } }, token);
-    await http(url, 'POST', `/encounters/${enc.id}/combatants`, { id: 'orc', name: 'Orc', side: 'monsters', stats: { DEX: 9, SPD: 10, STR: 12 } }, token);
-    const invite = await http<{ token: string }>(url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: ['aria'] }, token);
+    await http(
+      url,
+      'POST',
+      `/encounters/${enc.id}/combatants`,
+      { id: 'aria', name: 'Aria', side: 'heroes', stats: { DEX: 12, SPD: 10, STR: 11 } },
+      token,
+    );
+    await http(
+      url,
+      'POST',
+      `/encounters/${enc.id}/combatants`,
+      { id: 'orc', name: 'Orc', side: 'monsters', stats: { DEX: 9, SPD: 10, STR: 12 } },
+      token,
+    );
+    const invite = await http<{ token: string }>(
+      url,
+      'POST',
+      `/encounters/${enc.id}/invites`,
+      { role: 'player', combatantIds: ['aria'] },
+      token,
+    );
     const gmClient = await FrayClient.connect(url, token);
     const gm = await gmClient.join(enc.id);
     const cmd = async (c: Record<string, unknown>) => {
@@ -52,7 +70,8 @@ describe('"Verify the dice" in the browser', () => {
     await cmd({ type: 'dice.force', formula: '1d20', total: 20 });
     await cmd({ type: 'dice.roll', formula: '1d20', purpose: 'Orc rallies', secret: false });
     const dmg = await cmd({ type: 'dice.roll', formula: '1d8', purpose: 'Orc damage', secret: false });
-    const rolled = (dmg.ok ? dmg.events : []).find((e) => (e as { type?: string }).type === 'dice.rolled') as { rollId?: string } | undefined;
+    const rolled = (dmg.ok ? dmg.events : []).find((e) => (e as { type?: string }).type === 'dice.rolled') as
+      { rollId?: string } | undefined;
     const rollId = String(rolled?.rollId);
     await cmd({ type: 'dice.override', rollId, total: 1, reason: 'Aria’s shield' });
     const mine = await player.evaluate(() => window.__frayLive!.send({ type: 'dice.roll', formula: '1d20', purpose: 'Aria dodges' }));
@@ -61,17 +80,26 @@ describe('"Verify the dice" in the browser', () => {
     await player.waitForFunction(() => window.__frayLive?.getSnapshot().state?.dice?.revealed != null);
 
     // the player presses the button: the log it holds, checked in its browser
-    const seen = await player.evaluate(async () => ((await window.__frayLive!.fetchLog()) ?? []).flatMap((e) => e.events).filter((e) => (e as { type?: string }).type === 'dice.rolled').length);
+    const seen = await player.evaluate(
+      async () =>
+        ((await window.__frayLive!.fetchLog()) ?? [])
+          .flatMap((e) => e.events)
+          .filter((e) => (e as { type?: string }).type === 'dice.rolled').length,
+    );
     await section.getByRole('button', { name: 'Verify the dice' }).click();
     const summary = section.getByTestId('dice-summary');
     await summary.waitFor();
     const text = await summary.innerText();
-    expect(text).toMatch(new RegExp(`^✓ All ${seen} rolls check out\\. Of these: 1 GM override \\(shown with the reason\\), 1 roll forced by the GM\\.`));
+    expect(text).toMatch(
+      new RegExp(`^✓ All ${seen} rolls check out\\. Of these: 1 GM override \\(shown with the reason\\), 1 roll forced by the GM\\.`),
+    );
     expect(text).toMatch(/\d+ draws? of the dice went to rolls you could not see/);
     expect(await section.getByText('Ambush').count()).toBe(0);
     const override = section.locator('li[data-status="override"]').first();
     await expect.poll(() => override.innerText()).toMatch(/GM override.*Orc damage.*changed the total to 1\. Reason: Aria’s shield/s);
-    await expect.poll(() => section.locator('li[data-status="forced"]').first().innerText()).toMatch(/forced.*Orc rallies.*Forced roll: the GM set this result in advance/s);
+    await expect
+      .poll(() => section.locator('li[data-status="forced"]').first().innerText())
+      .toMatch(/forced.*Orc rallies.*Forced roll: the GM set this result in advance/s);
     await section.getByText('Every roll').click();
     await expect.poll(() => section.locator('details li[data-status="verified"]').count()).toBe(seen - 2);
     await section.scrollIntoViewIfNeeded();

@@ -20,7 +20,13 @@ const state = (attacks: unknown[]) =>
 describe('pending rulings (legends: "the attack roll and the damage the GM confirms")', () => {
   it('a pending attack shows as a card with the roll, the damage to confirm or change, and Hit / Miss', () => {
     const html = renderToStaticMarkup(
-      <PendingRulings display={display} state={state([{ id: 'atk1', by: 'a', target: 'b', attack: 'melee-attack', total: 5, margin: 3, hit: true, damage: 4, damageFormula: '1d6' }])} send={async () => undefined} />,
+      <PendingRulings
+        display={display}
+        state={state([
+          { id: 'atk1', by: 'a', target: 'b', attack: 'melee-attack', total: 5, margin: 3, hit: true, damage: 4, damageFormula: '1d6' },
+        ])}
+        send={async () => undefined}
+      />,
     );
     expect(html).toContain('Pending attack');
     expect(html).toContain('Aria attacks Brute (melee attack): rolled 5, a hit for 4 damage (1d6).');
@@ -30,7 +36,13 @@ describe('pending rulings (legends: "the attack roll and the damage the GM confi
   });
 
   it('a miss says so; nothing pending renders nothing', () => {
-    const html = renderToStaticMarkup(<PendingRulings display={display} state={state([{ id: 'atk2', by: 'b', target: 'a', attack: 'ranged-attack', total: 11, margin: -2, hit: false, damage: 0 }])} send={async () => undefined} />);
+    const html = renderToStaticMarkup(
+      <PendingRulings
+        display={display}
+        state={state([{ id: 'atk2', by: 'b', target: 'a', attack: 'ranged-attack', total: 11, margin: -2, hit: false, damage: 0 }])}
+        send={async () => undefined}
+      />,
+    );
     expect(html).toContain('Brute attacks Aria (ranged attack): rolled 11, a miss.');
     expect(renderToStaticMarkup(<PendingRulings display={display} state={state([])} send={async () => undefined} />)).toBe('');
   });

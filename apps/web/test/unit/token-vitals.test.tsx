@@ -10,7 +10,11 @@ const { registry } = (await import('@fray/rulesets' as string)) as { registry: R
 function withBrute(id: string, stats: Record<string, unknown>, position: unknown): EngineState {
   const r = registry[id]!;
   const s = createEncounter(r, { id: 'e1', name: 'map', seed: 7 });
-  const res = apply(r, s, { type: 'combatant.add', by: { role: 'gm' }, combatant: { id: 'brute', name: 'Brute', side: 'npcs', stats, position } });
+  const res = apply(r, s, {
+    type: 'combatant.add',
+    by: { role: 'gm' },
+    combatant: { id: 'brute', name: 'Brute', side: 'npcs', stats, position },
+  });
   if (!res.ok) throw new Error(res.error.message);
   return res.state;
 }
@@ -27,7 +31,18 @@ function token(s: EngineState, display: RulesetDisplay, numbers: boolean): strin
   const vitals = tokenVitals({ display, state, numbers: () => numbers }, c);
   return renderToStaticMarkup(
     <svg>
-      <Token state={state} c={c} cx={50} cy={50} r={14} mine={false} selected={false} highlight={false} onClick={() => undefined} vitals={vitals} />
+      <Token
+        state={state}
+        c={c}
+        cx={50}
+        cy={50}
+        r={14}
+        mine={false}
+        selected={false}
+        highlight={false}
+        onClick={() => undefined}
+        vitals={vitals}
+      />
     </svg>,
   );
 }
@@ -52,13 +67,25 @@ describe('"Vitals at a glance … on the map\'s tokens"', () => {
     expect(other).not.toContain('6/12');
   });
 
-  it('zones (legends): the token chip shows the wounds bar, which grows with the GM\'s damage', () => {
+  it("zones (legends): the token chip shows the wounds bar, which grows with the GM's damage", () => {
     const display = registry.legends!.display as RulesetDisplay;
     const s0 = withBrute('legends', { DEX: 8, SPD: 8, STR: 8, toughness: 10 }, undefined);
     const s1 = adjust('legends', s0, 'wounds', 3);
     const board = (s: EngineState) =>
       renderToStaticMarkup(
-        <ZoneBoard state={s as unknown as EncounterState} space={{ kind: 'zones', zones: 'rs.zones' }} isMine={() => false} selected={null} highlight={null} marks={{ reach: null, chosen: null, refusedAt: null }} onToken={() => undefined} onCell={() => undefined} title="Map" display={display} numbers={() => true} />,
+        <ZoneBoard
+          state={s as unknown as EncounterState}
+          space={{ kind: 'zones', zones: 'rs.zones' }}
+          isMine={() => false}
+          selected={null}
+          highlight={null}
+          marks={{ reach: null, chosen: null, refusedAt: null }}
+          onToken={() => undefined}
+          onCell={() => undefined}
+          title="Map"
+          display={display}
+          numbers={() => true}
+        />,
       );
     expect(left(board(s0), 'wounds')).toBe(100);
     const after = board(s1);

@@ -22,7 +22,9 @@ export function invariants(state: S): string[] {
     if (d.reactionsThisPhase > o.reactionsPerPhase) out.push(`${c.id}: ${d.reactionsThisPhase} reactions this phase`);
     if (s.rs.surprise && !d.aware && d.apSpentThisRound > 0) out.push(`${c.id}: unaware but spent AP in the surprise round`);
     if (d.inProgress.filter((r) => r.consecutive).length > 1) out.push(`${c.id}: two consecutive advanced actions in progress`);
-    for (const r of d.inProgress) if (r.spent > r.cost || r.spent < 1 || (r.spent === r.cost && !s.reaction)) out.push(`${c.id}: advanced ${r.action} at ${r.spent}/${r.cost}`);
+    for (const r of d.inProgress)
+      if (r.spent > r.cost || r.spent < 1 || (r.spent === r.cost && !s.reaction))
+        out.push(`${c.id}: advanced ${r.action} at ${r.spent}/${r.cost}`);
   }
   const cur = s.clock.current;
   if (cur && !s.combatants[cur]) out.push(`current ${cur} is not a combatant`);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_BASE_SPEED_BY_SIZE, DEFAULT_WEAPON_SPEED_BY_CATEGORY, PHASES, SIZES, SPEEDS, WEAPON_CATEGORIES } from './mechanics/phases.js';
+import {
+  DEFAULT_BASE_SPEED_BY_SIZE,
+  DEFAULT_WEAPON_SPEED_BY_CATEGORY,
+  PHASES,
+  SIZES,
+  SPEEDS,
+  WEAPON_CATEGORIES,
+} from './mechanics/phases.js';
 
 /** The table's choices: every field has a default, and `optionDocs` says what it does and which sentence it comes from. */
 export const optionsSchema = z.object({
@@ -28,20 +35,26 @@ export const optionDocs: Record<keyof Options, string> = {
   apPerRound: 'Action points each creature receives at the start of a regular round ("Most creatures receive 3 action points"). Default 3.',
   surpriseAp: 'Action points of an aware creature in the surprise round ("limited to using 2 action points"). Default 2.',
   surpriseRound: 'Run a surprise round when only some creatures are aware. Default true.',
-  apPerPhase: 'AP a creature may spend in one action phase (each phase is about one second; an advanced action takes one phase per AP). Default 1.',
+  apPerPhase:
+    'AP a creature may spend in one action phase (each phase is about one second; an advanced action takes one phase per AP). Default 1.',
   freeActionsPerPhase: '"no more than one free action per action phase". Default 1.',
   freeActionsPerRound: '"a limit of six such actions a round is logical in most cases". Default 6.',
   reactionsPerPhase: '"Reactions may be limited to one per phase". Default 1.',
   attackPenaltyStep: 'The cumulative penalty on each further attack action in a round ("cumulative -5"). Default 5.',
   roundsPerCombatTurn: '"there are 10 rounds in a combat turn". Default 10.',
-  baseSpeedBySize: 'The reconstructed table of base action speeds by size (the text\'s table is missing). Default: fine..medium fast, large average, huge slow, gargantuan and colossal very-slow.',
+  baseSpeedBySize:
+    "The reconstructed table of base action speeds by size (the text's table is missing). Default: fine..medium fast, large average, huge slow, gargantuan and colossal very-slow.",
   fastMovement: 'Movement speed (feet) at or above which base action speed improves one step. Default 45.',
   slowMovement: 'Movement speed (feet) at or below which base action speed drops one step. Default 20.',
-  weaponSpeedByCategory: 'Weapon speed by weapon category when a weapon has no speed of its own. Default: unarmed, natural, light fast; one-handed average; two-handed slow; unwieldy very-slow.',
+  weaponSpeedByCategory:
+    'Weapon speed by weapon category when a weapon has no speed of its own. Default: unarmed, natural, light fast; one-handed average; two-handed slow; unwieldy very-slow.',
   earliestPhaseOverrides: 'Per-action override of the reconstructed table of action phases: action id -> earliest phase. Default none.',
-  nonConsecutiveActions: 'Advanced actions whose AP may be split up over time (the text: "assume that they must be spent consecutively" unless stated). Default none.',
-  initiativeTies: 'How equal initiatives are ordered: `roll` (a d20 roll-off once at the start of combat, highest first) or `name` (alphabetical). Default roll.',
+  nonConsecutiveActions:
+    'Advanced actions whose AP may be split up over time (the text: "assume that they must be spent consecutively" unless stated). Default none.',
+  initiativeTies:
+    'How equal initiatives are ordered: `roll` (a d20 roll-off once at the start of combat, highest first) or `name` (alphabetical). Default roll.',
   nockedFiresSamePhase:
     'false (default): only an arrow nocked before the ready-missile phase began fires in it; one nocked during it is released from the thrown phase on ("an arrow that was nocked and drawn in the second action phase as a free action may be released" in the third). true: a bow nocked in the ready-missile phase fires in that same phase.',
-  resolveAttacks: 'Roll attacks against AC, damage and maneuvers against CMD; when false the ruleset only records the action and the GM adjudicates. Default true.',
+  resolveAttacks:
+    'Roll attacks against AC, damage and maneuvers against CMD; when false the ruleset only records the action and the GM adjudicates. Default true.',
 };

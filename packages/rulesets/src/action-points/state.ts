@@ -56,7 +56,8 @@ export const statDocs: Record<keyof Stats, string> = {
   initiativeModifier: 'Spells and abilities that alter initiative.',
   speed: 'Movement speed in feet (base action speed, squares per move).',
   size: 'Size category (base action speed).',
-  baseActionSpeed: 'Recorded base action speed, overriding the computed one ("Record the character\'s base action on the character sheet").',
+  baseActionSpeed:
+    'Recorded base action speed, overriding the computed one ("Record the character\'s base action on the character sheet").',
   hp: 'Hit points.',
   ac: 'Armor class.',
   baseAttackBonus: 'Base attack bonus (drawing at +0 provokes; shields as a free action at +1).',
@@ -70,7 +71,8 @@ export const statDocs: Record<keyof Stats, string> = {
   bonusAp: 'Extra AP each regular round (e.g. haste).',
   extraAttacksOfOpportunity: 'Extra attacks of opportunity a round (Combat Reflexes).',
   threatens: 'Whether the creature threatens the squares within its reach.',
-  feats: 'Feats and class features by id, e.g. improved-trip, improved-feint, rapid-reload, spell-combat, spellstrike, improved-unarmed-strike.',
+  feats:
+    'Feats and class features by id, e.g. improved-trip, improved-feint, rapid-reload, spell-combat, spellstrike, improved-unarmed-strike.',
   weapons: 'Weapons: id, name, category, speed, kind, damage, attackBonus, reach, critMultiplier, loaded.',
 };
 
@@ -252,7 +254,17 @@ export const st = (ctx: X): S => ctx.state as S;
 export const before = (ctx: X): S => (ctx.base ?? ctx.state) as S;
 export const optsOf = (s: S): Options => s.options as Options;
 
-export const initialState = (): RS => ({ round: 0, surprise: false, regularRound: 0, combatTurn: 0, phaseIdx: 0, cursor: null, intents: [], readyQueue: [], seq: 0 });
+export const initialState = (): RS => ({
+  round: 0,
+  surprise: false,
+  regularRound: 0,
+  combatTurn: 0,
+  phaseIdx: 0,
+  cursor: null,
+  intents: [],
+  readyQueue: [],
+  seq: 0,
+});
 
 export const initCombatant = (stats: Stats): Data => ({
   hp: stats.hp,
@@ -287,7 +299,8 @@ export const initCombatant = (stats: Stats): Data => ({
 // ---------------------------------------------------------------- selectors
 
 export const has = (c: C, feat: string): boolean => c.stats.feats.includes(feat);
-export const hasCond = (s: S, id: string, condition: string): boolean => s.effects.some((e) => e.targetId === id && e.condition === condition);
+export const hasCond = (s: S, id: string, condition: string): boolean =>
+  s.effects.some((e) => e.targetId === id && e.condition === condition);
 export const alive = (c: C): boolean => c.data.hp > 0;
 export const initKey = (c: C): [number, number] => [c.data.initiative, c.data.tiebreak];
 export const dexBonus = (c: C): number => Math.max(0, Math.floor((c.stats.dexterity - 10) / 2));

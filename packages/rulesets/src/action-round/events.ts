@@ -1,6 +1,17 @@
 import { draftWriter, jsonCopy, type Ctx, type EngineEvent, type Item, type Writer } from '@fray/engine';
 import type { Options } from './options.js';
-import { copyData, sameData, type ActionType, type AttackKind, type Data, type LastCheck, type RS, type Slot, type Square, type State } from './state/index.js';
+import {
+  copyData,
+  sameData,
+  type ActionType,
+  type AttackKind,
+  type Data,
+  type LastCheck,
+  type RS,
+  type Slot,
+  type Square,
+  type State,
+} from './state/index.js';
 
 /** The handler context, with the state typed as this ruleset's. */
 export type ArCtx = Ctx<RS, Options> & { readonly state: State };
@@ -27,7 +38,18 @@ type Note = Who & { note: string | null };
 
 /** Every fact and its descriptive fields (the patch comes on top). */
 interface Facts {
-  check: Who & { purpose: string; kind: string; rollId: string; total: number; dc: number; success: boolean; degrees: number; fortune: number | null; targetId: string | null; gmOnly?: boolean };
+  check: Who & {
+    purpose: string;
+    kind: string;
+    rollId: string;
+    total: number;
+    dc: number;
+    success: boolean;
+    degrees: number;
+    fortune: number | null;
+    targetId: string | null;
+    gmOnly?: boolean;
+  };
   'combat-began': { roundSeconds: number; initiative: { id: string; score: number; bonus: number }[] };
   'round-started': { round: number; elapsedSeconds: number };
   'turn-started': Who & { round: number; turn: number };
@@ -142,11 +164,21 @@ export function emit<K extends Fact>(ctx: ArCtx, fact: K, fields: Facts[K], patc
 }
 
 /** A fact about one combatant that patches its data. */
-export function patchData<K extends DataFact>(ctx: ArCtx, fact: K, id: string, patch: Partial<Data>, fields?: Omit<Facts[K], 'combatantId'>): void {
+export function patchData<K extends DataFact>(
+  ctx: ArCtx,
+  fact: K,
+  id: string,
+  patch: Partial<Data>,
+  fields?: Omit<Facts[K], 'combatantId'>,
+): void {
   // what emit(ctx, fact, { combatantId: id, ...fields }, { data: { [id]: patch } }) builds (the same
   // keys in the same order), in one object literal instead of three spreads; without fields, no
   // spread (of an empty object: the same keys in the same order)
-  ctx.emit(fields === undefined ? { combatantId: id, data: { [id]: patch }, type: eventType(fact) } : { combatantId: id, ...fields, data: { [id]: patch }, type: eventType(fact) });
+  ctx.emit(
+    fields === undefined
+      ? { combatantId: id, data: { [id]: patch }, type: eventType(fact) }
+      : { combatantId: id, ...fields, data: { [id]: patch }, type: eventType(fact) },
+  );
 }
 
 /** The event's values go into the state as they are (changed in place later in the command, as the draft did). */

@@ -25,27 +25,25 @@ export const optionsSchema = z.object({
     .min(1)
     .max(30)
     .default(['dazed', 'entranced', 'fatigued', 'hindered', 'impaired', 'vulnerable']),
-  skillAbilities: z
-    .record(z.string(), z.object({ ability: z.string(), group: z.string() }))
-    .default({
-      might: { ability: 'strength', group: 'physical' },
-      athletics: { ability: 'strength', group: 'physical' },
-      acrobatics: { ability: 'agility', group: 'physical' },
-      dexterity: { ability: 'agility', group: 'physical' },
-      stealth: { ability: 'agility', group: 'physical' },
-      endurance: { ability: 'stamina', group: 'physical' },
-      investigation: { ability: 'intellect', group: 'mental' },
-      lore: { ability: 'intellect', group: 'mental' },
-      insight: { ability: 'awareness', group: 'mental' },
-      perception: { ability: 'awareness', group: 'mental' },
-      intuition: { ability: 'awareness', group: 'mental' },
-      reaction: { ability: 'awareness', group: 'mental' },
-      persuasion: { ability: 'presence', group: 'social' },
-      intimidation: { ability: 'presence', group: 'social' },
-      wits: { ability: 'presence', group: 'social' },
-      deception: { ability: 'cunning', group: 'social' },
-      guile: { ability: 'cunning', group: 'social' },
-    }),
+  skillAbilities: z.record(z.string(), z.object({ ability: z.string(), group: z.string() })).default({
+    might: { ability: 'strength', group: 'physical' },
+    athletics: { ability: 'strength', group: 'physical' },
+    acrobatics: { ability: 'agility', group: 'physical' },
+    dexterity: { ability: 'agility', group: 'physical' },
+    stealth: { ability: 'agility', group: 'physical' },
+    endurance: { ability: 'stamina', group: 'physical' },
+    investigation: { ability: 'intellect', group: 'mental' },
+    lore: { ability: 'intellect', group: 'mental' },
+    insight: { ability: 'awareness', group: 'mental' },
+    perception: { ability: 'awareness', group: 'mental' },
+    intuition: { ability: 'awareness', group: 'mental' },
+    reaction: { ability: 'awareness', group: 'mental' },
+    persuasion: { ability: 'presence', group: 'social' },
+    intimidation: { ability: 'presence', group: 'social' },
+    wits: { ability: 'presence', group: 'social' },
+    deception: { ability: 'cunning', group: 'social' },
+    guile: { ability: 'cunning', group: 'social' },
+  }),
 });
 export type Options = z.infer<typeof optionsSchema>;
 
@@ -59,12 +57,14 @@ export const optionDocs: Record<keyof Options, string> = {
     'Free actions a character may take from the start of one of its turns to the start of the next ("as many free actions in a round as the GM considers reasonable"). Default 5; 0 forbids them. The GM changes it during play with `set-free-action-limit`.',
   degreeStep: 'Points over (under) the DC per extra degree of success (failure). Default 5.',
   natural20: 'extra-degree (default): a natural 20 on the d20 adds one degree of success to a success; none: no special effect.',
-  opposedTies: 'higher-bonus (default): a tie in an opposed check goes to the higher bonus, then the defender; defender: ties go to the defender.',
+  opposedTies:
+    'higher-bonus (default): a tie in an opposed check goes to the higher bonus, then the defender; defender: ties go to the defender.',
   fortuneDie: 'The Fortune Die added to an active defense check (Defend). Default d6.',
   destinyDie: 'The die rolled when spending Destiny, Fate or Corruption. Default d6 (the text: "must roll a 6 on the die").',
   reactionScope:
-    'any-turn (default): at most one reaction during each character\'s turn; own-cycle: at most one reaction from the start of one of your turns to the start of the next.',
-  allowSplitMove: 'false (default): "You cannot, however, normally split up your move action before and after your standard action." true lets the GM permit it.',
+    "any-turn (default): at most one reaction during each character's turn; own-cycle: at most one reaction from the start of one of your turns to the start of the next.",
+  allowSplitMove:
+    'false (default): "You cannot, however, normally split up your move action before and after your standard action." true lets the GM permit it.',
   delayAfterFreeAction:
     'false (default): a free action taken on your own turn (talk, drop, ammo, maintain aim, a Destiny spend, ...) is an action, so you can no longer delay ("You cannot delay if you have already taken an action on your turn"). true: only standard, move and quick actions count, as tables that read "action" as a slot prefer.',
   conversationRange: 'Conversation range in 5-foot squares (court attacks, court powers, Wits threat). Default 6 (30 feet).',
@@ -73,6 +73,8 @@ export const optionDocs: Record<keyof Options, string> = {
   maxAdvantage: 'Cap on stacked Advantage from aim, analyze and slam ("up to a maximum bonus of +5 Advantage"). Default 5.',
   variableActionDefault: 'Action type of a skill, tool or complex-weapon use the GM has not ruled on. Default standard.',
   variableProvokesDefault: 'Whether an unruled skill or tool use provokes. Default false (a loaded complex weapon always provokes).',
-  lesserConditions: 'Conditions a trick may inflict ("a lesser condition of your choice"). Default dazed, entranced, fatigued, hindered, impaired, vulnerable.',
-  skillAbilities: 'Skill → ability and ability group, used by Trick ("each of a different ability ... from the same ability group"). Skills not listed cannot be used in a trick.',
+  lesserConditions:
+    'Conditions a trick may inflict ("a lesser condition of your choice"). Default dazed, entranced, fatigued, hindered, impaired, vulnerable.',
+  skillAbilities:
+    'Skill → ability and ability group, used by Trick ("each of a different ability ... from the same ability group"). Skills not listed cannot be used in a trick.',
 };

@@ -12,7 +12,11 @@ export function checkMayAct(s: State, combatantId: string, byGm: boolean): Engin
   if (byGm || s.clock.current === combatantId) return null;
   const name = s.combatants[combatantId]?.name ?? combatantId;
   const now = s.clock.current ? s.combatants[s.clock.current]?.name : null;
-  return ruleError('NOT_YOUR_TURN', RULE.ownTurn, `It is not ${name}'s turn${now ? ` (it is ${now}'s)` : ''}: players act on their own turn.`);
+  return ruleError(
+    'NOT_YOUR_TURN',
+    RULE.ownTurn,
+    `It is not ${name}'s turn${now ? ` (it is ${now}'s)` : ''}: players act on their own turn.`,
+  );
 }
 
 /** "A turn ends when its combatant (or the GM) ends it." Only the current turn can end. */

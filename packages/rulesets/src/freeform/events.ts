@@ -15,7 +15,16 @@ export type FreeformEvent =
   | { type: 'freeform.round-started'; round: number }
   | { type: 'freeform.turn-started'; combatantId: string; round: number }
   | { type: 'freeform.turn-ended'; combatantId: string }
-  | { type: 'freeform.acted'; combatantId: string; kind: 'attack' | 'cast' | 'other'; description: string; targetId: string | null; rolled: boolean; total: number | null; formula: string | null }
+  | {
+      type: 'freeform.acted';
+      combatantId: string;
+      kind: 'attack' | 'cast' | 'other';
+      description: string;
+      targetId: string | null;
+      rolled: boolean;
+      total: number | null;
+      formula: string | null;
+    }
   | { type: 'freeform.delayed'; combatantId: string }
   | { type: 'freeform.resumed'; combatantId: string; afterId: string | null }
   | { type: 'freeform.vital-changed'; combatantId: string; vital: string; label: string; amount: number; change: string; value: number }

@@ -14,7 +14,8 @@ import { initCombatant, initialState, positionSchema, statDocs, statsSchema, typ
 export const freeform: Ruleset<RS, FreeformOptions, Stats, Data> = {
   id: 'freeform',
   name: 'Freeform',
-  summary: 'Any game: initiative, turns and rounds, HP and the vitals you name, conditions that run out, actions in your own words. No action economy.',
+  summary:
+    'Any game: initiative, turns and rounds, HP and the vitals you name, conditions that run out, actions in your own words. No action economy.',
   optionsSchema,
   optionDocs,
   statsSchema,

@@ -3,7 +3,8 @@ import { RULE } from './catalogue.js';
 import { checkActNow, checkDelay, checkEndTurn, checkMayAct } from './checks.js';
 import { dataOf, optionsOf, vitalsOf, type State } from './state.js';
 
-const gate = (why: EngineError | null): Pick<ActionOption, 'allowed' | 'blocked'> => (why ? { allowed: false, blocked: why } : { allowed: true });
+const gate = (why: EngineError | null): Pick<ActionOption, 'allowed' | 'blocked'> =>
+  why ? { allowed: false, blocked: why } : { allowed: true };
 
 const ACTS = [
   { kind: 'attack', label: 'Attack' },
@@ -49,8 +50,10 @@ export function legalActions(s: State, id: string): ActionOption[] {
       ...mayAct,
     });
   }
-  if (dataOf(c).holding) out.push({ command: 'act-now', label: 'Act now', kind: 'turn', template, rule: RULE.hold, ...gate(checkActNow(s, id)) });
-  else out.push({ command: 'delay', label: 'Delay (hold your turn)', kind: 'turn', template, rule: RULE.delay, ...gate(checkDelay(s, id)) });
+  if (dataOf(c).holding)
+    out.push({ command: 'act-now', label: 'Act now', kind: 'turn', template, rule: RULE.hold, ...gate(checkActNow(s, id)) });
+  else
+    out.push({ command: 'delay', label: 'Delay (hold your turn)', kind: 'turn', template, rule: RULE.delay, ...gate(checkDelay(s, id)) });
   out.push({ command: 'turn.end', label: 'End turn', kind: 'turn', template, rule: RULE.turns, ...gate(checkEndTurn(s, id)) });
   return out;
 }

@@ -19,7 +19,8 @@ export const optionDocs: Record<keyof FreeformOptions, string> = {
   initiativeFormula:
     'The dice every combatant rolls for initiative when combat starts (a combatant\'s own "initiative" stat replaces it; its "initiativeBonus" is added). The GM may enter a value instead.',
   conditionsTick:
-    'When a condition lasting turns counts down: at the end of its bearer\'s turn (the default) or at the start. Conditions lasting rounds count down at the end of each round.',
-  vitals: 'The encounter\'s own vitals besides HP, e.g. Stress, Mana, Sanity (up to 4). Give each combatant its maximum when you add it ("Max Mana"); one without a maximum has no such vital.',
+    "When a condition lasting turns counts down: at the end of its bearer's turn (the default) or at the start. Conditions lasting rounds count down at the end of each round.",
+  vitals:
+    'The encounter\'s own vitals besides HP, e.g. Stress, Mana, Sanity (up to 4). Give each combatant its maximum when you add it ("Max Mana"); one without a maximum has no such vital.',
   risingVitals: 'Which of those vitals start at 0 and rise toward their maximum (Stress); the others start full (Mana).',
 };

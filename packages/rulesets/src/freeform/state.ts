@@ -19,7 +19,8 @@ export const statDocs: Record<keyof Stats, string> = {
   hp: 'Maximum hit points; leave it out for a game without them.',
   initiative: 'Dice this combatant rolls for initiative instead of the option, e.g. "1d20+3" or "2d6".',
   initiativeBonus: 'Added to the initiative roll (a DEX modifier, a Speed rating).',
-  vitals: 'The maximum of each vital the encounter names (option "vitals"), e.g. Mana 10, Stress 6; a combatant without one has no such vital.',
+  vitals:
+    'The maximum of each vital the encounter names (option "vitals"), e.g. Mana 10, Stress 6; a combatant without one has no such vital.',
 };
 
 /** Where a combatant stands: free text (a zone, a range band, "behind the bar"), or nowhere. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { act, encounter, end, err, find, legal, ok, types, until, type St } from './helpers.js';
 
-const solo = () => encounter([{ id: 'pc', side: 'a', stats: { dexterity: 14 }, at: { x: 0, y: 0 } }, { id: 'far', side: 'b', stats: { dexterity: 8 }, at: { x: 9, y: 9 } }]);
+const solo = () =>
+  encounter([
+    { id: 'pc', side: 'a', stats: { dexterity: 14 }, at: { x: 0, y: 0 } },
+    { id: 'far', side: 'b', stats: { dexterity: 8 }, at: { x: 9, y: 9 } },
+  ]);
 
 function spells(s: St) {
   return s.combatants.pc!.data.inProgress;
@@ -64,7 +68,10 @@ describe('advanced actions', () => {
     let s = until(solo(), 'pc', 'ready-missile');
     s = act(s, 'pc', 'cast-standard-spell', { effect: { name: 'Shield', rounds: 1 } }).state;
     s = until(end(s, 'pc').state, 'pc', 'thrown');
-    expect(legal(s, 'pc').find((o) => o.action === 'light-torch')).toMatchObject({ allowed: true, spoils: { action: 'cast-standard-spell' } });
+    expect(legal(s, 'pc').find((o) => o.action === 'light-torch')).toMatchObject({
+      allowed: true,
+      spoils: { action: 'cast-standard-spell' },
+    });
     const r = act(s, 'pc', 'light-torch');
     const spoiled = find(r.events, 'action-points.advanced-spoiled')!;
     expect(spoiled).toMatchObject({ action: 'cast-standard-spell', combatantId: 'pc' });
@@ -155,7 +162,9 @@ describe('full-round actions', () => {
     expect(r.state.combatants.pc!.data.ap).toBe(2);
     expect(r.state.combatants.pc!.data.freeStepUsed).toBe(true);
     s = until(end(r.state, 'pc').state, 'pc', 'thrown');
-    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 2 }] }).rule).toBe('action-points.full-round-step');
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 2 }] }).rule).toBe(
+      'action-points.full-round-step',
+    );
   });
 
   it('"These options can\'t be combined with attack actions or any other simple action even if you have extra AP"', () => {
@@ -171,13 +180,22 @@ describe('full-round actions', () => {
 
   it('"some full-round actions specify that a 5-foot step is not allowed" (run)', () => {
     let s = until(fr(), 'pc', 'thrown');
-    s = act(s, 'pc', 'run', { path: [{ x: -1, y: 0 }, { x: -2, y: 0 }] }).state;
-    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 1 }] }).message).toContain('no 5-foot step');
+    s = act(s, 'pc', 'run', {
+      path: [
+        { x: -1, y: 0 },
+        { x: -2, y: 0 },
+      ],
+    }).state;
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 1 }] }).message).toContain(
+      'no 5-foot step',
+    );
   });
 
   it('a free 5-foot step needs a full-round action', () => {
     const s = until(fr(), 'pc', 'ready-missile');
-    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 1 }] }).rule).toBe('action-points.full-round-step');
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'five-foot-step', path: [{ x: 0, y: 1 }] }).rule).toBe(
+      'action-points.full-round-step',
+    );
   });
 });
 

@@ -31,7 +31,10 @@ describe('bad input', () => {
     s = act(s, 'pc', 'open-close-door').state;
     s = until(end(s, 'pc').state, 'pc', 'fast');
     s = act(s, 'pc', 'lower-spell-resistance').state;
-    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'search' })).toMatchObject({ code: 'BUDGET_EXHAUSTED', rule: 'action-points.action-points' });
+    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'search' })).toMatchObject({
+      code: 'BUDGET_EXHAUSTED',
+      rule: 'action-points.action-points',
+    });
     s = end(s, 'pc').state;
     expect(refused(s, { type: 'act', combatantId: 'pc', action: 'search' }).message).toContain('3 AP');
   });
@@ -57,7 +60,10 @@ describe('bad input', () => {
 
   it('an attack before its speed phase', () => {
     const s = until(fighters(), 'pc', 'fast');
-    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'attack', targetId: 'foe' })).toMatchObject({ code: 'WRONG_PHASE', rule: 'action-points.action-speed' });
+    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'attack', targetId: 'foe' })).toMatchObject({
+      code: 'WRONG_PHASE',
+      rule: 'action-points.action-speed',
+    });
   });
 
   it('AP spent elsewhere mid consecutive action: allowed, it spoils, and says so', () => {
@@ -66,13 +72,22 @@ describe('bad input', () => {
     if (s.reaction) s = ok(s, { type: 'reaction.pass', combatantId: 'foe' }).state;
     s = until(end(s, 'pc').state, 'pc', 'thrown');
     const r = act(s, 'pc', 'light-torch');
-    expect(find(r.events, 'action-points.advanced-spoiled')).toMatchObject({ action: 'cast-standard-spell', reason: 'AP spent on Light a torch' });
+    expect(find(r.events, 'action-points.advanced-spoiled')).toMatchObject({
+      action: 'cast-standard-spell',
+      reason: 'AP spent on Light a torch',
+    });
   });
 
   it('a second action after a ready', () => {
     let s = until(fighters(), 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'attacked', description: 'if the foe attacks me' } }).state;
-    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'light-torch' })).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-points.ready-forfeits' });
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'attacked', description: 'if the foe attacks me' },
+    }).state;
+    expect(refused(s, { type: 'act', combatantId: 'pc', action: 'light-torch' })).toMatchObject({
+      code: 'ILLEGAL_ACTION',
+      rule: 'action-points.ready-forfeits',
+    });
     expect(refused(s, { type: 'act', combatantId: 'pc', action: 'drop-prone' }).rule).toBe('action-points.ready-forfeits');
     // speaking is still possible
     expect(act(s, 'pc', 'speak', { text: 'Come on!' }).state.combatants.pc!.data.freeThisRound).toBe(1);
@@ -85,7 +100,12 @@ describe('bad input', () => {
     expect(refused(s, { type: 'continue', combatantId: 'pc' }).rule).toBe('action-points.advanced');
     expect(refused(s, { type: 'act', combatantId: 'pc', action: 'step', path: [{ x: 5, y: 5 }] }).code).toBe('INVALID_COMMAND');
     expect(refused(s, { type: 'act', combatantId: 'pc', action: 'step', path: [{ x: 1, y: 0 }] }).rule).toBe('action-points.movement');
-    const p1 = apply(actionPoints as never, s as never, { type: 'act', by: { role: 'player', playerId: 'p2' }, combatantId: 'pc', action: 'light-torch' });
+    const p1 = apply(actionPoints as never, s as never, {
+      type: 'act',
+      by: { role: 'player', playerId: 'p2' },
+      combatantId: 'pc',
+      action: 'light-torch',
+    });
     expect(p1.ok ? null : p1.error.code).toBe('NOT_AUTHORIZED');
     s = until(s, 'pc', 'slow');
     expect(refused(s, { type: 'act', combatantId: 'pc', action: 'attack', targetId: 'nobody' }).code).toBe('UNKNOWN_TARGET');

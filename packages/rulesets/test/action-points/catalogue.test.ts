@@ -96,13 +96,24 @@ describe('every action of the text, as data', () => {
   it('"Disable Device (Complex; At Least 3 AP)" and "Find Tracks (At Least 3 AP)": the cost is at least 3', () => {
     let s = encounter([{ id: 'pc', side: 'a', at: { x: 0, y: 0 } }]);
     s = until(s, 'pc', 'ready-missile');
-    expect(act(s, 'pc', 'disable-device', { ap: 10, consecutive: false }).state.combatants.pc!.data.inProgress[0]).toMatchObject({ cost: 10, consecutive: false });
+    expect(act(s, 'pc', 'disable-device', { ap: 10, consecutive: false }).state.combatants.pc!.data.inProgress[0]).toMatchObject({
+      cost: 10,
+      consecutive: false,
+    });
     expect(act(s, 'pc', 'find-tracks', { ap: 1 }).state.combatants.pc!.data.inProgress[0]!.cost).toBe(3);
   });
 
   it('feats change actions: Rapid Reload, Improved Feint, hasty sleight of hand, a companion pushed as a simple action', () => {
     let s = encounter([
-      { id: 'pc', side: 'a', stats: { feats: ['rapid-reload', 'improved-feint'], weapons: [{ id: 'xb', name: 'Light crossbow', kind: 'crossbow', category: 'ranged', loaded: false }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'pc',
+        side: 'a',
+        stats: {
+          feats: ['rapid-reload', 'improved-feint'],
+          weapons: [{ id: 'xb', name: 'Light crossbow', kind: 'crossbow', category: 'ranged', loaded: false }],
+        },
+        at: { x: 0, y: 0 },
+      },
       { id: 'o', side: 'b', at: { x: 1, y: 0 } },
     ]);
     s = until(s, 'pc', 'ready-missile');

@@ -27,7 +27,12 @@ describe('action-points on the copy-on-write path', () => {
     const lost: string[] = [];
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat(), { minLength: 30, maxLength: 150 }), (seed, choices) => {
-        const fighters = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id, i) => ({ id, side: id[0]!, stats: { dexterity: 8 + i }, at: { x: i, y: i % 2 } }));
+        const fighters = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id, i) => ({
+          id,
+          side: id[0]!,
+          stats: { dexterity: 8 + i },
+          at: { x: i, y: i % 2 },
+        }));
         const s = encounter(fighters, {}, seed) as unknown as EncounterState;
         const r = compareStream(actionPoints as unknown as Ruleset, s, choices, extra);
         accepted += r.accepted;

@@ -50,11 +50,28 @@ describe('a bow nocked in the ready-missile phase', () => {
 });
 
 describe("removing a dirty trick's condition", () => {
-  const rule = '"The target or an ally adjacent to the target can remove the condition by spending 1 AP. Removing a condition applied by a dirty trick does not provoke attacks of opportunity."';
+  const rule =
+    '"The target or an ally adjacent to the target can remove the condition by spending 1 AP. Removing a condition applied by a dirty trick does not provoke attacks of opportunity."';
   const fight = (allyAt = { x: 2, y: 0 }) =>
     encounter([
-      { id: 'pc', side: 'a', stats: { dexterity: 16, hp: 30, cmb: 100, feats: ['improved-dirty-trick'], weapons: [{ id: 'dg', name: 'Dagger', category: 'light' }] }, at: { x: 0, y: 0 } },
-      { id: 'foe', side: 'b', stats: { dexterity: 12, hp: 30, weapons: [{ id: 'cl', name: 'Club', category: 'light' }] }, at: { x: 1, y: 0 } },
+      {
+        id: 'pc',
+        side: 'a',
+        stats: {
+          dexterity: 16,
+          hp: 30,
+          cmb: 100,
+          feats: ['improved-dirty-trick'],
+          weapons: [{ id: 'dg', name: 'Dagger', category: 'light' }],
+        },
+        at: { x: 0, y: 0 },
+      },
+      {
+        id: 'foe',
+        side: 'b',
+        stats: { dexterity: 12, hp: 30, weapons: [{ id: 'cl', name: 'Club', category: 'light' }] },
+        at: { x: 1, y: 0 },
+      },
       { id: 'ally', side: 'b', stats: { dexterity: 10, hp: 30 }, at: allyAt },
     ]);
   /** pc's dirty trick blinds the foe (2 AP: fast and average phases); then the foe has its place in the average phase. */
@@ -69,7 +86,11 @@ describe("removing a dirty trick's condition", () => {
 
   it(`${rule}: the target spends 1 AP and provokes no attack of opportunity from the foe threatening it`, () => {
     const s = tricked();
-    expect(legal(s, 'foe').find((o) => o.action === 'remove-dirty-trick')).toMatchObject({ allowed: true, cost: { ap: 1 }, provokes: null });
+    expect(legal(s, 'foe').find((o) => o.action === 'remove-dirty-trick')).toMatchObject({
+      allowed: true,
+      cost: { ap: 1 },
+      provokes: null,
+    });
     const ap = s.combatants.foe!.data.ap;
     const r = act(s, 'foe', 'remove-dirty-trick');
     expect(r.state.reaction).toBeNull();
@@ -88,7 +109,10 @@ describe("removing a dirty trick's condition", () => {
 
     let far = tricked({ x: 5, y: 5 });
     far = until(end(far, 'foe').state, 'ally', 'average');
-    expect(err(far, { type: 'act', combatantId: 'ally', action: 'remove-dirty-trick', targetId: 'foe' })).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-points.remove-dirty-trick' });
+    expect(err(far, { type: 'act', combatantId: 'ally', action: 'remove-dirty-trick', targetId: 'foe' })).toMatchObject({
+      code: 'ILLEGAL_ACTION',
+      rule: 'action-points.remove-dirty-trick',
+    });
     expect(legal(far, 'ally').find((o) => o.action === 'remove-dirty-trick')!.blocked?.rule).toBe('action-points.remove-dirty-trick');
     expect(err(far, { type: 'act', combatantId: 'ally', action: 'remove-dirty-trick' }).rule).toBe('action-points.remove-dirty-trick');
 
@@ -101,6 +125,8 @@ describe("removing a dirty trick's condition", () => {
   it(`${rule}: the foe who played the trick cannot remove it`, () => {
     let s = tricked();
     s = until(end(s, 'foe').state, 'pc', 'slow');
-    expect(err(s, { type: 'act', combatantId: 'pc', action: 'remove-dirty-trick', targetId: 'foe' })).toMatchObject({ rule: 'action-points.remove-dirty-trick' });
+    expect(err(s, { type: 'act', combatantId: 'pc', action: 'remove-dirty-trick', targetId: 'foe' })).toMatchObject({
+      rule: 'action-points.remove-dirty-trick',
+    });
   });
 });

@@ -3,8 +3,18 @@ import { act, encounter, end, err, find, legal, ok, types, until, type St } from
 
 const pair = (pcStats: Record<string, unknown> = {}, foeStats: Record<string, unknown> = {}) =>
   encounter([
-    { id: 'pc', side: 'a', stats: { dexterity: 14, hp: 30, weapons: [{ id: 'dg', name: 'Dagger', category: 'light', damage: '1d4' }], ...pcStats }, at: { x: 0, y: 0 } },
-    { id: 'foe', side: 'b', stats: { dexterity: 12, hp: 30, weapons: [{ id: 'cl', name: 'Club', category: 'light', damage: '1d6' }], ...foeStats }, at: { x: 1, y: 0 } },
+    {
+      id: 'pc',
+      side: 'a',
+      stats: { dexterity: 14, hp: 30, weapons: [{ id: 'dg', name: 'Dagger', category: 'light', damage: '1d4' }], ...pcStats },
+      at: { x: 0, y: 0 },
+    },
+    {
+      id: 'foe',
+      side: 'b',
+      stats: { dexterity: 12, hp: 30, weapons: [{ id: 'cl', name: 'Club', category: 'light', damage: '1d6' }], ...foeStats },
+      at: { x: 1, y: 0 },
+    },
   ]);
 const effectNames = (s: St) => s.effects.map((e) => e.name);
 
@@ -120,7 +130,15 @@ describe('durations', () => {
       { id: 'foe', side: 'b', stats: { hp: 99 }, at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    s = act(s, 'pc', 'charge', { targetId: 'foe', path: [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }] }).state;
+    s = act(s, 'pc', 'charge', {
+      targetId: 'foe',
+      path: [
+        { x: 1, y: 0 },
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+        { x: 4, y: 0 },
+      ],
+    }).state;
     s = until(end(s, 'pc').state, 'pc', 'fast');
     s = ok(s, { type: 'continue', combatantId: 'pc' }).state;
     expect(s.combatants.pc!.position).toEqual({ x: 4, y: 0 });
@@ -134,7 +152,20 @@ describe('durations', () => {
       { id: 'foe', side: 'b', at: { x: 5, y: 0 } },
     ]);
     bent = until(bent, 'pc', 'thrown');
-    expect(err(bent, { type: 'act', combatantId: 'pc', action: 'charge', targetId: 'foe', path: [{ x: 1, y: 1 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }] }).message).toContain('straight');
+    expect(
+      err(bent, {
+        type: 'act',
+        combatantId: 'pc',
+        action: 'charge',
+        targetId: 'foe',
+        path: [
+          { x: 1, y: 1 },
+          { x: 2, y: 0 },
+          { x: 3, y: 0 },
+          { x: 4, y: 0 },
+        ],
+      }).message,
+    ).toContain('straight');
   });
 });
 
@@ -143,15 +174,29 @@ describe('ready', () => {
     let s = pair();
     s = until(s, 'pc', 'ready-missile');
     expect(err(s, { type: 'act', combatantId: 'pc', action: 'ready' }).code).toBe('INVALID_COMMAND');
-    expect(err(s, { type: 'act', combatantId: 'pc', action: 'ready', readied: { action: 'cast-round-spell' }, trigger: { kind: 'acts', description: 'x' } }).rule).toBe('action-points.ready');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'attacked', description: 'if a foe attacks me' } }).state;
+    expect(
+      err(s, {
+        type: 'act',
+        combatantId: 'pc',
+        action: 'ready',
+        readied: { action: 'cast-round-spell' },
+        trigger: { kind: 'acts', description: 'x' },
+      }).rule,
+    ).toBe('action-points.ready');
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'attacked', description: 'if a foe attacks me' },
+    }).state;
     expect(s.combatants.pc!.data.ready).toMatchObject({ action: 'attack', cost: 1, trigger: { kind: 'attacked' } });
   });
 
   it('"Once you ready an action, you forfeit all other actions this round"', () => {
     let s = pair();
     s = until(s, 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'attacked', description: 'if a foe attacks me' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'attacked', description: 'if a foe attacks me' },
+    }).state;
     const e = err(s, { type: 'act', combatantId: 'pc', action: 'drop-prone' });
     expect(e.rule).toBe('action-points.ready-forfeits');
     s = end(s, 'pc').state;
@@ -165,7 +210,10 @@ describe('ready', () => {
   it('"when the trigger you designate occurs, you can take that action" as a reaction, before the triggering attack; "your place in the initiative order does not change"', () => {
     let s = pair({ attackBonus: 50 }, { hp: 30 });
     s = until(s, 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'attacked', description: 'if a foe attacks me' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'attacked', description: 'if a foe attacks me' },
+    }).state;
     s = until(s, 'foe', 'fast');
     let r = act(s, 'foe', 'attack', { targetId: 'pc' });
     expect(r.state.reaction).toMatchObject({ kind: 'action-points.ready', eligible: ['pc'] });
@@ -180,7 +228,10 @@ describe('ready', () => {
   it('"If you don\'t take the action you readied as a reaction by the start of your round of actions, you lose that reaction"', () => {
     let s = pair();
     s = until(s, 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'casts', description: 'if the foe casts a spell' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'casts', description: 'if the foe casts a spell' },
+    }).state;
     for (let i = 0; i < 30 && !(s.clock.round === 2 && s.clock.current === 'foe'); i++) s = end(s, s.clock.current!).state;
     expect(s.combatants.pc!.data.ready).toBeNull();
   });
@@ -188,7 +239,10 @@ describe('ready', () => {
   it('legalActions offers the readied reaction to the readier only while the window is open', () => {
     let s = pair();
     s = until(s, 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'moves-adjacent', description: 'if a foe moves adjacent' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'moves-adjacent', description: 'if a foe moves adjacent' },
+    }).state;
     s = until(s, 'foe', 'ready-missile');
     const r = act(s, 'foe', 'step', { path: [{ x: 1, y: 1 }] });
     expect(r.state.reaction!.kind).toBe('action-points.ready');

@@ -8,10 +8,30 @@ const greatsword = { id: 'gs', name: 'Greatsword', category: 'two-handed', damag
 function setup(): St {
   return encounter(
     [
-      { id: 'kell', name: 'Kell', side: 'heroes', controller: 'p1', stats: { dexterity: 17, hp: 100, baseAttackBonus: 3, weapons: [dagger] }, at: { x: 0, y: 0 } },
+      {
+        id: 'kell',
+        name: 'Kell',
+        side: 'heroes',
+        controller: 'p1',
+        stats: { dexterity: 17, hp: 100, baseAttackBonus: 3, weapons: [dagger] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'mira', name: 'Mira', side: 'heroes', controller: 'p2', stats: { dexterity: 15, hp: 100, ac: 11 }, at: { x: 0, y: 5 } },
-      { id: 'goblin', name: 'Goblin', side: 'monsters', stats: { dexterity: 14, hp: 100, weapons: [{ id: 'bow', name: 'Shortbow', kind: 'bow', category: 'ranged', damage: '1d6' }] }, at: { x: 4, y: 1 } },
-      { id: 'brom', name: 'Brom', side: 'heroes', controller: 'p3', stats: { dexterity: 13, hp: 100, baseAttackBonus: 3, weapons: [greatsword] }, at: { x: 1, y: 1 } },
+      {
+        id: 'goblin',
+        name: 'Goblin',
+        side: 'monsters',
+        stats: { dexterity: 14, hp: 100, weapons: [{ id: 'bow', name: 'Shortbow', kind: 'bow', category: 'ranged', damage: '1d6' }] },
+        at: { x: 4, y: 1 },
+      },
+      {
+        id: 'brom',
+        name: 'Brom',
+        side: 'heroes',
+        controller: 'p3',
+        stats: { dexterity: 13, hp: 100, baseAttackBonus: 3, weapons: [greatsword] },
+        at: { x: 1, y: 1 },
+      },
       {
         id: 'chief',
         name: 'Orc chief',
@@ -88,7 +108,10 @@ describe('a scripted fight', () => {
     s = end(r.state, 'mira').state;
     // the goblin readies a bow shot for whoever comes adjacent
     expect(s.clock.current).toBe('goblin');
-    s = act(s, 'goblin', 'ready', { readied: { action: 'attack', weaponId: 'bow' }, trigger: { kind: 'moves-adjacent', description: 'if a foe moves adjacent to me' } }).state;
+    s = act(s, 'goblin', 'ready', {
+      readied: { action: 'attack', weaponId: 'bow' },
+      trigger: { kind: 'moves-adjacent', description: 'if a foe moves adjacent to me' },
+    }).state;
     s = until(end(s, 'goblin').state, 'kell', 'thrown');
     // ...and again in the next phase AP are spent on it (the chief has Combat Reflexes)
     r = ok(s, { type: 'continue', combatantId: 'kell' });
@@ -102,7 +125,12 @@ describe('a scripted fight', () => {
     expect(s.effects.find((e) => e.name === 'Total defense')!.data).toMatchObject({ ac: 4 });
     s = until(end(s, 'mira').state, 'brom', 'thrown');
     // Brom closes on the goblin: the readied shot goes off
-    r = act(s, 'brom', 'move', { path: [{ x: 2, y: 1 }, { x: 3, y: 1 }] });
+    r = act(s, 'brom', 'move', {
+      path: [
+        { x: 2, y: 1 },
+        { x: 3, y: 1 },
+      ],
+    });
     expect(r.state.combatants.brom!.position).toEqual({ x: 3, y: 1 });
     expect(r.state.reaction).toMatchObject({ kind: 'action-points.ready', eligible: ['goblin'] });
     r = ok(r.state, { type: 'completeReady', combatantId: 'goblin' });
@@ -113,7 +141,8 @@ describe('a scripted fight', () => {
     expect(r.state.combatants.goblin!.data.ap).toBe(1);
     s = r.state;
     invariants();
-    for (const id of ['kell', 'mira', 'brom', 'chief']) if (!s.combatants[id]!.data.stopped) s = ok(s, { type: 'stop', combatantId: id }).state;
+    for (const id of ['kell', 'mira', 'brom', 'chief'])
+      if (!s.combatants[id]!.data.stopped) s = ok(s, { type: 'stop', combatantId: id }).state;
     expect(s.clock.round).toBe(3);
 
     // ---- Round 3: the cumulative penalty, and a full-round action with its free 5-foot step
@@ -139,7 +168,10 @@ describe('a scripted fight', () => {
     pen.push(find(k3.events, 'action-points.attack-resolved')!.penalty as number);
     expect(pen).toEqual([0, -5, -10]);
     // a fourth AP in a round is refused
-    expect(err(k3.state, { type: 'act', combatantId: 'kell', action: 'light-torch' })).toMatchObject({ code: 'BUDGET_EXHAUSTED', rule: 'action-points.action-points' });
+    expect(err(k3.state, { type: 'act', combatantId: 'kell', action: 'light-torch' })).toMatchObject({
+      code: 'BUDGET_EXHAUSTED',
+      rule: 'action-points.action-points',
+    });
     s = until(end(k3.state, 'kell').state, 'chief', 'slow');
     const claws = ok(s, { type: 'continue', combatantId: 'chief' });
     expect(claws.events.filter((e) => e.type === 'action-points.attack-resolved' && e.combatantId === 'chief')).toHaveLength(2);

@@ -14,13 +14,26 @@ export interface Fighter {
   controller?: string;
 }
 
-export function encounter(fighters: Fighter[], options: Record<string, unknown> = {}, seed = 1, aware: Record<string, boolean> = {}, start = true): St {
+export function encounter(
+  fighters: Fighter[],
+  options: Record<string, unknown> = {},
+  seed = 1,
+  aware: Record<string, boolean> = {},
+  start = true,
+): St {
   let s = createEncounter(actionPoints, { id: 'enc', seed, options }) as unknown as St;
   for (const f of fighters) {
     s = ok(s, {
       type: 'combatant.add',
       by: gm,
-      combatant: { id: f.id, name: f.name ?? f.id, side: f.side, controller: f.controller ?? null, stats: f.stats ?? {}, position: f.at === undefined ? null : f.at },
+      combatant: {
+        id: f.id,
+        name: f.name ?? f.id,
+        side: f.side,
+        controller: f.controller ?? null,
+        stats: f.stats ?? {},
+        position: f.at === undefined ? null : f.at,
+      },
     }).state;
   }
   for (const [id, a] of Object.entries(aware)) s = ok(s, { type: 'setAware', by: gm, combatantId: id, aware: a }).state;
@@ -44,7 +57,8 @@ export function err(s: St, cmd: Record<string, unknown>) {
   return r.error;
 }
 
-export const act = (s: St, combatantId: string, action: string, extra: Record<string, unknown> = {}) => ok(s, { type: 'act', combatantId, action, ...extra });
+export const act = (s: St, combatantId: string, action: string, extra: Record<string, unknown> = {}) =>
+  ok(s, { type: 'act', combatantId, action, ...extra });
 export const end = (s: St, combatantId: string) => ok(s, { type: 'turn.end', combatantId });
 export const legal = (s: St, id: string) => legalActions(actionPoints as never, s as never, id) as ApActionOption[];
 

@@ -25,7 +25,12 @@ describe('legalActions', () => {
       template: { combatantId: 'pc', action: 'drink' },
     });
     const attack = opts.find((o) => o.action === 'attack')!;
-    expect(attack).toMatchObject({ allowed: false, earliestPhase: 'slow', subtype: ['attack'], blocked: { code: 'WRONG_PHASE', rule: 'action-points.action-speed' } });
+    expect(attack).toMatchObject({
+      allowed: false,
+      earliestPhase: 'slow',
+      subtype: ['attack'],
+      blocked: { code: 'WRONG_PHASE', rule: 'action-points.action-speed' },
+    });
     expect(opts.find((o) => o.action === 'step')).toMatchObject({ subtype: ['safe'], provokes: null, allowed: true });
     expect(opts.find((o) => o.action === 'move')).toMatchObject({ subtype: ['move'], earliestPhase: 'thrown' });
     // every action of the catalogue is listed, allowed or with a reason

@@ -82,7 +82,18 @@ describe('maneuvers and special actions', () => {
       { id: 'foe', side: 'b', stats: { dexterity: 10, weapons: [dagger] }, at: { x: 1, y: 9 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    s = act(s, 'pc', 'run', { path: [{ x: 0, y: 1 }, { x: 0, y: 2 }, { x: 0, y: 3 }, { x: 0, y: 4 }, { x: 0, y: 5 }, { x: 0, y: 6 }, { x: 0, y: 7 }, { x: 0, y: 8 }] }).state;
+    s = act(s, 'pc', 'run', {
+      path: [
+        { x: 0, y: 1 },
+        { x: 0, y: 2 },
+        { x: 0, y: 3 },
+        { x: 0, y: 4 },
+        { x: 0, y: 5 },
+        { x: 0, y: 6 },
+        { x: 0, y: 7 },
+        { x: 0, y: 8 },
+      ],
+    }).state;
     for (const phase of ['fast', 'average']) {
       s = until(end(s, 'pc').state, 'pc', phase);
       s = ok(s, { type: 'continue', combatantId: 'pc' }).state;
@@ -133,7 +144,10 @@ describe('turn tools', () => {
     r = ok(r.state, { type: 'spendAoo', combatantId: 'foe', text: 'Disrupt' });
     expect(r.state.combatants.foe!.data.aooThisRound).toBe(1);
     s = until(r.state, 'pc', 'thrown');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'custom', description: 'when the door opens' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'custom', description: 'when the door opens' },
+    }).state;
     r = ok(s, { type: 'triggerReady', combatantId: 'pc' });
     expect(r.state.reaction!.kind).toBe('action-points.ready');
     r = ok(r.state, { type: 'completeReady', combatantId: 'pc' });
@@ -173,7 +187,12 @@ describe('charge', () => {
       { id: 'foe', side: 'b', at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    const path = [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }];
+    const path = [
+      { x: 1, y: 0 },
+      { x: 2, y: 0 },
+      { x: 3, y: 0 },
+      { x: 4, y: 0 },
+    ];
     expect(err(s, { type: 'act', combatantId: 'pc', action: 'charge', targetId: 'foe', path }).message).toContain('ally');
     // a move may pass through an ally's square
     expect(act(s, 'pc', 'move', { path: path.slice(0, 4) }).state.combatants.pc!.position).toEqual({ x: 4, y: 0 });

@@ -45,7 +45,12 @@ describe('action phases', () => {
 
   it('ready-missile: "free or swift actions", "triggered weapons (such as crossbows)", "advanced actions without the move or attack subtypes ... may be started"', () => {
     let s = encounter([
-      { id: 'pc', side: 'a', stats: { weapons: [{ id: 'xb', name: 'Light crossbow', kind: 'crossbow', category: 'ranged', damage: '1d8' }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'pc',
+        side: 'a',
+        stats: { weapons: [{ id: 'xb', name: 'Light crossbow', kind: 'crossbow', category: 'ranged', damage: '1d8' }] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'orc', side: 'b', at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'ready-missile');
@@ -64,7 +69,12 @@ describe('action phases', () => {
 
   it('thrown: "thrown weapons in hand and other ranged weapons that were not fired previously"; "Advanced actions without the attack subtype may also be started"', () => {
     let s = encounter([
-      { id: 'pc', side: 'a', stats: { weapons: [{ id: 'jav', name: 'Javelin', kind: 'thrown', category: 'ranged', damage: '1d6' }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'pc',
+        side: 'a',
+        stats: { weapons: [{ id: 'jav', name: 'Javelin', kind: 'thrown', category: 'ranged', damage: '1d6' }] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'orc', side: 'b', at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'ready-missile');
@@ -79,7 +89,12 @@ describe('action phases', () => {
 
   it('"Characters can loose readied missiles during the second phase": a nocked arrow flies in ready-missile, an un-nocked one from thrown', () => {
     let s = encounter([
-      { id: 'elf', side: 'a', stats: { weapons: [{ id: 'bow', name: 'Longbow', kind: 'bow', category: 'ranged', damage: '1d8' }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'elf',
+        side: 'a',
+        stats: { weapons: [{ id: 'bow', name: 'Longbow', kind: 'bow', category: 'ranged', damage: '1d8' }] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'orc', side: 'b', at: { x: 8, y: 0 } },
     ]);
     s = until(s, 'elf', 'ready-missile');
@@ -122,7 +137,12 @@ describe('action speed', () => {
     expect(baseActionSpeed('medium', 45, table)).toBe('thrown');
     expect(baseActionSpeed('large', 60, table)).toBe('fast'); // larger: no thrown step
     let s = encounter([
-      { id: 'wolf', side: 'b', stats: { size: 'small', speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', speed: 'thrown', damage: '1d6' }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'wolf',
+        side: 'b',
+        stats: { size: 'small', speed: 50, weapons: [{ id: 'bite', name: 'Bite', category: 'natural', speed: 'thrown', damage: '1d6' }] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'pc', side: 'a', at: { x: 1, y: 0 } },
     ]);
     s = until(s, 'wolf', 'thrown');
@@ -149,7 +169,12 @@ describe('action speed', () => {
 
   it('"whichever is later": a slow (huge) creature with a light weapon still waits for its base speed', () => {
     let s = encounter([
-      { id: 'giant', side: 'b', stats: { size: 'huge', speed: 40, weapons: [{ id: 'd', name: 'Dagger', category: 'light' }] }, at: { x: 0, y: 0 } },
+      {
+        id: 'giant',
+        side: 'b',
+        stats: { size: 'huge', speed: 40, weapons: [{ id: 'd', name: 'Dagger', category: 'light' }] },
+        at: { x: 0, y: 0 },
+      },
       { id: 'pc', side: 'a', at: { x: 1, y: 0 } },
     ]);
     s = until(s, 'giant', 'average');
@@ -171,7 +196,11 @@ describe('action speed', () => {
         { id: 'ftr', side: 'a', stats: { weapons: [greatsword] }, at: { x: 0, y: 0 } },
         { id: 'orc', side: 'b', stats: { size: 'large' }, at: { x: 1, y: 0 } },
       ],
-      { weaponSpeedByCategory: { 'two-handed': 'average' }, baseSpeedBySize: { large: 'very-slow' }, earliestPhaseOverrides: { 'light-torch': 'declaration' } },
+      {
+        weaponSpeedByCategory: { 'two-handed': 'average' },
+        baseSpeedBySize: { large: 'very-slow' },
+        earliestPhaseOverrides: { 'light-torch': 'declaration' },
+      },
     );
     s = until(s, 'ftr', 'declaration');
     expect(legal(s, 'ftr').find((o) => o.action === 'light-torch')!.allowed).toBe(true);

@@ -18,7 +18,14 @@ function setupCommands(n: number, unaware: boolean) {
         id: `c${i}`,
         name: `C${i}`,
         side: i % 2 ? 'b' : 'a',
-        stats: { dexterity: 8 + ((i * 5) % 11), hp: 30, speed: i === 3 ? 50 : 30, size: i === 5 ? 'large' : 'medium', weapons: [i % 3 === 0 ? dagger : sword, bow], extraAttacksOfOpportunity: i % 4 === 0 ? 1 : 0 },
+        stats: {
+          dexterity: 8 + ((i * 5) % 11),
+          hp: 30,
+          speed: i === 3 ? 50 : 30,
+          size: i === 5 ? 'large' : 'medium',
+          weapons: [i % 3 === 0 ? dagger : sword, bow],
+          extraAttacksOfOpportunity: i % 4 === 0 ? 1 : 0,
+        },
         position: { x: i % 3, y: Math.floor(i / 3) },
       },
     });
@@ -45,7 +52,9 @@ function pick(s: St, r: () => number): Record<string, unknown> {
     const def = ACTIONS[r() % ACTIONS.length]!; // anything, legal or not
     return { type: 'act', by: gm, combatantId: ids[r() % ids.length]!, action: def.id, targetId: ids[r() % ids.length]! };
   }
-  const opts = legal(s, cur).filter((o) => o.allowed && (o.command === 'act' || o.command === 'continue' || o.command === 'stop' || o.command === 'turn.end'));
+  const opts = legal(s, cur).filter(
+    (o) => o.allowed && (o.command === 'act' || o.command === 'continue' || o.command === 'stop' || o.command === 'turn.end'),
+  );
   if (opts.length === 0) return { type: 'turn.end', by: gm, combatantId: cur };
   const o = opts[r() % opts.length]!;
   const cmd: Record<string, unknown> = { type: o.command, by: gm, ...o.template };
@@ -71,61 +80,71 @@ function stream(xs: number[]) {
 describe('property tests', () => {
   it('AP never go negative nor carry over; every invariant holds after every command; refused commands change nothing', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat({ max: 10_000 }), { minLength: 50, maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.boolean(), (seed, xs, n, unaware) => {
-        let s = createEncounter(actionPoints, { id: 'p', seed }) as unknown as St;
-        for (const c of setupCommands(n, unaware)) {
-          const r = apply(actionPoints as never, s as never, c);
-          if (!r.ok) throw new Error(r.error.message);
-          s = r.state as unknown as St;
-        }
-        const r = stream(xs);
-        let lastRound = s.clock.round;
-        for (let step = 0; step < 120; step++) {
-          const cmd = pick(s, r);
-          const before = JSON.stringify(s);
-          const res = apply(actionPoints as never, s as never, cmd);
-          if (!res.ok) {
-            expect(JSON.stringify(s)).toBe(before);
-            continue;
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.nat({ max: 10_000 }), { minLength: 50, maxLength: 60 }),
+        fc.integer({ min: 2, max: 8 }),
+        fc.boolean(),
+        (seed, xs, n, unaware) => {
+          let s = createEncounter(actionPoints, { id: 'p', seed }) as unknown as St;
+          for (const c of setupCommands(n, unaware)) {
+            const r = apply(actionPoints as never, s as never, c);
+            if (!r.ok) throw new Error(r.error.message);
+            s = r.state as unknown as St;
           }
-          s = res.state as unknown as St;
-          expect(actionPoints.invariants!(s as never)).toEqual([]);
-          for (const c of Object.values(s.combatants)) expect(c.data.ap).toBeGreaterThanOrEqual(0);
-          if (s.clock.round !== lastRound) {
-            // a new round: everybody holds exactly the round's allotment, nothing carried over
-            for (const c of Object.values(s.combatants)) {
-              if (s.clock.current === c.id || c.data.apSpentThisRound > 0) continue;
-              expect(c.data.ap).toBe(s.rs.surprise ? (c.data.aware ? 2 : 0) : 3);
+          const r = stream(xs);
+          let lastRound = s.clock.round;
+          for (let step = 0; step < 120; step++) {
+            const cmd = pick(s, r);
+            const before = JSON.stringify(s);
+            const res = apply(actionPoints as never, s as never, cmd);
+            if (!res.ok) {
+              expect(JSON.stringify(s)).toBe(before);
+              continue;
             }
-            lastRound = s.clock.round;
+            s = res.state as unknown as St;
+            expect(actionPoints.invariants!(s as never)).toEqual([]);
+            for (const c of Object.values(s.combatants)) expect(c.data.ap).toBeGreaterThanOrEqual(0);
+            if (s.clock.round !== lastRound) {
+              // a new round: everybody holds exactly the round's allotment, nothing carried over
+              for (const c of Object.values(s.combatants)) {
+                if (s.clock.current === c.id || c.data.apSpentThisRound > 0) continue;
+                expect(c.data.ap).toBe(s.rs.surprise ? (c.data.aware ? 2 : 0) : 3);
+              }
+              lastRound = s.clock.round;
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 25, endOnFailure: true },
     );
   }, 120_000);
 
   it('replay and rebuild give a byte-identical state', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat({ max: 10_000 }), { minLength: 30, maxLength: 40 }), (seed, xs) => {
-        const initial = createEncounter(actionPoints, { id: 'p', seed }) as unknown as St;
-        let s = initial;
-        const log: unknown[] = [];
-        const batches: EngineEvent[][] = [];
-        const run = (c: Record<string, unknown>) => {
-          const res = apply(actionPoints as never, s as never, c);
-          if (!res.ok) return;
-          s = res.state as unknown as St;
-          log.push(c);
-          batches.push(JSON.parse(JSON.stringify(res.events)) as EngineEvent[]);
-        };
-        for (const c of setupCommands(6, seed % 2 === 0)) run(c);
-        const r = stream(xs);
-        for (let i = 0; i < 100; i++) run(pick(s, r));
-        const live = JSON.stringify(s);
-        expect(JSON.stringify(replay(actionPoints as never, initial as never, JSON.parse(JSON.stringify(log)) as unknown[]))).toBe(live);
-        expect(JSON.stringify(rebuild(actionPoints as never, initial as never, batches))).toBe(live);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.nat({ max: 10_000 }), { minLength: 30, maxLength: 40 }),
+        (seed, xs) => {
+          const initial = createEncounter(actionPoints, { id: 'p', seed }) as unknown as St;
+          let s = initial;
+          const log: unknown[] = [];
+          const batches: EngineEvent[][] = [];
+          const run = (c: Record<string, unknown>) => {
+            const res = apply(actionPoints as never, s as never, c);
+            if (!res.ok) return;
+            s = res.state as unknown as St;
+            log.push(c);
+            batches.push(JSON.parse(JSON.stringify(res.events)) as EngineEvent[]);
+          };
+          for (const c of setupCommands(6, seed % 2 === 0)) run(c);
+          const r = stream(xs);
+          for (let i = 0; i < 100; i++) run(pick(s, r));
+          const live = JSON.stringify(s);
+          expect(JSON.stringify(replay(actionPoints as never, initial as never, JSON.parse(JSON.stringify(log)) as unknown[]))).toBe(live);
+          expect(JSON.stringify(rebuild(actionPoints as never, initial as never, batches))).toBe(live);
+        },
+      ),
       { numRuns: 20, endOnFailure: true },
     );
   }, 120_000);

@@ -3,7 +3,11 @@ import { act, encounter, end, err, legal, ok, until, type St } from './helpers.j
 
 // Issue 35, item 4: a refusal names the most specific rule that forbids the command, and says what happened and why.
 
-const solo = () => encounter([{ id: 'pc', side: 'a', stats: { dexterity: 14 }, at: { x: 0, y: 0 } }, { id: 'far', side: 'b', stats: { dexterity: 8 }, at: { x: 9, y: 9 } }]);
+const solo = () =>
+  encounter([
+    { id: 'pc', side: 'a', stats: { dexterity: 14 }, at: { x: 0, y: 0 } },
+    { id: 'far', side: 'b', stats: { dexterity: 8 }, at: { x: 9, y: 9 } },
+  ]);
 
 /** `pc` spends its three AP, one a phase, then ends its place: its turns in this round are over. */
 function spentOut(): St {
@@ -94,9 +98,15 @@ describe('reactions the window does not offer name their rule, not engine.reacti
       { id: 'foe', side: 'b', stats: { dexterity: 8 }, at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'ready-missile');
-    s = act(s, 'pc', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'attacked', description: 'if a foe attacks me' } }).state;
+    s = act(s, 'pc', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'attacked', description: 'if a foe attacks me' },
+    }).state;
     s = until(s, 'ally', 'ready-missile');
-    s = act(s, 'ally', 'ready', { readied: { action: 'attack', targetId: 'foe' }, trigger: { kind: 'acts', description: 'if the foe does anything' } }).state;
+    s = act(s, 'ally', 'ready', {
+      readied: { action: 'attack', targetId: 'foe' },
+      trigger: { kind: 'acts', description: 'if the foe does anything' },
+    }).state;
     s = until(s, 'foe', 'ready-missile');
     const r = act(s, 'foe', 'light-torch');
     expect(r.state.reaction).toMatchObject({ kind: 'action-points.ready', eligible: ['ally'] });
@@ -122,7 +132,18 @@ describe('other refusals that named a broader rule', () => {
       { id: 'foe', side: 'b', at: { x: 5, y: 0 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    const e = err(s, { type: 'act', combatantId: 'pc', action: 'charge', targetId: 'foe', path: [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }] });
+    const e = err(s, {
+      type: 'act',
+      combatantId: 'pc',
+      action: 'charge',
+      targetId: 'foe',
+      path: [
+        { x: 1, y: 0 },
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+        { x: 4, y: 0 },
+      ],
+    });
     expect(e).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-points.charge' });
     expect(e.message).toContain('ally is in the way');
   });
@@ -133,7 +154,16 @@ describe('other refusals that named a broader rule', () => {
       { id: 'foe', side: 'b', at: { x: 9, y: 9 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    const e = err(s, { type: 'act', combatantId: 'pc', action: 'run', path: [{ x: 1, y: 1 }, { x: 2, y: 1 }, { x: 3, y: 1 }] });
+    const e = err(s, {
+      type: 'act',
+      combatantId: 'pc',
+      action: 'run',
+      path: [
+        { x: 1, y: 1 },
+        { x: 2, y: 1 },
+        { x: 3, y: 1 },
+      ],
+    });
     expect(e).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-points.run' });
     expect(e.message).toContain('straight line');
   });

@@ -23,7 +23,14 @@ describe('the sequence of combat', () => {
       seen.push(`${s.clock.phase}:${s.clock.current}`);
       s = end(s, s.clock.current!).state;
     }
-    expect(seen).toEqual(['declaration:bo', 'declaration:ana', 'declaration:orc', 'ready-missile:bo', 'ready-missile:ana', 'ready-missile:orc']);
+    expect(seen).toEqual([
+      'declaration:bo',
+      'declaration:ana',
+      'declaration:orc',
+      'ready-missile:bo',
+      'ready-missile:ana',
+      'ready-missile:orc',
+    ]);
   });
 
   it('equal initiatives are broken by a d20 roll-off made once, at the start of combat (option initiativeTies)', () => {

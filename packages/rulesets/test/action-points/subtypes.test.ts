@@ -7,7 +7,12 @@ const bow = { id: 'bow', name: 'Shortbow', kind: 'bow', category: 'ranged', dama
 function melee(extra: Record<string, unknown> = {}, orcStats: Record<string, unknown> = {}) {
   return encounter([
     { id: 'pc', side: 'heroes', stats: { dexterity: 14, hp: 40, weapons: [dagger, bow], ...extra }, at: { x: 0, y: 0 } },
-    { id: 'orc', side: 'orcs', stats: { dexterity: 10, hp: 40, weapons: [{ id: 'axe', name: 'Axe', category: 'light', damage: '1d6' }], ...orcStats }, at: { x: 1, y: 0 } },
+    {
+      id: 'orc',
+      side: 'orcs',
+      stats: { dexterity: 10, hp: 40, weapons: [{ id: 'axe', name: 'Axe', category: 'light', damage: '1d6' }], ...orcStats },
+      at: { x: 1, y: 0 },
+    },
     { id: 'orc2', side: 'orcs', stats: { dexterity: 8, hp: 40 }, at: { x: 1, y: 1 } },
   ]);
 }
@@ -39,7 +44,13 @@ describe('attack subtype', () => {
     s = act(s, 'pc', 'attack', { targetId: 'orc' }).state;
     s = until(s, 'pc', 'average');
     expect(find(act(s, 'pc', 'trip', { targetId: 'orc' }).events, 'action-points.maneuver-resolved')!.penalty).toBe(-5);
-    let t = encounter([{ id: 'pc', side: 'a', stats: { weapons: [dagger] }, at: { x: 0, y: 0 } }, { id: 'x', side: 'b', stats: { hp: 99 }, at: { x: 1, y: 0 } }], { attackPenaltyStep: 2 });
+    let t = encounter(
+      [
+        { id: 'pc', side: 'a', stats: { weapons: [dagger] }, at: { x: 0, y: 0 } },
+        { id: 'x', side: 'b', stats: { hp: 99 }, at: { x: 1, y: 0 } },
+      ],
+      { attackPenaltyStep: 2 },
+    );
     t = until(t, 'pc', 'fast');
     t = act(t, 'pc', 'attack', { targetId: 'x' }).state;
     t = until(t, 'pc', 'average');
@@ -71,7 +82,9 @@ describe('attack subtype', () => {
     const r = act(s, 'pc', 'trip', { targetId: 'orc' });
     expect(r.state.reaction!.eligible).toEqual(['orc']);
     const after = aoo(r.state, 'orc');
-    const seq = after.events.filter((e) => e.type === 'action-points.attack-resolved' || e.type === 'action-points.maneuver-resolved').map((e) => `${e.type}:${e.combatantId}`);
+    const seq = after.events
+      .filter((e) => e.type === 'action-points.attack-resolved' || e.type === 'action-points.maneuver-resolved')
+      .map((e) => `${e.type}:${e.combatantId}`);
     expect(seq).toEqual(['action-points.attack-resolved:orc', 'action-points.maneuver-resolved:pc']);
     s = until(melee({ feats: ['improved-trip'] }), 'pc', 'fast');
     expect(act(s, 'pc', 'trip', { targetId: 'orc' }).state.reaction).toBeNull();
@@ -104,7 +117,10 @@ describe('complex subtype', () => {
     const r = act(s, 'pc', 'cast-standard-spell', { defensively: true, spellLevel: 1 });
     expect(find(r.events, 'action-points.cast-defensively')).toMatchObject({ success: true, dc: 17 });
     expect(r.state.reaction).toBeNull();
-    const failing = act(until(melee({ concentration: -30 }), 'pc', 'ready-missile'), 'pc', 'cast-standard-spell', { defensively: true, spellLevel: 1 });
+    const failing = act(until(melee({ concentration: -30 }), 'pc', 'ready-missile'), 'pc', 'cast-standard-spell', {
+      defensively: true,
+      spellLevel: 1,
+    });
     expect(find(failing.events, 'action-points.advanced-spoiled')!.reason).toContain('you lose the spell');
   });
 
@@ -122,7 +138,12 @@ describe('complex subtype', () => {
 describe('move subtype', () => {
   it('"provoke attacks of opportunity when you attempt to either leave a square in an enemy\'s threatened area"', () => {
     let s = until(melee(), 'pc', 'thrown');
-    let r = act(s, 'pc', 'move', { path: [{ x: -1, y: 0 }, { x: -2, y: 0 }] });
+    let r = act(s, 'pc', 'move', {
+      path: [
+        { x: -1, y: 0 },
+        { x: -2, y: 0 },
+      ],
+    });
     expect(r.state.reaction!.eligible).toEqual(['orc', 'orc2']);
     expect(r.state.combatants.pc!.position).toEqual({ x: 0, y: 0 });
     r = pass(aoo(r.state, 'orc').state, 'orc2');
@@ -133,7 +154,14 @@ describe('move subtype', () => {
       { id: 'o', side: 'b', at: { x: 3, y: 1 } },
     ]);
     s = until(s, 'pc', 'thrown');
-    r = act(s, 'pc', 'move', { path: [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }] });
+    r = act(s, 'pc', 'move', {
+      path: [
+        { x: 1, y: 0 },
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+        { x: 4, y: 0 },
+      ],
+    });
     expect(r.state.combatants.pc!.position).toEqual({ x: 2, y: 0 });
     expect(r.state.reaction!.eligible).toEqual(['o']);
     r = pass(r.state, 'o');

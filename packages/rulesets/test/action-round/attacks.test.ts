@@ -10,7 +10,9 @@ describe('the four attack kinds', () => {
       { id: 'hero', side: 'pc', at: [0, 0], stats: { naturalWeapons: true } },
       { id: 'orc', side: 'npc', at: [2, 2] },
     ]);
-    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc' }).rule).toBe('action-round.attack-close');
+    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc' }).rule).toBe(
+      'action-round.attack-close',
+    );
     s = run(s, { type: 'combatant.setStat', by: gm, combatantId: 'hero', stat: 'reach', value: 2 }).state;
     s = force(s, 1);
     expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.attack-resolved')).toHaveLength(1);
@@ -49,7 +51,9 @@ describe('the four attack kinds', () => {
         opts,
       ).s;
     let s = scene({ encounterType: 'conflict' }, 0);
-    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'court', targetId: 'far' }).rule).toBe('action-round.attack-court');
+    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'court', targetId: 'far' }).rule).toBe(
+      'action-round.attack-court',
+    );
     const r = act(s, 'attack', 'hero', { kind: 'court', targetId: 'duke' });
     expect(r.state.reaction).toMatchObject({ eligible: ['duke'] });
     s = force(scene({ encounterType: 'conflict' }, 1), 1);
@@ -89,8 +93,12 @@ describe('the four attack kinds', () => {
         { encounterType: 'conflict', ...opts },
       ).s;
     let s = scene({ communicationRange: 30 });
-    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'bard', kind: 'rumor', targetId: 'near' }).message).toContain('outside conversation range');
-    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'bard', kind: 'rumor', targetId: 'far' }).message).toContain('communication range');
+    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'bard', kind: 'rumor', targetId: 'near' }).message).toContain(
+      'outside conversation range',
+    );
+    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'bard', kind: 'rumor', targetId: 'far' }).message).toContain(
+      'communication range',
+    );
     s = force(s, 1);
     expect(events(act(s, 'attack', 'bard', { kind: 'rumor', targetId: 'mid' }), 'action-round.attack-resolved')).toHaveLength(1);
     s = force(scene({}), 1);
@@ -111,7 +119,10 @@ describe('the four attack kinds', () => {
 
 describe('DEFEND, RECOVER, CHARGE, TRICK', () => {
   it('RECOVER: "you gain 1 point of Stress, but remove your highest level of damage or fatigue"', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [5, 0] }]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [5, 0] },
+    ]);
     s = run(s, { type: 'combatant.setStat', by: gm, combatantId: 'hero', stat: 'speedRank', value: 0 }).state;
     s = act(s, 'surge', 'hero', { benefit: 'edge' }).state; // fatigue comes at the start of the next turn
     s = endTurn(endTurn(s, 'hero'), 'orc');
@@ -121,8 +132,18 @@ describe('DEFEND, RECOVER, CHARGE, TRICK', () => {
   });
 
   it('RECOVER: "you can choose to make a resistance check against an ongoing effect"', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [5, 0] }]);
-    s = run(s, { type: 'effect.apply', by: gm, targetId: 'hero', name: 'dazed', condition: 'dazed', data: { resist: { save: 'will', dc: 10 } } }).state;
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [5, 0] },
+    ]);
+    s = run(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'hero',
+      name: 'dazed',
+      condition: 'dazed',
+      data: { resist: { save: 'will', dc: 10 } },
+    }).state;
     const effectId = s.effects[0]!.id;
     s = force(s, 12);
     s = act(s, 'recover', 'hero', { choice: 'resist', effectId }).state;
@@ -138,7 +159,18 @@ describe('DEFEND, RECOVER, CHARGE, TRICK', () => {
     ]);
     // speed rank 0 - 1 = 3 squares: the ogre, 8 squares away, is out of a charge's reach
     expect(refuse(s, { type: 'charge', by: gm, combatantId: 'hero', targetId: 'ogre' }).rule).toBe('action-round.charge');
-    expect(refuse(s, { type: 'charge', by: gm, combatantId: 'hero', targetId: 'orc', path: [{ x: 1, y: 1 }, { x: 1, y: 2 }] }).message).toContain('closer');
+    expect(
+      refuse(s, {
+        type: 'charge',
+        by: gm,
+        combatantId: 'hero',
+        targetId: 'orc',
+        path: [
+          { x: 1, y: 1 },
+          { x: 1, y: 2 },
+        ],
+      }).message,
+    ).toContain('closer');
     const r = act(s, 'charge', 'hero', { targetId: 'orc' });
     expect(r.state.reaction).toMatchObject({ eligible: ['gob'], trigger: { combatantId: 'hero' } });
     s = force(r.state, 10);
@@ -152,9 +184,39 @@ describe('DEFEND, RECOVER, CHARGE, TRICK', () => {
       { id: 'hero', side: 'pc', at: [0, 0], stats: { skills: { lore: 5 } } },
       { id: 'orc', side: 'npc', at: [3, 0], stats: { skills: { insight: 1, investigation: 4 } } },
     ]);
-    expect(refuse(s, { type: 'trick', by: gm, combatantId: 'hero', targetId: 'orc', skill: 'lore', opposing: ['insight', 'perception'], condition: 'dazed' }).message).toContain('different ability');
-    expect(refuse(s, { type: 'trick', by: gm, combatantId: 'hero', targetId: 'orc', skill: 'athletics', opposing: ['insight', 'investigation'], condition: 'dazed' }).message).toContain('same ability group');
-    expect(refuse(s, { type: 'trick', by: gm, combatantId: 'hero', targetId: 'orc', skill: 'lore', opposing: ['insight', 'investigation'], condition: 'dead' }).message).toContain('lesser condition');
+    expect(
+      refuse(s, {
+        type: 'trick',
+        by: gm,
+        combatantId: 'hero',
+        targetId: 'orc',
+        skill: 'lore',
+        opposing: ['insight', 'perception'],
+        condition: 'dazed',
+      }).message,
+    ).toContain('different ability');
+    expect(
+      refuse(s, {
+        type: 'trick',
+        by: gm,
+        combatantId: 'hero',
+        targetId: 'orc',
+        skill: 'athletics',
+        opposing: ['insight', 'investigation'],
+        condition: 'dazed',
+      }).message,
+    ).toContain('same ability group');
+    expect(
+      refuse(s, {
+        type: 'trick',
+        by: gm,
+        combatantId: 'hero',
+        targetId: 'orc',
+        skill: 'lore',
+        opposing: ['insight', 'investigation'],
+        condition: 'dead',
+      }).message,
+    ).toContain('lesser condition');
     s = force(s, 5, 15);
     const r = act(s, 'trick', 'hero', { targetId: 'orc', skill: 'lore', opposing: ['insight', 'investigation'], condition: 'vulnerable' });
     expect(events(r, 'dice.rolled')[0]!.formula).toBe('1d20+4'); // "the better of any two skills"
@@ -251,7 +313,13 @@ describe('STUNT [Standard, OA]', () => {
     s = endTurn(s, 'hero');
     s = run(s, { type: 'combatant.setStat', by: gm, combatantId: 'orc', stat: 'skills', value: { might: 5 } }).state;
     s = force(s, 2, 15); // hero's might (0) rolls 2 (chosen by the opponent: might 0 vs dexterity 0), orc 20
-    const r = act(s, 'escape', 'orc', { skill: 'might', path: [{ x: 2, y: 0 }, { x: 3, y: 0 }] });
+    const r = act(s, 'escape', 'orc', {
+      skill: 'might',
+      path: [
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+      ],
+    });
     expect(events(r, 'action-round.escaped')).toHaveLength(1);
     expect(r.state.reaction).toBeNull();
     expect(pos(r.state, 'orc')).toEqual({ x: 3, y: 0 });

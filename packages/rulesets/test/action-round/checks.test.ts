@@ -61,7 +61,10 @@ describe('checks', () => {
     expect(data(r.state, 'orc').activeDefense).toBe(17);
     s = run(r.state, { type: 'turn.end', by: gm, combatantId: 'orc' }).state;
     s = force(s, 16);
-    expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.check')[0]).toMatchObject({ dc: 17, success: false });
+    expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.check')[0]).toMatchObject({
+      dc: 17,
+      success: false,
+    });
   });
 
   it('the fortuneDie option picks the die', () => {
@@ -80,7 +83,10 @@ describe('checks', () => {
 
   it('a natural 20 adds a degree of success (natural20 option)', () => {
     let s = force(pair(), 20, 1);
-    expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.check')[0]).toMatchObject({ total: 20, degrees: 3 });
+    expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.check')[0]).toMatchObject({
+      total: 20,
+      degrees: 3,
+    });
     s = force(pair({ natural20: 'none' }), 20, 1);
     expect(events(act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' }), 'action-round.check')[0]).toMatchObject({ degrees: 2 });
   });
@@ -90,7 +96,10 @@ describe('checks', () => {
     const tr = (opts: Record<string, unknown>, heroD: number, orcR: number) => {
       let s = pair(opts, { skills: { lore: 3 } }, { skills: { insight: 0, investigation: 0 } });
       s = force(s, orcR, heroD);
-      return events(act(s, 'trick', 'hero', { targetId: 'orc', skill: 'lore', opposing: ['insight', 'investigation'], condition: 'dazed' }), 'action-round.check')[0]!;
+      return events(
+        act(s, 'trick', 'hero', { targetId: 'orc', skill: 'lore', opposing: ['insight', 'investigation'], condition: 'dazed' }),
+        'action-round.check',
+      )[0]!;
     };
     expect(tr({}, 10, 12)).toMatchObject({ total: 13, dc: 12, success: true });
     expect(tr({}, 9, 12)).toMatchObject({ total: 12, dc: 12, success: true }); // tie: higher bonus (3 > 0)
@@ -107,7 +116,9 @@ describe('checks', () => {
     r = act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc', raises: 2 });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 24, success: false, degrees: 5 });
     // "You can make up to two raises on a single check."
-    expect(refuse(pair(), { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc', raises: 3 }).code).toBe('INVALID_COMMAND');
+    expect(refuse(pair(), { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc', raises: 3 }).code).toBe(
+      'INVALID_COMMAND',
+    );
   });
 
   it('Hunch: "an Intuition check vs an Easy DC (DC 10). Success grants you +1 Advantage per degree of success on the Skill check"', () => {

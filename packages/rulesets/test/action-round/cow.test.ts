@@ -26,7 +26,12 @@ describe('action-round on the copy-on-write path', () => {
     const lost: string[] = [];
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat(), { minLength: 30, maxLength: 150 }), (seed, choices) => {
-        const specs = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({ id, side: i < 3 ? 'x' : 'y', at: [i, i % 2] as [number, number], stats: { initiative: 10 - 5 * i } }));
+        const specs = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({
+          id,
+          side: i < 3 ? 'x' : 'y',
+          at: [i, i % 2] as [number, number],
+          stats: { initiative: 10 - 5 * i },
+        }));
         const { s } = setup(specs, {}, seed);
         const r = compareStream(ruleset as unknown as Ruleset, s as unknown as EncounterState, choices, extra);
         accepted += r.accepted;

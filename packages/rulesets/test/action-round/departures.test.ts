@@ -3,11 +3,18 @@ import { act, data, endTurn, events, force, gm, legal, refuse, run, setup } from
 
 /** Where Fray departed from the text of THE ACTION ROUND (issue 30): each test quotes the sentence it enforces. */
 
-const far = (id: string, side: string, x: number, y = 0, stats: Record<string, unknown> = {}) => ({ id, side, at: [x, y] as [number, number], stats });
-const knockOut = <S>(s: S, id: string): S => run(s as never, { type: 'effect.apply', by: gm, targetId: id, name: 'KO', condition: 'incapacitated' }).state as S;
+const far = (id: string, side: string, x: number, y = 0, stats: Record<string, unknown> = {}) => ({
+  id,
+  side,
+  at: [x, y] as [number, number],
+  stats,
+});
+const knockOut = <S>(s: S, id: string): S =>
+  run(s as never, { type: 'effect.apply', by: gm, targetId: id, name: 'KO', condition: 'incapacitated' }).state as S;
 
 describe('SPEND DESTINY while unable to take free actions', () => {
-  const rule = '"If unconscious, or unable to take free actions for some other reason, you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6."';
+  const rule =
+    '"If unconscious, or unable to take free actions for some other reason, you can still spend Destiny, Fate, or Corruption to attempt to use the Recover action, but must roll a 6."';
 
   it(`${rule}: an unconscious character may spend only on that Recover attempt`, () => {
     let { s } = setup([far('hero', 'pc', 0, 0, { destiny: 3 }), far('orc', 'npc', 9, 9)]);
@@ -42,7 +49,10 @@ describe('DELAY after a free action', () => {
   it(`${rule}: a free action taken on your turn is an action`, () => {
     const { s } = setup([far('hero', 'pc', 0, 0, { destiny: 1 }), far('orc', 'npc', 9, 9)]);
     const talked = act(s, 'talk', 'hero', { text: 'Hold the line!' }).state;
-    expect(refuse(talked, { type: 'delay', by: gm, combatantId: 'hero' })).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-round.delay' });
+    expect(refuse(talked, { type: 'delay', by: gm, combatantId: 'hero' })).toMatchObject({
+      code: 'ILLEGAL_ACTION',
+      rule: 'action-round.delay',
+    });
     expect(legal(talked, 'hero').find((o) => o.action === 'delay')?.blocked?.rule).toBe('action-round.delay');
     const dropped = act(s, 'drop', 'hero', { what: 'prone' }).state;
     expect(refuse(dropped, { type: 'delay', by: gm, combatantId: 'hero' }).rule).toBe('action-round.delay');
@@ -70,22 +80,42 @@ describe('DELAY after a free action', () => {
 });
 
 describe('ASSIST: COMBINE', () => {
-  const rule = '"COMBINE: You can make a Lore check of the appropriate power source against a Hard DC (DC 10 + Power level x 2) to grant an ally a bonus to the effect rank of a power, as long as you have a power with the same effect."';
+  const rule =
+    '"COMBINE: You can make a Lore check of the appropriate power source against a Hard DC (DC 10 + Power level x 2) to grant an ally a bonus to the effect rank of a power, as long as you have a power with the same effect."';
   const bolt = { id: 'bolt', name: 'Bolt', range: 'ranged', rank: 4, effect: 'damage', rangeSquares: 20 };
   const blast = { ...bolt, id: 'blast', name: 'Blast', rank: 2 };
   const daze = { id: 'daze', name: 'Daze', range: 'ranged', rank: 3, effect: 'affliction', condition: 'dazed' };
 
   it(`${rule}: a character with no power of the same effect cannot combine`, () => {
-    const none = setup([far('helper', 'pc', 0, 0, { skills: { lore: 10 } }), far('ally', 'pc', 0, 1, { powers: [bolt] }), far('orc', 'npc', 9, 0)]).s;
-    expect(refuse(none, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally' })).toMatchObject({ code: 'ILLEGAL_ACTION', rule: 'action-round.assist-combine' });
+    const none = setup([
+      far('helper', 'pc', 0, 0, { skills: { lore: 10 } }),
+      far('ally', 'pc', 0, 1, { powers: [bolt] }),
+      far('orc', 'npc', 9, 0),
+    ]).s;
+    expect(refuse(none, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally' })).toMatchObject({
+      code: 'ILLEGAL_ACTION',
+      rule: 'action-round.assist-combine',
+    });
     expect(legal(none, 'helper').find((o) => o.action === 'assist-combine')?.blocked?.rule).toBe('action-round.assist-combine');
-    const other = setup([far('helper', 'pc', 0, 0, { skills: { lore: 10 }, powers: [daze] }), far('ally', 'pc', 0, 1, { powers: [bolt] }), far('orc', 'npc', 9, 0)]).s;
-    expect(refuse(other, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally' }).rule).toBe('action-round.assist-combine');
-    expect(refuse(other, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally', powerId: 'nope' }).rule).toBe('action-round.assist-combine');
+    const other = setup([
+      far('helper', 'pc', 0, 0, { skills: { lore: 10 }, powers: [daze] }),
+      far('ally', 'pc', 0, 1, { powers: [bolt] }),
+      far('orc', 'npc', 9, 0),
+    ]).s;
+    expect(refuse(other, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally' }).rule).toBe(
+      'action-round.assist-combine',
+    );
+    expect(refuse(other, { type: 'assist', by: gm, combatantId: 'helper', mode: 'combine', allyId: 'ally', powerId: 'nope' }).rule).toBe(
+      'action-round.assist-combine',
+    );
   });
 
   it(`${rule}: the bonus reaches the ally's power (a rank-4 Bolt after a 2-degree combine is resisted at DC 16)`, () => {
-    let { s } = setup([far('helper', 'pc', 0, 0, { skills: { lore: 10 }, powers: [blast] }), far('ally', 'pc', 0, 1, { powers: [bolt] }), far('orc', 'npc', 9, 0)]);
+    let { s } = setup([
+      far('helper', 'pc', 0, 0, { skills: { lore: 10 }, powers: [blast] }),
+      far('ally', 'pc', 0, 1, { powers: [bolt] }),
+      far('orc', 'npc', 9, 0),
+    ]);
     s = force(s, 15); // 15 + 10 = 25 against DC 20: two degrees
     const r = act(s, 'assist', 'helper', { mode: 'combine', allyId: 'ally' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 20, success: true, degrees: 2 });

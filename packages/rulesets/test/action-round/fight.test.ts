@@ -15,7 +15,13 @@ describe('a scripted fight', () => {
     const tough = { toughness: 30, will: 30 };
     const { s: s0, log } = setup(
       [
-        { id: 'knight', side: 'pc', at: [0, 0], stats: { ...tough, skills: {} }, items: [{ id: 'sword', name: 'Sword', location: 'right-hand', tags: ['weapon'] }] },
+        {
+          id: 'knight',
+          side: 'pc',
+          at: [0, 0],
+          stats: { ...tough, skills: {} },
+          items: [{ id: 'sword', name: 'Sword', location: 'right-hand', tags: ['weapon'] }],
+        },
         { id: 'archer', side: 'pc', at: [2, 4], stats: { ...tough, range: 20, destiny: 1, skills: { persuasion: 5 } } },
         { id: 'brute', side: 'npc', at: [5, 0], stats: { ...tough, naturalWeapons: true } },
         { id: 'duke', side: 'npc', at: [14, 6], stats: { ...tough, skills: { wits: 3, insight: 1 } } },
@@ -48,10 +54,26 @@ describe('a scripted fight', () => {
     // the delayed knight takes its turn before the brute acts
     go({ type: 'act-now', combatantId: 'knight' });
     expect(s.clock.order).toEqual(['archer', 'knight', 'brute', 'duke']);
-    go({ type: 'ready', combatantId: 'knight', action: 'attack', params: { kind: 'close' }, trigger: { event: 'enters-reach', by: 'brute', description: 'when the brute comes within reach' } });
+    go({
+      type: 'ready',
+      combatantId: 'knight',
+      action: 'attack',
+      params: { kind: 'close' },
+      trigger: { event: 'enters-reach', by: 'brute', description: 'when the brute comes within reach' },
+    });
     end('knight');
     expect(s.clock.current).toBe('brute');
-    go({ type: 'move', combatantId: 'brute', mode: 'walk', path: [{ x: 4, y: 0 }, { x: 3, y: 0 }, { x: 2, y: 0 }, { x: 1, y: 0 }] });
+    go({
+      type: 'move',
+      combatantId: 'brute',
+      mode: 'walk',
+      path: [
+        { x: 4, y: 0 },
+        { x: 3, y: 0 },
+        { x: 2, y: 0 },
+        { x: 1, y: 0 },
+      ],
+    });
     expect(s.reaction).toMatchObject({ kind: 'action-round.readied', eligible: ['knight'] });
     force(15, 1);
     const readied = go({ type: 'readied', combatantId: 'knight', targetId: 'brute' });
@@ -84,7 +106,16 @@ describe('a scripted fight', () => {
     expect(s.effects.some((e) => e.targetId === 'brute' && e.condition === 'dazed')).toBe(true);
     end('knight');
     // a charge out of the knight's threatened square provokes
-    go({ type: 'charge', combatantId: 'brute', targetId: 'archer', path: [{ x: 1, y: 1 }, { x: 1, y: 2 }, { x: 2, y: 3 }] });
+    go({
+      type: 'charge',
+      combatantId: 'brute',
+      targetId: 'archer',
+      path: [
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+        { x: 2, y: 3 },
+      ],
+    });
     expect(s.reaction).toMatchObject({ kind: 'action-round.opportunity-attack', eligible: ['knight'] });
     force(2, 10);
     const oa = go({ type: 'opportunity-attack', combatantId: 'knight' });

@@ -66,7 +66,8 @@ export function force(s: State, ...faces: number[]): State {
   return s;
 }
 
-export const act = (s: State, type: string, combatantId: string, fields: Record<string, unknown> = {}) => run(s, { type, by: gm, combatantId, ...fields });
+export const act = (s: State, type: string, combatantId: string, fields: Record<string, unknown> = {}) =>
+  run(s, { type, by: gm, combatantId, ...fields });
 export const endTurn = (s: State, combatantId: string) => run(s, { type: 'turn.end', by: gm, combatantId }).state;
 
 export function legal(s: State, id: string) {
@@ -79,12 +80,17 @@ export function events(r: { events: EngineEvent[] }, type: string): EngineEvent[
 
 export const data = (s: State, id: string) => s.combatants[id]!.data;
 export const pos = (s: State, id: string) => s.combatants[id]!.position as { x: number; y: number };
-export const conds = (s: State, id: string) => s.effects.filter((e) => e.targetId === id).map((e) => e.condition).filter(Boolean);
+export const conds = (s: State, id: string) =>
+  s.effects
+    .filter((e) => e.targetId === id)
+    .map((e) => e.condition)
+    .filter(Boolean);
 
 /** Every pending combatant of the open reaction window passes. */
 export function passAll(s: State): State {
   const w = s.reaction;
   if (!w) return s;
-  for (const id of w.eligible) if (s.reaction && s.reaction.responses[id] === 'pending') s = run(s, { type: 'reaction.pass', by: gm, combatantId: id }).state;
+  for (const id of w.eligible)
+    if (s.reaction && s.reaction.responses[id] === 'pending') s = run(s, { type: 'reaction.pass', by: gm, combatantId: id }).state;
   return s;
 }

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { act, conds, data, endTurn, events, force, gm, legal, passAll, pos, refuse, run, setup } from './helpers.js';
 
-const far = (id: string, side: string, x: number, y = 0, stats: Record<string, unknown> = {}) => ({ id, side, at: [x, y] as [number, number], stats });
+const far = (id: string, side: string, x: number, y = 0, stats: Record<string, unknown> = {}) => ({
+  id,
+  side,
+  at: [x, y] as [number, number],
+  stats,
+});
 
 describe('ASSIST [Standard]', () => {
   it('"must delay to the same point in the initiative order": assisting a skill check needs the ally next in the order', () => {
-    let { s } = setup([far('helper', 'pc', 0, 0, { skills: { lore: 2 } }), far('orc', 'npc', 9, 9), far('sage', 'pc', 1, 0, { skills: { lore: 1 } })]);
-    expect(refuse(s, { type: 'assist', by: gm, combatantId: 'helper', mode: 'skill', allyId: 'sage', skill: 'lore' }).rule).toBe('action-round.assist-delay');
+    let { s } = setup([
+      far('helper', 'pc', 0, 0, { skills: { lore: 2 } }),
+      far('orc', 'npc', 9, 9),
+      far('sage', 'pc', 1, 0, { skills: { lore: 1 } }),
+    ]);
+    expect(refuse(s, { type: 'assist', by: gm, combatantId: 'helper', mode: 'skill', allyId: 'sage', skill: 'lore' }).rule).toBe(
+      'action-round.assist-delay',
+    );
     expect(legal(s, 'helper').find((o) => o.action === 'assist-skill')?.blocked?.rule).toBe('action-round.assist-delay');
     s = act(s, 'delay', 'helper').state;
     s = endTurn(s, 'orc');
@@ -43,7 +54,10 @@ describe('ASSIST [Standard]', () => {
   });
 
   it('AID / DISTRACT: "an attack check against a Moderate DC (DC 10 + Power Level) to grant an ally a bonus ... until the start of your next turn"', () => {
-    let { s } = setup([far('helper', 'pc', 0, 0, { naturalWeapons: true }), far('orc', 'npc', 1, 0), far('ally', 'pc', 0, 1, { naturalWeapons: true })], { powerLevel: 4 });
+    let { s } = setup(
+      [far('helper', 'pc', 0, 0, { naturalWeapons: true }), far('orc', 'npc', 1, 0), far('ally', 'pc', 0, 1, { naturalWeapons: true })],
+      { powerLevel: 4 },
+    );
     s = force(s, 19);
     let r = act(s, 'assist', 'helper', { mode: 'aid', allyId: 'ally', targetId: 'orc' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 14, degrees: 2 });
@@ -57,7 +71,13 @@ describe('ASSIST [Standard]', () => {
 
   it('COMBINE: "a Lore check ... against a Hard DC (DC 10 + Power level x 2)"', () => {
     const bolt = { id: 'bolt', name: 'Bolt', range: 'ranged', rank: 4, effect: 'damage' };
-    let { s } = setup([far('helper', 'pc', 0, 0, { skills: { lore: 5 }, powers: [{ ...bolt, id: 'blast', name: 'Blast' }] }), far('ally', 'pc', 0, 1, { powers: [bolt] })], { powerLevel: 4 });
+    let { s } = setup(
+      [
+        far('helper', 'pc', 0, 0, { skills: { lore: 5 }, powers: [{ ...bolt, id: 'blast', name: 'Blast' }] }),
+        far('ally', 'pc', 0, 1, { powers: [bolt] }),
+      ],
+      { powerLevel: 4 },
+    );
     s = force(s, 15);
     const r = act(s, 'assist', 'helper', { mode: 'combine', allyId: 'ally' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 18, success: true });
@@ -67,7 +87,10 @@ describe('ASSIST [Standard]', () => {
 
 describe('ASSESSMENT [Standard, OA] and its counter', () => {
   it('ANALYZE: "+1 Advantage to Defense per degree of success against the opponent’s attacks ... up to a maximum bonus of +5"', () => {
-    let { s } = setup([far('hero', 'pc', 0, 0, { skills: { insight: 10 } }), far('orc', 'npc', 5, 0, { skills: { deception: 2 }, naturalWeapons: true })]);
+    let { s } = setup([
+      far('hero', 'pc', 0, 0, { skills: { insight: 10 } }),
+      far('orc', 'npc', 5, 0, { skills: { deception: 2 }, naturalWeapons: true }),
+    ]);
     s = force(s, 20);
     const r = act(s, 'assess', 'hero', { targetId: 'orc', skill: 'insight', benefit: 'analyze' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 12 }); // "opposed by the target’s passive Deception check"
@@ -99,7 +122,9 @@ describe('ASSESSMENT [Standard, OA] and its counter', () => {
 
 describe('GAMBIT, COMMAND, INFLUENCE', () => {
   it('GAMBIT: "a skill check vs a Mod DC ... Success grants you or an ally +1 Advantage per degree of success until the end of their next turn"', () => {
-    let { s } = setup([far('hero', 'pc', 0, 0, { skills: { acrobatics: 5 } }), far('orc', 'npc', 9, 0), far('ally', 'pc', 0, 2)], { powerLevel: 5 });
+    let { s } = setup([far('hero', 'pc', 0, 0, { skills: { acrobatics: 5 } }), far('orc', 'npc', 9, 0), far('ally', 'pc', 0, 2)], {
+      powerLevel: 5,
+    });
     s = force(s, 19);
     const r = act(s, 'gambit', 'hero', { skill: 'acrobatics', beneficiaryId: 'ally' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ dc: 15, degrees: 2 });
@@ -112,8 +137,19 @@ describe('GAMBIT, COMMAND, INFLUENCE', () => {
   });
 
   it('GAMBIT: "or a Passive Reaction or Guile if threatened"; "move at his speed -1 rank, by taking a -1 Disadvantage"', () => {
-    let { s } = setup([far('hero', 'pc', 0, 0, { skills: { acrobatics: 5 } }), far('orc', 'npc', 1, 0, { naturalWeapons: true, skills: { guile: 7 } })]);
-    const r = act(s, 'gambit', 'hero', { skill: 'acrobatics', movement: 'reduced', path: [{ x: -1, y: 0 }, { x: -2, y: 0 }, { x: -3, y: 0 }] });
+    let { s } = setup([
+      far('hero', 'pc', 0, 0, { skills: { acrobatics: 5 } }),
+      far('orc', 'npc', 1, 0, { naturalWeapons: true, skills: { guile: 7 } }),
+    ]);
+    const r = act(s, 'gambit', 'hero', {
+      skill: 'acrobatics',
+      movement: 'reduced',
+      path: [
+        { x: -1, y: 0 },
+        { x: -2, y: 0 },
+        { x: -3, y: 0 },
+      ],
+    });
     s = force(passAll(r.state), 10);
     expect(s.rolls.at(-1)!.formula).toBe('1d20+4');
     expect(s.effects.length).toBe(1);
@@ -125,16 +161,34 @@ describe('GAMBIT, COMMAND, INFLUENCE', () => {
     s = act(s, 'command', 'boss', { minionIds: ['wolf'], order: 'guard' }).state;
     expect(data(s, 'boss').slots).toMatchObject({ standard: 0, move: 0 });
     expect(refuse(s, { type: 'command', by: gm, combatantId: 'boss', minionIds: ['wolf'], order: 'sit' }).code).toBe('BUDGET_EXHAUSTED');
-    expect(refuse(setup([far('boss', 'npc', 0, 0), far('hero', 'pc', 9, 9)]).s, { type: 'command', by: gm, combatantId: 'boss', minionIds: ['hero'], order: 'x' }).rule).toBe('action-round.command');
+    expect(
+      refuse(setup([far('boss', 'npc', 0, 0), far('hero', 'pc', 9, 9)]).s, {
+        type: 'command',
+        by: gm,
+        combatantId: 'boss',
+        minionIds: ['hero'],
+        order: 'x',
+      }).rule,
+    ).toBe('action-round.command');
   });
 
   it('INFLUENCE: "Success improves or worsens ... by one step, while three degrees ... two steps"; "failure by two degrees worsens ..."', () => {
-    const scene = () => setup([far('hero', 'pc', 0, 0, { skills: { persuasion: 4 } }), far('duke', 'npc', 3, 0)], { encounterType: 'conflict' }).s;
+    const scene = () =>
+      setup([far('hero', 'pc', 0, 0, { skills: { persuasion: 4 } }), far('duke', 'npc', 3, 0)], { encounterType: 'conflict' }).s;
     let r = act(force(scene(), 10, 20), 'influence', 'hero', { targetId: 'duke', skill: 'persuasion', goal: 'improve' });
     expect(events(r, 'action-round.attitude-changed')[0]).toMatchObject({ before: 0, after: 2 });
     r = act(force(scene(), 20, 5), 'influence', 'hero', { targetId: 'duke', skill: 'persuasion', goal: 'improve' });
     expect(events(r, 'action-round.attitude-changed')[0]).toMatchObject({ after: -1 });
-    expect(refuse(run(scene(), { type: 'combatant.place', by: gm, combatantId: 'duke', position: { x: 20, y: 0 } }).state, { type: 'influence', by: gm, combatantId: 'hero', targetId: 'duke', skill: 'persuasion', goal: 'improve' }).rule).toBe('action-round.influence');
+    expect(
+      refuse(run(scene(), { type: 'combatant.place', by: gm, combatantId: 'duke', position: { x: 20, y: 0 } }).state, {
+        type: 'influence',
+        by: gm,
+        combatantId: 'hero',
+        targetId: 'duke',
+        skill: 'persuasion',
+        goal: 'improve',
+      }).rule,
+    ).toBe('action-round.influence');
   });
 });
 
@@ -151,7 +205,11 @@ describe('quick and free actions', () => {
   });
 
   it('PICK UP: "Picking up or manipulating an object requires a quick action"; DROP: "dropping a held item is a free action"', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0], items: [{ ...sword, location: 'right-hand' }] }, far('ally', 'pc', 1, 0), far('orc', 'npc', 9, 9)]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0], items: [{ ...sword, location: 'right-hand' }] },
+      far('ally', 'pc', 1, 0),
+      far('orc', 'npc', 9, 9),
+    ]);
     s = act(s, 'drop', 'hero', { what: 'item', itemId: 'sword' }).state;
     expect(s.combatants['hero']!.items[0]!.location).toBe('ground');
     s = endTurn(s, 'hero');
@@ -170,7 +228,9 @@ describe('quick and free actions', () => {
 
   it('STANCE: "Before you make an Attack on your turn ... -1 to -5 Disadvantage ... add the same number ... until the start of your next turn"', () => {
     let { s } = setup([far('hero', 'pc', 0, 0, { naturalWeapons: true }), far('orc', 'npc', 1, 0)]);
-    expect(refuse(s, { type: 'stance', by: gm, combatantId: 'hero', penalty: { on: 'defense', n: 2 }, bonus: { on: 'attack', n: 3 } }).rule).toBe('action-round.stance');
+    expect(
+      refuse(s, { type: 'stance', by: gm, combatantId: 'hero', penalty: { on: 'defense', n: 2 }, bonus: { on: 'attack', n: 3 } }).rule,
+    ).toBe('action-round.stance');
     s = act(s, 'stance', 'hero', { penalty: { on: 'defense', n: 3 }, bonus: { on: 'attack', n: 3 } }).state;
     s = force(s, 5);
     const r = act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc' });
@@ -181,13 +241,18 @@ describe('quick and free actions', () => {
     expect(events(act(s, 'attack', 'orc', { kind: 'close', targetId: 'hero' }), 'action-round.check')[0]).toMatchObject({ dc: 7 });
     const after = setup([far('hero', 'pc', 0, 0, { naturalWeapons: true }), far('orc', 'npc', 1, 0)]).s;
     const attacked = act(force(after, 5), 'attack', 'hero', { kind: 'close', targetId: 'orc' }).state;
-    expect(refuse(attacked, { type: 'stance', by: gm, combatantId: 'hero', penalty: { on: 'defense', n: 1 }, bonus: { on: 'effect', n: 1 } }).message).toContain('Before you make an Attack');
+    expect(
+      refuse(attacked, { type: 'stance', by: gm, combatantId: 'hero', penalty: { on: 'defense', n: 1 }, bonus: { on: 'effect', n: 1 } })
+        .message,
+    ).toContain('Before you make an Attack');
   });
 
   it('SWITCH ALTERNATE EFFECT [Quick]', () => {
     const powers = [{ id: 'flame', name: 'Flame', range: 'ranged', alternates: ['Flame Wall'] }];
     let { s } = setup([far('mage', 'pc', 0, 0, { powers }), far('orc', 'npc', 9, 9)]);
-    expect(refuse(s, { type: 'switch-alternate', by: gm, combatantId: 'mage', powerId: 'flame', alternate: 'Ice' }).rule).toBe('action-round.switch-alternate');
+    expect(refuse(s, { type: 'switch-alternate', by: gm, combatantId: 'mage', powerId: 'flame', alternate: 'Ice' }).rule).toBe(
+      'action-round.switch-alternate',
+    );
     s = act(s, 'switch-alternate', 'mage', { powerId: 'flame', alternate: 'Flame Wall' }).state;
     expect(data(s, 'mage').alternates).toEqual({ flame: 'Flame Wall' });
   });
@@ -199,7 +264,11 @@ describe('quick and free actions', () => {
 });
 
 describe('SPEND DESTINY, FATE, OR CORRUPTION [Free]', () => {
-  const scene = () => setup([far('hero', 'pc', 0, 0, { naturalWeapons: true, destiny: 2, fate: 1, damage: { close: 2 } }), far('orc', 'npc', 1, 0, { defense: 5 })]).s;
+  const scene = () =>
+    setup([
+      far('hero', 'pc', 0, 0, { naturalWeapons: true, destiny: 2, fate: 1, damage: { close: 2 } }),
+      far('orc', 'npc', 1, 0, { defense: 5 }),
+    ]).s;
 
   it('IMPROVE ROLL: "gain a bonus equal to the number rolled on a failed check": a miss that becomes a hit deals damage', () => {
     let s = act(force(scene(), 12), 'attack', 'hero', { kind: 'close', targetId: 'orc' }).state;
@@ -313,7 +382,14 @@ describe('SURGE [Reaction]', () => {
   });
 
   it('RESISTANCE: "Gain an immediate additional check against an ongoing effect"', () => {
-    let s = run(scene(), { type: 'effect.apply', by: gm, targetId: 'hero', name: 'snared', condition: 'hindered', data: { resist: { save: 'reflex', dc: 10 } } }).state;
+    let s = run(scene(), {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'hero',
+      name: 'snared',
+      condition: 'hindered',
+      data: { resist: { save: 'reflex', dc: 10 } },
+    }).state;
     s = force(s, 15);
     s = act(s, 'surge', 'hero', { benefit: 'resistance', effectId: s.effects[0]!.id }).state;
     expect(conds(s, 'hero')).toEqual([]);
@@ -331,8 +407,19 @@ describe('SMASH, SLAM [Reaction]', () => {
 
   it('SLAM: "+1 Advantage per 10’ moved that round before your attack, gaining up to a maximum bonus of +5" and its Toughness check', () => {
     let { s } = setup([far('hero', 'pc', 0, 0, { naturalWeapons: true, damage: { close: 2 } }), far('orc', 'npc', 6, 0)]);
-    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc', slam: true }).rule).toBe('action-round.attack-close');
-    s = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 0 }, { x: 5, y: 0 }] }).state;
+    expect(refuse(s, { type: 'attack', by: gm, combatantId: 'hero', kind: 'close', targetId: 'orc', slam: true }).rule).toBe(
+      'action-round.attack-close',
+    );
+    s = act(s, 'move', 'hero', {
+      mode: 'walk',
+      path: [
+        { x: 1, y: 0 },
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+        { x: 4, y: 0 },
+        { x: 5, y: 0 },
+      ],
+    }).state;
     s = force(s, 10, 20, 1);
     const r = act(s, 'attack', 'hero', { kind: 'close', targetId: 'orc', slam: true });
     const rolls = events(r, 'dice.rolled');
@@ -381,22 +468,35 @@ describe('variable actions: powers, skills, tools, complex weapons', () => {
       { id: 'charm', name: 'Charm', range: 'court', effect: 'affliction', condition: 'entranced' },
       { id: 'slander', name: 'Slander', range: 'gossip' },
     ];
-    const { s } = setup([far('mage', 'pc', 0, 0, { powers }), far('orc', 'npc', 1, 0, { naturalWeapons: true }), far('gob', 'npc', 5, 0), far('king', 'npc', 40, 0)]);
-    expect(refuse(s, { type: 'use-power', by: gm, combatantId: 'mage', powerId: 'bolt', targetIds: ['orc'] }).rule).toBe('action-round.power-ranged');
+    const { s } = setup([
+      far('mage', 'pc', 0, 0, { powers }),
+      far('orc', 'npc', 1, 0, { naturalWeapons: true }),
+      far('gob', 'npc', 5, 0),
+      far('king', 'npc', 40, 0),
+    ]);
+    expect(refuse(s, { type: 'use-power', by: gm, combatantId: 'mage', powerId: 'bolt', targetIds: ['orc'] }).rule).toBe(
+      'action-round.power-ranged',
+    );
     expect(act(s, 'use-power', 'mage', { powerId: 'bolt', targetIds: ['gob'] }).state.reaction?.eligible).toEqual(['orc']);
     expect(act(force(s, 20, 1), 'use-power', 'mage', { powerId: 'touch', targetIds: ['orc'] }).state.reaction).toBeNull();
     const personal = act(s, 'use-power', 'mage', { powerId: 'skin' });
     expect(personal.state.reaction).toBeNull();
     expect(events(personal, 'action-round.spent')[0]).toMatchObject({ actionType: 'move' });
     expect(act(force(s, 20, 1), 'use-power', 'mage', { powerId: 'charm', targetIds: ['gob'] }).state.reaction).toBeNull();
-    expect(refuse(s, { type: 'use-power', by: gm, combatantId: 'mage', powerId: 'slander', targetIds: ['gob'] }).rule).toBe('action-round.power-gossip');
+    expect(refuse(s, { type: 'use-power', by: gm, combatantId: 'mage', powerId: 'slander', targetIds: ['gob'] }).rule).toBe(
+      'action-round.power-gossip',
+    );
     expect(act(s, 'use-power', 'mage', { powerId: 'slander', targetIds: ['king'] }).state.reaction?.eligible).toEqual(['orc']);
   });
 });
 
 describe('legalActions', () => {
   it('gives every action with its type, its cost in the budget (substitutions included), whom it provokes and why it is blocked', () => {
-    let { s } = setup([far('hero', 'pc', 0, 0, { naturalWeapons: true, range: 10 }), far('orc', 'npc', 1, 0, { naturalWeapons: true }), far('gob', 'npc', 5, 0)]);
+    let { s } = setup([
+      far('hero', 'pc', 0, 0, { naturalWeapons: true, range: 10 }),
+      far('orc', 'npc', 1, 0, { naturalWeapons: true }),
+      far('gob', 'npc', 5, 0),
+    ]);
     let opts = legal(s, 'hero');
     const ranged = opts.find((o) => o.action === 'attack-ranged')!;
     expect(ranged).toMatchObject({ kind: 'standard', cost: { standard: 1 }, allowed: true, provokes: { from: ['orc'] } });
@@ -405,14 +505,29 @@ describe('legalActions', () => {
     expect(opts.find((o) => o.action === 'opportunity-attack')).toMatchObject({ allowed: false, kind: 'reaction' });
     s = act(s, 'ammo', 'hero', { mode: 'draw' }).state;
     s = act(s, 'defend', 'hero').state;
-    s = run(s, { type: 'combatant.update', by: gm, combatantId: 'hero', changes: { items: [{ id: 'a', name: 'A', location: 'carried' }, { id: 'b', name: 'B', location: 'carried' }] } }).state;
+    s = run(s, {
+      type: 'combatant.update',
+      by: gm,
+      combatantId: 'hero',
+      changes: {
+        items: [
+          { id: 'a', name: 'A', location: 'carried' },
+          { id: 'b', name: 'B', location: 'carried' },
+        ],
+      },
+    }).state;
     s = act(s, 'draw', 'hero', { itemId: 'a' }).state;
     opts = legal(s, 'hero');
     expect(opts.find((o) => o.action === 'draw')).toMatchObject({ allowed: true, cost: { move: 1 } });
-    expect(opts.find((o) => o.action === 'defend')).toMatchObject({ allowed: false, blocked: { code: 'BUDGET_EXHAUSTED', rule: 'action-round.one-standard' } });
+    expect(opts.find((o) => o.action === 'defend')).toMatchObject({
+      allowed: false,
+      blocked: { code: 'BUDGET_EXHAUSTED', rule: 'action-round.one-standard' },
+    });
     expect(opts.find((o) => o.action === 'charge')?.blocked?.rule).toBe('action-round.one-standard');
     // the other side, off turn: only reactions, talk and spends
-    const orc = legal(s, 'orc').filter((o) => o.allowed).map((o) => o.action);
+    const orc = legal(s, 'orc')
+      .filter((o) => o.allowed)
+      .map((o) => o.action);
     expect(orc).toContain('talk');
     expect(orc).toContain('surge-edge');
     expect(orc).not.toContain('defend');

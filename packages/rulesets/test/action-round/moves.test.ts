@@ -7,22 +7,34 @@ const line = (x0: number, x1: number, y = 0) => Array.from({ length: x1 - x0 + 1
 
 describe('MOVE [Move, OA from Movement]', () => {
   it('WALK: "up to your normal speed rank ... rank 0 ground speed for most people (up to 30 feet)" = 6 squares', () => {
-    const { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 9] }]);
+    const { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 9] },
+    ]);
     expect(refuse(s, { type: 'move', by: gm, combatantId: 'hero', mode: 'walk', path: line(1, 7) }).message).toContain('more than the 6');
     expect(pos(act(s, 'move', 'hero', { mode: 'walk', path: line(1, 6) }).state, 'hero')).toEqual({ x: 6, y: 0 });
     // a faster character: rank 1 = 60 feet = 12 squares
-    const f = setup([{ id: 'hero', side: 'pc', at: [0, 0], stats: { speedRank: 1 } }, { id: 'orc', side: 'npc', at: [0, 9] }]).s;
+    const f = setup([
+      { id: 'hero', side: 'pc', at: [0, 0], stats: { speedRank: 1 } },
+      { id: 'orc', side: 'npc', at: [0, 9] },
+    ]).s;
     expect(pos(act(f, 'move', 'hero', { mode: 'walk', path: line(1, 12) }).state, 'hero')).toEqual({ x: 12, y: 0 });
   });
 
   it('SQUEEZE: "at your normal speed -1 rank (typically 15 feet)"', () => {
-    const { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 9] }]);
+    const { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 9] },
+    ]);
     expect(refuse(s, { type: 'move', by: gm, combatantId: 'hero', mode: 'squeeze', path: line(1, 4) }).message).toContain('3');
     expect(pos(act(s, 'move', 'hero', { mode: 'squeeze', path: line(1, 3) }).state, 'hero')).toEqual({ x: 3, y: 0 });
   });
 
   it('CRAWL: "While prone, you can only move by crawling. You crawl at your normal speed -3 ranks (typically 5 feet)."', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 9] }]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 9] },
+    ]);
     expect(refuse(s, { type: 'move', by: gm, combatantId: 'hero', mode: 'crawl', path: line(1, 1) }).rule).toBe('action-round.crawl');
     s = act(s, 'drop', 'hero', { what: 'prone' }).state;
     expect(refuse(s, { type: 'move', by: gm, combatantId: 'hero', mode: 'walk', path: line(1, 1) }).rule).toBe('action-round.crawl');
@@ -31,7 +43,10 @@ describe('MOVE [Move, OA from Movement]', () => {
   });
 
   it('RUN: an Athletics check vs Moderate DC "as a free action": one or more degrees = +1 speed rank for one round', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 19] }]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 19] },
+    ]);
     s = force(s, 15, 20);
     const r = act(s, 'move', 'hero', { mode: 'run', path: line(1, 12) });
     expect(pos(r.state, 'hero')).toEqual({ x: 12, y: 0 });
@@ -40,7 +55,10 @@ describe('MOVE [Move, OA from Movement]', () => {
   });
 
   it('RUN: "can cause Fatigue. You can make a Moderate DC Endurance check ... Running for successive rounds increases the degrees of success needed"', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 19] }]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 19] },
+    ]);
     // round 1: endurance succeeds with one degree (15 vs 15)
     s = force(s, 15, 15);
     s = act(s, 'move', 'hero', { mode: 'run', path: line(1, 12) }).state;
@@ -53,7 +71,10 @@ describe('MOVE [Move, OA from Movement]', () => {
   });
 
   it('a failed run check leaves the normal speed', () => {
-    let { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [0, 19] }]);
+    let { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [0, 19] },
+    ]);
     s = force(s, 2);
     expect(refuse(force(s), { type: 'move', by: gm, combatantId: 'hero', mode: 'run', path: line(1, 12) }).code).toBe('ILLEGAL_ACTION');
   });
@@ -61,8 +82,13 @@ describe('MOVE [Move, OA from Movement]', () => {
 
 describe('OPPORTUNITY ATTACK [Reaction] and threatened squares', () => {
   it('"you threaten all squares into which you can make a melee attack ... all squares adjacent to your space (including diagonally)"', () => {
-    const { s } = setup([{ id: 'orc', side: 'npc', at: [5, 5], stats: { naturalWeapons: true } }, { id: 'hero', side: 'pc', at: [0, 0] }]);
-    const sq = threatenedSquares(s, s.options as never, s.combatants['orc'] as C).map((p) => `${p.x},${p.y}`).sort();
+    const { s } = setup([
+      { id: 'orc', side: 'npc', at: [5, 5], stats: { naturalWeapons: true } },
+      { id: 'hero', side: 'pc', at: [0, 0] },
+    ]);
+    const sq = threatenedSquares(s, s.options as never, s.combatants['orc'] as C)
+      .map((p) => `${p.x},${p.y}`)
+      .sort();
     expect(sq).toEqual(['4,4', '4,5', '4,6', '5,4', '5,6', '6,4', '6,5', '6,6']);
   });
 
@@ -71,20 +97,41 @@ describe('OPPORTUNITY ATTACK [Reaction] and threatened squares', () => {
       { id: 'hero', side: 'pc', at: [0, 0] },
       { id: 'orc', side: 'npc', at: [1, 1], stats: { naturalWeapons: true, damage: { close: 3 } } },
     ]);
-    const r = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }, { x: 0, y: 3 }] });
+    const r = act(s, 'move', 'hero', {
+      mode: 'walk',
+      path: [
+        { x: 0, y: 1 },
+        { x: 0, y: 2 },
+        { x: 0, y: 3 },
+      ],
+    });
     expect(r.state.reaction).toMatchObject({ kind: 'action-round.opportunity-attack', eligible: ['orc'] });
     expect(pos(r.state, 'hero')).toEqual({ x: 0, y: 0 });
     s = force(r.state, 15, 1);
     const oa = run(s, { type: 'opportunity-attack', by: gm, combatantId: 'orc' });
-    expect(events(oa, 'action-round.attack-resolved')[0]).toMatchObject({ combatantId: 'orc', targetId: 'hero', kind: 'close', action: 'opportunity-attack' });
+    expect(events(oa, 'action-round.attack-resolved')[0]).toMatchObject({
+      combatantId: 'orc',
+      targetId: 'hero',
+      kind: 'close',
+      action: 'opportunity-attack',
+    });
     // the provoking movement resumes: the orc already reacted this turn, so no second window
     expect(pos(oa.state, 'hero')).toEqual({ x: 0, y: 3 });
     expect(oa.state.reaction).toBeNull();
   });
 
   it('"If you’re unarmed, you don’t normally threaten any squares and thus can’t make Opportunity Attacks"', () => {
-    const { s } = setup([{ id: 'hero', side: 'pc', at: [0, 0] }, { id: 'orc', side: 'npc', at: [1, 1] }]);
-    const r2 = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] });
+    const { s } = setup([
+      { id: 'hero', side: 'pc', at: [0, 0] },
+      { id: 'orc', side: 'npc', at: [1, 1] },
+    ]);
+    const r2 = act(s, 'move', 'hero', {
+      mode: 'walk',
+      path: [
+        { x: 0, y: 1 },
+        { x: 0, y: 2 },
+      ],
+    });
     expect(r2.state.reaction).toBeNull();
     expect(threatenedSquares(s, s.options as never, s.combatants['orc'] as C)).toEqual([]);
   });
@@ -159,7 +206,17 @@ describe('OPPORTUNITY ATTACK [Reaction] and threatened squares', () => {
         { id: 'orc', side: 'npc', at: [1, 0], stats: { naturalWeapons: true } },
         { id: 'gob', side: 'npc', at: [9, 9] },
       ]).s;
-    expect(refuse(scene(), { type: 'withdraw', by: gm, combatantId: 'hero', path: [{ x: -1, y: 0 }, { x: -2, y: 0 }] }).message).toContain('more than the 1');
+    expect(
+      refuse(scene(), {
+        type: 'withdraw',
+        by: gm,
+        combatantId: 'hero',
+        path: [
+          { x: -1, y: 0 },
+          { x: -2, y: 0 },
+        ],
+      }).message,
+    ).toContain('more than the 1');
     expect(act(scene(), 'withdraw', 'hero', { path: [{ x: -1, y: 0 }] }).state.reaction).toBeNull();
     // sideways is not "away": it provokes
     expect(act(scene(), 'withdraw', 'hero', { path: [{ x: 0, y: 1 }] }).state.reaction?.eligible).toEqual(['orc']);
@@ -172,7 +229,16 @@ describe('OPPORTUNITY ATTACK [Reaction] and threatened squares', () => {
       { id: 'orc', side: 'npc', at: [1, 1], stats: { naturalWeapons: true } },
     ]);
     s = act(s, 'surge', 'orc', { benefit: 'edge' }).state;
-    expect(act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }, { x: 0, y: 3 }] }).state.reaction).toBeNull();
+    expect(
+      act(s, 'move', 'hero', {
+        mode: 'walk',
+        path: [
+          { x: 0, y: 1 },
+          { x: 0, y: 2 },
+          { x: 0, y: 3 },
+        ],
+      }).state.reaction,
+    ).toBeNull();
   });
 });
 

@@ -47,7 +47,11 @@ function commandFor(s: State, pick: number[]): Record<string, unknown> {
   const [k = 0, t = 0, d = 0, n = 1] = pick;
   const w = s.reaction;
   // mostly the acting (or reacting) character, sometimes someone else (off-turn talk, surges, delayed turns)
-  const actor = w ? (w.eligible.find((id) => w.responses[id] === 'pending') ?? IDS[0]!) : n % 4 === 3 ? IDS[(t + 1) % IDS.length]! : (s.clock.current ?? IDS[t % IDS.length]!);
+  const actor = w
+    ? (w.eligible.find((id) => w.responses[id] === 'pending') ?? IDS[0]!)
+    : n % 4 === 3
+      ? IDS[(t + 1) % IDS.length]!
+      : (s.clock.current ?? IDS[t % IDS.length]!);
   const target = IDS[t % IDS.length]!;
   const me = s.combatants[actor];
   const p = (me?.position as { x: number; y: number } | null) ?? { x: 0, y: 0 };
@@ -71,7 +75,12 @@ function commandFor(s: State, pick: number[]): Record<string, unknown> {
     { type: 'opportunity-attack' },
     { type: 'stunt', targetId: target, benefit: ['push', 'pull', 'grab', 'afflict', 'disarm', 'break'][n % 6] },
     { type: 'counter-stunt', benefit: 'push' },
-    { type: 'ready', action: 'attack', params: { kind: 'close' }, trigger: { event: ['acts', 'moves', 'attacks', 'enters-reach'][n % 4], by: null } },
+    {
+      type: 'ready',
+      action: 'attack',
+      params: { kind: 'close' },
+      trigger: { event: ['acts', 'moves', 'attacks', 'enters-reach'][n % 4], by: null },
+    },
     { type: 'readied', targetId: target },
     { type: 'charge', targetId: target },
     { type: 'use-power', powerId: 'burst', targetIds: [target] },

@@ -24,7 +24,11 @@ describe('the round and its budget', () => {
     s = act(s, 'draw', 'hero', { itemId: 'sword' }).state;
     expect(data(s, 'hero').slots).toEqual({ standard: 0, move: 0, quick: 0 });
     // only the rest of the open walk remains (it began after the standard action, so it is not split)
-    expect(legal(s, 'hero').filter((o) => o.allowed && ['standard', 'move', 'quick'].includes(o.kind!)).map((o) => o.action)).toEqual(['move-walk']);
+    expect(
+      legal(s, 'hero')
+        .filter((o) => o.allowed && ['standard', 'move', 'quick'].includes(o.kind!))
+        .map((o) => o.action),
+    ).toEqual(['move-walk']);
   });
 
   it('"You’re limited to one standard action each round": a second standard action is refused', () => {
@@ -38,7 +42,17 @@ describe('the round and its budget', () => {
 
   it('"or substitute an additional move action for your standard action": two moves, then no standard', () => {
     let s = duel();
-    s = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }, { x: 0, y: 3 }, { x: 0, y: 4 }, { x: 0, y: 5 }, { x: 0, y: 6 }] }).state;
+    s = act(s, 'move', 'hero', {
+      mode: 'walk',
+      path: [
+        { x: 0, y: 1 },
+        { x: 0, y: 2 },
+        { x: 0, y: 3 },
+        { x: 0, y: 4 },
+        { x: 0, y: 5 },
+        { x: 0, y: 6 },
+      ],
+    }).state;
     const r = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 7 }] });
     expect(events(r, 'action-round.spent')[0]).toMatchObject({ actionType: 'move', slot: 'standard' });
     s = r.state;
@@ -110,7 +124,14 @@ describe('the round and its budget', () => {
 
   it('"NO ACTION No Limit": delaying and end-of-turn resistance checks spend nothing', () => {
     let s = duel();
-    s = run(s, { type: 'effect.apply', by: gm, targetId: 'hero', name: 'dazed', condition: 'dazed', data: { resist: { save: 'will', dc: 5 } } }).state;
+    s = run(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'hero',
+      name: 'dazed',
+      condition: 'dazed',
+      data: { resist: { save: 'will', dc: 5 } },
+    }).state;
     s = force(s, 10);
     const r = run(s, { type: 'turn.end', by: gm, combatantId: 'hero' });
     expect(events(r, 'action-round.check')[0]).toMatchObject({ kind: 'resistance', success: true });
@@ -163,7 +184,13 @@ describe('the round and its budget', () => {
 
   it('"You cannot, however, normally split up your move action before and after your standard action."', () => {
     let s = duel();
-    s = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] }).state;
+    s = act(s, 'move', 'hero', {
+      mode: 'walk',
+      path: [
+        { x: 0, y: 1 },
+        { x: 0, y: 2 },
+      ],
+    }).state;
     // continuing the same move action before the standard action is fine
     s = act(s, 'move', 'hero', { mode: 'walk', path: [{ x: 0, y: 3 }] }).state;
     s = act(s, 'defend', 'hero').state;
@@ -252,8 +279,22 @@ describe('delay [No action]', () => {
 
   it('"Beneficial effects lasting until the end of your turn end when you choose to delay, but harmful effects ... last until after you act"', () => {
     let s = duel();
-    s = run(s, { type: 'effect.apply', by: gm, targetId: 'hero', name: 'blessed', duration: { unit: 'turn', count: 1 }, data: { beneficial: true } }).state;
-    s = run(s, { type: 'effect.apply', by: gm, targetId: 'hero', name: 'dazzled', duration: { unit: 'turn', count: 1 }, data: { beneficial: false } }).state;
+    s = run(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'hero',
+      name: 'blessed',
+      duration: { unit: 'turn', count: 1 },
+      data: { beneficial: true },
+    }).state;
+    s = run(s, {
+      type: 'effect.apply',
+      by: gm,
+      targetId: 'hero',
+      name: 'dazzled',
+      duration: { unit: 'turn', count: 1 },
+      data: { beneficial: false },
+    }).state;
     s = act(s, 'delay', 'hero').state;
     const names = s.effects.filter((e) => e.targetId === 'hero').map((e) => e.name);
     expect(names).toEqual(['dazzled']);
@@ -270,7 +311,11 @@ describe('ready [Standard]', () => {
       { id: 'archer', side: 'pc', at: [0, 0], stats: { range: 20, attack: { ranged: 5 } } },
       { id: 'orc', side: 'npc', at: [6, 0], stats: { naturalWeapons: true } },
     ]);
-    s = act(s, 'ready', 'archer', { action: 'attack', params: { kind: 'ranged' }, trigger: { event: 'moves', by: 'orc', description: 'when the orc moves' } }).state;
+    s = act(s, 'ready', 'archer', {
+      action: 'attack',
+      params: { kind: 'ranged' },
+      trigger: { event: 'moves', by: 'orc', description: 'when the orc moves' },
+    }).state;
     return s;
   }
 
@@ -287,7 +332,12 @@ describe('ready [Standard]', () => {
     expect(s.reaction).toMatchObject({ kind: 'action-round.readied', eligible: ['archer'] });
     s = force(s, 19, 10);
     const r = act(s, 'readied', 'archer', { targetId: 'orc' });
-    expect(events(r, 'action-round.attack-resolved')[0]).toMatchObject({ combatantId: 'archer', targetId: 'orc', kind: 'ranged', hit: true });
+    expect(events(r, 'action-round.attack-resolved')[0]).toMatchObject({
+      combatantId: 'archer',
+      targetId: 'orc',
+      kind: 'ranged',
+      hit: true,
+    });
     expect(data(r.state, 'archer').readied).toBeNull();
     expect(r.state.reaction).toBeNull();
     expect(r.state.clock.current).toBe('orc');
@@ -308,7 +358,10 @@ describe('ready [Standard]', () => {
   });
 
   it('"You can ready a single standard action, which can be exchanged for a move or quick action"', () => {
-    let { s } = setup([{ id: 'a', side: 'pc', at: [0, 0], items: [sword] }, { id: 'b', side: 'npc', at: [5, 5] }]);
+    let { s } = setup([
+      { id: 'a', side: 'pc', at: [0, 0], items: [sword] },
+      { id: 'b', side: 'npc', at: [5, 5] },
+    ]);
     s = act(s, 'ready', 'a', { action: 'draw', params: { itemId: 'sword' }, trigger: { event: 'acts', by: null } }).state;
     expect(data(s, 'a').readied?.as).toBe('quick');
   });

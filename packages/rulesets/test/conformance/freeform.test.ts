@@ -18,7 +18,14 @@ conformance(freeform, {
     const id = ids[pick % ids.length]!;
     const gm = { role: 'gm' } as const;
     const tools = [
-      { type: 'effect.apply', by: gm, targetId: id, name: 'Stunned', condition: 'stunned', duration: { unit: pick % 2 ? 'turns' : 'rounds', count: 1 + (pick % 3) } },
+      {
+        type: 'effect.apply',
+        by: gm,
+        targetId: id,
+        name: 'Stunned',
+        condition: 'stunned',
+        duration: { unit: pick % 2 ? 'turns' : 'rounds', count: 1 + (pick % 3) },
+      },
       { type: 'combatant.adjust', by: gm, combatantId: id, vital: 'hp', amount: 1 + (pick % 5) },
       { type: 'initiative.set', by: gm, combatantId: id, value: pick % 20 },
       { type: 'act', by: gm, combatantId: id, kind: 'other', description: 'the GM acts out of turn' },

@@ -24,7 +24,10 @@ class Table {
     return r.error;
   }
   add(id: string, stats: Record<string, unknown> = { hp: 10 }, controller: string | null = null) {
-    return this.do({ type: 'combatant.add', combatant: { id, name: id.toUpperCase(), side: controller ? 'pcs' : 'npcs', controller, stats } });
+    return this.do({
+      type: 'combatant.add',
+      combatant: { id, name: id.toUpperCase(), side: controller ? 'pcs' : 'npcs', controller, stats },
+    });
   }
   data(id: string) {
     return this.s.combatants[id]!.data as Record<string, unknown>;
@@ -54,7 +57,10 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     const events = t.do({ type: 'combat.start' });
     const rolls = events.filter((e) => e.type === 'dice.rolled' && e.purpose === 'initiative');
     // the bonus is rolled with the dice, so the log shows the roll that made the value
-    expect(rolls.map((r) => [r.combatantId, r.formula])).toEqual([['a', '1d1+40'], ['b', '1d6+100']]);
+    expect(rolls.map((r) => [r.combatantId, r.formula])).toEqual([
+      ['a', '1d1+40'],
+      ['b', '1d6+100'],
+    ]);
     expect(t.data('a').initiative).toBe(41);
     expect(t.data('b').initiative).toBeGreaterThanOrEqual(101);
     expect(t.s.clock.order).toEqual(['c', 'b', 'a']);
@@ -69,7 +75,10 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
     t.do({ type: 'dice.force', formula: '1d20', total: 3 });
     t.do({ type: 'dice.force', formula: '1d20', total: 17 });
     const events = t.do({ type: 'combat.start' });
-    expect(events.filter((e) => e.type === 'freeform.tie-broken').map((e) => [e.combatantId, e.roll])).toEqual([['a', 3], ['b', 17]]);
+    expect(events.filter((e) => e.type === 'freeform.tie-broken').map((e) => [e.combatantId, e.roll])).toEqual([
+      ['a', 3],
+      ['b', 17],
+    ]);
     expect(t.s.clock.order).toEqual(['b', 'a']);
   });
 
@@ -86,7 +95,8 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
 
   it('"There is no action economy: a combatant may take any number of actions on its turn."', () => {
     const t = fight();
-    for (let i = 0; i < 5; i++) t.do({ type: 'act', by: p1, combatantId: 'a', kind: 'attack', description: 'slash', targetId: 'b', roll: '1d20+4' });
+    for (let i = 0; i < 5; i++)
+      t.do({ type: 'act', by: p1, combatantId: 'a', kind: 'attack', description: 'slash', targetId: 'b', roll: '1d20+4' });
     expect(t.data('a').actions).toBe(5);
     expect(t.events.find((e) => e.type === 'dice.rolled')).toMatchObject({ formula: '1d20+4', purpose: 'slash', combatantId: 'a' });
     expect(t.events.find((e) => e.type === 'freeform.acted')).toMatchObject({ kind: 'attack', targetId: 'b', rolled: true });
@@ -140,10 +150,17 @@ describe('freeform (docs/rulesets/freeform.md)', () => {
 
   it('"A combatant has a named vital only when its stat `vitals` gives it a maximum (a Bandit has no Mana)".', () => {
     const t = fight({ vitals: ['Mana', 'Stress'], risingVitals: ['Stress'] });
-    expect(t.refuse({ type: 'combatant.adjust', combatantId: 'c', vital: 'Mana', amount: 1 })).toMatchObject({ rule: 'freeform.vitals', message: 'C has no vital "Mana".' });
+    expect(t.refuse({ type: 'combatant.adjust', combatantId: 'c', vital: 'Mana', amount: 1 })).toMatchObject({
+      rule: 'freeform.vitals',
+      message: 'C has no vital "Mana".',
+    });
     const change = (id: string) => legalActions(freeform, t.s, id).find((o) => o.command === 'vital')?.params?.[0]?.options;
     expect(change('c')).toEqual([{ value: 'hp', label: 'HP' }]);
-    expect(change('b')).toEqual([{ value: 'hp', label: 'HP' }, { value: 'Mana', label: 'Mana' }, { value: 'Stress', label: 'Stress' }]);
+    expect(change('b')).toEqual([
+      { value: 'hp', label: 'HP' },
+      { value: 'Mana', label: 'Mana' },
+      { value: 'Stress', label: 'Stress' },
+    ]);
   });
 
   it('"Vitals are HP and the ones the GM names for the encounter": the display names each one, with its maximum and direction.', () => {

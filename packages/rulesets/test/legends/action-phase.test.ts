@@ -154,7 +154,11 @@ describe('legends: the action phase', () => {
 
   it('GM-defined and Ability-granted actions are played like the built-in ones', () => {
     const t = started([
-      { id: 'a1', side: 'h', stats: { actions: [{ key: 'war-cry', name: 'War cry', kinds: ['free'], tags: ['verbal'], repeatable: false }] } },
+      {
+        id: 'a1',
+        side: 'h',
+        stats: { actions: [{ key: 'war-cry', name: 'War cry', kinds: ['free'], tags: ['verbal'], repeatable: false }] },
+      },
       { id: 'b1', side: 'f' },
     ]);
     t.do({ type: 'act', combatantId: 'a1', action: 'war-cry' });
@@ -173,7 +177,10 @@ describe('legends: the action phase', () => {
 
 describe('legends: everyone down', () => {
   it('when every character is unconscious the turns are not skipped (no endless rounds)', () => {
-    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }]);
+    const t = started([
+      { id: 'a1', side: 'h' },
+      { id: 'b1', side: 'f' },
+    ]);
     t.do({ type: 'effect.apply', targetId: 'b1', name: 'Down', condition: 'unconscious' });
     t.do({ type: 'effect.apply', targetId: 'a1', name: 'Down', condition: 'unconscious' });
     t.do({ type: 'turn.end', combatantId: 'a1' });
@@ -185,7 +192,10 @@ describe('legends: everyone down', () => {
 
 describe('legends: everyone removed', () => {
   it('removing every combatant leaves the round waiting instead of looping', () => {
-    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }]);
+    const t = started([
+      { id: 'a1', side: 'h' },
+      { id: 'b1', side: 'f' },
+    ]);
     t.do({ type: 'combatant.remove', combatantId: 'b1' });
     t.do({ type: 'combatant.remove', combatantId: 'a1' });
     expect(t.clock.order).toEqual([]);

@@ -47,7 +47,10 @@ describe('legends: attacks get an outcome (option attackOutcome)', () => {
   });
 
   it('"Without competence, both melee and ranged attacks are much less effective.": one Hindrance die (the worst kept)', () => {
-    const t = started([{ id: 'a1', side: 'pcs', DEX: 8, items: [knife('k1')], position: eng }, { id: 'b1', side: 'npcs', DEX: 8, position: eng }]);
+    const t = started([
+      { id: 'a1', side: 'pcs', DEX: 8, items: [knife('k1')], position: eng },
+      { id: 'b1', side: 'npcs', DEX: 8, position: eng },
+    ]);
     t.skipTo('action', 1);
     t.endTurnsUntil('a1');
     t.forceFaces('2d12kh1', [3, 11]);
@@ -76,7 +79,9 @@ describe('legends: attacks get an outcome (option attackOutcome)', () => {
   it('the GM rules a miss: no wounds; healing below the toughness brings a taken-out character back', () => {
     const t = inAction({ endWhenOneSideStands: false }, 3);
     t.forceFaces('1d12', [2]);
-    const a = t.do({ type: 'act', combatantId: 'a1', action: 'melee-attack', targetId: 'b1', weaponId: 'k1' }).find((e) => e.type === 'legends.attackRolled')!.attack as { id: string };
+    const a = t
+      .do({ type: 'act', combatantId: 'a1', action: 'melee-attack', targetId: 'b1', weaponId: 'k1' })
+      .find((e) => e.type === 'legends.attackRolled')!.attack as { id: string };
     t.do({ type: 'resolveAttack', attackId: a.id, hit: false });
     expect(t.c('b1').data.wounds).toBe(0);
     t.do({ type: 'combatant.adjust', combatantId: 'b1', vital: 'wounds', amount: 3 });

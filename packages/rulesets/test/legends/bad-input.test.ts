@@ -23,7 +23,7 @@ describe('legends: bad input', () => {
     t.refuse({ type: 'turn.end', by: player('p2'), combatantId: 'a2' }, 'legends.turns', 'NOT_YOUR_TURN');
   });
 
-  it('acting for another side (or another player\'s character) is NOT_AUTHORIZED', () => {
+  it("acting for another side (or another player's character) is NOT_AUTHORIZED", () => {
     const t = started(specs);
     t.refuse({ type: 'act', by: player('p1'), combatantId: 'b1', action: 'speak' }, 'engine.roles', 'NOT_AUTHORIZED');
     t.refuse({ type: 'act', by: player('p2'), combatantId: 'a1', action: 'speak' }, 'engine.roles', 'NOT_AUTHORIZED');
@@ -52,10 +52,26 @@ describe('legends: bad input', () => {
 
   it('stats that fail the schema get INVALID_STATS naming legends.stats', () => {
     const t = new Table();
-    t.refuse({ type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 'quick', SPD: 5, STR: 5 } } }, 'legends.stats', 'INVALID_STATS');
-    t.refuse({ type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5 } } }, 'legends.stats', 'INVALID_STATS');
-    t.refuse({ type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5, STR: 5, encumbrance: -1 } } }, 'legends.stats', 'INVALID_STATS');
-    t.refuse({ type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5, STR: 5, wings: true } } }, 'legends.stats', 'INVALID_STATS');
+    t.refuse(
+      { type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 'quick', SPD: 5, STR: 5 } } },
+      'legends.stats',
+      'INVALID_STATS',
+    );
+    t.refuse(
+      { type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5 } } },
+      'legends.stats',
+      'INVALID_STATS',
+    );
+    t.refuse(
+      { type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5, STR: 5, encumbrance: -1 } } },
+      'legends.stats',
+      'INVALID_STATS',
+    );
+    t.refuse(
+      { type: 'combatant.add', combatant: { id: 'x', name: 'X', side: 'h', stats: { DEX: 5, SPD: 5, STR: 5, wings: true } } },
+      'legends.stats',
+      'INVALID_STATS',
+    );
     t.add({ id: 'x', side: 'h' });
     t.refuse({ type: 'combatant.setStat', combatantId: 'x', stat: 'SPD', value: 'fast' }, 'legends.stats', 'INVALID_STATS');
     t.do({ type: 'combatant.setStat', combatantId: 'x', stat: 'SPD', value: 9 });
@@ -81,7 +97,13 @@ describe('legends: legalActions', () => {
     const t = started(specs);
     const opts = t.legal('a1');
     const speak = opts.find((o) => o.action === 'speak')!;
-    expect(speak).toMatchObject({ command: 'act', kind: 'free', cost: { free: 1 }, allowed: true, template: { combatantId: 'a1', action: 'speak', as: 'free' } });
+    expect(speak).toMatchObject({
+      command: 'act',
+      kind: 'free',
+      cost: { free: 1 },
+      allowed: true,
+      template: { combatantId: 'a1', action: 'speak', as: 'free' },
+    });
     const inv = opts.filter((o) => o.action === 'inventory').map((o) => o.kind);
     expect(inv).toEqual(['minor', 'major']);
     const bypass = opts.find((o) => o.action === 'bypass')!;
@@ -107,14 +129,19 @@ describe('legends: legalActions', () => {
     const t = started(specs);
     t.skipTo('movement', 2);
     const opts = t.legal('a1');
-    expect(opts.filter((o) => o.allowed).map((o) => o.command).sort()).toEqual(['move', 'prepareReaction', 'stay']);
+    expect(
+      opts
+        .filter((o) => o.allowed)
+        .map((o) => o.command)
+        .sort(),
+    ).toEqual(['move', 'prepareReaction', 'stay']);
     expect(opts.find((o) => o.command === 'prepareReaction')!.params![0]!.options).toEqual(['a2', 'b1', 'b2']);
     expect(t.legal('a2').every((o) => !o.allowed)).toBe(true);
   });
 });
 
 describe('legends: what players see', () => {
-  it('the GM\'s prepared reactive movement and hidden characters stay out of the players\' view', async () => {
+  it("the GM's prepared reactive movement and hidden characters stay out of the players' view", async () => {
     const { projectState } = await import('@fray/engine');
     const t = started([
       { id: 'a1', side: 'h', controller: 'p1' },

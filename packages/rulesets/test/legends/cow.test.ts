@@ -54,12 +54,31 @@ const extra = (s: EncounterState, pick: (n: number) => number): Record<string, u
     { type: 'leaveGroup', by: gm, combatantId: c },
     { type: 'combatant.place', by: gm, combatantId: c, position: { zone: ['main', 'yard'][pick(2)], area: null } },
     { type: 'react', by: gm, combatantId: s.reaction?.eligible[0] ?? c, destination: { join: ids[pick(ids.length)] ?? c } },
-    ...((s.rs as { pending: { combatantId: string; finished?: boolean }[] }).pending
+    ...(s.rs as { pending: { combatantId: string; finished?: boolean }[] }).pending
       .filter((p) => !p.finished)
-      .map((p) => ({ type: 'finishMove', by: gm, combatantId: p.combatantId, rush: ['self', 'external', 'none'][pick(3)], keepTogether: pick(2) === 0 }))),
+      .map((p) => ({
+        type: 'finishMove',
+        by: gm,
+        combatantId: p.combatantId,
+        rush: ['self', 'external', 'none'][pick(3)],
+        keepTogether: pick(2) === 0,
+      })),
     { type: 'move', by: gm, combatantId: c, destination: { join: ids[pick(ids.length)] ?? c, mode: 'engage' } },
-    { type: 'act', by: gm, combatantId: s.clock.current ?? c, action: ['touch', 'grapple', 'drop', 'bypass', 'leave-group-defense'][pick(5)], targetId: ids[pick(ids.length)] },
-    { type: 'act', by: gm, combatantId: s.clock.current ?? c, action: 'inventory', as: 'major', ops: [{ op: 'draw', itemId: `p${(s.clock.current ?? c).slice(1)}` }] },
+    {
+      type: 'act',
+      by: gm,
+      combatantId: s.clock.current ?? c,
+      action: ['touch', 'grapple', 'drop', 'bypass', 'leave-group-defense'][pick(5)],
+      targetId: ids[pick(ids.length)],
+    },
+    {
+      type: 'act',
+      by: gm,
+      combatantId: s.clock.current ?? c,
+      action: 'inventory',
+      as: 'major',
+      ops: [{ op: 'draw', itemId: `p${(s.clock.current ?? c).slice(1)}` }],
+    },
     { type: 'dropItem', by: gm, combatantId: c, itemId: `w${c.slice(1)}` },
   ];
 };

@@ -19,7 +19,8 @@ const melee = (t: Table) => {
 const disadvantage = (t: Table, id: string) => t.effectsOn(id).filter((e) => e.condition === 'melee-disadvantage');
 
 describe('breakout tactics: "Remove 1 Hindrance"', () => {
-  const rule = '"Whenever you are truly desperate to do something affected by outnumbering dice, you may use breakout tactics to gain one or more of the following benefits: ... -Remove 1 Hindrance. Unfortunately, you receive one degree of melee disadvantage for each of the above options you choose."';
+  const rule =
+    '"Whenever you are truly desperate to do something affected by outnumbering dice, you may use breakout tactics to gain one or more of the following benefits: ... -Remove 1 Hindrance. Unfortunately, you receive one degree of melee disadvantage for each of the above options you choose."';
   const twoOnTwo: Spec[] = [
     { id: 'a1', side: 'h' },
     { id: 'a2', side: 'h' },
@@ -46,14 +47,21 @@ describe('breakout tactics: "Remove 1 Hindrance"', () => {
     const t = started(five, { setup: melee });
     t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: ['a3'] });
     t.endTurnsUntil('b1');
-    const e = t.refuse({ type: 'act', combatantId: 'b1', action: 'bypass', breakout: { removeHindrance: true } }, 'legends.breakout.remove-hindrance', 'ILLEGAL_ACTION');
+    const e = t.refuse(
+      { type: 'act', combatantId: 'b1', action: 'bypass', breakout: { removeHindrance: true } },
+      'legends.breakout.remove-hindrance',
+      'ILLEGAL_ACTION',
+    );
     expect(e.message).toContain('nothing to remove');
     expect(disadvantage(t, 'b1')).toEqual([]);
   });
 
   it('option breakoutRemovesHindrance: outnumbering keeps the reading where only an outnumbering Hindrance can go: refused at even odds', () => {
     const t = even({ breakoutRemovesHindrance: 'outnumbering' });
-    t.refuse({ type: 'move', combatantId: 'a1', destination: { zone: 'main', area: 'gate' }, breakout: { removeHindrance: true } }, 'legends.breakout.remove-hindrance');
+    t.refuse(
+      { type: 'move', combatantId: 'a1', destination: { zone: 'main', area: 'gate' }, breakout: { removeHindrance: true } },
+      'legends.breakout.remove-hindrance',
+    );
     expect(disadvantage(t, 'a1')).toEqual([]);
     t.force(1);
     const ev = t.do({ type: 'move', combatantId: 'a1', destination: { zone: 'main', area: 'gate' } });
@@ -62,7 +70,8 @@ describe('breakout tactics: "Remove 1 Hindrance"', () => {
 });
 
 describe('the items of a defended body', () => {
-  const rule = '"If you are incapacitated or paralyzed, you will technically drop any item(s) in your hands; however, if your body is defended via group defense, these items are included in that defense without additional difficulty"';
+  const rule =
+    '"If you are incapacitated or paralyzed, you will technically drop any item(s) in your hands; however, if your body is defended via group defense, these items are included in that defense without additional difficulty"';
   /** a3 falls with its sword in round 1; round 2's declaration defends (or not) its body; then b2's turn. */
   const fallen = (defend: boolean) => {
     const t = started(five, { setup: melee });
@@ -102,7 +111,8 @@ describe('touching an ally who is bypassing group defense', () => {
   /** b1 bypasses the party's defense (guarding the stairs, or protecting a3) in round 1; b2 comes next. */
   const bypassed = (guard: 'area' | 'character', options: Record<string, unknown> = {}) => {
     const t = started(five, { setup: melee, options });
-    const decl = guard === 'area' ? { protected: [], objects: [{ id: 'stairs', name: 'The stairs', area: 'stairs' }] } : { protected: ['a3'] };
+    const decl =
+      guard === 'area' ? { protected: [], objects: [{ id: 'stairs', name: 'The stairs', area: 'stairs' }] } : { protected: ['a3'] };
     t.do({ type: 'declareGroupDefense', combatantId: 'a1', ...decl });
     t.do({ type: 'declareGroupDefense', combatantId: 'b1', protected: [] });
     t.endTurnsUntil('b1');
@@ -132,7 +142,7 @@ describe('touching an ally who is bypassing group defense', () => {
     expect(t.state.rs.touches).toMatchObject([{ by: 'b2', target: 'b1' }]);
   });
 
-  it('option bypassCurrent: until-next-turn keeps the reading where a bypass lasts until the bypasser\'s next turn', () => {
+  it("option bypassCurrent: until-next-turn keeps the reading where a bypass lasts until the bypasser's next turn", () => {
     const t = bypassed('character', { bypassCurrent: 'until-next-turn' });
     t.refuse(touch, 'legends.touch');
     t.skipTo('group-defense', 2);

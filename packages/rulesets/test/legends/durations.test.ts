@@ -108,7 +108,7 @@ describe('legends: durations', () => {
     expect(t.state.effects[0]!.expires).toEqual({ at: 'turn-start', round: 3, anchor: 'a1' });
   });
 
-  it('a removed combatant\'s durations keep their place in turn order', () => {
+  it("a removed combatant's durations keep their place in turn order", () => {
     const t = started(specs);
     t.do({ type: 'turn.end', combatantId: 'a1' });
     t.do({ type: 'effect.apply', targetId: 'b1', sourceId: 'a2', name: 'Curse', duration: { unit: 'round', count: 1 } });

@@ -80,7 +80,10 @@ describe('legends: group defense', () => {
   it('"Protected characters cannot perform melee attacks themselves."', () => {
     const t = declared();
     t.endTurnsUntil('a3');
-    t.refuse({ type: 'act', combatantId: 'a3', action: 'melee-attack', targetId: 'b1', weaponId: 'club-a3' }, 'legends.group-defense.no-melee');
+    t.refuse(
+      { type: 'act', combatantId: 'a3', action: 'melee-attack', targetId: 'b1', weaponId: 'club-a3' },
+      'legends.group-defense.no-melee',
+    );
     // ranged attacks and the rest are fine; group defense is about melee
   });
 
@@ -141,7 +144,10 @@ describe('legends: group defense', () => {
     t.endTurnsUntil('a3');
     t.do({ type: 'act', combatantId: 'a3', action: 'leave-group-defense' });
     expect(t.state.rs.defense.party!.protected).toEqual([]);
-    t.refuse({ type: 'act', combatantId: 'a3', action: 'melee-attack', targetId: 'b1', weaponId: 'club-a3' }, 'legends.group-defense.no-melee');
+    t.refuse(
+      { type: 'act', combatantId: 'a3', action: 'melee-attack', targetId: 'b1', weaponId: 'club-a3' },
+      'legends.group-defense.no-melee',
+    );
     t.skipTo('group-defense', 2);
     t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: [] });
     t.endTurnsUntil('a3');
@@ -220,7 +226,12 @@ describe('legends: guarding an area', () => {
   it('"group defense may be used to represent a group ... preventing access to an area" — "bypassing group defense allows you to ... move into the blocked area during the next round\'s movement phase"', () => {
     const t = started(specs5, { setup: setup5 });
     // the party holds the stairs (an area counts as a whole character unless the GM gives quarters)
-    t.do({ type: 'declareGroupDefense', combatantId: 'a1', protected: [], objects: [{ id: 'stairs', name: 'The stairs', area: 'stairs' }] });
+    t.do({
+      type: 'declareGroupDefense',
+      combatantId: 'a1',
+      protected: [],
+      objects: [{ id: 'stairs', name: 'The stairs', area: 'stairs' }],
+    });
     t.endTurnsUntil('b1');
     t.forceFaces('2d12', [1, 1]);
     t.do({ type: 'act', combatantId: 'b1', action: 'bypass' });

@@ -108,7 +108,14 @@ export class Table {
 /** Two sides, fixed turn order a1 > a2 > ... by forcing the d12 turn order rolls. */
 export function started(
   specs: Spec[],
-  opts: { seed?: number; options?: Record<string, unknown>; rolls?: number[]; surprised?: string[]; setup?: (t: Table) => void; decide?: boolean } = {},
+  opts: {
+    seed?: number;
+    options?: Record<string, unknown>;
+    rolls?: number[];
+    surprised?: string[];
+    setup?: (t: Table) => void;
+    decide?: boolean;
+  } = {},
 ): Table {
   const t = new Table(opts.seed ?? 1, { initialTurnOrderDecisions: opts.decide ?? false, ...(opts.options ?? {}) });
   for (const s of specs) t.add(s);
@@ -121,4 +128,3 @@ export function started(
   t.do({ type: 'combat.start' });
   return t;
 }
-

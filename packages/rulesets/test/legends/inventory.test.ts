@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { started, type Spec, type Table } from './helpers.js';
 
-const sword = { id: 'sword', name: 'Sword', location: 'right-hand', props: { weapon: 'melee', type: 'sword', oneHanded: { STR: 8 }, twoHanded: { STR: 5 } } };
+const sword = {
+  id: 'sword',
+  name: 'Sword',
+  location: 'right-hand',
+  props: { weapon: 'melee', type: 'sword', oneHanded: { STR: 8 }, twoHanded: { STR: 5 } },
+};
 const shield = { id: 'shield', name: 'Shield', location: 'left-hand' };
 const rope = { id: 'rope', name: 'Rope', location: 'carried' };
 const dagger = { id: 'dagger', name: 'Dagger', location: 'carried', props: { weapon: 'melee', type: 'dagger' } };
@@ -48,20 +53,47 @@ describe('legends: inventory actions', () => {
     const t = go();
     t.do({ type: 'act', combatantId: 'a1', action: 'drop', itemId: 'shield' });
     t.do({ type: 'act', combatantId: 'a1', action: 'draw', itemId: 'rope' });
-    t.refuse({ type: 'act', combatantId: 'a1', action: 'inventory', ops: [{ op: 'stow', itemId: 'rope' }] }, 'legends.inventory.choose-one');
+    t.refuse(
+      { type: 'act', combatantId: 'a1', action: 'inventory', ops: [{ op: 'stow', itemId: 'rope' }] },
+      'legends.inventory.choose-one',
+    );
   });
 
   it('"As a minor action, you can choose one of the following options" / "As a major action, you may choose up to three"', () => {
     const t = go();
-    t.refuse({ type: 'act', combatantId: 'a1', action: 'inventory', ops: [{ op: 'stow', itemId: 'sword' }, { op: 'stow', itemId: 'shield' }] }, 'legends.inventory');
-    t.do({ type: 'act', combatantId: 'a1', action: 'inventory', as: 'major', ops: [{ op: 'stow', itemId: 'sword' }, { op: 'stow', itemId: 'shield' }, { op: 'draw', itemId: 'dagger' }] });
+    t.refuse(
+      {
+        type: 'act',
+        combatantId: 'a1',
+        action: 'inventory',
+        ops: [
+          { op: 'stow', itemId: 'sword' },
+          { op: 'stow', itemId: 'shield' },
+        ],
+      },
+      'legends.inventory',
+    );
+    t.do({
+      type: 'act',
+      combatantId: 'a1',
+      action: 'inventory',
+      as: 'major',
+      ops: [
+        { op: 'stow', itemId: 'sword' },
+        { op: 'stow', itemId: 'shield' },
+        { op: 'draw', itemId: 'dagger' },
+      ],
+    });
     expect(t.c('a1').items.map((i) => i.location)).toEqual(['carried', 'carried', 'carried', 'right-hand']);
     expect(t.clock.current).toBe('a2');
   });
 
   it('the table may restrict the minor inventory options (minorInventoryOptions)', () => {
     const t = started(specs, { options: { minorInventoryOptions: ['stow'] } });
-    t.refuse({ type: 'act', combatantId: 'a1', action: 'inventory', as: 'major', ops: [{ op: 'draw', itemId: 'rope' }] }, 'legends.inventory');
+    t.refuse(
+      { type: 'act', combatantId: 'a1', action: 'inventory', as: 'major', ops: [{ op: 'draw', itemId: 'rope' }] },
+      'legends.inventory',
+    );
   });
 
   it('"Any hand that is used to hang onto an item or perform a major action will continue to be unavailable until your next turn."', () => {
@@ -81,10 +113,17 @@ describe('legends: inventory actions', () => {
   });
 
   it('"a tech counts as having hands, and an animal does not"', () => {
-    const t = started([{ id: 'wolf', side: 'f', stats: { kind: 'animal' } }, { id: 'bot', side: 'f', stats: { kind: 'tech' } }, { id: 'h', side: 'h' }], {
-      setup: (t) => t.do({ type: 'formGroup', combatantIds: ['wolf', 'bot'] }),
-      options: { firstRoundGroupDefense: false },
-    });
+    const t = started(
+      [
+        { id: 'wolf', side: 'f', stats: { kind: 'animal' } },
+        { id: 'bot', side: 'f', stats: { kind: 'tech' } },
+        { id: 'h', side: 'h' },
+      ],
+      {
+        setup: (t) => t.do({ type: 'formGroup', combatantIds: ['wolf', 'bot'] }),
+        options: { firstRoundGroupDefense: false },
+      },
+    );
     t.endTurnsUntil('bot');
     t.do({ type: 'act', combatantId: 'bot', action: 'touch', targetId: 'wolf' });
     t.do({ type: 'turn.end', combatantId: 'bot' });
@@ -218,7 +257,15 @@ describe('legends: giving items', () => {
   });
 
   it('"providing it is not concealed" / "you may use the same rules to add an item to a willing character\'s inventory"', () => {
-    const t = started([{ ...specs[0]!, items: [{ id: 'note', name: 'Note', location: 'carried', tags: ['concealed'] }, rope] }, specs[1]!, specs[2]!, specs[3]!], { setup: engaged, options: { firstRoundGroupDefense: false } });
+    const t = started(
+      [
+        { ...specs[0]!, items: [{ id: 'note', name: 'Note', location: 'carried', tags: ['concealed'] }, rope] },
+        specs[1]!,
+        specs[2]!,
+        specs[3]!,
+      ],
+      { setup: engaged, options: { firstRoundGroupDefense: false } },
+    );
     t.refuse({ type: 'act', combatantId: 'a1', action: 'offer-from-inventory', targetId: 'a2', itemId: 'note' }, 'legends.giving');
     const ev = t.do({ type: 'act', combatantId: 'a1', action: 'give-into-inventory', targetId: 'a2', itemId: 'rope' });
     const offerId = (ev.find((e) => e.type === 'legends.offered')!.offer as { id: string }).id;
@@ -308,9 +355,19 @@ describe('legends: wielding and competence', () => {
   });
 
   it('"If a character requires two hands to meet the stat requirements ... they are not considered to be wielding it if they hold it in one hand"', () => {
-    const t = started([{ id: 'a', side: 'h', items: [{ id: 'pike', name: 'Pike', location: 'right-hand', props: { weapon: 'melee', type: 'polearm', twoHandedOnly: true } }] }, { id: 'b', side: 'f' }], {
-      setup: (t) => t.do({ type: 'formEngagement', combatantIds: ['a', 'b'] }),
-    });
+    const t = started(
+      [
+        {
+          id: 'a',
+          side: 'h',
+          items: [{ id: 'pike', name: 'Pike', location: 'right-hand', props: { weapon: 'melee', type: 'polearm', twoHandedOnly: true } }],
+        },
+        { id: 'b', side: 'f' },
+      ],
+      {
+        setup: (t) => t.do({ type: 'formEngagement', combatantIds: ['a', 'b'] }),
+      },
+    );
     t.refuse({ type: 'act', combatantId: 'a', action: 'melee-attack', targetId: 'b', weaponId: 'pike' }, 'legends.wielding');
   });
 });

@@ -196,7 +196,12 @@ describe('legends: escaping engagements and outnumbering dice', () => {
   it('"you receive one degree of melee disadvantage for each of the above options ... during the movement phase, the disadvantage continues until the end of the round"', () => {
     const t = inMovement(base, (t) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'b1', 'b2'] }));
     t.force(1);
-    t.do({ type: 'move', combatantId: 'a1', destination: { zone: 'main', area: 'gate' }, breakout: { removeHindrance: true, ignoreLowerStr: true } });
+    t.do({
+      type: 'move',
+      combatantId: 'a1',
+      destination: { zone: 'main', area: 'gate' },
+      breakout: { removeHindrance: true, ignoreLowerStr: true },
+    });
     const dis = t.effectsOn('a1').filter((e) => e.condition === 'melee-disadvantage');
     expect(dis).toHaveLength(1);
     expect(dis[0]!.data).toEqual({ degrees: 2 });
@@ -236,7 +241,7 @@ describe('legends: reactive movement', () => {
     expect(t.clock.current).toBe('b1');
   });
 
-  it('the later character\'s movement opens a reaction window; the reaction is a movement roll and opens no window of its own', () => {
+  it("the later character's movement opens a reaction window; the reaction is a movement roll and opens no window of its own", () => {
     const t = inMovement();
     t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'b1', anticipate: 'follow b1' });
     t.do({ type: 'stay', combatantId: 'a2' });
@@ -353,7 +358,15 @@ describe('legends: grouped-up movement', () => {
   });
 
   it('"Groups may prepare reactive movement in relation to characters later than their last character in turn order"', () => {
-    const t = inMovement([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }, { id: 'a2', side: 'h' }, { id: 'b2', side: 'f' }], (t) => t.do({ type: 'formGroup', combatantIds: ['a1', 'a2'] }));
+    const t = inMovement(
+      [
+        { id: 'a1', side: 'h' },
+        { id: 'b1', side: 'f' },
+        { id: 'a2', side: 'h' },
+        { id: 'b2', side: 'f' },
+      ],
+      (t) => t.do({ type: 'formGroup', combatantIds: ['a1', 'a2'] }),
+    );
     t.refuse({ type: 'prepareReaction', combatantId: 'a1', watch: 'b1', anticipate: 'x', asGroup: true }, 'legends.reactive-movement');
     t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'b2', anticipate: 'x', asGroup: true });
     expect(t.state.rs.reactions[0]!.by).toEqual(['a1', 'a2']);
@@ -383,7 +396,14 @@ describe('legends: zones, groups, engagements, ranges', () => {
   it('"There are three ranges": short within a group or engagement, medium within a zone, long between zones', () => {
     const t = started(base, {
       setup: (t) => {
-        t.do({ type: 'defineZone', zone: { id: 'keep', features: [{ id: 'tower', name: 'Watchtower', description: 'tall' }], traits: { groupDefenseRatio: 1, notes: ['confining'] } } });
+        t.do({
+          type: 'defineZone',
+          zone: {
+            id: 'keep',
+            features: [{ id: 'tower', name: 'Watchtower', description: 'tall' }],
+            traits: { groupDefenseRatio: 1, notes: ['confining'] },
+          },
+        });
         t.do({ type: 'combatant.place', combatantId: 'a2', position: { zone: 'main', area: 'gate' } });
         t.do({ type: 'combatant.place', combatantId: 'b2', position: { zone: 'keep' } });
       },
@@ -452,7 +472,11 @@ describe('legends: carrying characters', () => {
 
 describe('legends: more movement rules', () => {
   it('"Engagements are created instantly during the movement phase; ... you must add the Hindrance even if the enemy only closed to engagement range in the current round"', () => {
-    const t = started([{ id: 'b1', side: 'f' }, { id: 'a1', side: 'h' }, { id: 'b2', side: 'f' }]);
+    const t = started([
+      { id: 'b1', side: 'f' },
+      { id: 'a1', side: 'h' },
+      { id: 'b2', side: 'f' },
+    ]);
     t.skipTo('movement', 2);
     t.force(1);
     t.do({ type: 'move', combatantId: 'b1', destination: { join: 'a1', mode: 'engage' } });
@@ -462,17 +486,27 @@ describe('legends: more movement rules', () => {
   });
 
   it('"Grouped-up movement may be used simultaneously with escaping an engagement"', () => {
-    const t = started([{ id: 'a1', side: 'h' }, { id: 'a2', side: 'h' }, { id: 'b1', side: 'f' }], {
-      setup: (t) => {
-        t.do({ type: 'formGroup', combatantIds: ['a1', 'a2'] });
-        t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1'] });
+    const t = started(
+      [
+        { id: 'a1', side: 'h' },
+        { id: 'a2', side: 'h' },
+        { id: 'b1', side: 'f' },
+      ],
+      {
+        setup: (t) => {
+          t.do({ type: 'formGroup', combatantIds: ['a1', 'a2'] });
+          t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1'] });
+        },
       },
-    });
+    );
     t.skipTo('movement', 2);
     t.do({ type: 'groupMove', combatantId: 'a1', destination: { zone: 'main', area: 'gate' } });
     const ev = t.do({ type: 'groupMove', combatantId: 'a2', destination: { zone: 'main', area: 'gate' } });
     // 2 against 1: 2 Easing against the escape's 2 Hindrance
-    expect(ev.filter((e) => e.type === 'legends.moveRolled').map((e) => [e.hindrance, e.easing])).toEqual([[2, 2], [2, 2]]);
+    expect(ev.filter((e) => e.type === 'legends.moveRolled').map((e) => [e.hindrance, e.easing])).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
   });
 
   it('"Reactive movement does not change your actual position in the turn order list"', () => {
@@ -496,10 +530,18 @@ describe('legends: more movement rules', () => {
   });
 
   it('"You do not count for group defense nor for outnumbering dice" while carried; "The carrying character may drop you as a free inventory action"', () => {
-    const t = started([{ id: 'a1', side: 'h' }, { id: 'a2', side: 'h' }, { id: 'b1', side: 'f' }, { id: 'b2', side: 'f' }], {
-      setup: (t) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1', 'b2'] }),
-      options: { firstRoundGroupDefense: false },
-    });
+    const t = started(
+      [
+        { id: 'a1', side: 'h' },
+        { id: 'a2', side: 'h' },
+        { id: 'b1', side: 'f' },
+        { id: 'b2', side: 'f' },
+      ],
+      {
+        setup: (t) => t.do({ type: 'formEngagement', combatantIds: ['a1', 'a2', 'b1', 'b2'] }),
+        options: { firstRoundGroupDefense: false },
+      },
+    );
     expect(outnumbering(t.state, t.c('b1'))).toMatchObject({ mine: 2, theirs: 2 });
     t.do({ type: 'act', combatantId: 'a1', action: 'inventory', ops: [{ op: 'pickup', carryId: 'a2' }] });
     expect(outnumbering(t.state, t.c('b1'))).toMatchObject({ mine: 2, theirs: 1, easing: 2 });
@@ -512,10 +554,17 @@ describe('legends: more movement rules', () => {
 
 describe('legends: reacting to a group', () => {
   it('a group moving together triggers the reactive movement prepared against any of its members, once', () => {
-    const t = started([{ id: 'a1', side: 'h' }, { id: 'b1', side: 'f' }, { id: 'b2', side: 'f' }], {
-      setup: (t) => t.do({ type: 'formGroup', combatantIds: ['b1', 'b2'] }),
-      options: { firstRoundGroupDefense: false },
-    });
+    const t = started(
+      [
+        { id: 'a1', side: 'h' },
+        { id: 'b1', side: 'f' },
+        { id: 'b2', side: 'f' },
+      ],
+      {
+        setup: (t) => t.do({ type: 'formGroup', combatantIds: ['b1', 'b2'] }),
+        options: { firstRoundGroupDefense: false },
+      },
+    );
     t.skipTo('movement', 2);
     t.do({ type: 'prepareReaction', combatantId: 'a1', watch: 'b2', anticipate: 'chase them' });
     t.do({ type: 'groupMove', combatantId: 'b1', destination: { zone: 'main', area: 'gate' } });

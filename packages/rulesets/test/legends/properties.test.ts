@@ -10,7 +10,14 @@ function setupLog(): unknown[] {
   const add = (id: string, side: string, extra: Record<string, unknown> = {}, items: unknown[] = []) => ({
     type: 'combatant.add',
     by: gm,
-    combatant: { id, name: id, side, controller: side === 'h' ? `p-${id}` : null, stats: { DEX: 6, SPD: 6, STR: 6, competences: ['blade'], ...extra }, items },
+    combatant: {
+      id,
+      name: id,
+      side,
+      controller: side === 'h' ? `p-${id}` : null,
+      stats: { DEX: 6, SPD: 6, STR: 6, competences: ['blade'], ...extra },
+      items,
+    },
   });
   return [
     { type: 'defineZone', by: gm, zone: { id: 'yard', neighbors: ['main'], traits: { movementDie: 10 } } },
@@ -55,7 +62,12 @@ function fill(s: LState, o: ActionOption, pick: (n: number) => number): Record<s
         cmd.anticipate = 'anything';
         break;
       case 'destination': {
-        const choices: unknown[] = [{ zone: 'main', area: 'hill' }, { zone: 'yard' }, { zone: 'main', area: null }, ...ids.filter((x) => x !== me?.id).map((x) => ({ join: x }))];
+        const choices: unknown[] = [
+          { zone: 'main', area: 'hill' },
+          { zone: 'yard' },
+          { zone: 'main', area: null },
+          ...ids.filter((x) => x !== me?.id).map((x) => ({ join: x })),
+        ];
         cmd.destination = choices[pick(choices.length)];
         break;
       }
@@ -76,7 +88,13 @@ function fill(s: LState, o: ActionOption, pick: (n: number) => number): Record<s
       case 'ops': {
         const it = me?.items[pick(Math.max(1, me.items.length))];
         if (!it) return null;
-        cmd.ops = [it.location === 'carried' ? { op: 'draw', itemId: it.id } : it.location === 'ground' ? { op: 'pickup', itemId: it.id } : { op: 'stow', itemId: it.id }];
+        cmd.ops = [
+          it.location === 'carried'
+            ? { op: 'draw', itemId: it.id }
+            : it.location === 'ground'
+              ? { op: 'pickup', itemId: it.id }
+              : { op: 'stow', itemId: it.id },
+        ];
         break;
       }
       default:
@@ -94,15 +112,32 @@ function randomCommand(s: LState, pick: (n: number) => number): Record<string, u
     const c = ids[pick(ids.length)]!;
     const gmCmds: Record<string, unknown>[] = [
       { type: 'advancePhase', by: gm },
-      { type: 'effect.apply', by: gm, targetId: c, name: 'cond', condition: ['deafened', 'pinned', 'incapacitated', 'grappled'][pick(4)], duration: { unit: ['round', 'end-of-turn', 'movement-phase'][pick(3)], count: 1 + pick(2) } },
-      { type: 'act', by: gm, combatantId: c, action: ['speak', 'touch', 'melee-attack', 'bypass', 'nonsense'][pick(5)], targetId: ids[pick(ids.length)] },
+      {
+        type: 'effect.apply',
+        by: gm,
+        targetId: c,
+        name: 'cond',
+        condition: ['deafened', 'pinned', 'incapacitated', 'grappled'][pick(4)],
+        duration: { unit: ['round', 'end-of-turn', 'movement-phase'][pick(3)], count: 1 + pick(2) },
+      },
+      {
+        type: 'act',
+        by: gm,
+        combatantId: c,
+        action: ['speak', 'touch', 'melee-attack', 'bypass', 'nonsense'][pick(5)],
+        targetId: ids[pick(ids.length)],
+      },
       { type: 'turn.end', by: gm, combatantId: c },
       { type: 'forfeitTurn', by: gm, combatantId: c },
       { type: 'dice.force', by: gm, total: 1 + pick(12) },
       { type: 'bogus', by: gm },
       { type: 'act', by: { role: 'player', playerId: 'p-h1' }, combatantId: 'f1', action: 'speak' },
       { type: 'combatant.remove', by: gm, combatantId: c },
-      { type: 'combatant.add', by: gm, combatant: { name: 'Newcomer', side: ['h', 'f'][pick(2)]!, stats: { DEX: 1 + pick(10), SPD: 6, STR: 6 } } },
+      {
+        type: 'combatant.add',
+        by: gm,
+        combatant: { name: 'Newcomer', side: ['h', 'f'][pick(2)]!, stats: { DEX: 1 + pick(10), SPD: 6, STR: 6 } },
+      },
       { type: 'effect.remove', by: gm, effectId: s.effects[pick(Math.max(1, s.effects.length))]?.id ?? 'none' },
     ];
     return gmCmds[pick(gmCmds.length)]!;
@@ -189,10 +224,19 @@ describe('legends: properties', () => {
   }, 600_000);
 
   it('long games progress through rounds and keep turn order a permutation of the combatants', () => {
-    const { state, log } = run(42, Array.from({ length: 600 }, (_, i) => (i * 7919) % 1009));
+    const { state, log } = run(
+      42,
+      Array.from({ length: 600 }, (_, i) => (i * 7919) % 1009),
+    );
     expect(state.clock.round).toBeGreaterThan(1);
     // the stream really plays: movement, actions and group defense all happen
-    const types = new Set(log.map((c) => (c as { type: string; action?: string }).type + ((c as { action?: string }).action ? `:${(c as { action?: string }).action}` : '')));
+    const types = new Set(
+      log.map(
+        (c) =>
+          (c as { type: string; action?: string }).type +
+          ((c as { action?: string }).action ? `:${(c as { action?: string }).action}` : ''),
+      ),
+    );
     if (process.env.LEGENDS_DIAG) console.log([...types].sort().join(' '), state.clock.round);
     for (const t of ['move', 'finishMove', 'declareGroupDefense', 'changeTurnOrder']) expect(types.has(t), t).toBe(true);
     expect([...types].filter((t) => t.startsWith('act:')).length).toBeGreaterThan(5);

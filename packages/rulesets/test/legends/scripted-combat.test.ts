@@ -21,14 +21,25 @@ describe('legends: scripted combat', () => {
       return ev;
     };
     // ---- setup -------------------------------------------------------------------------------
-    step({ type: 'defineZone', zone: { id: 'road', name: 'Forest road', features: [{ id: 'cart', name: 'Overturned cart', description: 'cover' }] } });
-    step({ type: 'defineZone', zone: { id: 'woods', name: 'Pine woods', neighbors: ['road'], traits: { movementDie: 20, notes: ['dense undergrowth'] } } });
+    step({
+      type: 'defineZone',
+      zone: { id: 'road', name: 'Forest road', features: [{ id: 'cart', name: 'Overturned cart', description: 'cover' }] },
+    });
+    step({
+      type: 'defineZone',
+      zone: { id: 'woods', name: 'Pine woods', neighbors: ['road'], traits: { movementDie: 20, notes: ['dense undergrowth'] } },
+    });
     const sword = { id: 'sword', name: 'Sword', location: 'right-hand', props: { weapon: 'melee', type: 'sword', oneHanded: { STR: 5 } } };
     const bow = { id: 'bow', name: 'Bow', location: 'both-hands', props: { weapon: 'ranged', type: 'bow', twoHandedOnly: true } };
     const club = (id: string) => ({ id, name: 'Club', location: 'right-hand', props: { weapon: 'melee', type: 'club' } });
     const at = (area: string) => ({ zone: 'road', area });
     t.add({ id: 'kara', side: 'party', STR: 7, items: [sword], stats: { competences: ['sword'] }, position: at('bend') });
-    t.add({ id: 'lio', side: 'party', position: at('bend'), stats: { actions: [{ key: 'ward', name: 'Ward', kinds: ['minor'], tags: ['purely-mental'] }] } });
+    t.add({
+      id: 'lio',
+      side: 'party',
+      position: at('bend'),
+      stats: { actions: [{ key: 'ward', name: 'Ward', kinds: ['minor'], tags: ['purely-mental'] }] },
+    });
     t.add({ id: 'mira', side: 'party', items: [bow], stats: { competences: ['bow'] }, position: at('bend') });
     t.add({ id: 'chief', side: 'bandits', items: [club('club-c')], position: at('camp') });
     t.add({ id: 'bandit-a', side: 'bandits', items: [club('club-a')], position: at('camp') });
@@ -101,7 +112,10 @@ describe('legends: scripted combat', () => {
     expect(by.find((e) => e.type === 'legends.bypassRolled')).toMatchObject({ success: true, hindrance: 0, easing: 0 });
     step({ type: 'act', combatantId: 'chief', action: 'melee-attack', targetId: 'lio', weaponId: 'club-c' });
     step({ type: 'act', combatantId: 'bandit-a', action: 'melee-attack', targetId: 'kara', weaponId: 'club-a' });
-    t.refuse({ type: 'act', combatantId: 'bandit-b', action: 'melee-attack', targetId: 'lio', weaponId: 'club-b' }, 'legends.group-defense');
+    t.refuse(
+      { type: 'act', combatantId: 'bandit-b', action: 'melee-attack', targetId: 'lio', weaponId: 'club-b' },
+      'legends.group-defense',
+    );
     step({ type: 'act', combatantId: 'bandit-b', action: 'melee-attack', targetId: 'mira', weaponId: 'club-b' });
 
     // ---- round 2 ----------------------------------------------------------------------------

@@ -19,7 +19,11 @@ describe('legends: turn order roll', () => {
     t.force(2, 3, 10);
     const ev = t.do({ type: 'combat.start' });
     const rolls = ev.filter((e) => e.type === 'dice.rolled');
-    expect(rolls.map((r) => r.purpose)).toEqual(['turn order roll (d12 on DEX)', 'turn order roll (d12 on DEX)', 'turn order roll (d12 on DEX)']);
+    expect(rolls.map((r) => r.purpose)).toEqual([
+      'turn order roll (d12 on DEX)',
+      'turn order roll (d12 on DEX)',
+      'turn order roll (d12 on DEX)',
+    ]);
     expect(rolls.every((r) => r.formula === '1d12')).toBe(true);
     expect(t.clock.order).toEqual(['y', 'x', 'z']);
     expect(t.state.rs.turnRolls).toEqual({ x: 2, y: 6, z: -3 });
@@ -75,7 +79,13 @@ describe('legends: turn order roll', () => {
 
   it('"you cannot move in between the adjacent turns of two enemies"', () => {
     const t = new Table(1, { initialTurnOrderDecisions: true });
-    for (const [id, side] of [['h1', 'h'], ['h2', 'h'], ['f1', 'f'], ['f2', 'f']] as const) t.add({ id, side });
+    for (const [id, side] of [
+      ['h1', 'h'],
+      ['h2', 'h'],
+      ['f1', 'f'],
+      ['f2', 'f'],
+    ] as const)
+      t.add({ id, side });
     t.force(1, 2, 3, 4); // f1 f2 h1 h2 in id order → order f1 f2 h1 h2
     t.do({ type: 'combat.start' });
     expect(t.clock.order).toEqual(['f1', 'f2', 'h1', 'h2']);
@@ -83,7 +93,13 @@ describe('legends: turn order roll', () => {
     t.do({ type: 'changeTurnOrder', combatantId: 'f2' }); // keeps
     // h... f1 decides last; instead test with h's: restart
     const u = new Table(1, { initialTurnOrderDecisions: true });
-    for (const [id, side] of [['h1', 'h'], ['f1', 'f'], ['f2', 'f'], ['h2', 'h']] as const) u.add({ id, side });
+    for (const [id, side] of [
+      ['h1', 'h'],
+      ['f1', 'f'],
+      ['f2', 'f'],
+      ['h2', 'h'],
+    ] as const)
+      u.add({ id, side });
     u.force(2, 3, 1, 4); // f1=2 f2=3 h1=1 h2=4 → order h1 f1 f2 h2
     u.do({ type: 'combat.start' });
     expect(u.clock.order).toEqual(['h1', 'f1', 'f2', 'h2']);

@@ -73,15 +73,25 @@ describe('action types', () => {
     let s = solo();
     s = ok(s, { type: 'effect.apply', by: gm, targetId: 'a', name: 'Stunned', condition: 'stunned' }).state;
     refused(s, cmd('move', 'a', { mode: 'move-half', path: [hex(0, 1)] }), 'ocv-phases.stunned');
-    const allowed = legal(s, 'a').filter((o) => o.allowed).map((o) => o.action ?? o.command);
+    const allowed = legal(s, 'a')
+      .filter((o) => o.allowed)
+      .map((o) => o.action ?? o.command);
     expect(allowed).toEqual(['recover-stunned', 'delay', 'turn.end']);
     s = ok(s, cmd('act', 'a', { action: 'recover-stunned' })).state;
     expect(s.effects).toEqual([]);
   });
 
   it('items: draw a focus, drop it (free), pick it up (move action); drop prone and stand up', () => {
-    let s = encounter([{ id: 'a', side: 'x', cv: 6, at: hex(0, 0) }, { id: 'far', side: 'y', cv: 2, at: hex(9, 0) }]).s;
-    s = ok(s, { type: 'combatant.update', by: gm, combatantId: 'a', changes: { items: [{ id: 'gun', name: 'Gun', location: 'carried' }] } }).state;
+    let s = encounter([
+      { id: 'a', side: 'x', cv: 6, at: hex(0, 0) },
+      { id: 'far', side: 'y', cv: 2, at: hex(9, 0) },
+    ]).s;
+    s = ok(s, {
+      type: 'combatant.update',
+      by: gm,
+      combatantId: 'a',
+      changes: { items: [{ id: 'gun', name: 'Gun', location: 'carried' }] },
+    }).state;
     s = ok(s, cmd('act', 'a', { action: 'draw-focus', itemId: 'gun' })).state;
     expect(s.combatants.a!.items[0]!.location).toBe('right-hand');
     s = ok(s, cmd('free', 'a', { action: 'drop-item', itemId: 'gun' })).state;

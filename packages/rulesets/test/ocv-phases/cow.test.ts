@@ -13,7 +13,13 @@ const extra = (s: EncounterState, pick: (n: number) => number): Record<string, u
   const p = (s.combatants[c]?.position ?? { q: 0, r: 0 }) as { q: number; r: number };
   return [
     { type: 'attack', by: gm, combatantId: c, manoeuvre: ['strike', 'haymaker', 'block', 'dodge'][pick(4)], targetId: t },
-    { type: 'move', by: gm, combatantId: c, mode: ['move-half', 'move-full', 'step'][pick(3)], path: [{ q: p.q + [1, -1, 0][pick(3)]!, r: p.r + [0, 1, -1][pick(3)]! }] },
+    {
+      type: 'move',
+      by: gm,
+      combatantId: c,
+      mode: ['move-half', 'move-full', 'step'][pick(3)],
+      path: [{ q: p.q + [1, -1, 0][pick(3)]!, r: p.r + [0, 1, -1][pick(3)]! }],
+    },
     { type: 'abort', by: gm, combatantId: c, manoeuvre: 'dodge' },
     { type: 'hold', by: gm, combatantId: c, kind: 'delay' },
     { type: 'setAwareness', by: gm, combatantId: t, aware: pick(2) === 0 },
@@ -27,7 +33,13 @@ describe('ocv-phases on the copy-on-write path', () => {
     const lost: string[] = [];
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.nat(), { minLength: 30, maxLength: 150 }), (seed, choices) => {
-        const fighters = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id, i) => ({ id, side: id[0]!, cv: 3 + (i % 4), at: { q: (i % 3) - 1, r: id[0] === 'a' ? -1 : 1 }, stats: { speed: 2 + (i % 4) } }));
+        const fighters = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id, i) => ({
+          id,
+          side: id[0]!,
+          cv: 3 + (i % 4),
+          at: { q: (i % 3) - 1, r: id[0] === 'a' ? -1 : 1 },
+          stats: { speed: 2 + (i % 4) },
+        }));
         const { s } = encounter(fighters, { seed });
         const r = compareStream(R as unknown as Ruleset, s as unknown as EncounterState, choices, extra);
         accepted += r.accepted;

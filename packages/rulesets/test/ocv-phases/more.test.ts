@@ -36,7 +36,10 @@ describe('full-phase attacks', () => {
 
   it('"Move By" / "Move Through an opponent": a full-phase move that attacks at its end and never provokes', () => {
     let s = end(end(end(line()))); // d is up
-    const r = ok(force(s, [4, 4, 4]), cmd('move', 'd', { mode: 'move-through', path: [hex(5, 0), hex(4, 0), hex(3, 0), hex(2, 0), hex(1, 1), hex(0, 1)], targetId: 'a' }));
+    const r = ok(
+      force(s, [4, 4, 4]),
+      cmd('move', 'd', { mode: 'move-through', path: [hex(5, 0), hex(4, 0), hex(3, 0), hex(2, 0), hex(1, 1), hex(0, 1)], targetId: 'a' }),
+    );
     expect(r.state.reaction).toBeNull();
     expect(r.events.find((e) => e.type === 'ocv-phases.attack-resolved')).toMatchObject({ combatantId: 'd', targetId: 'a', ocv: 1 });
     s = r.state;
@@ -47,7 +50,8 @@ describe('full-phase attacks', () => {
 describe('the clock under GM edits', () => {
   it('when nobody can act the clock stalls; the GM restarts it', () => {
     let s = line();
-    for (const id of ['a', 'b', 'c', 'd']) s = ok(s, { type: 'effect.apply', by: gm, targetId: id, name: 'Gas', condition: 'unconscious' }).state;
+    for (const id of ['a', 'b', 'c', 'd'])
+      s = ok(s, { type: 'effect.apply', by: gm, targetId: id, name: 'Gas', condition: 'unconscious' }).state;
     s = end(s);
     expect(s.clock.current).toBeNull();
     expect(s.rs.stalled).toBe(true);
@@ -83,7 +87,13 @@ describe('legalActions', () => {
     expect(l.find((o) => o.action === 'delay')!.blocked!.rule).toBe('ocv-phases.delay');
     // not your action: abort options, with what they give up implied by the rule
     const other = legal(s, 'd');
-    expect(other.filter((o) => o.command === 'abort').map((o) => o.action)).toEqual(['block', 'dodge', 'missile-deflection', 'roll-with-a-punch', 'move-half']);
+    expect(other.filter((o) => o.command === 'abort').map((o) => o.action)).toEqual([
+      'block',
+      'dodge',
+      'missile-deflection',
+      'roll-with-a-punch',
+      'move-half',
+    ]);
     expect(other.every((o) => o.command !== 'attack')).toBe(true);
   });
 
@@ -106,7 +116,11 @@ describe('projection', () => {
       { id: 'hero', side: 'x', cv: 6, at: hex(0, 0), controller: 'p1' },
       { id: 'foe', side: 'y', cv: 5, at: hex(3, 0) },
     ]);
-    s = ok(s, { type: 'combatant.add', by: gm, combatant: { id: 'lurker', name: 'Lurker', side: 'y', hidden: true, stats: { combatValue: 8 }, position: { q: 1, r: 0 } } }).state;
+    s = ok(s, {
+      type: 'combatant.add',
+      by: gm,
+      combatant: { id: 'lurker', name: 'Lurker', side: 'y', hidden: true, stats: { combatValue: 8 }, position: { q: 1, r: 0 } },
+    }).state;
     const view = projectState(R as never, s as never, { role: 'player', playerId: 'p1' });
     expect(JSON.stringify(view)).not.toContain('lurker');
     expect(JSON.stringify(projectState(R as never, s as never, { role: 'gm' }))).toContain('lurker');

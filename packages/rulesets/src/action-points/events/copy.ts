@@ -8,7 +8,35 @@ import type { Data, RS } from '../state.js';
  */
 
 /** The keys of a combatant's data, in the order `initCombatant` gives them. */
-export const DATA_KEYS: readonly string[] = ['hp', 'aware', 'initiative', 'tiebreak', 'tieRoll', 'apBudget', 'ap', 'apSpentThisRound', 'apThisPhase', 'stopped', 'delayUntil', 'freeThisPhase', 'freeThisRound', 'reactionsThisPhase', 'aooThisRound', 'attacksThisRound', 'simpleThisRound', 'escapesThisRound', 'actedThisRound', 'fullRoundThisRound', 'freeStepUsed', 'inProgress', 'ready', 'forfeitedRound', 'nocked', 'nockedAt', 'unloaded'];
+export const DATA_KEYS: readonly string[] = [
+  'hp',
+  'aware',
+  'initiative',
+  'tiebreak',
+  'tieRoll',
+  'apBudget',
+  'ap',
+  'apSpentThisRound',
+  'apThisPhase',
+  'stopped',
+  'delayUntil',
+  'freeThisPhase',
+  'freeThisRound',
+  'reactionsThisPhase',
+  'aooThisRound',
+  'attacksThisRound',
+  'simpleThisRound',
+  'escapesThisRound',
+  'actedThisRound',
+  'fullRoundThisRound',
+  'freeStepUsed',
+  'inProgress',
+  'ready',
+  'forfeitedRound',
+  'nocked',
+  'nockedAt',
+  'unloaded',
+];
 const copyDataLiteral = (d: Data): Data => ({
   hp: d.hp,
   aware: d.aware,
@@ -85,7 +113,17 @@ export function sameData(c: Data, o: Data): boolean {
 }
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
-const RS_KEYS: readonly string[] = ['round', 'surprise', 'regularRound', 'combatTurn', 'phaseIdx', 'cursor', 'intents', 'readyQueue', 'seq'];
+const RS_KEYS: readonly string[] = [
+  'round',
+  'surprise',
+  'regularRound',
+  'combatTurn',
+  'phaseIdx',
+  'cursor',
+  'intents',
+  'readyQueue',
+  'seq',
+];
 const copyRsLiteral = (v: RS): RS => ({
   round: v.round,
   surprise: v.surprise,

@@ -23,4 +23,5 @@ export function reaches(c: C, t: C): boolean {
 }
 
 /** Who `c` could free now (itself and adjacent allies carrying such a condition). */
-export const removableFor = (s: S, c: C): C[] => Object.values(s.combatants).filter((t) => reaches(c, t) && dirtyTricksOn(s, t.id).length > 0);
+export const removableFor = (s: S, c: C): C[] =>
+  Object.values(s.combatants).filter((t) => reaches(c, t) && dirtyTricksOn(s, t.id).length > 0);

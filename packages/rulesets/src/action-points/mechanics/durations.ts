@@ -46,7 +46,10 @@ const ROUND_UNITS: Record<string, number> = {
 export function expiryOf(s: S, effect: Effect): Marker | null {
   if (!effect.duration) return null;
   const started = effect.startedAt;
-  const phase = Math.max(0, PHASES.findIndex((p) => p === started.phase));
+  const phase = Math.max(
+    0,
+    PHASES.findIndex((p) => p === started.phase),
+  );
   const starter = started.current ? s.combatants[started.current] : undefined;
   const unit = effect.duration.unit;
   const n = effect.duration.count;
@@ -61,4 +64,3 @@ export function expiryOf(s: S, effect: Effect): Marker | null {
   const init = starter ? (s.clock.current === starter.id && s.rs.cursor ? s.rs.cursor : initKey(starter)) : null;
   return { round: started.round + rounds, phase, init };
 }
-

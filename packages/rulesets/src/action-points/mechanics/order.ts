@@ -28,7 +28,8 @@ function sameRows(cs: S['combatants']): boolean {
   if (n !== lastRows.length) return false;
   for (const r of lastRows) {
     const c = cs[r.id];
-    if (c === undefined || c.id !== r.id || c.name !== r.name || c.data.initiative !== r.initiative || c.data.tiebreak !== r.tiebreak) return false;
+    if (c === undefined || c.id !== r.id || c.name !== r.name || c.data.initiative !== r.initiative || c.data.tiebreak !== r.tiebreak)
+      return false;
   }
   return true;
 }
@@ -44,7 +45,6 @@ function sortedOrder(s: S): readonly string[] {
   lastOrder = rows.map((c) => c.id);
   return lastOrder;
 }
-
 
 /** The next combatant after `cursor` (from the start when null) with a place in this phase. */
 export function nextSlot(s: S, phase: number, cursor: [number, number] | null): C | undefined {

@@ -43,7 +43,8 @@ export function provocation(
 ): { from: string[]; reason: string } | null {
   const all = threat.map((f) => f.id);
   const subs = sh.subtypes;
-  if (subs.includes('complex')) return all.length ? { from: all, reason: 'complex: "A complex action always provokes attacks of opportunity"' } : null;
+  if (subs.includes('complex'))
+    return all.length ? { from: all, reason: 'complex: "A complex action always provokes attacks of opportunity"' } : null;
   if (sh.def.id === 'draw-sheathe' && c.stats.baseAttackBonus === 0) {
     return all.length ? { from: all, reason: 'draw or sheathe at base attack bonus +0' } : null;
   }
@@ -60,11 +61,11 @@ export function provocation(
       return from.length ? { from, reason: 'unarmed strike without improved-unarmed-strike: provokes only from the target' } : null;
     }
   }
-  if (subs.includes('move') && sh.def.id === 'stand-up') return all.length ? { from: all, reason: 'standing up in a threatened square' } : null;
+  if (subs.includes('move') && sh.def.id === 'stand-up')
+    return all.length ? { from: all, reason: 'standing up in a threatened square' } : null;
   if (includeMove && subs.includes('move') && all.length) return { from: all, reason: 'move: provokes when you leave a threatened square' };
   return null;
 }
-
 
 export function occupied(s: S, sq: Sq, except: string): C | undefined {
   return Object.values(s.combatants).find((o) => o.id !== except && alive(o) && posOf(o)?.x === sq.x && posOf(o)?.y === sq.y);

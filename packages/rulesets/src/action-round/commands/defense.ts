@@ -41,7 +41,8 @@ export function doRecover(ctx: ArCtx, c: C, choice: 'damage' | 'fatigue' | 'resi
   }
   const after = combatant(ctx.state, c.id);
   if (after.data.damage < ctx.options.damageLimit && after.data.socialDamage < ctx.options.damageLimit) {
-    for (const e of ctx.state.effects.filter((x) => x.targetId === c.id && x.condition === 'incapacitated' && x.sourceId === null)) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'recovered' });
+    for (const e of ctx.state.effects.filter((x) => x.targetId === c.id && x.condition === 'incapacitated' && x.sourceId === null))
+      ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'recovered' });
   }
 }
 
@@ -92,7 +93,13 @@ const stance = command({
     gate(ctx, c, 'quick');
     ensure(checkStance(c, cmd.penalty, cmd.bonus));
     spend(ctx, c, 'stance', 'quick');
-    patchData(ctx, 'stance', c.id, { stance: { penalty: { ...cmd.penalty }, bonus: { ...cmd.bonus } } }, { until: 'the start of your next turn' });
+    patchData(
+      ctx,
+      'stance',
+      c.id,
+      { stance: { penalty: { ...cmd.penalty }, bonus: { ...cmd.bonus } } },
+      { until: 'the start of your next turn' },
+    );
   },
 });
 

@@ -37,7 +37,13 @@ function spendUse(ctx: ArCtx, c: C, cmd: Spend, die: number, last: LastCheck | u
   switch (cmd.use) {
     case 'coup':
       // "determined by the number rolled on the die used (half the number, rounded up, for determining Degrees of Success"
-      if (last) emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: last.id, degrees: last.degrees + half, by: 'coup' }, { lastCheck: { [c.id]: { ...plain(last), degrees: last.degrees + half } } });
+      if (last)
+        emit(
+          ctx,
+          'check-adjusted',
+          { combatantId: c.id, rollId: last.id, degrees: last.degrees + half, by: 'coup' },
+          { lastCheck: { [c.id]: { ...plain(last), degrees: last.degrees + half } } },
+        );
       return;
     case 'improve-roll':
       if (last) improveRoll(ctx, c, last, die);
@@ -60,10 +66,21 @@ function improveRoll(ctx: ArCtx, c: C, last: LastCheck, die: number): void {
   const wasHit = l.success;
   l.total += die;
   ({ success: l.success, degrees: l.degrees } = degreesOf(l.total, l.dc, ctx.options.degreeStep));
-  emit(ctx, 'check-adjusted', { combatantId: c.id, rollId: l.id, total: l.total, success: l.success, degrees: l.degrees, by: 'improve-roll' }, { lastCheck: { [c.id]: l } });
+  emit(
+    ctx,
+    'check-adjusted',
+    { combatantId: c.id, rollId: l.id, total: l.total, success: l.success, degrees: l.degrees, by: 'improve-roll' },
+    { lastCheck: { [c.id]: l } },
+  );
   if (!wasHit && l.success && l.kind === 'attack' && l.attack && ctx.state.combatants[l.attack.targetId]) {
     // A missed attack that now hits deals its damage.
-    emit(ctx, 'attack-resolved', { combatantId: c.id, targetId: l.attack.targetId, kind: l.attack.kind, hit: true, action: 'improve-roll' });
+    emit(ctx, 'attack-resolved', {
+      combatantId: c.id,
+      targetId: l.attack.targetId,
+      kind: l.attack.kind,
+      hit: true,
+      action: 'improve-roll',
+    });
     dealDamage(ctx, c.id, l.attack.targetId, l.attack.kind, {});
   }
 }
@@ -72,7 +89,8 @@ function improveRoll(ctx: ArCtx, c: C, last: LastCheck, die: number): void {
 function spendRecover(ctx: ArCtx, c: C, cmd: Spend, die: number): void {
   if (isIncapacitated(ctx.state, c) && die < 6) {
     emit(ctx, 'destiny-wasted', { combatantId: c.id, die });
-    if (cond(ctx.state, c.id, 'dying') && die === 1) patchData(ctx, 'death-save-failed', c.id, { deathSaveFailures: c.data.deathSaveFailures + 1 });
+    if (cond(ctx.state, c.id, 'dying') && die === 1)
+      patchData(ctx, 'death-save-failed', c.id, { deathSaveFailures: c.data.deathSaveFailures + 1 });
     return;
   }
   if (c.data.surgePending) {
@@ -89,7 +107,12 @@ function stuntViaDestiny(ctx: ArCtx, c: C, a: NonNullable<LastCheck['attack']>, 
   const t = combatant(ctx.state, a.targetId);
   const save = stuntSave(t, a.kind);
   const benefit = cmd.benefit ?? 'push';
-  const r = opposed(ctx, { who: c.id, bonus: damageRank(ctx.state, c, a.kind), purpose: `destiny stunt (${benefit})` }, { who: t.id, bonus: t.stats[save], purpose: `${save} vs stunt` }, 'stunt');
+  const r = opposed(
+    ctx,
+    { who: c.id, bonus: damageRank(ctx.state, c, a.kind), purpose: `destiny stunt (${benefit})` },
+    { who: t.id, bonus: t.stats[save], purpose: `${save} vs stunt` },
+    'stunt',
+  );
   if (r.success) applyStunt(ctx, c.id, t.id, a.kind, { benefit, condition: cmd.condition }, r.degrees);
   else emit(ctx, 'stunt-failed', { combatantId: c.id, targetId: t.id, benefit });
 }

@@ -16,7 +16,11 @@ const setFreeActionLimit = command({
     // "as many free actions in a round as the GM considers reasonable"
     const limit = cmd.limit;
     // free actions already taken beyond a lowered limit simply leave none for the rest of the round
-    const data = Object.fromEntries(Object.values(ctx.state.combatants).filter((c) => c.data.free > limit).map((c) => [c.id, { free: limit }]));
+    const data = Object.fromEntries(
+      Object.values(ctx.state.combatants)
+        .filter((c) => c.data.free > limit)
+        .map((c) => [c.id, { free: limit }]),
+    );
     emit(ctx, 'free-action-limit-set', { limit }, { rs: { freeActionLimit: limit }, data });
   },
 });

@@ -26,11 +26,18 @@ const usePower = command({
     ensure(checkAreaPower(ctx.state, c, p));
     gate(ctx, c, p.action);
     spend(ctx, c, `power-${p.range}`, p.action);
-    if (p.area) emit(ctx, 'area-power-used', { combatantId: c.id, powerId: p.id }, { rs: { areaPowerUsed: [...ctx.state.rs.areaPowerUsed, c.id] } });
+    if (p.area)
+      emit(ctx, 'area-power-used', { combatantId: c.id, powerId: p.id }, { rs: { areaPowerUsed: [...ctx.state.rs.areaPowerUsed, c.id] } });
     const full = { ...cmd, targetIds: targets.map((x) => x.id) };
     // a ranged or gossip power "does provoke an Opportunity Attack"
     const provokes = p.range === 'ranged' || p.range === 'gossip';
-    provokeThenResolve(ctx, c, { t: 'resolve', action: 'use-power', cmd: full }, provokes ? threateners(ctx, c) : [], `${c.name} uses ${p.name}`);
+    provokeThenResolve(
+      ctx,
+      c,
+      { t: 'resolve', action: 'use-power', cmd: full },
+      provokes ? threateners(ctx, c) : [],
+      `${c.name} uses ${p.name}`,
+    );
   },
 });
 
@@ -43,7 +50,13 @@ const switchAlternate = command({
     const p = powerOf(c, cmd.powerId);
     ensure(checkAlternate(p, cmd.alternate));
     spend(ctx, c, 'switch-alternate', 'quick');
-    patchData(ctx, 'alternate-switched', c.id, { alternates: { ...plain(c.data.alternates), [p.id]: cmd.alternate } }, { powerId: p.id, alternate: cmd.alternate });
+    patchData(
+      ctx,
+      'alternate-switched',
+      c.id,
+      { alternates: { ...plain(c.data.alternates), [p.id]: cmd.alternate } },
+      { powerId: p.id, alternate: cmd.alternate },
+    );
   },
 });
 

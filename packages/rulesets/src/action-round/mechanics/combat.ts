@@ -1,6 +1,19 @@
 import { chebyshev } from '@fray/engine';
 import type { Options } from '../options.js';
-import { afterBurst, boost, cond, effectsOn, heldItems, posOf, sumN, type AttackKind, type Benefit, type C, type Power, type State } from '../state/index.js';
+import {
+  afterBurst,
+  boost,
+  cond,
+  effectsOn,
+  heldItems,
+  posOf,
+  sumN,
+  type AttackKind,
+  type Benefit,
+  type C,
+  type Power,
+  type State,
+} from '../state/index.js';
 
 /** Attacks, defenses, damage and powers as numbers: what the resolution steps compute before they roll. */
 
@@ -69,7 +82,13 @@ export function stuntPenalty(t: C, benefit: Benefit, itemId?: string): number {
 
 // ---------------------------------------------------------------- powers
 
-export const POWER_KIND: Record<Power['range'], AttackKind> = { personal: 'close', close: 'close', ranged: 'ranged', court: 'court', gossip: 'rumor' };
+export const POWER_KIND: Record<Power['range'], AttackKind> = {
+  personal: 'close',
+  close: 'close',
+  ranged: 'ranged',
+  court: 'court',
+  gossip: 'rumor',
+};
 
 /** Why power `p` of `c` cannot reach `t`, or null. */
 export function powerReachWhy(o: Options, c: C, p: Power, t: C): string | null {
@@ -86,7 +105,11 @@ export function powerReachWhy(o: Options, c: C, p: Power, t: C): string | null {
     case 'court':
       return d <= o.conversationRange ? null : 'court powers work within conversation range';
     case 'gossip':
-      return d <= o.conversationRange ? '"against any non-court opponent"' : o.communicationRange === null || d <= o.communicationRange ? null : 'beyond communication range';
+      return d <= o.conversationRange
+        ? '"against any non-court opponent"'
+        : o.communicationRange === null || d <= o.communicationRange
+          ? null
+          : 'beyond communication range';
   }
 }
 
@@ -101,7 +124,8 @@ export function powerDefense(o: Options, t: C, a: C, kind: AttackKind): number {
  * as one of the helper's own powers; `powerId` narrows it to one of them.
  */
 export function combinablePowers(helper: C, ally: C, powerId?: string): Power[] {
-  const same = (a: Power, b: Power): boolean => a.effect === b.effect && (a.effect !== 'affliction' || (a.condition ?? 'dazed') === (b.condition ?? 'dazed'));
+  const same = (a: Power, b: Power): boolean =>
+    a.effect === b.effect && (a.effect !== 'affliction' || (a.condition ?? 'dazed') === (b.condition ?? 'dazed'));
   return ally.stats.powers.filter((p) => (!powerId || p.id === powerId) && helper.stats.powers.some((h) => same(h, p)));
 }
 

@@ -16,7 +16,10 @@ export function variableRuling(s: State, o: Options, key: string, item?: Item): 
   if (r) return r;
   const props = item?.props ?? {};
   const provokes = props['provokes'];
-  return { type: actionTypeOf(props['action']) ?? o.variableActionDefault, provokes: typeof provokes === 'boolean' ? provokes : o.variableProvokesDefault };
+  return {
+    type: actionTypeOf(props['action']) ?? o.variableActionDefault,
+    provokes: typeof provokes === 'boolean' ? provokes : o.variableProvokesDefault,
+  };
 }
 
 /** LOAD: the GM's ruling for the weapon, else its `loadAction` prop, else the default. */

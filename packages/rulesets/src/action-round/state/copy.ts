@@ -106,7 +106,16 @@ export function sameData(c: Data, o: Data): boolean {
 }
 
 /** The keys of the ruleset state (`rs`), in the order it is built with. */
-const RS_KEYS: readonly string[] = ['freeActionLimit', 'roundSeconds', 'turnSeq', 'areaPowerUsed', 'rulings', 'attitudes', 'lastCheck', 'interrupted'];
+const RS_KEYS: readonly string[] = [
+  'freeActionLimit',
+  'roundSeconds',
+  'turnSeq',
+  'areaPowerUsed',
+  'rulings',
+  'attitudes',
+  'lastCheck',
+  'interrupted',
+];
 const copyRsLiteral = (v: RS): RS => ({
   freeActionLimit: v.freeActionLimit,
   roundSeconds: v.roundSeconds,
@@ -143,4 +152,3 @@ const sameRsLiteral = (c: RS, o: RS): boolean =>
 export function sameRs(c: RS, o: RS): boolean {
   return hasExactKeys(c, RS_KEYS) && hasExactKeys(o, RS_KEYS) ? sameRsLiteral(c, o) : sameShallow(c, o);
 }
-

@@ -115,7 +115,8 @@ export const afterBurst = (s: State, selfId: string, opponentId: string, v: numb
 const handsUsed = (c: C): number =>
   c.items.reduce((n, i) => n + (i.location === 'both-hands' ? 2 : i.location === 'left-hand' || i.location === 'right-hand' ? 1 : 0), 0);
 export const freeHands = (c: C): number => Math.max(0, 2 - handsUsed(c));
-export const heldItems = (c: C): Item[] => c.items.filter((i) => i.location === 'left-hand' || i.location === 'right-hand' || i.location === 'both-hands');
+export const heldItems = (c: C): Item[] =>
+  c.items.filter((i) => i.location === 'left-hand' || i.location === 'right-hand' || i.location === 'both-hands');
 export function freeHand(c: C, twoHanded: boolean): Item['location'] | null {
   if (twoHanded) return freeHands(c) >= 2 ? 'both-hands' : null;
   const used = new Set(c.items.map((i) => i.location));

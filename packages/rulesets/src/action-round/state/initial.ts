@@ -4,7 +4,16 @@ import type { Stats } from './stats.js';
 
 /** The ruleset state at the start of an encounter. */
 export function initialState(o: Options): RS {
-  return { freeActionLimit: o.freeActionLimit, roundSeconds: secondsPerRound(o), turnSeq: 0, areaPowerUsed: [], rulings: {}, attitudes: {}, lastCheck: {}, interrupted: null };
+  return {
+    freeActionLimit: o.freeActionLimit,
+    roundSeconds: secondsPerRound(o),
+    turnSeq: 0,
+    areaPowerUsed: [],
+    rulings: {},
+    attitudes: {},
+    lastCheck: {},
+    interrupted: null,
+  };
 }
 
 /** "Combat uses six-second rounds, while Conflicts typically use six-minute rounds." */
@@ -59,4 +68,3 @@ export function initialData(stats: Pick<Stats, 'destiny' | 'fate' | 'corruption'
     retry: false,
   };
 }
-

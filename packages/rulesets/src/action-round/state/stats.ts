@@ -51,15 +51,22 @@ export const statDocs: Record<string, string> = {
   damage: 'Damage / effect rank per attack kind (passive damage = 10 + rank).',
   defense: 'Combat defense bonus (passive defense 10 + this) against close and ranged attacks.',
   socialDefense: 'Defense bonus against court and rumor attacks.',
-  fortitude: 'Resistance', reflex: 'Resistance', will: 'Resistance (also resists conflict damage)', toughness: 'Resistance against combat damage',
+  fortitude: 'Resistance',
+  reflex: 'Resistance',
+  will: 'Resistance (also resists conflict damage)',
+  toughness: 'Resistance against combat damage',
   reach: 'Melee reach in squares (threatened squares).',
   range: 'Ranged attack range in squares; 0 = no ranged attack.',
   skills: 'Skill ranks by lower-case name (athletics, endurance, insight, wits, ...). Having wits > 0 means "has ranks in Wits".',
   naturalWeapons: 'Armed even with empty hands (claws, a martial artist).',
-  destiny: 'Destiny points', fate: 'Fate points', corruption: 'Corruption points',
+  destiny: 'Destiny points',
+  fate: 'Fate points',
+  corruption: 'Corruption points',
   powers: 'Powers: id, name, action, range (personal/close/ranged/court/gossip), area, rank, effect, alternates.',
   commander: 'The combatant who may issue it commands (Command action).',
 };
 
 /** A square of the 5-foot grid; null off the map. */
-export const positionSchema = z.object({ x: z.number().int().min(-10000).max(10000), y: z.number().int().min(-10000).max(10000) }).nullable();
+export const positionSchema = z
+  .object({ x: z.number().int().min(-10000).max(10000), y: z.number().int().min(-10000).max(10000) })
+  .nullable();

@@ -50,7 +50,12 @@ export const vital = command({
   schema: commandSchema('vital', {
     combatantId: idSchema,
     vital: z.string().min(1).max(24),
-    amount: z.number().int().min(-100_000).max(100_000).refine((n) => n !== 0, 'amount must not be 0'),
+    amount: z
+      .number()
+      .int()
+      .min(-100_000)
+      .max(100_000)
+      .refine((n) => n !== 0, 'amount must not be 0'),
   }),
   actor: 'combatant',
   handle(ctx, cmd) {

@@ -6,4 +6,11 @@ import { movementCommands } from './movement.js';
 import { reactionCommands } from './reactions.js';
 
 /** Every command of `ocv-phases`, by group. */
-export const commands = { ...attackCommands, ...movementCommands, ...actionCommands, ...initiativeCommands, ...reactionCommands, ...gmCommands };
+export const commands = {
+  ...attackCommands,
+  ...movementCommands,
+  ...actionCommands,
+  ...initiativeCommands,
+  ...reactionCommands,
+  ...gmCommands,
+};

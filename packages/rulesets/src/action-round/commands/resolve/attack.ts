@@ -57,7 +57,15 @@ export function resolveAttack(ctx: ArCtx, attackerId: string, targetId: string, 
     targetId: t.id,
     attack: { kind, damage: damageRank(s, a, kind, opts.powerRank), targetId: t.id },
   });
-  emit(ctx, 'attack-resolved', { combatantId: a.id, targetId: t.id, kind, hit: res.success, advantage: plain(parts), defense: def.value + def.advantage, action: opts.action });
+  emit(ctx, 'attack-resolved', {
+    combatantId: a.id,
+    targetId: t.id,
+    kind,
+    hit: res.success,
+    advantage: plain(parts),
+    defense: def.value + def.advantage,
+    action: opts.action,
+  });
   if (!res.success) return false;
   if (opts.stunt) {
     resolveStunt(ctx, a.id, t.id, kind, opts.stunt);
@@ -66,14 +74,27 @@ export function resolveAttack(ctx: ArCtx, attackerId: string, targetId: string, 
   }
   if (opts.slam) {
     // "make a Toughness resistance check against the damage of your attack without the bonus gained for using slam"
-    const r = check(ctx, { who: a.id, bonus: a.stats.toughness + boost(s, a.id, 'toughness'), dc: 10 + a.stats.damage[kind], purpose: 'slam: Toughness resistance vs own impact', kind: 'resistance', record: false });
+    const r = check(ctx, {
+      who: a.id,
+      bonus: a.stats.toughness + boost(s, a.id, 'toughness'),
+      dc: 10 + a.stats.damage[kind],
+      purpose: 'slam: Toughness resistance vs own impact',
+      kind: 'resistance',
+      record: false,
+    });
     if (!r.success) takeDamage(ctx, a.id, r.degrees, 'damage', 'slam');
   }
   return true;
 }
 
 /** Damage: passive 10 + rank, or (Smash) a d20 + rank check, against the target's Toughness (combat) or Will (conflict). */
-export function dealDamage(ctx: ArCtx, attackerId: string, targetId: string, kind: AttackKind, opts: { smash?: boolean; powerRank?: number }): void {
+export function dealDamage(
+  ctx: ArCtx,
+  attackerId: string,
+  targetId: string,
+  kind: AttackKind,
+  opts: { smash?: boolean; powerRank?: number },
+): void {
   const s = ctx.state;
   const a = combatant(s, attackerId);
   const t = combatant(s, targetId);
@@ -81,11 +102,26 @@ export function dealDamage(ctx: ArCtx, attackerId: string, targetId: string, kin
   let value = 10 + rank;
   if (opts.smash) {
     // "Instead of having a passive damage or effect rank, where you just add 10, you make a damage or effect rank check"
-    value = ctx.roll(rank === 0 ? '1d20' : `1d20${rank > 0 ? '+' : '-'}${Math.abs(rank)}`, 'smash: damage check', { combatantId: a.id }).total;
+    value = ctx.roll(rank === 0 ? '1d20' : `1d20${rank > 0 ? '+' : '-'}${Math.abs(rank)}`, 'smash: damage check', {
+      combatantId: a.id,
+    }).total;
   }
   const save = isConflictKind(kind) ? 'will' : 'toughness';
-  const r = check(ctx, { who: t.id, bonus: t.stats[save] + boost(s, t.id, save), dc: value, purpose: `${save} resistance vs damage ${value}`, kind: 'resistance', record: false });
-  emit(ctx, 'damage-resolved', { combatantId: a.id, targetId: t.id, damage: value, save, resisted: r.success, levels: r.success ? 0 : r.degrees });
+  const r = check(ctx, {
+    who: t.id,
+    bonus: t.stats[save] + boost(s, t.id, save),
+    dc: value,
+    purpose: `${save} resistance vs damage ${value}`,
+    kind: 'resistance',
+    record: false,
+  });
+  emit(ctx, 'damage-resolved', {
+    combatantId: a.id,
+    targetId: t.id,
+    damage: value,
+    save,
+    resisted: r.success,
+    levels: r.success ? 0 : r.degrees,
+  });
   if (!r.success) takeDamage(ctx, t.id, r.degrees, isConflictKind(kind) ? 'socialDamage' : 'damage', a.id);
 }
-

@@ -11,7 +11,11 @@ export function spend(ctx: ArCtx, c: C, action: string, type: Slot | 'free'): vo
   if (type === 'free') {
     // "You cannot delay if you have already taken an action on your turn": a free action on your own turn is one.
     const own = ctx.state.clock.current === c.id && !ctx.options.delayAfterFreeAction;
-    patchData(ctx, 'spent', c.id, own ? { free: d.free + 1, acted: true } : { free: d.free + 1 }, { action, actionType: type, slot: 'free' });
+    patchData(ctx, 'spent', c.id, own ? { free: d.free + 1, acted: true } : { free: d.free + 1 }, {
+      action,
+      actionType: type,
+      slot: 'free',
+    });
     return;
   }
   const slot = slotFor(d, type) ?? type;

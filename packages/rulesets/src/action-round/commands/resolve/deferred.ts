@@ -19,11 +19,21 @@ export function runDeferred(ctx: ArCtx, r: DeferredAction): void {
   const c = combatant(ctx.state, r.cmd.combatantId);
   switch (r.action) {
     case 'attack':
-      resolveAttack(ctx, c.id, r.cmd.targetId, r.cmd.kind, { raises: r.cmd.raises, smash: r.cmd.smash, slam: r.cmd.slam, action: `attack-${r.cmd.kind}` });
+      resolveAttack(ctx, c.id, r.cmd.targetId, r.cmd.kind, {
+        raises: r.cmd.raises,
+        smash: r.cmd.smash,
+        slam: r.cmd.slam,
+        action: `attack-${r.cmd.kind}`,
+      });
       return finish(ctx, c.id, ['attacks']);
     case 'stunt': {
       const { benefit, condition, itemId } = r.cmd;
-      resolveAttack(ctx, c.id, r.cmd.targetId, r.cmd.kind, { disadvantage: r.cmd.disadvantage, raises: r.cmd.raises, action: `stunt-${benefit}`, stunt: { benefit, condition, itemId, catch: r.cmd.catch } });
+      resolveAttack(ctx, c.id, r.cmd.targetId, r.cmd.kind, {
+        disadvantage: r.cmd.disadvantage,
+        raises: r.cmd.raises,
+        action: `stunt-${benefit}`,
+        stunt: { benefit, condition, itemId, catch: r.cmd.catch },
+      });
       return finish(ctx, c.id, ['attacks']);
     }
     case 'assess':
@@ -55,7 +65,8 @@ export function runDeferred(ctx: ArCtx, r: DeferredAction): void {
 }
 
 export function stand(ctx: ArCtx, c: C): void {
-  for (const e of ctx.state.effects.filter((x) => x.targetId === c.id && x.condition === 'prone')) ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'stood up' });
+  for (const e of ctx.state.effects.filter((x) => x.targetId === c.id && x.condition === 'prone'))
+    ctx.emit({ type: 'effect.removed', effectId: e.id, reason: 'stood up' });
   emit(ctx, 'stood', { combatantId: c.id });
   finish(ctx, c.id, []);
 }
@@ -65,7 +76,14 @@ function aim(ctx: ArCtx, c: C, targetId: string): void {
   patchData(ctx, 'aimed', c.id, { aim: { targetId, bonus, maintainedTurn: c.data.turnsTaken } }, { targetId, bonus });
   if (!effectsOn(ctx.state, c.id, 'aim-vulnerable').length) {
     // "you are vulnerable while aiming"
-    addEffect(ctx, { name: 'vulnerable (aiming)', condition: 'vulnerable', targetId: c.id, sourceId: c.id, expires: null, data: { kind: 'aim-vulnerable' } });
+    addEffect(ctx, {
+      name: 'vulnerable (aiming)',
+      condition: 'vulnerable',
+      targetId: c.id,
+      sourceId: c.id,
+      expires: null,
+      data: { kind: 'aim-vulnerable' },
+    });
   }
   finish(ctx, c.id, []);
 }
@@ -80,7 +98,11 @@ function appraised(t: C, k: (typeof APPRAISED)[number]): number {
 
 function assess(ctx: ArCtx, c: C, cmd: In<'assess'>): void {
   const t = combatant(ctx.state, cmd.targetId);
-  const r = opposedSkill(ctx, c, cmd.skill, t, 'deception', `assessment (${cmd.benefit}) of ${t.name}`, { passive: true, hunch: cmd.hunch, raises: cmd.raises });
+  const r = opposedSkill(ctx, c, cmd.skill, t, 'deception', `assessment (${cmd.benefit}) of ${t.name}`, {
+    passive: true,
+    hunch: cmd.hunch,
+    raises: cmd.raises,
+  });
   if (!r.success) {
     // "If you fail the roll, you don’t find out anything. With more than one degree of failure, the GM may lie"
     emit(ctx, 'assessment-failed', { combatantId: c.id, targetId: t.id, gmMayLie: r.degrees > 1 });
@@ -90,7 +112,13 @@ function assess(ctx: ArCtx, c: C, cmd: In<'assess'>): void {
   } else {
     const exact: Record<string, number> = {};
     for (const k of APPRAISED.slice(0, r.degrees - 1)) exact[k] = appraised(t, k);
-    emit(ctx, 'appraisal', { combatantId: c.id, targetId: t.id, attack: cmp(bestAttack(t), bestAttack(c)), defense: cmp(t.stats.defense, c.stats.defense), exact });
+    emit(ctx, 'appraisal', {
+      combatantId: c.id,
+      targetId: t.id,
+      attack: cmp(bestAttack(t), bestAttack(c)),
+      defense: cmp(t.stats.defense, c.stats.defense),
+      exact,
+    });
   }
   finish(ctx, c.id, []);
 }
@@ -105,7 +133,9 @@ function retrieve(ctx: ArCtx, c: C, cmd: In<'retrieve'>): void {
     const items = plain(c.items).map((i) => (i.id === own.id ? { ...i, location: hand } : i));
     emit(ctx, 'retrieved', { combatantId: c.id, itemId: own.id, location: hand }, { items: { [c.id]: items } });
   } else {
-    const items = plain(c.items).map((i) => (i.id === own.id ? { ...i, location: 'carried' as const, props: { ...(i.props ?? {}), stored: true } } : i));
+    const items = plain(c.items).map((i) =>
+      i.id === own.id ? { ...i, location: 'carried' as const, props: { ...(i.props ?? {}), stored: true } } : i,
+    );
     emit(ctx, 'stored', { combatantId: c.id, itemId: own.id }, { items: { [c.id]: items } });
   }
   finish(ctx, c.id, []);
@@ -116,13 +146,22 @@ function gambit(ctx: ArCtx, c: C, cmd: In<'gambit'>): void {
   const pc = posOf(c);
   // "a skill check vs a Mod DC (DC 10 + Power Level), or a Passive Reaction or Guile if threatened"
   const threats = pc ? enemiesOf(s, c).filter((e) => threatens(s, ctx.options, e, pc)) : [];
-  const dc = threats.length ? Math.max(...threats.map((e) => 10 + Math.max(skillOf(e, 'reaction'), skillOf(e, 'guile')))) : dcModerate(ctx.options);
+  const dc = threats.length
+    ? Math.max(...threats.map((e) => 10 + Math.max(skillOf(e, 'reaction'), skillOf(e, 'guile'))))
+    : dcModerate(ctx.options);
   const dis = cmd.movement === 'reduced' ? 1 : cmd.movement === 'normal' ? 2 : 0;
   const r = skillCheck(ctx, c, cmd.skill, dc, `gambit (${cmd.skill})`, { hunch: cmd.hunch, raises: cmd.raises, advantage: -dis });
   const n = ladder(signedDegrees(r));
   const who = cmd.beneficiaryId ?? c.id;
   if (n !== 0) {
-    addEffect(ctx, { name: `gambit ${n > 0 ? '+' : ''}${n}`, targetId: who, sourceId: c.id, data: { kind: 'advantage', n }, expires: nextTurn(s, who, 'end'), beneficial: n > 0 });
+    addEffect(ctx, {
+      name: `gambit ${n > 0 ? '+' : ''}${n}`,
+      targetId: who,
+      sourceId: c.id,
+      data: { kind: 'advantage', n },
+      expires: nextTurn(s, who, 'end'),
+      beneficial: n > 0,
+    });
   }
   emit(ctx, 'gambit', { combatantId: c.id, beneficiaryId: who, advantage: n, dc });
   if (cmd.path && cmd.path.length) startPath(ctx, c, 'gambit', cmd.path, [], { kind: 'finish', kinds: ['moves'] });
@@ -135,7 +174,14 @@ function influence(ctx: ArCtx, c: C, cmd: In<'influence'>): void {
   const subject = cmd.subject ?? c.id;
   if (cmd.goal === 'shift') {
     // "Success means you can shift the conversation, with three degrees ... ignore the subjects negative attitude ... with five degrees ... gain the benefit of the subjects positive attitude"
-    emit(ctx, 'conversation-shifted', { combatantId: c.id, targetId: t.id, subject, shifted: r.success, ignoreNegative: r.success && r.degrees >= 3, usePositive: r.success && r.degrees >= 5 });
+    emit(ctx, 'conversation-shifted', {
+      combatantId: c.id,
+      targetId: t.id,
+      subject,
+      shifted: r.success,
+      ignoreNegative: r.success && r.degrees >= 3,
+      usePositive: r.success && r.degrees >= 5,
+    });
   } else {
     // "Success improves or worsens ... by one step, while three degrees ... two steps, and five degrees ... three steps. ... failure by two degrees ... one step, and by two steps at four degrees of failure, whichever is least beneficial to you."
     const dir = cmd.goal === 'improve' ? 1 : -1;
@@ -144,7 +190,12 @@ function influence(ctx: ArCtx, c: C, cmd: In<'influence'>): void {
     const after = Math.max(-2, Math.min(2, before + steps));
     const attitudes = plain(ctx.state.rs.attitudes);
     attitudes[t.id] = { ...(attitudes[t.id] ?? {}), [subject]: after };
-    emit(ctx, 'attitude-changed', { combatantId: c.id, targetId: t.id, subject, before, after, hostileMayAttack: before <= -2 && after <= before && steps < 0 }, { rs: { attitudes } });
+    emit(
+      ctx,
+      'attitude-changed',
+      { combatantId: c.id, targetId: t.id, subject, before, after, hostileMayAttack: before <= -2 && after <= before && steps < 0 },
+      { rs: { attitudes } },
+    );
   }
   finish(ctx, c.id, []);
 }

@@ -19,7 +19,15 @@ const noRuleset: Pick<Ruleset, 'effectExpiry'> = {};
 
 export function addEffect(
   ctx: ArCtx,
-  init: { name: string; condition?: string; targetId: string; sourceId: string | null; data?: Record<string, unknown>; expires: Marker | null; beneficial?: boolean },
+  init: {
+    name: string;
+    condition?: string;
+    targetId: string;
+    sourceId: string | null;
+    data?: Record<string, unknown>;
+    expires: Marker | null;
+    beneficial?: boolean;
+  },
 ): string {
   const effect: Effect = makeEffect(ctx, noRuleset, {
     name: init.name,
@@ -91,7 +99,14 @@ export function resistanceCheck(ctx: ArCtx, id: string, effectId: string, why: s
   const r = e ? resistOf(e) : null;
   if (!e || !r) return false;
   const c = combatant(ctx.state, id);
-  const res = check(ctx, { who: id, bonus: c.stats[r.save], dc: r.dc, purpose: `${r.save} resistance check vs ${e.name} (${why})`, kind: 'resistance', record: false });
+  const res = check(ctx, {
+    who: id,
+    bonus: c.stats[r.save],
+    dc: r.dc,
+    purpose: `${r.save} resistance check vs ${e.name} (${why})`,
+    kind: 'resistance',
+    record: false,
+  });
   if (res.success) ctx.emit({ type: 'effect.removed', effectId, reason: 'resisted' });
   return res.success;
 }

@@ -47,7 +47,15 @@ function flush(ctx: ArCtx, st: PathState, done: Square[]): void {
   const last = done[done.length - 1];
   if (!last) return;
   const cur = combatant(ctx.state, st.actorId);
-  emit(ctx, 'moved', { combatantId: st.actorId, action: st.action, path: plain(done), to: { ...last } }, { pos: { [st.actorId]: { ...last } }, data: { [st.actorId]: { moved: cur.data.moved + done.length, movedRound: ctx.state.clock.round } } });
+  emit(
+    ctx,
+    'moved',
+    { combatantId: st.actorId, action: st.action, path: plain(done), to: { ...last } },
+    {
+      pos: { [st.actorId]: { ...last } },
+      data: { [st.actorId]: { moved: cur.data.moved + done.length, movedRound: ctx.state.clock.round } },
+    },
+  );
   done.length = 0;
 }
 
@@ -57,7 +65,11 @@ function afterPath(ctx: ArCtx, st: PathState, reactionMode: boolean): void {
     const a = combatant(ctx.state, st.actorId);
     const t = ctx.state.combatants[then.targetId];
     if (!t || rangeWhy(ctx.options, a, t, 'close')) {
-      emit(ctx, 'charge-missed', { combatantId: a.id, targetId: then.targetId, reason: 'the target is not within reach at the end of the charge' });
+      emit(ctx, 'charge-missed', {
+        combatantId: a.id,
+        targetId: then.targetId,
+        reason: 'the target is not within reach at the end of the charge',
+      });
     } else {
       // "At the end of your movement, you can perform an attack against your opponent with a -1 Disadvantage to the attack check."
       resolveAttack(ctx, a.id, t.id, 'close', { disadvantage: 1, action: 'charge' });

@@ -72,19 +72,24 @@ function record(ctx: ArCtx, input: CheckInput, r: CheckResult): void {
     seq: ctx.state.rs.turnSeq,
   };
   const patch = input.record === false ? {} : { lastCheck: { [input.who]: last } };
-  emit(ctx, 'check', {
-    combatantId: input.who,
-    purpose: input.purpose,
-    kind: input.kind,
-    rollId: r.rollId,
-    total: r.total,
-    dc: r.dc,
-    success: r.success,
-    degrees: r.degrees,
-    fortune: r.fortune,
-    targetId: input.targetId ?? null,
-    gmOnly: input.gmOnly || undefined,
-  }, patch);
+  emit(
+    ctx,
+    'check',
+    {
+      combatantId: input.who,
+      purpose: input.purpose,
+      kind: input.kind,
+      rollId: r.rollId,
+      total: r.total,
+      dc: r.dc,
+      success: r.success,
+      degrees: r.degrees,
+      fortune: r.fortune,
+      targetId: input.targetId ?? null,
+      gmOnly: input.gmOnly || undefined,
+    },
+    patch,
+  );
 }
 
 export interface OpposedSide {
@@ -95,7 +100,13 @@ export interface OpposedSide {
 }
 
 /** An opposed check: both roll d20 + bonus; the active side succeeds by beating the other's total. */
-export function opposed(ctx: ArCtx, active: OpposedSide, passive: OpposedSide, kind: string, extra: Partial<CheckInput> = {}): CheckResult & { opposing: number } {
+export function opposed(
+  ctx: ArCtx,
+  active: OpposedSide,
+  passive: OpposedSide,
+  kind: string,
+  extra: Partial<CheckInput> = {},
+): CheckResult & { opposing: number } {
   const o = ctx.options;
   const pmod = passive.bonus + (passive.advantage ?? 0);
   const proll = ctx.roll(formula('d20', pmod), passive.purpose, { combatantId: passive.who });
@@ -129,7 +140,14 @@ function skillAdvantage(ctx: ArCtx, c: C, skill: string, opts: SkillOpts): numbe
   let adv = opts.advantage ?? 0;
   if (opts.hunch) {
     // "attempt an Intuition check vs an Easy DC (DC 10). Success grants you +1 Advantage per degree of success on the Skill check"
-    const h = check(ctx, { who: c.id, bonus: skillOf(c, 'intuition'), dc: dcEasy(), purpose: `hunch before ${skill}`, kind: 'hunch', record: false });
+    const h = check(ctx, {
+      who: c.id,
+      bonus: skillOf(c, 'intuition'),
+      dc: dcEasy(),
+      purpose: `hunch before ${skill}`,
+      kind: 'hunch',
+      record: false,
+    });
     adv += ladder(signedDegrees(h));
   }
   if (c.data.assistDegrees !== 0) {
@@ -142,16 +160,48 @@ function skillAdvantage(ctx: ArCtx, c: C, skill: string, opts: SkillOpts): numbe
 /** A skill check: assistance received, gambit advantage, Hunch, Raise, boost. */
 export function skillCheck(ctx: ArCtx, c: C, skill: string, dc: number, purpose: string, opts: SkillOpts = {}): CheckResult {
   const adv = skillAdvantage(ctx, c, skill, opts);
-  return check(ctx, { who: c.id, bonus: skillOf(c, skill) + boost(ctx.state, c.id, skill.toLowerCase()), advantage: adv, dc, purpose, kind: 'skill', raises: opts.raises, targetId: opts.targetId ?? null });
+  return check(ctx, {
+    who: c.id,
+    bonus: skillOf(c, skill) + boost(ctx.state, c.id, skill.toLowerCase()),
+    advantage: adv,
+    dc,
+    purpose,
+    kind: 'skill',
+    raises: opts.raises,
+    targetId: opts.targetId ?? null,
+  });
 }
 
 /** A skill check opposed by the target's skill (rolled, or passive: 10 + the skill). */
-export function opposedSkill(ctx: ArCtx, c: C, skill: string, t: C, tSkill: string, purpose: string, opts: SkillOpts & { passive?: boolean } = {}): CheckResult {
+export function opposedSkill(
+  ctx: ArCtx,
+  c: C,
+  skill: string,
+  t: C,
+  tSkill: string,
+  purpose: string,
+  opts: SkillOpts & { passive?: boolean } = {},
+): CheckResult {
   const adv = skillAdvantage(ctx, c, skill, { hunch: opts.hunch });
   const bonus = skillOf(c, skill) + boost(ctx.state, c.id, skill.toLowerCase());
   if (opts.passive) {
     // "opposed by the target’s passive Deception check": 10 + the skill
-    return check(ctx, { who: c.id, bonus, advantage: adv, dc: 10 + skillOf(t, tSkill), purpose, kind: 'skill', raises: opts.raises, targetId: t.id });
+    return check(ctx, {
+      who: c.id,
+      bonus,
+      advantage: adv,
+      dc: 10 + skillOf(t, tSkill),
+      purpose,
+      kind: 'skill',
+      raises: opts.raises,
+      targetId: t.id,
+    });
   }
-  return opposed(ctx, { who: c.id, bonus, advantage: adv, purpose }, { who: t.id, bonus: skillOf(t, tSkill) + boost(ctx.state, t.id, tSkill), purpose: `${t.name}: ${tSkill} (opposed)` }, 'skill', { raises: opts.raises, targetId: t.id });
+  return opposed(
+    ctx,
+    { who: c.id, bonus, advantage: adv, purpose },
+    { who: t.id, bonus: skillOf(t, tSkill) + boost(ctx.state, t.id, tSkill), purpose: `${t.name}: ${tSkill} (opposed)` },
+    'skill',
+    { raises: opts.raises, targetId: t.id },
+  );
 }
