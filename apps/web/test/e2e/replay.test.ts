@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { axe, shot } from './browser.js';
 import { http } from './server.js';
 import { tableEnv } from './table-env.js';
+import { actionPointsDuel, swordStats } from './helpers.js';
 
 const PHONE_390 = { width: 390, height: 844 };
 const DESKTOP_800 = { width: 1280, height: 800 };
@@ -28,22 +29,12 @@ describe('replay in the web app', () => {
 
   it('opens from the console; steps, scrubs and plays; switches viewer; a shared link shows the spectator’s replay until revoked', async () => {
     const url = env.srv.url;
-    const { token } = await http<{ token: string }>(url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(url, 'POST', '/encounters', { name: 'Bridge fight', ruleset: 'action-points' }, token);
-    const stats = { hp: 12, weapons: [{ id: 'sword', name: 'Sword', category: 'one-handed', damage: '1d8' }] };
-    const a = await http<{ id: string }>(
-      url,
-      'POST',
-      `/encounters/${enc.id}/combatants`,
-      { name: 'Aria', side: 'heroes', stats, position: { x: 0, y: 0 } },
-      token,
-    );
-    await http(url, 'POST', `/encounters/${enc.id}/combatants`, { name: 'Brute', side: 'foes', stats, position: { x: 2, y: 0 } }, token);
+    const { token, enc, a } = await actionPointsDuel(url, { x: 2, y: 0 });
     await http(
       url,
       'POST',
       `/encounters/${enc.id}/combatants`,
-      { name: 'Shade', side: 'foes', hidden: true, stats, position: { x: 3, y: 3 } },
+      { name: 'Shade', side: 'foes', hidden: true, stats: swordStats, position: { x: 3, y: 3 } },
       token,
     );
     await http(url, 'POST', `/encounters/${enc.id}/invites`, { role: 'player', combatantIds: [a.id] }, token);

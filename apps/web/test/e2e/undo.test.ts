@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { liveState, settle } from './helpers.js';
+import { actionPointsDuel, liveState, settle } from './helpers.js';
 import { http } from './server.js';
 import { tableEnv } from './table-env.js';
 
@@ -24,17 +24,7 @@ describe('undo in the GM console', () => {
 
   it('undoes an attack: the confirm tells it in the log’s words; the GM, a player and a spectator all go back to the state before it', async () => {
     const url = env.srv.url;
-    const { token } = await http<{ token: string }>(url, 'POST', '/accounts', {});
-    const enc = await http<{ id: string }>(url, 'POST', '/encounters', { name: 'Bridge fight', ruleset: 'action-points' }, token);
-    const stats = { hp: 12, weapons: [{ id: 'sword', name: 'Sword', category: 'one-handed', damage: '1d8' }] };
-    const a = await http<{ id: string }>(
-      url,
-      'POST',
-      `/encounters/${enc.id}/combatants`,
-      { name: 'Aria', side: 'heroes', stats, position: { x: 0, y: 0 } },
-      token,
-    );
-    await http(url, 'POST', `/encounters/${enc.id}/combatants`, { name: 'Brute', side: 'foes', stats, position: { x: 1, y: 0 } }, token);
+    const { token, enc, a } = await actionPointsDuel(url, { x: 1, y: 0 });
     const inv = await http<{ token: string }>(
       url,
       'POST',
