@@ -22,7 +22,8 @@ io.on('connection', (socket) => {
     ack({ ok: true });
   });
 });
-httpServer.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+// the same accept queue as Fray's server (apps/server/src/server.ts LISTEN_BACKLOG)
+httpServer.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1', backlog: 4096 }, () => {
   console.log(`LISTENING ${(httpServer.address() as AddressInfo).port}`);
 });
 // exit on SIGTERM through process.exit, so that a --cpu-prof given by BENCH_PEER_NODE_ARGS is written

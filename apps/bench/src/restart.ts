@@ -19,6 +19,7 @@ import { fmt, summarize, type Summary } from './stats.js';
 import { http as frayHttp, text } from './http.js';
 import { Trace, watch } from './restart-trace.js';
 import { BENCH_METRICS_TOKEN } from './servers.js';
+import { runFloorRestart, type FloorRestart } from './restart-floor.js';
 
 interface RestartOutcome {
   signal: 'SIGKILL' | 'SIGTERM';
@@ -51,6 +52,8 @@ export interface RestartResult {
   lost: number;
   /** refusals the clients were handed back (after their own retries), by code */
   refused: Record<string, number>;
+  /** the same kill -9 of a bare socket.io server with as many clients (restart-floor.ts), in the same run */
+  floor?: FloorRestart;
 }
 
 interface Seat {
@@ -266,6 +269,11 @@ async function lostCommands(databaseUrl: string, acked: Tally['acked']): Promise
 
 export async function runRestart(o: { baseDb: string; E: number; P: number; log: (...a: unknown[]) => void }): Promise<RestartResult> {
   const { E, P, log } = o;
+  const floor = process.env.BENCH_RESTART_FLOOR === '0' ? undefined : await runFloorRestart(E, P, log);
+  if (floor)
+    log(
+      `restart floor (bare socket.io) kill -9: listening after ${floor.readyMs} ms; ${floor.servedCount}/${floor.clients} served, ms after listening: connected p50 ${fmt(floor.connected.p50)} p99 ${fmt(floor.connected.p99)}; served p50 ${fmt(floor.served.p50)} p99 ${fmt(floor.served.p99)}; CPU ${fmt(floor.cpu.server)} ms (clients ${fmt(floor.cpu.clients)})`,
+    );
   const db = await freshDatabase(o.baseDb, `fray_bench_restart_${Date.now().toString(36)}`);
   const port = await freePort();
   const start = () =>
@@ -298,7 +306,16 @@ export async function runRestart(o: { baseDb: string; E: number; P: number; log:
       );
     }
     const lost = await lostCommands(db.url, t.acked);
-    return { encounters: E, clientsPerEncounter: P, leaseSeconds: LEASE_SECONDS, outcomes, acked: t.acked.size, lost, refused: t.refused };
+    return {
+      encounters: E,
+      clientsPerEncounter: P,
+      leaseSeconds: LEASE_SECONDS,
+      outcomes,
+      acked: t.acked.size,
+      lost,
+      refused: t.refused,
+      ...(floor ? { floor } : {}),
+    };
   } finally {
     for (const s of seats) s.client.close();
     if (sv.child.exitCode === null) await sv.stop().catch(() => {});
@@ -318,6 +335,11 @@ const stageRow = (x: RestartOutcome) => {
   return `| ${x.signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'} | ${pair(st.connected)} | ${pair(st.joined)} | ${pair(st.served)} | ${fmt(x.cpu.readyToServed)} (${fmt(x.cpu.clients)}) | ${codes(x.refusedOnTheWay)} | ${codes(x.serverRefusals)} |`;
 };
 
+const floorRow = (f: FloorRestart) =>
+  `| the floor: bare socket.io, kill -9, restart | — | ${fmt(f.readyMs)} | ${fmt(f.servedCount)} / ${fmt(f.clients)} | ${fmt(f.served.p50)} | ${fmt(f.served.p99)} | ${fmt(f.served.max)} | — |`;
+const floorStageRow = (f: FloorRestart) =>
+  `| the floor, kill -9 | ${fmt(f.connected.p50)} / ${fmt(f.connected.p99)} | ${fmt(f.joined.p50)} / ${fmt(f.joined.p99)} | ${fmt(f.served.p50)} / ${fmt(f.served.p99)} | ${fmt(f.cpu.server)} (${fmt(f.cpu.clients)}) | — | — |`;
+
 /** The doc's section (docs/performance.md, between the bench-restart markers). */
 export function restartSection(r: RestartResult, when: string): string {
   const row = (x: RestartOutcome) =>
@@ -332,6 +354,7 @@ export function restartSection(r: RestartResult, when: string): string {
     '| restart | old process gone (ms) | new one ready (ms after the signal) | clients served | p50 after ready (ms) | p99 after ready | max after ready | p99 after the signal |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...r.outcomes.map(row),
+    ...(r.floor ? [floorRow(r.floor)] : []),
     '',
     `A client not served within ${SERVED_CAP_MS / 1000} s of readiness counts as not served. ${fmt(r.acked)} commands acknowledged over the run, **${fmt(r.lost)} lost** (not in the log at the version their ack named). Refusals handed back to a client after its retries: ${refusals}.`,
     '',
@@ -340,5 +363,8 @@ export function restartSection(r: RestartResult, when: string): string {
     '| restart | connected p50 / p99 | joined again p50 / p99 | served p50 / p99 | CPU ms from ready to the last served: new process (clients) | refused on the way (clients) | refusals sent by the new process |',
     '| --- | ---: | ---: | ---: | ---: | --- | --- |',
     ...r.outcomes.map(stageRow),
+    ...(r.floor ? [floorStageRow(r.floor)] : []),
+    '',
+    'The floor: the same kill -9 and restart of a bare socket.io server (apps/bench/src/restart-floor.ts: no database, no authentication, no state) with as many socket.io clients, reconnecting with the settings of @fray/client; each joins its room again and sends one command, which is broadcast to its room and acknowledged; times from the new process listening.',
   ].join('\n');
 }

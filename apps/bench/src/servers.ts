@@ -166,11 +166,12 @@ export function startBgio(): Promise<Running> {
   return start('boardgame.io', [`${here}bgio-server.js`], { NODE_ENV: 'production' }, /LISTENING (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
 }
 
-export function startFloor(payloadBytes: number, nodeArgs: string[] = []): Promise<Running> {
+export function startFloor(payloadBytes: number, nodeArgs: string[] = [], port?: number): Promise<Running> {
   return start(
     'socket.io floor',
-    [`${here}floor-server.js`],
-    { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes) },
+    // the compiled script, also when this module runs from its source (the bench's tests)
+    [`${repoRoot}apps/bench/dist/floor-server.js`],
+    { NODE_ENV: 'production', BENCH_PAYLOAD: String(payloadBytes), ...(port ? { PORT: String(port) } : {}) },
     /LISTENING (\d+)/,
     (m) => `http://127.0.0.1:${m[1]}`,
     nodeArgs,
