@@ -31,7 +31,7 @@ export interface FloorRestart {
 const CLIENT_OPTIONS = { transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 1000, forceNew: true };
 const SERVED_CAP_MS = 120_000;
 
-const ack = <T>(s: Socket, event: string, ...args: unknown[]): Promise<T> => s.timeout(10_000).emitWithAck(event, ...args) as Promise<T>;
+const ack = (s: Socket, event: string, ...args: unknown[]): Promise<unknown> => s.timeout(10_000).emitWithAck(event, ...args);
 
 /** user + system CPU ms of a process since it started (Linux /proc/<pid>/stat, clock ticks of 10 ms) */
 function cpuMsOf(pid: number): number {
@@ -55,7 +55,13 @@ async function connectAll(url: string, n: number, P: number): Promise<Socket[]> 
 }
 
 /** One client after the kill: wait for the drop, then for the connection, then rejoin and one command. */
-async function probe(s: Socket, room: string, t: { connected?: number; joined?: number; served?: number }): Promise<void> {
+interface Times {
+  connected?: number;
+  joined?: number;
+  served?: number;
+}
+
+async function probe(s: Socket, room: string, t: Times): Promise<void> {
   for (let w = 0; w < 100 && s.connected; w++) await sleep(50);
   if (!s.connected) await new Promise<void>((r) => s.once('connect', () => r()));
   t.connected = Date.now();
@@ -79,7 +85,7 @@ export async function runFloorRestart(E: number, P: number, log: (...a: unknown[
   log(`restart floor: ${sockets.length} socket.io clients connected to the bare server`);
   try {
     await sleep(2000);
-    const times = sockets.map(() => ({}) as { connected?: number; joined?: number; served?: number });
+    const times = sockets.map((): Times => ({}));
     const exited = new Promise<void>((r) => sv.child.once('exit', () => r()));
     const at = Date.now();
     sv.child.kill('SIGKILL');
