@@ -9,6 +9,7 @@ import './styles/05-your-turn.css';
 import './styles/06-token-vitals.css';
 import './styles/07-turn-flow.css';
 import './styles/08-replay.css';
+import './styles/09-schema-rows.css';
 import './polish.css';
 import './forms.css';
 

@@ -111,6 +111,53 @@ export interface RulesetDisplay {
    * means, the first the default) and the named conditions its rules act on.
    */
   effects?: { units: Record<string, string>; conditions: string[] };
+  /** what the GM's forms (stats, options, position, commands) need beyond the JSON Schemas to ask in the game's words */
+  forms?: FormHints;
+}
+
+/**
+ * Something of the encounter a field's value names, picked by its name instead of typed as an id:
+ * a combatant, a zone of the space (`space.zones`), an action of the catalogue (by its label), or
+ * a value several combatants share in their positions (a group, an engagement: picked by who is in it).
+ */
+export type FieldRefers = 'combatant' | 'zone' | 'action' | 'shared';
+
+/** How a form asks for one field (see `FormHints.fields`). */
+export interface FieldHint {
+  /** the field's label, when its name is not the game's word (stats have `statLabels`) */
+  label?: string;
+  /** what it means, when the schema has no doc for it (a position's parts, a command's fields) */
+  doc?: string;
+  /** a choice's words, by its value (`very-slow` → "Very slow"); a list of strings with `choices` is ticked, other entries typed */
+  choices?: Record<string, string>;
+  /** the value (or each entry of a list) names something of the encounter: picked, never typed */
+  refers?: FieldRefers;
+  /** with `refers: 'action'`: only the catalogue's actions of these kinds (`advanced`, `full-round`) */
+  kinds?: string[];
+  /**
+   * An id the client makes from another field of the same object (e.g. `name`), unique among its
+   * neighbours: never asked. With `refers`, the GM picks an existing one or leaves it to be made.
+   */
+  madeFrom?: string;
+  /**
+   * An object of free keys (skill → rank): a row per entry, its key asked as `label`; `refers` picks
+   * it; `usual` offers the usual keys (a list, or the keys of an option); `value` labels a number's field.
+   */
+  keys?: { label: string; refers?: 'action'; usual?: string[] | { option: string }; value?: string };
+}
+
+/**
+ * Form hints by where the field is: `stats.<name>`, `options.<name>`, `position.<name>`,
+ * `commands.<type>.<field>`; inside an object, a list's entries or a map's values with a dot
+ * (`stats.powers.id`, `options.conditionModifiers.ocv`, `commands.defineZone.zone.neighbors`).
+ */
+export interface FormHints {
+  fields?: Record<string, FieldHint>;
+  /**
+   * How a zone is added by its name alone: the command and the field its zone goes in; the client
+   * sends `{ type: command, [field]: { id, name } }` with an id made from the name.
+   */
+  newZone?: { command: string; field: string };
 }
 
 /**

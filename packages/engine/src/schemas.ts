@@ -8,6 +8,23 @@ export const actorSchema = z.discriminatedUnion('role', [
 
 export const idSchema = z.string().min(1).max(64);
 
+const TERM = String.raw`(?:\d*[dD]\d+(?:[kKdD][hHlL]\d+)?|\d+)`;
+/** A dice formula as `dice.ts` reads it (`2d6+3`, `4d6kh3`, `d20-1`), as a pattern a form can check before sending. */
+export const DICE_PATTERN = String.raw`^\s*[+-]?\s*${TERM}(?:\s*[+-]\s*${TERM})*\s*$`;
+
+/**
+ * A dice formula field of a ruleset's stats or options: checked by its pattern (the published
+ * JSON Schema's `pattern`) and shown with an example (`examples`), e.g. `2d6+3`.
+ */
+export function diceFormulaSchema(example = '2d6+3', max = 64) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(new RegExp(DICE_PATTERN), `a dice formula such as ${example}`)
+    .meta({ examples: [example] });
+}
+
 /** The envelope every command shares; handlers extend it with their own fields. */
 export function commandSchema<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({ type: z.literal(type), by: actorSchema, ...shape }).strict();

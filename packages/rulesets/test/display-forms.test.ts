@@ -1,6 +1,37 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { apply, createEncounter, type RulesetDisplay } from '@fray/engine';
+import { apply, commandsOf, createEncounter, type Ruleset, type RulesetDisplay } from '@fray/engine';
 import { registry } from '../src/index.js';
+
+type Js = { properties?: Record<string, Js>; items?: Js; additionalProperties?: Js | boolean; anyOf?: Js[]; type?: unknown };
+
+/** The JSON Schema at a form hint's path (`stats.powers.id`, `commands.defineZone.zone.neighbors`), as GET /rulesets publishes it. */
+function schemaAt(r: Ruleset, path: string): Js | undefined {
+  const [root, ...rest] = path.split('.');
+  const zod =
+    root === 'stats'
+      ? r.statsSchema
+      : root === 'options'
+        ? r.optionsSchema
+        : root === 'position'
+          ? z.object({ position: r.positionSchema })
+          : root === 'commands'
+            ? commandsOf(r)[rest.shift()!]?.schema
+            : undefined;
+  if (!zod) return undefined;
+  let s: Js | undefined = z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as Js;
+  if (root === 'position') rest.unshift('position');
+  for (const k of rest) {
+    // through a nullable, a list's entries and a map's values to the object that has the field
+    for (let i = 0; i < 3 && s && !s.properties?.[k]; i++)
+      s =
+        s.anyOf?.find((b) => b.type !== 'null') ??
+        s.items ??
+        (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    s = s?.properties?.[k];
+  }
+  return s;
+}
 
 /** What the web's forms read from `display`: duration units, named conditions, common actions. */
 describe('each ruleset gives its forms their choices', () => {
@@ -24,6 +55,15 @@ describe('each ruleset gives its forms their choices', () => {
         const fx = Object.values(res.state.effects).find((e) => e.duration?.unit === unit);
         expect([unit, fx?.expires ?? null]).not.toEqual([unit, null]);
       }
+    });
+
+    it(`${id}: each form hint is about a field it has, and a new zone is made by a command it has`, () => {
+      const hints = Object.keys(d.forms?.fields ?? {});
+      expect(hints.filter((h) => !schemaAt(r, h))).toEqual([]);
+      const nz = d.forms?.newZone;
+      if (nz) expect(schemaAt(r, `commands.${nz.command}.${nz.field}.name`)).toBeDefined();
+      // a hint that picks an action picks one of the catalogue
+      if (JSON.stringify(d.forms ?? {}).includes('"action"')) expect(r.catalogue.length).toBeGreaterThan(0);
     });
 
     it(`${id}: its common actions and named kinds are actions it has`, () => {

@@ -1,9 +1,12 @@
 import { useMemo, useState } from 'react';
 import { api } from '../lib/api.js';
 import { combatantBody, positionFields, positionValues, secretAfter, statFields, type Draft, type Errors } from '../lib/combatant-body.js';
+import { displayOf } from '../lib/display.js';
+import { contextOf, NEW_ZONE, zonesIn, type FormContext } from '../lib/form-context.js';
 import { initialValues, type FormValues } from '../lib/schema-form.js';
-import type { Combatant, RulesetInfo } from '../lib/types.js';
+import type { Combatant, EncounterState, RulesetInfo } from '../lib/types.js';
 import { ErrorMessage } from './common.js';
+import { recordOf } from '../lib/guards.js';
 import { rowsOf } from '../lib/items.js';
 import { ItemsEditor } from './ItemsEditor.js';
 import { SchemaFields } from './SchemaFields.js';
@@ -75,12 +78,26 @@ interface FormProps {
   existing?: Combatant;
   sides: string[];
   onDone: () => void;
+  /** the encounter (its combatants and zones, for the pickers) */
+  state?: EncounterState;
+  /** sends a command (a new zone named in the form is made before the combatant is added) */
+  send?: (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
+}
+
+/** Made before the combatant: the ruleset's command for a new zone, with its id and name; a refusal as it came. */
+async function makeZone(ruleset: RulesetInfo, send: FormProps['send'], zone: { id: string; name: string }): Promise<unknown> {
+  const how = displayOf([ruleset], ruleset.id).forms?.newZone;
+  if (!how || !send) return { message: 'This ruleset has no way to add a zone by its name.' };
+  const r = recordOf(await send({ type: how.command, [how.field]: zone }, `Zone ${zone.name} added.`));
+  return r.ok === true ? null : (r.error ?? { message: 'The new zone was not made.' });
 }
 
 /** The form's state and what sending it does: validated first (the schema's messages by field), then POST or PATCH. */
-function useCombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone }: FormProps) {
+function useCombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone, state, send }: FormProps) {
   const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const posFields = useMemo(() => positionFields(ruleset), [ruleset]);
+  const newZone = !!send && !!displayOf([ruleset], ruleset.id).forms?.newZone;
+  const context: FormContext = contextOf(ruleset, state, { newZone, ...(existing ? { self: existing.id } : {}) });
   const [d, setD] = useState<Draft>(() => ({
     name: existing?.name ?? '',
     side: existing?.side ?? sides[0] ?? 'heroes',
@@ -88,6 +105,7 @@ function useCombatantForm({ ruleset, options, encounterId, token, existing, side
     secret: existing?.secretStats ?? [],
     items: rowsOf(existing),
     position: positionValues(posFields, existing),
+    newZone: '',
   }));
   const set = (p: Partial<Draft>) => setD((x) => ({ ...x, ...p }));
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, existing?.stats));
@@ -96,13 +114,21 @@ function useCombatantForm({ ruleset, options, encounterId, token, existing, side
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     setError(null);
-    const { body, errs } = combatantBody(ruleset, fields, posFields, values, d);
+    const zoneIds = zonesIn(ruleset, state).map((z) => z.id);
+    const { body, errs, zone } = combatantBody(ruleset, fields, posFields, values, d, zoneIds);
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
     // an edit sends the items only when they changed
     if (existing && JSON.stringify(body.items) === JSON.stringify(existing.items)) delete body.items;
     setBusy(true);
     try {
+      const refused = zone ? await makeZone(ruleset, send, zone) : null;
+      if (refused) {
+        setError(refused);
+        return;
+      }
+      // made: a second try (after a refusal of the combatant) picks it instead of making another
+      if (zone) set({ position: Object.fromEntries(Object.entries(d.position).map(([k, v]) => [k, v === NEW_ZONE ? zone.id : v])) });
       const path = `/encounters/${encodeURIComponent(encounterId)}/combatants`;
       if (existing) await api('PATCH', `${path}/${encodeURIComponent(existing.id)}`, body, { token });
       else await api('POST', path, body, { token });
@@ -113,7 +139,7 @@ function useCombatantForm({ ruleset, options, encounterId, token, existing, side
       setBusy(false);
     }
   };
-  return { fields, posFields, d, set, values, setValues, errors, error, busy, submit };
+  return { fields, posFields, context, d, set, values, setValues, errors, error, busy, submit };
 }
 
 /**
@@ -123,7 +149,7 @@ function useCombatantForm({ ruleset, options, encounterId, token, existing, side
  */
 export function CombatantForm(props: FormProps) {
   const { ruleset, existing, sides, onDone } = props;
-  const { fields, posFields, d, set, values, setValues, errors, error, busy, submit } = useCombatantForm(props);
+  const { fields, posFields, context, d, set, values, setValues, errors, error, busy, submit } = useCombatantForm(props);
   const prefix = existing ? `edit-${existing.id}` : 'add';
   const statErrors = Object.entries(errors).filter(([k]) => !k.startsWith('__') && !k.startsWith('position'));
   return (
@@ -144,6 +170,7 @@ export function CombatantForm(props: FormProps) {
           onChange={(n, v) => setValues({ ...values, [n]: v })}
           secret={d.secret}
           onSecret={(n, s) => set({ secret: secretAfter(fields, d.secret, n, s) })}
+          context={context}
         />
       </fieldset>
       <ItemsEditor prefix={prefix} rows={d.items} onChange={(items) => set({ items })} ruleset={ruleset} error={errors.__items} />
@@ -155,11 +182,20 @@ export function CombatantForm(props: FormProps) {
           values={d.position}
           errors={errors}
           onChange={(n, v) => set({ position: { ...d.position, [n]: v } })}
+          context={context}
         />
+        {Object.values(d.position).includes(NEW_ZONE) ? (
+          <div className="field">
+            <label htmlFor={`${prefix}-new-zone`}>New zone's name *</label>
+            <input id={`${prefix}-new-zone`} value={d.newZone} maxLength={120} onChange={(e) => set({ newZone: e.target.value })} />
+            <small className="doc">Made when the combatant is added, with no neighbours (define them later with the GM's commands).</small>
+          </div>
+        ) : null}
       </fieldset>
       {statErrors.length > 0 ? (
         <p className="field-error" role="alert" data-testid="stats-errors">
-          ✕ Not sent — fix the stats: {statErrors.map(([k, m]) => `${k || 'stats'} ${m}`).join('; ')}
+          ✕ Not sent — fix the stats:{' '}
+          {statErrors.map(([k, m]) => `${fields.find((f) => f.name === k)?.label ?? (k || 'stats')} ${m}`).join('; ')}
         </p>
       ) : null}
       <ErrorMessage error={error} />

@@ -1,5 +1,7 @@
 import { useMemo, useState } from 'react';
 import { commandFields, commandValue, type CommandField } from '../lib/command-form.js';
+import { displayOf } from '../lib/display.js';
+import { contextOf, hintsUnder, zonesIn } from '../lib/form-context.js';
 import { initialValues, labelOf, validate, type FormValues } from '../lib/schema-form.js';
 import type { EncounterState, RulesetInfo } from '../lib/types.js';
 import { SchemaFields } from './SchemaFields.js';
@@ -67,8 +69,9 @@ function checked(
   fields: CommandField[],
   values: FormValues,
   schema: unknown,
+  taken: string[],
 ): { value: Record<string, unknown>; errs: Record<string, string> } {
-  const { value, errors: shape } = commandValue(fields, values);
+  const { value, errors: shape } = commandValue(fields, values, { taken });
   const errs = { ...shape, ...validate(schema, value) };
   for (const k of Object.keys(errs)) {
     if (fields.some((f) => f.name === k)) continue;
@@ -134,21 +137,25 @@ export function CommandForm({
   // nothing chosen at first: a stray click on Send must not end the fight
   const [type, setType] = useState('');
   const schema = info[type]?.schema;
-  const fields = useMemo(() => commandFields(schema), [schema]);
+  const display = displayOf([ruleset], ruleset.id);
+  const fieldsFor = (t: string) => commandFields(info[t]?.schema, hintsUnder(display, `commands.${t}`));
+  const fields = useMemo(() => fieldsFor(type), [type, ruleset]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
   if (types.length === 0) return null;
   const pick = (t: string) => {
     setType(t);
-    setValues(initialValues(commandFields(info[t]?.schema)));
+    setValues(initialValues(fieldsFor(t)));
     setErrors({});
   };
+  // an id made from a name (a new zone) is not one of the zones there are
+  const taken = zonesIn(ruleset, state).map((z) => z.id);
   return (
     <form
       aria-label="GM command"
       onSubmit={(e) => {
         e.preventDefault();
-        const { value, errs } = checked(fields, values, schema);
+        const { value, errs } = checked(fields, values, schema, taken);
         setErrors(errs);
         if (!type || Object.keys(errs).length > 0) return;
         if (destructive[type] && !window.confirm(`${titleOf(type)}: this ${destructive[type]}. Send it?`)) return;
@@ -180,6 +187,7 @@ export function CommandForm({
         values={values}
         errors={errors}
         onChange={(n, v) => setValues({ ...values, [n]: v })}
+        context={contextOf(ruleset, state)}
       />
       {errors[''] ? (
         <p className="field-error" role="alert">

@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { recordOf } from '../lib/guards.js';
-import { initialValues, parseValues, type Field, type FormValue, type FormValues } from '../lib/schema-form.js';
+import { inContext, type FormContext } from '../lib/form-context.js';
+import { initialValues, type Field, type FormValue, type FormValues } from '../lib/schema-form.js';
+import { repeatedKeys, rowsOfText, valueOfRows } from '../lib/schema-rows.js';
+import { ChoiceList, ChoiceSelect, type Common } from './ChoiceInputs.js';
 
 interface Props {
   idPrefix: string;
@@ -11,51 +13,23 @@ interface Props {
   /** stats only: which fields are secret (GM and controller only) */
   secret?: string[];
   onSecret?: (name: string, secret: boolean) => void;
+  /** what the pickers offer: combatants, zones, actions (fields that name something) */
+  context?: FormContext;
 }
 
-type Common = { id: string; name: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
-
 /** The control of one field, by its kind. */
-function FieldInput({ f, v, common, onChange }: { f: Field; v: FormValue | undefined; common: Common; onChange: Props['onChange'] }) {
+function FieldInput({ f, v, common, p }: { f: Field; v: FormValue | undefined; common: Common; p: Props }) {
+  const { onChange } = p;
   const text = typeof v === 'string' ? v : '';
   switch (f.kind) {
     case 'boolean':
       return <input type="checkbox" {...common} checked={v === true} onChange={(e) => onChange(f.name, e.target.checked)} />;
     case 'select':
-      return (
-        <select {...common} value={text} onChange={(e) => onChange(f.name, e.target.value)}>
-          {f.nullable || !f.required ? (
-            <option value="">{f.nullable ? '(none)' : '(default)'}</option>
-          ) : v === '' ? (
-            <option value="">— choose —</option>
-          ) : null}
-          {f.choices!.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      );
-    case 'multiselect': {
-      const list = Array.isArray(v) ? v : [];
-      return (
-        <fieldset className="checks" id={common.id} aria-describedby={common['aria-describedby']}>
-          <legend className="sr-only">{f.label}</legend>
-          {f.choices!.map((c) => (
-            <label key={c}>
-              <input
-                type="checkbox"
-                checked={list.includes(c)}
-                onChange={(e) => onChange(f.name, e.target.checked ? [...list, c] : list.filter((x) => x !== c))}
-              />{' '}
-              {c}
-            </label>
-          ))}
-        </fieldset>
-      );
-    }
+      return <ChoiceSelect f={f} value={text} common={common} onChange={(x) => onChange(f.name, x)} />;
+    case 'multiselect':
+      return <ChoiceList f={f} value={Array.isArray(v) ? v : []} common={common} onChange={(x) => onChange(f.name, x)} />;
     case 'json':
-      if (f.rows) return <ObjectRows f={f} fields={f.rows} id={common.id} text={text} onChange={(t) => onChange(f.name, t)} />;
+      if (f.rows) return <ObjectRows f={f} id={common.id} text={text} context={p.context} onChange={(t) => onChange(f.name, t)} />;
       return <textarea {...common} rows={2} value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder="JSON" />;
     case 'integer':
     case 'number':
@@ -65,80 +39,96 @@ function FieldInput({ f, v, common, onChange }: { f: Field; v: FormValue | undef
           type="number"
           inputMode="numeric"
           step={f.kind === 'integer' ? 1 : 'any'}
+          min={f.min}
+          max={f.max}
           value={text}
           onChange={(e) => onChange(f.name, e.target.value)}
         />
       );
     default:
       return (
-        <input
-          {...common}
-          type="text"
-          value={text}
-          onChange={(e) => onChange(f.name, e.target.value)}
-          placeholder={f.kind === 'list' ? 'comma, separated' : undefined}
-        />
+        <>
+          <input
+            {...common}
+            type="text"
+            value={text}
+            onChange={(e) => onChange(f.name, e.target.value)}
+            list={f.choices?.length ? `${common.id}-usual` : undefined}
+            placeholder={f.example ? `e.g. ${f.example}` : f.kind === 'list' ? 'comma, separated' : undefined}
+          />
+          {f.choices?.length ? (
+            <datalist id={`${common.id}-usual`}>
+              {f.choices.map((c) => (
+                <option key={c} value={c}>
+                  {f.choiceLabels?.[c]}
+                </option>
+              ))}
+            </datalist>
+          ) : null}
+        </>
       );
   }
 }
 
-/** The rows of a list of objects as their text (JSON), blank rows left out. */
-function rowsOf(text: string, fields: Field[]): FormValues[] {
-  try {
-    const v: unknown = JSON.parse(text || '[]');
-    return Array.isArray(v) ? v.map((x) => initialValues(fields, recordOf(x))) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** A list of objects (e.g. a character's ability actions): a row of fields per entry, added and removed by buttons; no JSON. */
+/**
+ * A list of objects (e.g. a character's ability actions) or a map (skill → rank): a row of fields
+ * per entry, added and removed by buttons; no JSON. Ids made from names are not asked.
+ */
 function ObjectRows({
   f,
-  fields,
   id,
   text,
+  context,
   onChange,
 }: {
   f: Field;
-  fields: Field[];
   id: string;
   text: string;
+  context: FormContext | undefined;
   onChange: (text: string) => void;
 }) {
-  const [rows, setRows] = useState<FormValues[]>(() => rowsOf(text, fields));
+  const fields = f.rows ?? [];
+  const [rows, setRows] = useState<FormValues[]>(() => rowsOfText(f, text));
   const emit = (next: FormValues[]) => {
     setRows(next);
-    onChange(JSON.stringify(next.map((r) => parseValues(fields, r).value)));
+    onChange(JSON.stringify(valueOfRows(f, next)));
   };
+  const twice = repeatedKeys(f, rows);
+  const what = f.map ? (fields[0]?.label ?? f.label) : f.label;
   return (
     <div className="object-rows" id={id} data-testid={`rows-${f.name}`}>
       {rows.map((r, n) => (
         <fieldset key={n} className="object-row">
           <legend>
-            {f.label}: {n + 1}
+            {what}: {n + 1}
           </legend>
           <SchemaFields
             idPrefix={`${id}-${n}`}
             fields={fields.map((x) => ({ ...x, label: `${x.label} (${n + 1})` }))}
             values={r}
             errors={{}}
+            context={context}
             onChange={(name, v) => emit(rows.map((x, k) => (k === n ? { ...x, [name]: v } : x)))}
           />
-          <button type="button" onClick={() => emit(rows.filter((_, k) => k !== n))} aria-label={`Remove ${f.label} ${n + 1}`}>
+          <button type="button" onClick={() => emit(rows.filter((_, k) => k !== n))} aria-label={`Remove ${what} ${n + 1}`}>
             ✕ Remove
           </button>
         </fieldset>
       ))}
-      <button type="button" onClick={() => emit([...rows, initialValues(fields)])} aria-label={`Add to ${f.label}`}>
-        + Add
+      {twice.length > 0 ? (
+        <p className="field-error" role="alert">
+          ✕ {twice.join(', ')}: given twice; the last one counts.
+        </p>
+      ) : null}
+      <button type="button" onClick={() => emit([...rows, initialValues(fields)])}>
+        + Add to {f.label}
       </button>
     </div>
   );
 }
 
 function SchemaField({ f, p }: { f: Field; p: Props }) {
-  const { idPrefix, values, errors, onChange, secret, onSecret } = p;
+  const { idPrefix, values, errors, onSecret, secret } = p;
   const id = `${idPrefix}-${f.name}`;
   const err = errors[f.name];
   const described = [f.doc ? `${id}-doc` : null, err ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
@@ -151,7 +141,7 @@ function SchemaField({ f, p }: { f: Field; p: Props }) {
         {f.required ? <span aria-label="required"> *</span> : null}
         <span className="muted">{range}</span>
       </label>
-      <FieldInput f={f} v={values[f.name]} common={common} onChange={onChange} />
+      <FieldInput f={f} v={values[f.name]} common={common} p={p} />
       {onSecret ? (
         <label className="secret-toggle">
           <input
@@ -177,12 +167,16 @@ function SchemaField({ f, p }: { f: Field; p: Props }) {
   );
 }
 
-/** The inputs of a schema-generated form, each labelled, with its doc and its error. */
+/**
+ * The inputs of a schema-generated form, each labelled, with its doc and its error; a field that
+ * names something is a picker (its choices from `context`); an id made from a name is not asked.
+ */
 export function SchemaFields(p: Props) {
+  const shown = p.fields.filter((f) => !(f.madeFrom && !f.refers));
   return (
     <div className="schema-fields">
-      {p.fields.map((f) => (
-        <SchemaField key={f.name} f={f} p={p} />
+      {shown.map((f) => (
+        <SchemaField key={f.name} f={p.context ? inContext(f, p.context) : f} p={p} />
       ))}
     </div>
   );

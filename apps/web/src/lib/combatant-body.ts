@@ -6,10 +6,13 @@
 import { itemsOf, type ItemRow } from './items.js';
 import { commandFields, commandValue, type CommandField } from './command-form.js';
 import { displayOf, vitalSpecs } from './display.js';
+import { hintsUnder, NEW_ZONE } from './form-context.js';
+import { madeId } from './ids.js';
 import { at, isRecord } from './guards.js';
 import {
   fieldsOf,
   initialValues,
+  madeFields,
   parseValues,
   validate,
   withEntryFields,
@@ -28,7 +31,10 @@ export type Errors = Record<string, string>;
 export function statFields(ruleset: RulesetInfo, options: unknown): Field[] {
   const display = displayOf([ruleset], ruleset.id);
   // labelled in the ruleset's words ("Max HP")
-  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs).map((f) => ({ ...f, label: display.statLabels[f.name] ?? f.label }));
+  const fields = fieldsOf(ruleset.stats.schema, ruleset.stats.docs, hintsUnder(display, 'stats')).map((f) => ({
+    ...f,
+    label: display.statLabels[f.name] ?? f.label,
+  }));
   const max = display.namedVitals?.spec.max;
   if (!max || typeof max === 'number' || max.in !== 'stats' || !max.key.includes('.')) return fields;
   const parent = max.key.slice(0, max.key.indexOf('.'));
@@ -61,7 +67,8 @@ function positionSchema(ruleset: RulesetInfo): JsonSchema {
 
 /** The position as fields: one per coordinate or part (`position.x`, `position.zone`), or one for words (`position`). */
 export function positionFields(ruleset: RulesetInfo): CommandField[] {
-  return commandFields({ type: 'object', properties: { position: positionSchema(ruleset) } }).map((f) => ({
+  const hints = hintsUnder(displayOf([ruleset], ruleset.id), '');
+  return commandFields({ type: 'object', properties: { position: positionSchema(ruleset) } }, hints).map((f) => ({
     ...f,
     required: false,
     label: f.label.replace(/^Position · /, ''),
@@ -90,24 +97,48 @@ export interface Draft {
   secret: string[];
   items: ItemRow[];
   position: FormValues;
+  /** the name of the new zone the position's zone picker asks for ("+ A new zone…") */
+  newZone: string;
 }
 
-/** The body to send, or the errors by field (`__name`, `__side`, `__items`, `position…`, and the stats'). */
+/** The position with the new zone's id (made from its name) in place of the picker's "+ A new zone…", and that zone. */
+function withNewZone(
+  posFields: CommandField[],
+  d: Draft,
+  zoneIds: string[],
+): { position: FormValues; zone?: { id: string; name: string }; errs: Errors } {
+  const field = posFields.find((f) => f.refers === 'zone' && d.position[f.name] === NEW_ZONE);
+  if (!field) return { position: d.position, errs: {} };
+  const name = d.newZone.trim();
+  if (!name) return { position: d.position, errs: { [field.name]: "needs the new zone's name" } };
+  const zone = { id: madeId(name, zoneIds, 'zone'), name };
+  return { position: { ...d.position, [field.name]: zone.id }, zone, errs: {} };
+}
+
+/**
+ * The body to send, or the errors by field (`__name`, `__side`, `__items`, `position…`, and the
+ * stats'); `zone`: a new zone to make first (named in the form), its id not among `zoneIds`.
+ */
 export function combatantBody(
   ruleset: RulesetInfo,
   fields: Field[],
   posFields: CommandField[],
   values: FormValues,
   d: Draft,
-): { body: Record<string, unknown>; errs: Errors } {
+  zoneIds: string[] = [],
+): { body: Record<string, unknown>; errs: Errors; zone?: { id: string; name: string } } {
   const parsed = parseValues(fields, values);
-  const errs: Errors = { ...validate(ruleset.stats.schema, parsed.value, new Set(fields.map((f) => f.name))), ...parsed.errors };
+  const errs: Errors = {
+    ...validate(ruleset.stats.schema, parsed.value, new Set(fields.map((f) => f.name)), madeFields(fields)),
+    ...parsed.errors,
+  };
   if (!d.name.trim()) errs.__name = 'is required';
   if (!d.side.trim()) errs.__side = 'is required';
   const items = itemsOf(d.items);
   if (items.error) errs.__items = items.error;
-  const pos = positionOf(ruleset, posFields, d.position);
-  Object.assign(errs, pos.errs);
+  const nz = withNewZone(posFields, d, zoneIds);
+  const pos = positionOf(ruleset, posFields, nz.position);
+  Object.assign(errs, pos.errs, nz.errs);
   const body: Record<string, unknown> = {
     name: d.name.trim(),
     side: d.side.trim(),
@@ -117,5 +148,5 @@ export function combatantBody(
     items: items.items,
   };
   if (pos.position !== undefined) body.position = pos.position;
-  return { body, errs };
+  return { body, errs, ...(nz.zone ? { zone: nz.zone } : {}) };
 }

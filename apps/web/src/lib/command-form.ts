@@ -5,7 +5,16 @@
  * well (lists of objects, unions) stay JSON.
  */
 import { isRecord } from './guards.js';
-import { fieldsOf, parseValues, type Field, type FormValues, type JsonSchema } from './schema-form.js';
+import {
+  fieldsOf,
+  parseValues,
+  subHints,
+  type Field,
+  type FormValues,
+  type Hints,
+  type JsonSchema,
+  type ParseOptions,
+} from './schema-form.js';
 
 export interface CommandField extends Field {
   /** picks one combatant (`…Id`) or several (`…Ids`) */
@@ -16,17 +25,25 @@ const ONE = /(^|[a-z])Id$|^(combatant|target|join|watch|by)$/;
 /** lists of combatants: `…Ids`, the provokers' `from` (action-points `provoke`), a group's `protected` (legends) */
 const MANY = /Ids$|^(from|protected)$/;
 
-/** A command's form fields: its own, and one level of nested objects flattened with a dot. */
-export function commandFields(schema: unknown, depth = 0, prefix = ''): CommandField[] {
+/**
+ * A command's form fields: its own, and one level of nested objects flattened with a dot. `hints`:
+ * the ruleset's form hints for this command (`zone.id` → a zone picker), by the fields' paths.
+ */
+export function commandFields(schema: unknown, hints: Hints = {}, depth = 0, prefix = ''): CommandField[] {
   const s = (schema ?? {}) as JsonSchema;
   const out: CommandField[] = [];
   const required = new Set(s.required ?? []);
-  for (const f of fieldsOf(schema)) {
+  for (const f of fieldsOf(schema, {}, hints, { entries: false })) {
     const raw = s.properties?.[f.name] ?? {};
     const obj = raw.type === 'object' && raw.properties && depth < 2 ? raw : null;
     if (obj) {
-      for (const sub of commandFields(obj, depth + 1, `${prefix}${f.name}.`))
-        out.push({ ...sub, required: sub.required && required.has(f.name), label: `${f.label} · ${sub.label}` });
+      for (const sub of commandFields(obj, subHints(hints, f.name), depth + 1, `${prefix}${f.name}.`))
+        out.push({
+          ...sub,
+          required: sub.required && required.has(f.name),
+          // `defineZone`'s zone picker is "Zone", not "Zone · Zone"
+          label: sub.label === f.label ? f.label : `${f.label} · ${sub.label}`,
+        });
       continue;
     }
     const name = `${prefix}${f.name}`;
@@ -44,8 +61,9 @@ export function commandFields(schema: unknown, depth = 0, prefix = ''): CommandF
 export function commandValue(
   fields: CommandField[],
   values: FormValues,
+  opts: ParseOptions = {},
 ): { value: Record<string, unknown>; errors: Record<string, string> } {
-  const { value: flat, errors } = parseValues(fields, values);
+  const { value: flat, errors } = parseValues(fields, values, opts);
   const value: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(flat)) {
     const parts = k.split('.');

@@ -1,5 +1,6 @@
 /** A combatant's items as the console's list editor holds them (a row of typed fields per item), and back. */
 import { at, isRecord } from './guards.js';
+import { madeId } from './ids.js';
 import type { Combatant, RulesetInfo } from './types.js';
 
 /** One item as the editor holds it: each field as typed; `id` kept from the item it edits (a new one gets one from its name). */
@@ -57,13 +58,6 @@ export function rowsOf(c: Combatant | undefined): ItemRow[] {
   }));
 }
 
-const slug = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 40) || 'item';
-
 /** The items to send, or the first problem in words ("Item 2: give it a name"). */
 export function itemsOf(rows: ItemRow[]): { items: Array<Record<string, unknown>>; error?: string } {
   const used = new Set(rows.map((r) => r.id).filter(Boolean));
@@ -72,8 +66,7 @@ export function itemsOf(rows: ItemRow[]): { items: Array<Record<string, unknown>
     if (!r.name.trim()) return { items, error: `item ${n + 1}: give it a name (or remove it)` };
     let id = r.id;
     if (!id) {
-      id = slug(r.name);
-      for (let k = 2; used.has(id); k++) id = `${slug(r.name)}-${k}`;
+      id = madeId(r.name, used, 'item');
       used.add(id);
     }
     const item: Record<string, unknown> = { id, name: r.name.trim(), location: r.location };

@@ -1,13 +1,31 @@
-import Ajv2020 from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { at, isString, recordOf } from './guards.js';
+import type { FieldHint, FieldRefers } from '@fray/engine';
+import { at, isRecord, isString, recordOf } from './guards.js';
+import { madeId } from './ids.js';
 import { labelOf } from './labels.js';
+
+export { validate } from './schema-validate.js';
+
+/** The fields of rows whose ids the form makes from a name (never asked): a missing one is its name's fault. */
+export function madeFields(fields: Field[]): Set<string> {
+  return new Set(fields.flatMap((f) => (f.rows ?? []).filter((r) => r.madeFrom && !r.refers).map((r) => r.name)));
+}
 
 /**
  * Forms generated from a JSON Schema (the ruleset's stats or options, as GET /rulesets gives
  * them): one field per property, the right input for its type, and validation with the schema
- * itself before anything is sent.
+ * itself before anything is sent. The ruleset's form hints (`display.forms.fields`, by path) say
+ * what the schema cannot: a field's words, what it names (a combatant, a zone…), an id made from a
+ * name, what a map's keys are.
  */
+
+/** Form hints by the path below the form's root (`mountId`, `powers.id`, `skills`). */
+export type Hints = Record<string, FieldHint>;
+
+/** The hints below `name` (`powers` → `id`, …). */
+export function subHints(hints: Hints, name: string): Hints {
+  const p = `${name}.`;
+  return Object.fromEntries(Object.entries(hints).flatMap(([k, v]) => (k.startsWith(p) ? [[k.slice(p.length), v]] : [])));
+}
 
 export type JsonSchema = {
   type?: string | string[];
@@ -27,6 +45,8 @@ export type JsonSchema = {
   maxLength?: number;
   pattern?: string;
   additionalProperties?: JsonSchema | boolean;
+  propertyNames?: JsonSchema;
+  examples?: unknown[];
   description?: string;
   title?: string;
   [k: string]: unknown;
@@ -52,6 +72,22 @@ export interface Field {
   entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
   /** a list of plain objects (`json`, its value the list as JSON): the fields of each entry, edited as rows */
   rows?: Field[];
+  /** the rows are a map's entries (an object of free keys): `rows[0]` is the key (`__key`), then `__value` or the value's fields */
+  map?: { scalar: boolean };
+  /** a choice's words by its value (else the value made readable) */
+  choiceLabels?: Record<string, string>;
+  /** a list with choices that also takes other entries (typed) */
+  open?: boolean;
+  /** an example of a value (the placeholder), e.g. `2d6+3` */
+  example?: string;
+  /** the value names something of the encounter: its choices come from the form's context */
+  refers?: FieldRefers;
+  /** an action of these kinds only (the catalogue's `kind`) */
+  actionKinds?: string[];
+  /** an id made from this sibling field when left blank; not shown unless it `refers` (then blank = a new one) */
+  madeFrom?: string;
+  /** usual values (a map's keys): offered as you type; an option's keys come from the form's context */
+  usual?: string[] | { option: string };
 }
 
 /** The non-null branch of `X | null`, and whether null is allowed. */
@@ -74,7 +110,29 @@ function gameBound(n: number | undefined): number | undefined {
   return n !== undefined && Math.abs(n) < 1e9 ? n : undefined;
 }
 
-function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows'> {
+type Kind = Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows' | 'map'>;
+
+/** A map's entries as rows: its key, then its value (a number, a choice…) or the value's own fields. */
+function mapRows(value: JsonSchema, hints: Hints, hint: FieldHint | undefined): Kind {
+  const keys = hint?.keys;
+  const key: Field = {
+    name: '__key',
+    label: keys?.label ?? 'Name',
+    ...(keys?.refers ? { kind: 'select', choices: [], refers: keys.refers } : { kind: 'text' }),
+    required: true,
+    nullable: false,
+    ...(keys?.usual ? { usual: keys.usual } : {}),
+  };
+  const inner = unwrapNullable(value).schema;
+  const scalar = inner.type !== 'object';
+  const rest = scalar
+    ? [{ ...kindOf(inner), name: '__value', label: keys?.value ?? 'Value', required: true, nullable: false }]
+    : fieldsOf(inner, {}, hints);
+  const rows = [key, ...rest];
+  return rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows, map: { scalar } } : { kind: 'json' };
+}
+
+function kindOf(s: JsonSchema, hints: Hints = {}, hint?: FieldHint): Kind {
   if (s.enum && s.enum.every(isString)) return { kind: 'select', choices: s.enum.filter(isString) };
   const type = Array.isArray(s.type) ? undefined : s.type;
   const min = gameBound(s.minimum ?? s.exclusiveMinimum);
@@ -93,36 +151,94 @@ function kindOf(s: JsonSchema): Pick<Field, 'kind' | 'choices' | 'min' | 'max' |
       if (item?.enum && item.enum.every(isString)) return { kind: 'multiselect', choices: item.enum.filter(isString) };
       if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
       // a list of plain objects (every field of an entry has an input of its own): rows of fields
-      const rows = item?.type === 'object' && item.properties ? fieldsOf(item) : [];
+      const rows = item?.type === 'object' && item.properties ? fieldsOf(item, {}, hints) : [];
       return rows.length > 0 && rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows } : { kind: 'json' };
     }
+    case 'object':
+      return isRecord(s.additionalProperties) && !s.properties && !s.propertyNames?.enum
+        ? mapRows(s.additionalProperties, hints, hint)
+        : { kind: 'json' };
     default:
       return { kind: 'json' };
   }
 }
 
+/** What the hint changes: the words, a picker for what the value names, the example. */
+function hinted(f: Field, hint: FieldHint | undefined, prop: JsonSchema): Field {
+  const example = prop.examples?.find(isString);
+  const out: Field = { ...f, ...(example ? { example } : {}) };
+  if (!hint) return out;
+  if (hint.label) out.label = hint.label;
+  if (hint.doc && !out.doc) out.doc = hint.doc;
+  if (hint.choices) {
+    out.choiceLabels = hint.choices;
+    if (out.kind === 'list') Object.assign(out, { kind: 'multiselect', choices: Object.keys(hint.choices), open: true });
+  }
+  if (hint.madeFrom) out.madeFrom = hint.madeFrom;
+  if (hint.kinds) out.actionKinds = hint.kinds;
+  if (hint.refers) {
+    out.refers = hint.refers;
+    if (out.kind === 'text') Object.assign(out, { kind: 'select', choices: [] });
+    else if (out.kind === 'list') Object.assign(out, { kind: 'multiselect', choices: [] });
+  }
+  return out;
+}
+
+/**
+ * An object of fixed fields (an attack bonus by attack kind), or of a value for each of a few
+ * named keys (a speed by size): a field per entry, read and written inside it (`attack.close`).
+ */
+function entryFields(f: Field, prop: JsonSchema, hints: Hints): Field[] | null {
+  const ap = prop.additionalProperties;
+  const keys = prop.propertyNames?.enum;
+  if (prop.type !== 'object') return null;
+  let props: Record<string, JsonSchema>;
+  if (keys && keys.every(isString) && isRecord(ap)) props = Object.fromEntries(keys.map((k) => [k, ap]));
+  else if (prop.properties && !isRecord(ap)) props = prop.properties;
+  else return null;
+  const named = !!keys;
+  const inner = fieldsOf({ type: 'object', properties: props }, {}, hints);
+  if (inner.length === 0 || inner.some((x) => x.kind === 'json')) return null;
+  const defaults = recordOf(f.default);
+  return inner.map((x) => ({
+    ...x,
+    name: `${f.name}.${x.name}`,
+    label: hints[x.name]?.label ?? `${f.label} · ${named ? x.name.replace(/-/g, ' ') : x.label}`,
+    required: false,
+    parent: f.name,
+    key: x.name,
+    default: defaults[x.name] ?? x.default,
+  }));
+}
+
 /** A readable label from a property name: `mobilityInjury` → `Mobility injury`, `DEX` stays. */
 export { labelOf };
 
-export function fieldsOf(schema: unknown, docs: Record<string, string> = {}): Field[] {
+/** `entries: false`: an object of fixed fields stays one field (a command's form flattens it itself). */
+export function fieldsOf(schema: unknown, docs: Record<string, string> = {}, hints: Hints = {}, opts: { entries?: boolean } = {}): Field[] {
   const s = (schema ?? {}) as JsonSchema;
   const required = new Set(s.required ?? []);
-  return Object.entries(s.properties ?? {}).map(([name, raw]) => {
+  return Object.entries(s.properties ?? {}).flatMap(([name, raw]) => {
     const { schema: prop, nullable } = unwrapNullable(raw);
-    const k = kindOf(prop);
+    const inner = subHints(hints, name);
+    const k = kindOf(prop, inner, hints[name]);
     const ap = prop.additionalProperties;
-    const field: Field = {
-      ...(typeof ap === 'object' ? { entry: kindOf(unwrapNullable(ap).schema) } : {}),
-      name,
-      label: prop.title ?? labelOf(name),
-      ...k,
-      // a field with a default may be left as it is
-      required: required.has(name) && raw.default === undefined && prop.default === undefined && !nullable,
-      nullable,
-      doc: docs[name] ?? prop.description ?? raw.description,
-      default: raw.default !== undefined ? raw.default : prop.default,
-    };
-    return field;
+    const field: Field = hinted(
+      {
+        ...(typeof ap === 'object' ? { entry: kindOf(unwrapNullable(ap).schema) } : {}),
+        name,
+        label: prop.title ?? labelOf(name),
+        ...k,
+        // a field with a default may be left as it is
+        required: required.has(name) && raw.default === undefined && prop.default === undefined && !nullable,
+        nullable,
+        doc: docs[name] ?? prop.description ?? raw.description,
+        default: raw.default !== undefined ? raw.default : prop.default,
+      },
+      hints[name],
+      prop,
+    );
+    return (opts.entries !== false && field.kind === 'json' && !field.rows && entryFields(field, prop, inner)) || [field];
   });
 }
 
@@ -159,7 +275,7 @@ export type FormValues = Record<string, FormValue>;
 export function initialValues(fields: Field[], current?: Record<string, unknown>): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    const v = f.parent ? at(current?.[f.parent], f.key!) : current && f.name in current ? current[f.name] : f.default;
+    const v = f.parent ? (at(current?.[f.parent], f.key!) ?? f.default) : current && f.name in current ? current[f.name] : f.default;
     out[f.name] = toFormValue(f, v);
   }
   return out;
@@ -186,9 +302,14 @@ export interface ParseResult {
   errors: Record<string, string>;
 }
 
+/** `taken`: the ids an id made from a name must not be (`madeFrom`): the encounter's zones, the other rows'. */
+export interface ParseOptions {
+  taken?: Iterable<string>;
+}
+
 /** Turn form values into the object to validate and send (blank optional fields are left out). */
-export function parseValues(fields: Field[], values: FormValues): ParseResult {
-  const { value, errors } = parseFlat(fields, values);
+export function parseValues(fields: Field[], values: FormValues, opts: ParseOptions = {}): ParseResult {
+  const { value, errors } = parseFlat(fields, values, opts);
   const inside: Record<string, Record<string, unknown>> = {};
   for (const f of fields) {
     if (!f.parent || !(f.name in value)) continue;
@@ -198,7 +319,20 @@ export function parseValues(fields: Field[], values: FormValues): ParseResult {
   return { value: { ...value, ...inside }, errors };
 }
 
-function parseFlat(fields: Field[], values: FormValues): ParseResult {
+/** The sibling a field's id is made from: `name` beside `key`, `zone.name` beside `zone.id`. */
+function madeFromText(f: Field, values: FormValues): string {
+  const dot = f.name.lastIndexOf('.');
+  const v = values[`${dot < 0 ? '' : f.name.slice(0, dot + 1)}${f.madeFrom!}`];
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** A map's entries need their key: the message for the first one without. */
+function mapProblem(f: Field, v: unknown): string | null {
+  if (!f.map || !isRecord(v) || !('' in v)) return null;
+  return `need a ${(f.rows?.[0]?.label ?? 'name').toLowerCase()} in every row`;
+}
+
+function parseFlat(fields: Field[], values: FormValues, opts: ParseOptions): ParseResult {
   const value: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
@@ -212,6 +346,10 @@ function parseFlat(fields: Field[], values: FormValues): ParseResult {
       continue;
     }
     const text = typeof raw === 'string' ? raw.trim() : '';
+    if (text === '' && f.madeFrom && madeFromText(f, values)) {
+      value[f.name] = madeId(madeFromText(f, values), opts.taken);
+      continue;
+    }
     if (text === '') {
       if (f.nullable) value[f.name] = null;
       continue; // missing: the schema says whether that is allowed
@@ -233,6 +371,8 @@ function parseFlat(fields: Field[], values: FormValues): ParseResult {
       case 'json':
         try {
           value[f.name] = JSON.parse(text);
+          const problem = mapProblem(f, value[f.name]);
+          if (problem) errors[f.name] = problem;
         } catch {
           errors[f.name] = 'must be valid JSON';
         }
@@ -242,62 +382,4 @@ function parseFlat(fields: Field[], values: FormValues): ParseResult {
     }
   }
   return { value, errors };
-}
-
-const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false, validateFormats: false });
-const cache = new WeakMap<object, ValidateFunction>();
-
-function validatorFor(schema: unknown): ValidateFunction | null {
-  if (!schema || typeof schema !== 'object') return null;
-  let v = cache.get(schema);
-  if (!v) {
-    const { $schema: _ignored, ...rest } = recordOf(schema);
-    try {
-      v = ajv.compile(rest);
-    } catch {
-      return null;
-    }
-    cache.set(schema, v);
-  }
-  return v;
-}
-
-function messageOf(e: ErrorObject): string {
-  const p = recordOf(e.params);
-  switch (e.keyword) {
-    case 'maximum':
-      return `must be at most ${String(p.limit)}`;
-    case 'minimum':
-      return `must be at least ${String(p.limit)}`;
-    case 'type':
-      return `must be ${String(p.type).replace(/,/g, ' or ')}`;
-    case 'enum':
-      return `must be one of: ${Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : ''}`;
-    case 'additionalProperties':
-      return `unknown field "${String(p.additionalProperty)}"`;
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
-
-/**
- * Validate against the schema: field name → first message ('' key for the whole object).
- * `fieldNames`: the form's fields, so that an entry's message goes to its own field.
- */
-export function validate(schema: unknown, value: unknown, fieldNames?: Set<string>): Record<string, string> {
-  const v = validatorFor(schema);
-  if (!v || v(value)) return {};
-  const out: Record<string, string> = {};
-  for (const e of v.errors ?? []) {
-    const path = e.instancePath.split('/');
-    let field = path[1] ?? '';
-    // an entry with a field of its own (`vitals.Mana`) gets its message there
-    const entry = path.length === 3 && fieldNames?.has(`${field}.${path[2]!}`);
-    if (entry) field = `${field}.${path[2]!}`;
-    if (e.keyword === 'required') field = String(recordOf(e.params).missingProperty);
-    const msg = e.keyword === 'required' ? 'is required' : messageOf(e);
-    const rest = entry ? '' : path.slice(2).join('/');
-    if (!(field in out)) out[field] = rest ? `${rest}: ${msg}` : msg;
-  }
-  return out;
 }

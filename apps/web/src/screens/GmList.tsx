@@ -4,7 +4,9 @@ import { SchemaFields } from '../components/SchemaFields.js';
 import { api, ApiError } from '../lib/api.js';
 import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
-import { fieldsOf, initialValues, parseValues, validate, type FormValues } from '../lib/schema-form.js';
+import { displayOf } from '../lib/display.js';
+import { contextOf, hintsUnder } from '../lib/form-context.js';
+import { fieldsOf, initialValues, parseValues, validate, type Field, type FormValues } from '../lib/schema-form.js';
 import { SESSION_COOKIE, signOut, useGmSession } from '../lib/session.js';
 import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
 import { ExportButton, ImportFile } from '../components/Transfer.js';
@@ -76,10 +78,15 @@ function EncounterFields(p: {
   );
 }
 
+/** The ruleset's options as fields, in its words (its form hints). */
+function optionFields(r: RulesetInfo | undefined): Field[] {
+  return r ? fieldsOf(r.options.schema, r.options.docs, hintsUnder(displayOf([r], r.id), 'options')) : [];
+}
+
 function CreateEncounter({ token, rulesets }: { token: string; rulesets: RulesetInfo[] }) {
   const [rulesetId, setRulesetId] = useState(rulesets[0]?.id ?? '');
   const ruleset = rulesets.find((r) => r.id === rulesetId);
-  const fields = useMemo(() => (ruleset ? fieldsOf(ruleset.options.schema, ruleset.options.docs) : []), [ruleset]);
+  const fields = useMemo(() => optionFields(ruleset), [ruleset]);
   const [name, setName] = useState('');
   const [seed, setSeed] = useState('');
   const [values, setValues] = useState<FormValues>(() => initialValues(fields, recordOf(ruleset?.options.defaults)));
@@ -89,7 +96,7 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
   const pick = (id: string) => {
     setRulesetId(id);
     const r = rulesets.find((x) => x.id === id);
-    setValues(initialValues(r ? fieldsOf(r.options.schema, r.options.docs) : [], recordOf(r?.options.defaults)));
+    setValues(initialValues(optionFields(r), recordOf(r?.options.defaults)));
     setErrors({});
   };
   const submit = async () => {
@@ -126,15 +133,16 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
         setSeed={setSeed}
         seedError={errors.__seed}
       />
-      {fields.length > 0 ? (
+      {ruleset && fields.length > 0 ? (
         <details className="options">
-          <summary>Ruleset options ({fields.length}, all with defaults)</summary>
+          <summary>Ruleset options ({new Set(fields.map((f) => f.parent ?? f.name)).size}, all with defaults)</summary>
           <SchemaFields
             idPrefix="opt"
             fields={fields}
             values={values}
             errors={errors}
             onChange={(n, v) => setValues({ ...values, [n]: v })}
+            context={contextOf(ruleset, null, { options: recordOf(ruleset.options.defaults) })}
           />
         </details>
       ) : null}
@@ -143,7 +151,7 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
           ✕ Some options are invalid:{' '}
           {Object.entries(errors)
             .filter(([k]) => k !== '__seed')
-            .map(([k, m]) => `${k} ${m}`)
+            .map(([k, m]) => `${fields.find((f) => f.name === k)?.label ?? k} ${m}`)
             .join('; ')}
         </p>
       ) : null}

@@ -45,14 +45,19 @@ describe('a whole fight of legends on the zone map, by taps and clicks', () => {
     expect(await f.getByLabel('Command').inputValue()).toBe('');
     expect(await f.getByRole('button', { name: /^Send/ }).isDisabled()).toBe(true);
     await f.getByLabel('Command').selectOption('defineZone');
-    await f.locator('[id="gmc-zone.id"]').fill('yard');
+    // a new zone by its name alone (its id made from it), its neighbour picked by name
+    expect(await f.locator('[id="gmc-zone.id"]').inputValue()).toBe('');
+    await expect(f.locator('[id="gmc-zone.id"] option').first().textContent()).resolves.toBe('A new zone (named below)');
     await f.locator('[id="gmc-zone.name"]').fill('Courtyard');
-    await f.locator('[id="gmc-zone.neighbors"]').fill('main');
+    await f.locator('[id="gmc-zone.neighbors"]').getByLabel('The battlefield').check();
     await f.getByRole('button', { name: /^Send/ }).click();
-    await s.gmSees(gm, 's.rs.zones.yard && s.rs.zones.main.neighbors.includes("yard")');
+    await s.gmSees(
+      gm,
+      's.rs.zones.courtyard && s.rs.zones.courtyard.name === "Courtyard" && s.rs.zones.main.neighbors.includes("courtyard")',
+    );
     for (const [name, zone] of [
       ['Hero', 'main'],
-      ['Brute', 'yard'],
+      ['Brute', 'courtyard'],
       ['Ally', 'main'],
     ] as const) {
       const cid = await idOf(gm, name);

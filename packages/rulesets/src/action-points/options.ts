@@ -48,7 +48,8 @@ export const optionDocs: Record<keyof Options, string> = {
   slowMovement: 'Movement speed (feet) at or below which base action speed drops one step. Default 20.',
   weaponSpeedByCategory:
     'Weapon speed by weapon category when a weapon has no speed of its own. Default: unarmed, natural, light fast; one-handed average; two-handed slow; unwieldy very-slow.',
-  earliestPhaseOverrides: 'Per-action override of the reconstructed table of action phases: action id -> earliest phase. Default none.',
+  earliestPhaseOverrides:
+    'Per-action override of the reconstructed table of action phases: an action and its earliest phase. Default none.',
   nonConsecutiveActions:
     'Advanced actions whose AP may be split up over time (the text: "assume that they must be spent consecutively" unless stated). Default none.',
   initiativeTies:

@@ -1,5 +1,20 @@
 import { keepIf, withParts, type RulesetDisplay, type Viewer } from '@fray/engine';
+import { ACTIONS } from './catalogue/index.js';
 import type { RS, S } from './state.js';
+
+/**
+ * The feats and class features the rules act on (a manoeuvre taken without provoking, an action
+ * that needs one, a faster reload): the Feats stat's choices, in words ("Improved Trip").
+ */
+const FEATS = [
+  ...new Set([
+    ...ACTIONS.flatMap((a) => [a.feat, a.requires]).filter((f): f is string => typeof f === 'string'),
+    'improved-feint',
+    'improved-unarmed-strike',
+    'rapid-reload',
+  ]),
+].sort();
+const featWords = (id: string) => id.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
 
 /** How `action-points` is shown: see docs/rulesets/action-points.md ("How it is shown"). */
 export const display: RulesetDisplay = {
@@ -162,6 +177,21 @@ export const display: RulesetDisplay = {
       'Attacks at average speed (one-handed weapons, large creatures) happen now. A slower attack? End your turn and wait for its phase.',
     slow: 'Slow attacks (two-handed weapons, huge creatures) happen now. A very slow attack? End your turn and wait for its phase.',
     'very-slow': 'The last phase of the round: very slow attacks (unwieldy weapons, the largest creatures) happen now.',
+  },
+  forms: {
+    fields: {
+      'stats.feats': { choices: Object.fromEntries(FEATS.map((f) => [f, featWords(f)])) },
+      'stats.weapons.id': { madeFrom: 'name' },
+      'stats.weapons.speed': { label: 'Speed (overrides the category’s)' },
+      'stats.weapons.reach': { label: 'Reach (squares; melee)' },
+      'stats.weapons.critMultiplier': { label: 'Critical multiplier' },
+      'options.earliestPhaseOverrides': { keys: { label: 'Action', refers: 'action', value: 'Earliest phase' } },
+      'options.nonConsecutiveActions': { refers: 'action', kinds: ['advanced', 'full-round'] },
+      'options.apPerRound': { label: 'AP per round' },
+      'options.surpriseAp': { label: 'AP in a surprise round' },
+      'options.apPerPhase': { label: 'AP per phase' },
+      'options.baseSpeedBySize': { label: 'Base action speed by size' },
+    },
   },
   quiet: ['action-points.ap-spent', 'action-points.resolved'],
   samples: [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Ctx, EncounterState } from '@fray/engine';
+import { diceFormulaSchema, type Ctx, type EncounterState } from '@fray/engine';
 import { SIZES, SPEEDS, WEAPON_CATEGORIES } from './mechanics/phases.js';
 import type { Options } from './options.js';
 
@@ -17,7 +17,7 @@ const weaponSchema = z.object({
   /** overrides the category's speed */
   speed: z.enum(SPEEDS).optional(),
   kind: z.enum(['melee', 'thrown', 'bow', 'crossbow', 'firearm']).default('melee'),
-  damage: z.string().min(1).max(64).default('1d6'),
+  damage: diceFormulaSchema('1d8').default('1d6'),
   attackBonus: z.number().int().default(0),
   /** squares; melee weapons only */
   reach: z.number().int().min(1).max(6).optional(),
@@ -72,8 +72,8 @@ export const statDocs: Record<keyof Stats, string> = {
   extraAttacksOfOpportunity: 'Extra attacks of opportunity a round (Combat Reflexes).',
   threatens: 'Whether the creature threatens the squares within its reach.',
   feats:
-    'Feats and class features by id, e.g. improved-trip, improved-feint, rapid-reload, spell-combat, spellstrike, improved-unarmed-strike.',
-  weapons: 'Weapons: id, name, category, speed, kind, damage, attackBonus, reach, critMultiplier, loaded.',
+    'Feats and class features: the ones the rules act on (Improved Trip, Improved Feint, Rapid Reload, Spell Combat, Spellstrike, Improved Unarmed Strike …), and any other, kept as written.',
+  weapons: 'Weapons: a row each, with its name, category, speed, kind, damage dice, attack bonus, reach, critical multiplier, loaded.',
 };
 
 export const squareSchema = z.object({ x: z.number().int().min(-10000).max(10000), y: z.number().int().min(-10000).max(10000) });

@@ -266,6 +266,26 @@ export const display: RulesetDisplay = {
       varies: 'Depends on the power or skill',
     },
   },
+  forms: {
+    fields: {
+      // "make a close attack check …", "a court attack check", "a rumor attack check"
+      'stats.attack.close': { label: 'Close attack' },
+      'stats.attack.ranged': { label: 'Ranged attack' },
+      'stats.attack.court': { label: 'Court attack' },
+      'stats.attack.rumor': { label: 'Rumor attack' },
+      'stats.damage.close': { label: 'Close damage rank' },
+      'stats.damage.ranged': { label: 'Ranged damage rank' },
+      'stats.damage.court': { label: 'Court damage rank' },
+      'stats.damage.rumor': { label: 'Rumor damage rank' },
+      'stats.skills': { keys: { label: 'Skill', usual: { option: 'skillAbilities' }, value: 'Ranks' } },
+      'stats.powers.id': { madeFrom: 'name' },
+      'stats.powers.rangeSquares': { label: 'Range (squares)' },
+      'stats.powers.alternates': { label: 'Alternate effects (their names)' },
+      'stats.commander': { refers: 'combatant' },
+      'options.skillAbilities': { keys: { label: 'Skill' } },
+      'options.natural20': { label: 'Natural 20' },
+    },
+  },
   quiet: [],
   samples: [
     {

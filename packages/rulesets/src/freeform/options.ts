@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { diceFormulaSchema } from '@fray/engine';
 
 /** A vital the GM names for the encounter: a capital first letter keeps it apart from the ruleset's own fields. */
 export const vitalName = z
@@ -7,7 +8,7 @@ export const vitalName = z
 
 /** The encounter's options: every field has a default (docs/rulesets/freeform.md, "Options"). */
 export const optionsSchema = z.object({
-  initiativeFormula: z.string().min(1).max(64).default('1d20'),
+  initiativeFormula: diceFormulaSchema('1d20').default('1d20'),
   conditionsTick: z.enum(['end-of-turn', 'start-of-turn']).default('end-of-turn'),
   vitals: z.array(vitalName).max(4).default([]),
   risingVitals: z.array(vitalName).max(4).default([]),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Combatant, EncounterState } from '@fray/engine';
+import { diceFormulaSchema, type Combatant, type EncounterState } from '@fray/engine';
 import { vitalName, type FreeformOptions } from './options.js';
 
 /** The ruleset's own state: the number of turns begun (the clock itself is the engine's). */
@@ -9,7 +9,7 @@ export interface RS {
 
 export const statsSchema = z.object({
   hp: z.number().int().min(1).max(100_000).optional(),
-  initiative: z.string().min(1).max(64).optional(),
+  initiative: diceFormulaSchema('1d20+3').optional(),
   initiativeBonus: z.number().int().min(-100).max(100).optional(),
   vitals: z.record(vitalName, z.number().int().min(0).max(100_000)).optional(),
 });

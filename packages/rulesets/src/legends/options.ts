@@ -42,8 +42,16 @@ export const optionsSchema = z
     breakoutRemovesHindrance: z.enum(['roll', 'outnumbering']).default('roll'),
     bypassCurrent: z.enum(['until-benefit-lapses', 'until-next-turn']).default('until-benefit-lapses'),
     attackOutcome: z.boolean().default(true),
-    attackDamage: z.string().regex(DICE_FORMULA, 'a dice formula such as 1d6 or 2d4+1').default('1d6'),
-    unarmedDamage: z.string().regex(DICE_FORMULA, 'a dice formula such as 1d3').default('1d3'),
+    attackDamage: z
+      .string()
+      .regex(DICE_FORMULA, 'a dice formula such as 1d6 or 2d4+1')
+      .meta({ examples: ['2d4+1'] })
+      .default('1d6'),
+    unarmedDamage: z
+      .string()
+      .regex(DICE_FORMULA, 'a dice formula such as 1d3')
+      .meta({ examples: ['1d3'] })
+      .default('1d3'),
     incompetentHindrance: z.number().int().min(0).max(4).default(1),
     endWhenOneSideStands: z.boolean().default(true),
   })

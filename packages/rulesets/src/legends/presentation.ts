@@ -204,6 +204,26 @@ export const display: RulesetDisplay = {
     reorder: 'New turn order',
     action: 'Action phase',
   },
+  forms: {
+    // "A zone `main` exists from the start"; the GM adds more by name (the id is made from it)
+    newZone: { command: 'defineZone', field: 'zone' },
+    fields: {
+      'stats.mountId': { refers: 'combatant' },
+      'stats.actions.key': { madeFrom: 'name' },
+      'stats.actions.kinds': { label: 'Action kinds', choices: { free: 'Free action', minor: 'Minor action', major: 'Major action' } },
+      'stats.actions.rule': { label: 'What it does' },
+      'position.zone': { refers: 'zone', label: 'Zone', doc: 'The zone the character stands in.' },
+      'position.area': { label: 'Area', doc: 'A place inside the zone the GM names (a feature, "the gate"); blank: its open ground.' },
+      'position.group': { refers: 'shared', label: 'Grouped up', doc: 'Join a group already formed (by who is in it).' },
+      'position.engagement': { refers: 'shared', label: 'Engaged', doc: 'Join an engagement already formed (by who is in it).' },
+      'commands.defineZone.zone.id': { refers: 'zone', madeFrom: 'name', label: 'Zone', doc: 'A zone to change, or a new one.' },
+      'commands.defineZone.zone.name': { label: 'Name' },
+      'commands.defineZone.zone.neighbors': { refers: 'zone', label: 'Neighbouring zones' },
+      'commands.defineZone.zone.features.id': { madeFrom: 'name' },
+      'options.hindranceTnStep': { label: 'Hindrance TN step' },
+      'options.rollPlusTarget': { label: 'Roll-plus-stat target' },
+    },
+  },
   quiet: ['legends.queue', 'legends.normalized', 'legends.reanchored'],
   samples: [
     {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { diceFormulaSchema } from '@fray/engine';
 
 const modSchema = z.object({
   ocv: z.number().int().min(-20).max(20).default(0),
@@ -11,7 +12,7 @@ export type Mod = z.infer<typeof modSchema>;
 export const optionsSchema = z.object({
   postTurnRecovery: z.enum(['recovery', 'off']).default('recovery'),
   surpriseDcvPenalty: z.number().int().min(0).max(20).default(3),
-  tieBreakDie: z.string().min(2).max(16).default('1d6'),
+  tieBreakDie: diceFormulaSchema('1d6', 16).default('1d6'),
   halfMoveRounding: z.enum(['up', 'down']).default('up'),
   freeActionLimit: z.number().int().min(0).max(100).nullable().default(3),
   skillCheckNegates: z.enum(['roll', 'gm', 'never']).default('roll'),
@@ -60,8 +61,8 @@ export const optionDocs: Record<keyof OcvPhasesOptions, string> = {
     'Conditions that make a character unable to act (it keeps its Initiative score; its actions are skipped). Default unconscious, paralysed, dead.',
   noRecoveryConditions: 'Conditions that exclude a character from the Post-Turn Recovery ("most characters"). Default dead.',
   conditionModifiers:
-    'OCV/DCV modifiers of conditions (effects with a `condition`): `ocv`, `dcv` (added), `halveDcv`, `zeroDcv`. Defaults: stunned and prone halve DCV, underwater -2 DCV, unconscious and paralysed DCV 0.',
-  manoeuvreModifiers: 'Overrides of the OCV/DCV modifiers of the manoeuvres (by row id, e.g. `haymaker`). Default none (the table values).',
+    'OCV/DCV modifiers of conditions (effects with a condition): OCV and DCV added, DCV halved, DCV 0. Defaults: stunned and prone halve DCV, underwater -2 DCV, unconscious and paralysed DCV 0.',
+  manoeuvreModifiers: 'Overrides of the OCV/DCV modifiers of the manoeuvres (e.g. Haymaker). Default none (the table values).',
   multipleTargetPenalty: 'OCV penalty per target after the first for Rapid Fire and Sweep. Default 2.',
   braceOcv: 'OCV bonus of Brace for Accuracy to ranged attacks that Phase (DCV halved until the next action). Default 2.',
   difficultTerrainCost: 'Movement cost of entering a difficult-terrain hex. Default 2.',

@@ -139,6 +139,24 @@ export const display: RulesetDisplay = {
     'phase-4': 'Phase 4',
     'post-turn': 'Post-turn recovery',
   },
+  forms: {
+    fields: {
+      'stats.skills': { keys: { label: 'Skill', value: 'Roll (3d6 or less)' } },
+      'options.conditionModifiers': { keys: { label: 'Condition' } },
+      'options.surpriseDcvPenalty': { label: 'Surprise DCV penalty' },
+      'options.braceOcv': { label: 'Brace OCV bonus' },
+      'options.tieBreakDie': { label: 'Tie-break die' },
+      'options.manoeuvreModifiers': { keys: { label: 'Manoeuvre', refers: 'action' } },
+      ...Object.fromEntries(
+        ['conditionModifiers', 'manoeuvreModifiers'].flatMap((o) => [
+          [`options.${o}.ocv`, { label: 'OCV' }],
+          [`options.${o}.dcv`, { label: 'DCV' }],
+          [`options.${o}.halveDcv`, { label: 'DCV halved' }],
+          [`options.${o}.zeroDcv`, { label: 'DCV 0' }],
+        ]),
+      ),
+    },
+  },
   quiet: ['ocv-phases.current', 'ocv-phases.job-popped', 'ocv-phases.job-pushed', 'ocv-phases.intent', 'ocv-phases.intents-taken'],
   samples: [
     {

@@ -116,6 +116,8 @@ export function CombatantsSection({ g }: { g: GmScope }) {
               existing={c}
               sides={sides}
               onDone={() => setEditing(null)}
+              state={state}
+              send={g.send}
             />
           ) : (
             <CombatantCard key={c.id} state={state} c={c} display={display}>
@@ -148,6 +150,8 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
             token={g.token}
             sides={sides}
             onDone={() => undefined}
+            state={state}
+            send={g.send}
           />
         ) : (
           <ErrorMessage error={rulesetsError} />

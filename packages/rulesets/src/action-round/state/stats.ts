@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
 const attackKinds = { close: 0, ranged: 0, court: 0, rumor: 0 };
-const byKind = z
-  .object({ close: z.number().int(), ranged: z.number().int(), court: z.number().int(), rumor: z.number().int() })
-  .partial()
-  .transform((v) => ({ ...attackKinds, ...v }));
+/** A number per attack kind, each within the game's range (an attack bonus like a defense, a damage rank like a power's). */
+const byKind = (min: number, max: number) => {
+  const n = z.number().int().min(min).max(max).default(0);
+  return z.object({ close: n, ranged: n, court: n, rumor: n }).default(() => ({ ...attackKinds }));
+};
 
 const powerSchema = z.object({
   id: z.string().min(1).max(64),
@@ -24,8 +25,8 @@ export type Power = z.infer<typeof powerSchema>;
 export const statsSchema = z.object({
   speedRank: z.number().int().min(-5).max(20).default(0),
   initiative: z.number().int().min(-20).max(40).default(0),
-  attack: byKind.default(attackKinds),
-  damage: byKind.default(attackKinds),
+  attack: byKind(-20, 40),
+  damage: byKind(0, 40),
   defense: z.number().int().min(-20).max(40).default(0),
   socialDefense: z.number().int().min(-20).max(40).default(0),
   fortitude: z.number().int().min(-20).max(40).default(0),
@@ -57,12 +58,13 @@ export const statDocs: Record<string, string> = {
   toughness: 'Resistance against combat damage',
   reach: 'Melee reach in squares (threatened squares).',
   range: 'Ranged attack range in squares; 0 = no ranged attack.',
-  skills: 'Skill ranks by lower-case name (athletics, endurance, insight, wits, ...). Having wits > 0 means "has ranks in Wits".',
+  skills: 'Skill ranks, a row per skill (athletics, endurance, insight, wits …). Wits above 0 means "has ranks in Wits".',
   naturalWeapons: 'Armed even with empty hands (claws, a martial artist).',
   destiny: 'Destiny points',
   fate: 'Fate points',
   corruption: 'Corruption points',
-  powers: 'Powers: id, name, action, range (personal/close/ranged/court/gossip), area, rank, effect, alternates.',
+  powers:
+    'Powers: a row each, with its name, action, range (personal, close, ranged, court, gossip), area, rank, effect and alternate effects.',
   commander: 'The combatant who may issue it commands (Command action).',
 };
 

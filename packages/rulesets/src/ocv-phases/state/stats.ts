@@ -37,5 +37,5 @@ export const statDocs: Record<keyof Stats, string> = {
   stun: 'Maximum STUN.',
   endurance: 'Maximum END.',
   recovers: 'Takes the automatic Post-Turn Recovery.',
-  skills: 'Skill rolls (3d6 roll-under targets), e.g. { "acrobatics": 12 }.',
+  skills: 'Skill rolls (3d6 roll-under targets), a row per skill, e.g. acrobatics 12.',
 };
