@@ -14,7 +14,7 @@
  *                        BENCH_CAPACITY_HEAP_DIR (a heap snapshot of the server at rest after each step, into that directory;
  *                        it raises the server's RSS: no doc is written then)
  *   BENCH_ONLY=start     start to ready and idle RSS, embedded and Postgres, `npm start` and node on the build (start.ts;
- *                        writes its own block of docs/performance.md)
+ *                        writes its own block of docs/performance-restarts.md or docs/performance-capacity.md)
  *   BENCH_START_IDLE     seconds the start part waits idle before it reads the RSS (default 10)
  *   BENCH_QUICK=1        a smoke run of about 3 minutes (small E, 5 s phases, no curve)
  *   BENCH_NO_DOC=1       print only, leave docs/performance.md alone
@@ -64,11 +64,16 @@ async function attempt(errors: string[], name: string, fn: () => Promise<void>):
   log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+/** The pages of docs/ the bench writes its blocks into: each block goes where its markers are. */
+const DOC_PAGES = ['docs/performance.md', 'docs/performance-restarts.md', 'docs/performance-capacity.md'];
+
 function writeDoc(marker: string, report: string): void {
-  const path = join(repoRoot, 'docs/performance.md');
-  const doc = readFileSync(path, 'utf8');
-  writeFileSync(path, replaceBetween(doc, `<!-- ${marker}:begin -->`, `<!-- ${marker}:end -->`, report));
-  log(`docs/performance.md updated between the ${marker} markers`);
+  const begin = `<!-- ${marker}:begin -->`;
+  const page = DOC_PAGES.find((p) => readFileSync(join(repoRoot, p), 'utf8').includes(begin));
+  if (!page) throw new Error(`no page of ${DOC_PAGES.join(', ')} has the ${marker} markers`);
+  const path = join(repoRoot, page);
+  writeFileSync(path, replaceBetween(readFileSync(path, 'utf8'), begin, `<!-- ${marker}:end -->`, report));
+  log(`${page} updated between the ${marker} markers`);
 }
 
 /** The table printed, and written into the doc when the run is one the doc holds. */
@@ -114,7 +119,7 @@ async function ownBlockParts(errors: string[]): Promise<void> {
     if (write && capacity.defaultSteps && !process.env.BENCH_CAPACITY_HEAP_DIR) writeDoc('bench-capacity', section);
     else
       log(
-        'docs/performance.md: the capacity block not written (BENCH_NO_DOC, BENCH_QUICK, BENCH_CAPACITY_STEPS or BENCH_CAPACITY_HEAP_DIR)',
+        'docs/performance-capacity.md: the capacity block not written (BENCH_NO_DOC, BENCH_QUICK, BENCH_CAPACITY_STEPS or BENCH_CAPACITY_HEAP_DIR)',
       );
     parts.delete('capacity');
   }

@@ -1,4 +1,4 @@
-/** The capacity part's block of docs/performance.md (between the bench-capacity markers): the steps, memory, the churn, the sizing guide. */
+/** The capacity part's block of docs/performance-capacity.md (between the bench-capacity markers): the steps, memory, the churn, the sizing guide. */
 import { cpus, totalmem } from 'node:os';
 import type { CapacityResult, CapacityStep } from './capacity/run.js';
 import { sizing } from './capacity/logic.js';

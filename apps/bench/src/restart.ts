@@ -340,7 +340,7 @@ const floorRow = (f: FloorRestart) =>
 const floorStageRow = (f: FloorRestart) =>
   `| the floor, kill -9 | ${fmt(f.connected.p50)} / ${fmt(f.connected.p99)} | ${fmt(f.joined.p50)} / ${fmt(f.joined.p99)} | ${fmt(f.served.p50)} / ${fmt(f.served.p99)} | ${fmt(f.cpu.server)} (${fmt(f.cpu.clients)}) | — | — |`;
 
-/** The doc's section (docs/performance.md, between the bench-restart markers). */
+/** The doc's section (docs/performance-restarts.md, between the bench-restart markers). */
 export function restartSection(r: RestartResult, when: string): string {
   const row = (x: RestartOutcome) =>
     `| ${x.signal === 'SIGKILL' ? 'kill -9, restart' : 'SIGTERM (planned), restart'} | ${fmt(x.exitMs)} | ${fmt(x.readyMs)} | ${fmt(x.served)} / ${fmt(x.clients)} | ${fmt(x.fromReady.p50)} | ${fmt(x.fromReady.p99)} | ${fmt(x.fromReady.max)} | ${fmt(x.fromSignal.p99)} |`;

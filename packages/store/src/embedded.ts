@@ -41,7 +41,7 @@ function compiledPglite(): Promise<WasmModule | undefined> {
 /**
  * PGlite's Postgres settings: its own (single user, no parallel workers…) and a smaller buffer
  * cache. Postgres's default `shared_buffers` of 128 MB lives inside the WebAssembly memory, and an
- * idle server kept about 120 MB more resident with it (docs/performance.md, "Start and idle
+ * idle server kept about 120 MB more resident with it (docs/performance-restarts.md, "Start and idle
  * memory"); the embedded database of one table of GMs is a few MB, and the files it reads stay in
  * the operating system's page cache anyway.
  */
