@@ -117,10 +117,12 @@ export interface RulesetDisplay {
 
 /**
  * Something of the encounter a field's value names, picked by its name instead of typed as an id:
- * a combatant, a zone of the space (`space.zones`), an action of the catalogue (by its label), or
- * a value several combatants share in their positions (a group, an engagement: picked by who is in it).
+ * a combatant, a zone of the space (`space.zones`), an action of the catalogue (by its label), a
+ * value several combatants share in their positions (a group, an engagement: picked by who is in
+ * it), a combatant's item, an effect, a recent roll, a vital or a stat of the ruleset (by their
+ * words), or an entry of a combatant's stats (`entries`: a power, by its name).
  */
-export type FieldRefers = 'combatant' | 'zone' | 'action' | 'shared';
+export type FieldRefers = 'combatant' | 'zone' | 'action' | 'shared' | 'item' | 'effect' | 'roll' | 'vital' | 'stat' | 'entry';
 
 /** How a form asks for one field (see `FormHints.fields`). */
 export interface FieldHint {
@@ -134,6 +136,15 @@ export interface FieldHint {
   refers?: FieldRefers;
   /** with `refers: 'action'`: only the catalogue's actions of these kinds (`advanced`, `full-round`) */
   kinds?: string[];
+  /**
+   * With `refers: 'entry'`: where in a combatant's stats the entries are, lists by a dot
+   * (`powers`: each power, by its `id` and `name`; `powers.alternates`: each power's alternate
+   * effects, by their names; several paths separated by commas). On a list of strings in a list of objects (a power's alternates),
+   * `entries: 'siblings'` offers the names of the other rows (the other powers).
+   */
+  entries?: string;
+  /** a bonus: shown with its sign on the combatant's card (`+6`) */
+  signed?: boolean;
   /**
    * An id the client makes from another field of the same object (e.g. `name`), unique among its
    * neighbours: never asked. With `refers`, the GM picks an existing one or leaves it to be made.

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { apply, commandsOf, createEncounter, type Ruleset, type RulesetDisplay } from '@fray/engine';
 import { registry } from '../src/index.js';
 
-type Js = { properties?: Record<string, Js>; items?: Js; additionalProperties?: Js | boolean; anyOf?: Js[]; type?: unknown };
+type Js = {
+  properties?: Record<string, Js>;
+  items?: Js | boolean;
+  prefixItems?: Js[];
+  additionalProperties?: Js | boolean;
+  anyOf?: Js[];
+  type?: unknown;
+};
 
 /** The JSON Schema at a form hint's path (`stats.powers.id`, `commands.defineZone.zone.neighbors`), as GET /rulesets publishes it. */
 function schemaAt(r: Ruleset, path: string): Js | undefined {
@@ -22,11 +29,16 @@ function schemaAt(r: Ruleset, path: string): Js | undefined {
   let s: Js | undefined = z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as Js;
   if (root === 'position') rest.unshift('position');
   for (const k of rest) {
+    // an entry of a pair or tuple (`opposing.0`)
+    if (/^\d+$/.test(k) && s?.prefixItems) {
+      s = s.prefixItems[Number(k)];
+      continue;
+    }
     // through a nullable, a list's entries and a map's values to the object that has the field
     for (let i = 0; i < 3 && s && !s.properties?.[k]; i++)
       s =
         s.anyOf?.find((b) => b.type !== 'null') ??
-        s.items ??
+        (typeof s.items === 'object' ? s.items : undefined) ??
         (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     s = s?.properties?.[k];
   }

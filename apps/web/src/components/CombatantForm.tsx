@@ -151,7 +151,8 @@ export function CombatantForm(props: FormProps) {
   const { ruleset, existing, sides, onDone } = props;
   const { fields, posFields, context, d, set, values, setValues, errors, error, busy, submit } = useCombatantForm(props);
   const prefix = existing ? `edit-${existing.id}` : 'add';
-  const statErrors = Object.entries(errors).filter(([k]) => !k.startsWith('__') && !k.startsWith('position'));
+  // a row's own errors (`powers[1].damage`) are on the row; the list's message says which row
+  const statErrors = Object.entries(errors).filter(([k]) => !k.startsWith('__') && !k.startsWith('position') && !k.includes('['));
   return (
     <form
       className="combatant-form"

@@ -1,67 +1,16 @@
 import { useMemo, useState } from 'react';
-import { commandFields, commandValue, type CommandField } from '../lib/command-form.js';
-import { displayOf } from '../lib/display.js';
-import { contextOf, hintsUnder, zonesIn } from '../lib/form-context.js';
+import { commandValue, type CommandField } from '../lib/command-form.js';
+import { contextOf, zonesIn } from '../lib/form-context.js';
+import { elsewhere, gmCommandFields } from '../lib/gm-commands.js';
 import { initialValues, labelOf, validate, type FormValues } from '../lib/schema-form.js';
+import { rowErrors } from '../lib/schema-validate.js';
 import type { EncounterState, RulesetInfo } from '../lib/types.js';
+import { RawJson } from './RawJson.js';
 import { SchemaFields } from './SchemaFields.js';
 
 /** What a command type is for, in a few words, from its name: "defineZone" → "Define zone". */
 function titleOf(type: string): string {
   return labelOf(type.replace(/[.-]/g, ' '));
-}
-
-function CombatantPicker({
-  f,
-  id,
-  value,
-  onChange,
-  state,
-}: {
-  f: CommandField;
-  id: string;
-  value: FormValues[string];
-  onChange: (v: string | string[]) => void;
-  state: EncounterState;
-}) {
-  const people = Object.values(state.combatants);
-  if (f.combatant === 'many') {
-    const list = Array.isArray(value) ? value : [];
-    return (
-      <fieldset className="checks">
-        <legend>
-          {f.label}
-          {f.required ? ' *' : ''}
-        </legend>
-        {people.map((c) => (
-          <label key={c.id}>
-            <input
-              type="checkbox"
-              checked={list.includes(c.id)}
-              onChange={(e) => onChange(e.target.checked ? [...list, c.id] : list.filter((x) => x !== c.id))}
-            />{' '}
-            {c.name}
-          </label>
-        ))}
-      </fieldset>
-    );
-  }
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {f.label}
-        {f.required ? ' *' : ''}
-      </label>
-      <select id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{f.required ? '— choose —' : '(none)'}</option>
-        {people.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name} ({c.side})
-          </option>
-        ))}
-      </select>
-    </div>
-  );
 }
 
 /** The command's value, or the errors by field (nested fields report under their parent: shown on its first sub-field). */
@@ -72,7 +21,7 @@ function checked(
   taken: string[],
 ): { value: Record<string, unknown>; errs: Record<string, string> } {
   const { value, errors: shape } = commandValue(fields, values, { taken });
-  const errs = { ...shape, ...validate(schema, value) };
+  const errs = { ...shape, ...validate(schema, value), ...rowErrors(schema, value) };
   for (const k of Object.keys(errs)) {
     if (fields.some((f) => f.name === k)) continue;
     const sub = fields.find((f) => f.name.startsWith(`${k}.`));
@@ -137,19 +86,18 @@ export function CommandForm({
   // nothing chosen at first: a stray click on Send must not end the fight
   const [type, setType] = useState('');
   const schema = info[type]?.schema;
-  const display = displayOf([ruleset], ruleset.id);
-  const fieldsFor = (t: string) => commandFields(info[t]?.schema, hintsUnder(display, `commands.${t}`));
-  const fields = useMemo(() => fieldsFor(type), [type, ruleset]);
+  const fields = useMemo(() => (type ? gmCommandFields(ruleset, type) : []), [type, ruleset]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
   if (types.length === 0) return null;
   const pick = (t: string) => {
     setType(t);
-    setValues(initialValues(fieldsFor(t)));
+    setValues(initialValues(t ? gmCommandFields(ruleset, t) : []));
     setErrors({});
   };
   // an id made from a name (a new zone) is not one of the zones there are
   const taken = zonesIn(ruleset, state).map((z) => z.id);
+  const other = type ? elsewhere(ruleset, type) : null;
   return (
     <form
       aria-label="GM command"
@@ -163,40 +111,37 @@ export function CommandForm({
       }}
     >
       <CommandPicker types={types} info={info} type={type} onPick={pick} />
-      {fields
-        .filter((f) => f.combatant)
-        .map((f) => (
-          <div key={f.name}>
-            <CombatantPicker
-              f={f}
-              id={`gmc-${f.name}`}
-              value={values[f.name]!}
-              state={state}
-              onChange={(v) => setValues({ ...values, [f.name]: v })}
-            />
-            {errors[f.name] ? (
-              <p className="field-error" role="alert">
-                ✕ {f.label} {errors[f.name]}
-              </p>
-            ) : null}
-          </div>
-        ))}
-      <SchemaFields
-        idPrefix="gmc"
-        fields={fields.filter((f) => !f.combatant)}
-        values={values}
-        errors={errors}
-        onChange={(n, v) => setValues({ ...values, [n]: v })}
-        context={contextOf(ruleset, state)}
-      />
+      {other ? (
+        <p className="doc" data-testid="command-elsewhere">
+          Done with its own form: {other}
+        </p>
+      ) : (
+        <SchemaFields
+          idPrefix="gmc"
+          fields={fields}
+          values={values}
+          errors={errors}
+          onChange={(n, v) => setValues({ ...values, [n]: v })}
+          context={contextOf(ruleset, state)}
+        />
+      )}
       {errors[''] ? (
         <p className="field-error" role="alert">
           ✕ {errors['']}
         </p>
       ) : null}
-      <button type="submit" disabled={!type}>
+      <button type="submit" disabled={!type || !!other}>
         {type ? `Send: ${titleOf(type)}` : 'Send (choose a ruling first)'}
       </button>
+      {type ? (
+        <RawJson
+          key={type}
+          type={type}
+          title={titleOf(type)}
+          prefill={() => JSON.stringify(commandValue(fields, values, { taken }).value, null, 1)}
+          send={send}
+        />
+      ) : null}
     </form>
   );
 }

@@ -29,7 +29,8 @@ function FieldInput({ f, v, common, p }: { f: Field; v: FormValue | undefined; c
     case 'multiselect':
       return <ChoiceList f={f} value={Array.isArray(v) ? v : []} common={common} onChange={(x) => onChange(f.name, x)} />;
     case 'json':
-      if (f.rows) return <ObjectRows f={f} id={common.id} text={text} context={p.context} onChange={(t) => onChange(f.name, t)} />;
+      if (f.rows)
+        return <ObjectRows f={f} id={common.id} text={text} context={p.context} errors={p.errors} onChange={(t) => onChange(f.name, t)} />;
       return <textarea {...common} rows={2} value={text} onChange={(e) => onChange(f.name, e.target.value)} placeholder="JSON" />;
     case 'integer':
     case 'number':
@@ -74,17 +75,31 @@ function FieldInput({ f, v, common, p }: { f: Field; v: FormValue | undefined; c
  * A list of objects (e.g. a character's ability actions) or a map (skill → rank): a row of fields
  * per entry, added and removed by buttons; no JSON. Ids made from names are not asked.
  */
+/** The form's errors about row `key` of `f` (`powers[1].damage` → `damage`), by the row's field. */
+function errorsOfRow(f: Field, key: string, errors: Record<string, string>): Record<string, string> {
+  const p = `${f.name}[${key}].`;
+  return Object.fromEntries(Object.entries(errors).flatMap(([k, m]) => (k.startsWith(p) ? [[k.slice(p.length), m]] : [])));
+}
+
+/** A row's fields, numbered; a list of names offers the other rows' names (a power's alternates: the other powers). */
+function rowFields(fields: Field[], rows: FormValues[], n: number): Field[] {
+  const names = rows.flatMap((r, k) => (k !== n && typeof r.name === 'string' && r.name.trim() ? [r.name.trim()] : []));
+  return fields.map((x) => ({ ...x, label: `${x.label} (${n + 1})`, ...(x.entries === 'siblings' ? { choices: names } : {}) }));
+}
+
 function ObjectRows({
   f,
   id,
   text,
   context,
+  errors,
   onChange,
 }: {
   f: Field;
   id: string;
   text: string;
   context: FormContext | undefined;
+  errors: Record<string, string>;
   onChange: (text: string) => void;
 }) {
   const fields = f.rows ?? [];
@@ -104,9 +119,9 @@ function ObjectRows({
           </legend>
           <SchemaFields
             idPrefix={`${id}-${n}`}
-            fields={fields.map((x) => ({ ...x, label: `${x.label} (${n + 1})` }))}
+            fields={rowFields(fields, rows, n)}
             values={r}
-            errors={{}}
+            errors={errorsOfRow(f, f.map ? String(r.__key ?? '').trim() : String(n), errors)}
             context={context}
             onChange={(name, v) => emit(rows.map((x, k) => (k === n ? { ...x, [name]: v } : x)))}
           />

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { describeError } from '../lib/api.js';
-import { formatDuration, nameOf } from '../lib/describe.js';
+import { formatDuration, nameOf, statEntriesText } from '../lib/describe.js';
 import { emptyDisplay, groupedStats, phaseName, shownData, statusName, type RulesetDisplay } from '../lib/display.js';
 import type { ConnStatus, PendingCommand, SettledCommand } from '../lib/live.js';
 import { Vitals } from './Vitals.js';
@@ -239,7 +239,7 @@ export function GroupedStats({
                     </span>
                   ) : null}
                 </dt>
-                <dd>{show(e.value)}</dd>
+                <dd>{statEntriesText(display, e.key, e.value) ?? show(e.value)}</dd>
               </div>
             ))}
           </dl>

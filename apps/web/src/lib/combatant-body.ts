@@ -21,6 +21,7 @@ import {
   type JsonSchema,
 } from './schema-form.js';
 import type { Combatant, RulesetInfo } from './types.js';
+import { rowErrors } from './schema-validate.js';
 
 export type Errors = Record<string, string>;
 
@@ -59,7 +60,7 @@ export function secretAfter(fields: Field[], secret: string[], name: string, on:
 }
 
 /** The position's schema without its `null` branch (a combatant off the map has none). */
-function positionSchema(ruleset: RulesetInfo): JsonSchema {
+export function positionSchema(ruleset: RulesetInfo): JsonSchema {
   const s: unknown = ruleset.position?.schema;
   const branches = isRecord(s) && Array.isArray(s.anyOf) ? s.anyOf.filter((b) => isRecord(b) && b.type !== 'null') : [];
   return branches.length === 1 && isRecord(branches[0]) ? branches[0] : isRecord(s) ? s : {};
@@ -130,6 +131,8 @@ export function combatantBody(
   const parsed = parseValues(fields, values);
   const errs: Errors = {
     ...validate(ruleset.stats.schema, parsed.value, new Set(fields.map((f) => f.name)), madeFields(fields)),
+    // and on the row's own input (`powers[1].damage`)
+    ...rowErrors(ruleset.stats.schema, parsed.value),
     ...parsed.errors,
   };
   if (!d.name.trim()) errs.__name = 'is required';

@@ -1,14 +1,16 @@
 /**
  * Forms for any command of a ruleset, built from the JSON Schema `GET /rulesets` gives for it
- * (`commandInfo`): nested objects become their own fields (`zone.id`, `zone.name`), fields that
- * name a combatant (`combatantId`, `targetIds`) become pickers. Only values no form can express
- * well (lists of objects, unions) stay JSON.
+ * (`commandInfo`): nested objects become their own fields (`zone.id`, `zone.name`), a pair (a
+ * tuple) a field per entry, fields that name something of the encounter pickers by name (a
+ * combatant, an item, an effect, a roll, a vital, a stat; the ruleset's form hints name the rest).
  */
+import type { FieldRefers } from '@fray/engine';
 import { isRecord } from './guards.js';
 import {
   fieldsOf,
   parseValues,
   subHints,
+  unwrapNullable,
   type Field,
   type FormValues,
   type Hints,
@@ -19,11 +21,52 @@ import {
 export interface CommandField extends Field {
   /** picks one combatant (`…Id`) or several (`…Ids`) */
   combatant?: 'one' | 'many';
+  /** an entry of a pair or tuple (`opposing.0`): the value there is a list */
+  tuple?: string;
 }
 
-const ONE = /(^|[a-z])Id$|^(combatant|target|join|watch|by)$/;
+/** Fields that name a combatant, by their names (a ruleset's hint says otherwise). */
+const ONE = /^(combatant|target|source|ally|assessor|beneficiary|to|by|join|watch|before|attacker|defender|mover)(Id)?$/;
 /** lists of combatants: `…Ids`, the provokers' `from` (action-points `provoke`), a group's `protected` (legends) */
-const MANY = /Ids$|^(from|protected)$/;
+const MANY = /^(combatant|target|minion|ally)Ids$|^(from|protected)$/;
+/** The engine's own fields that name something else of the encounter. */
+const NAMED: Record<string, FieldRefers> = {
+  itemId: 'item',
+  weaponId: 'item',
+  carryId: 'item',
+  effectId: 'effect',
+  rollId: 'roll',
+  vital: 'vital',
+  stat: 'stat',
+};
+
+/** A field as a picker: labelled by what it picks ("Combatant", "Item"), not by the id it sends. */
+function picker(f: Field, name: string): CommandField {
+  // a list's rows name things the same way (a legends' `act` op's item)
+  if (f.rows) return { ...f, name, rows: f.rows.map((r) => picker(r, r.name)) };
+  if (f.refers) return { ...f, name };
+  if (f.kind === 'text' && ONE.test(f.name))
+    return { ...f, name, label: f.label.replace(/ id$/i, ''), kind: 'select', combatant: 'one', choices: [], refers: 'combatant' };
+  if ((f.kind === 'list' || f.kind === 'json') && MANY.test(f.name))
+    return { ...f, name, label: f.label.replace(/ ids$/i, 's'), kind: 'multiselect', combatant: 'many', choices: [], refers: 'combatant' };
+  const named = f.kind === 'text' && !f.loose ? NAMED[f.name] : undefined;
+  if (named) return { ...f, name, label: f.label.replace(/ id$/i, ''), kind: 'select', choices: [], refers: named };
+  return { ...f, name };
+}
+
+/** A pair or tuple (`opposing: [skill, skill]`): a field per entry, labelled by the hints (`opposing.0`). */
+function tupleFields(f: Field, raw: JsonSchema, hints: Hints, prefix: string, required: boolean): CommandField[] {
+  const items: JsonSchema[] = Array.isArray(raw.prefixItems) ? raw.prefixItems : [];
+  const props = Object.fromEntries(items.map((s, i) => [String(i), s]));
+  const inner = fieldsOf({ type: 'object', properties: props, required: Object.keys(props) }, {}, subHints(hints, f.name));
+  return inner.map((x, i) => ({
+    ...x,
+    name: `${prefix}${f.name}.${i}`,
+    label: hints[`${f.name}.${i}`]?.label ?? `${f.label} ${i + 1}`,
+    required,
+    tuple: `${prefix}${f.name}`,
+  }));
+}
 
 /**
  * A command's form fields: its own, and one level of nested objects flattened with a dot. `hints`:
@@ -34,27 +77,39 @@ export function commandFields(schema: unknown, hints: Hints = {}, depth = 0, pre
   const out: CommandField[] = [];
   const required = new Set(s.required ?? []);
   for (const f of fieldsOf(schema, {}, hints, { entries: false })) {
-    const raw = s.properties?.[f.name] ?? {};
-    const obj = raw.type === 'object' && raw.properties && depth < 2 ? raw : null;
-    if (obj) {
-      for (const sub of commandFields(obj, subHints(hints, f.name), depth + 1, `${prefix}${f.name}.`))
-        out.push({
-          ...sub,
-          required: sub.required && required.has(f.name),
-          // `defineZone`'s zone picker is "Zone", not "Zone · Zone"
-          label: sub.label === f.label ? f.label : `${f.label} · ${sub.label}`,
-        });
+    const raw = unwrapNullable(s.properties?.[f.name] ?? {}).schema;
+    if (raw.type === 'array' && Array.isArray(raw.prefixItems)) {
+      out.push(...tupleFields(f, raw, hints, prefix, required.has(f.name)));
       continue;
     }
-    const name = `${prefix}${f.name}`;
-    // a picker is labelled by whom it picks ("Combatant", "Targets"), not by the id it sends
-    if (f.kind === 'text' && ONE.test(f.name))
-      out.push({ ...f, name, label: f.label.replace(/ id$/i, ''), kind: 'select', combatant: 'one', choices: [] });
-    else if ((f.kind === 'list' || f.kind === 'json') && MANY.test(f.name))
-      out.push({ ...f, name, label: f.label.replace(/ ids$/i, 's'), kind: 'multiselect', combatant: 'many', choices: [] });
-    else out.push({ ...f, name });
+    const obj = raw.type === 'object' && raw.properties && depth < 2 ? raw : null;
+    if (!obj) {
+      out.push(picker(f, `${prefix}${f.name}`));
+      continue;
+    }
+    for (const sub of commandFields(obj, subHints(hints, f.name), depth + 1, `${prefix}${f.name}.`))
+      out.push({
+        ...sub,
+        required: sub.required && required.has(f.name),
+        // `defineZone`'s zone picker is "Zone", not "Zone · Zone"
+        label: sub.label === f.label ? f.label : `${f.label} · ${sub.label}`,
+      });
   }
   return out;
+}
+
+/** Nested objects left empty are left out (an optional part not filled in); a tuple's entries become its list. */
+function tidy(v: Record<string, unknown>, path: string, tuples: Set<string>): void {
+  for (const [k, x] of Object.entries(v)) {
+    if (!isRecord(x)) continue;
+    const p = path ? `${path}.${k}` : k;
+    tidy(x, p, tuples);
+    if (Object.keys(x).length === 0) delete v[k];
+    else if (tuples.has(p))
+      v[k] = Object.keys(x)
+        .sort((a, b) => Number(a) - Number(b))
+        .map((i) => x[i]);
+  }
 }
 
 /** The command's fields from the form's values (dotted names nested again); shape errors by field. */
@@ -75,5 +130,6 @@ export function commandValue(
     }
     at[parts[parts.length - 1]!] = v;
   }
+  tidy(value, '', new Set(fields.flatMap((f) => (f.tuple ? [f.tuple] : []))));
   return { value, errors };
 }

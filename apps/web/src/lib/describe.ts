@@ -1,5 +1,6 @@
 import { effectOf } from './events.js';
-import { at, recordOf, stringsOf, textAt } from './guards.js';
+import type { RulesetDisplay } from '@fray/engine';
+import { at, isRecord, recordOf, stringsOf, textAt } from './guards.js';
 import { labelOf } from './labels.js';
 import type { Effect, EncounterState, EngineEvent } from './types.js';
 
@@ -152,4 +153,31 @@ export function describeEvent(state: EncounterState | null, e: EngineEvent): str
       return `${e.type}${parts.length ? ` — ${parts.join('; ')}` : ''}`;
     }
   }
+}
+
+/**
+ * A stat with a value per kind (an attack bonus by attack kind) in the game's words, from the
+ * ruleset's form hints: `{ close: 6, ranged: 4 }` → "close +6, ranged +4" (the sign where the hint
+ * says it is a bonus, `signed`); the kind's word is its label without the stat's own words
+ * ("Close attack" under *Attack* → "close"). Null for anything else.
+ */
+export function statEntriesText(display: RulesetDisplay, key: string, v: unknown): string | null {
+  if (!isRecord(v) || Array.isArray(v)) return null;
+  const entries = Object.entries(v);
+  if (entries.length === 0 || entries.some(([, x]) => typeof x === 'object' && x !== null)) return null;
+  const hints = display.forms?.fields ?? {};
+  const own = new Set((display.statLabels[key] ?? labelOf(key)).toLowerCase().split(/\s+/));
+  return entries
+    .map(([k, x]) => {
+      const h = hints[`stats.${key}.${k}`];
+      const words = h?.label
+        ? h.label
+            .split(/\s+/)
+            .filter((w) => !own.has(w.toLowerCase()))
+            .join(' ')
+        : '';
+      const n = typeof x === 'number' && h?.signed && x >= 0 ? `+${x}` : String(x);
+      return `${words ? words.toLowerCase() : k} ${n}`;
+    })
+    .join(', ');
 }

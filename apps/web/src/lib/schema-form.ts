@@ -1,4 +1,5 @@
-import type { FieldHint, FieldRefers } from '@fray/engine';
+import type { FieldHint } from '@fray/engine';
+import type { Field, Hints, JsonSchema } from './schema-types.js';
 import { at, isRecord, isString, recordOf } from './guards.js';
 import { madeId } from './ids.js';
 import { labelOf } from './labels.js';
@@ -18,8 +19,7 @@ export function madeFields(fields: Field[]): Set<string> {
  * name, what a map's keys are.
  */
 
-/** Form hints by the path below the form's root (`mountId`, `powers.id`, `skills`). */
-export type Hints = Record<string, FieldHint>;
+export type { Field, Hints, JsonSchema } from './schema-types.js';
 
 /** The hints below `name` (`powers` → `id`, …). */
 export function subHints(hints: Hints, name: string): Hints {
@@ -27,71 +27,8 @@ export function subHints(hints: Hints, name: string): Hints {
   return Object.fromEntries(Object.entries(hints).flatMap(([k, v]) => (k.startsWith(p) ? [[k.slice(p.length), v]] : [])));
 }
 
-export type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  additionalProperties?: JsonSchema | boolean;
-  propertyNames?: JsonSchema;
-  examples?: unknown[];
-  description?: string;
-  title?: string;
-  [k: string]: unknown;
-};
-
-export type FieldKind = 'integer' | 'number' | 'text' | 'boolean' | 'select' | 'multiselect' | 'list' | 'json';
-
-export interface Field {
-  name: string;
-  label: string;
-  kind: FieldKind;
-  required: boolean;
-  nullable: boolean;
-  choices?: string[];
-  min?: number;
-  max?: number;
-  doc?: string;
-  default?: unknown;
-  /** a field for one entry of an object-valued property: its value is `value[parent][key]` */
-  parent?: string;
-  key?: string;
-  /** an object-valued property: the kind of each of its entries (a map of numbers: integer) */
-  entry?: Pick<Field, 'kind' | 'choices' | 'min' | 'max'>;
-  /** a list of plain objects (`json`, its value the list as JSON): the fields of each entry, edited as rows */
-  rows?: Field[];
-  /** the rows are a map's entries (an object of free keys): `rows[0]` is the key (`__key`), then `__value` or the value's fields */
-  map?: { scalar: boolean };
-  /** a choice's words by its value (else the value made readable) */
-  choiceLabels?: Record<string, string>;
-  /** a list with choices that also takes other entries (typed) */
-  open?: boolean;
-  /** an example of a value (the placeholder), e.g. `2d6+3` */
-  example?: string;
-  /** the value names something of the encounter: its choices come from the form's context */
-  refers?: FieldRefers;
-  /** an action of these kinds only (the catalogue's `kind`) */
-  actionKinds?: string[];
-  /** an id made from this sibling field when left blank; not shown unless it `refers` (then blank = a new one) */
-  madeFrom?: string;
-  /** usual values (a map's keys): offered as you type; an option's keys come from the form's context */
-  usual?: string[] | { option: string };
-}
-
 /** The non-null branch of `X | null`, and whether null is allowed. */
-function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
+export function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   const branches = s.anyOf ?? s.oneOf;
   if (branches) {
     const nonNull = branches.filter((b) => b.type !== 'null');
@@ -110,7 +47,7 @@ function gameBound(n: number | undefined): number | undefined {
   return n !== undefined && Math.abs(n) < 1e9 ? n : undefined;
 }
 
-type Kind = Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows' | 'map'>;
+type Kind = Pick<Field, 'kind' | 'choices' | 'min' | 'max' | 'rows' | 'map' | 'loose'>;
 
 /** A map's entries as rows: its key, then its value (a number, a choice…) or the value's own fields. */
 function mapRows(value: JsonSchema, hints: Hints, hint: FieldHint | undefined): Kind {
@@ -132,8 +69,36 @@ function mapRows(value: JsonSchema, hints: Hints, hint: FieldHint | undefined): 
   return rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows, map: { scalar } } : { kind: 'json' };
 }
 
+/**
+ * Objects of a few kinds told apart by one field (`op: 'draw' | 'stow' | …`): one row of every
+ * kind's fields, that field a choice; a field another kind has not is left blank (the schema says so).
+ */
+function variantsOf(s: JsonSchema): JsonSchema | null {
+  const vs = s.oneOf ?? s.anyOf;
+  if (!vs || !vs.every((v) => v.type === 'object' && v.properties)) return null;
+  const props: Record<string, JsonSchema> = {};
+  for (const v of vs)
+    for (const [k, p] of Object.entries(v.properties ?? {})) {
+      const tag = props[k]?.enum;
+      props[k] = p.const !== undefined ? { type: 'string', enum: [...(tag ?? []), p.const] } : (props[k] ?? p);
+    }
+  const required = (vs[0]!.required ?? []).filter((k) => vs.every((v) => v.required?.includes(k)));
+  return { type: 'object', properties: props, required };
+}
+
+/** A schema that takes anything (`{}`), or a number or one of a few words (a DC: 12 or "hard"): typed. */
+function looseKind(s: JsonSchema): (Kind & { loose: true }) | null {
+  const keys = Object.keys(s).filter((k) => k !== 'description' && k !== 'default' && k !== 'title');
+  if (keys.length === 0) return { kind: 'text', loose: true };
+  const branches = s.anyOf ?? s.oneOf;
+  if (!branches || !branches.every((b) => b.type === 'integer' || b.type === 'number' || (b.type === 'string' && b.enum))) return null;
+  return { kind: 'text', loose: true, choices: branches.flatMap((b) => (b.enum ?? []).filter(isString)) };
+}
+
 function kindOf(s: JsonSchema, hints: Hints = {}, hint?: FieldHint): Kind {
   if (s.enum && s.enum.every(isString)) return { kind: 'select', choices: s.enum.filter(isString) };
+  const loose = looseKind(s);
+  if (loose) return loose;
   const type = Array.isArray(s.type) ? undefined : s.type;
   const min = gameBound(s.minimum ?? s.exclusiveMinimum);
   const max = gameBound(s.maximum ?? s.exclusiveMaximum);
@@ -151,7 +116,8 @@ function kindOf(s: JsonSchema, hints: Hints = {}, hint?: FieldHint): Kind {
       if (item?.enum && item.enum.every(isString)) return { kind: 'multiselect', choices: item.enum.filter(isString) };
       if (item && (item.type === 'string' || item.type === 'number' || item.type === 'integer')) return { kind: 'list' };
       // a list of plain objects (every field of an entry has an input of its own): rows of fields
-      const rows = item?.type === 'object' && item.properties ? fieldsOf(item, {}, hints) : [];
+      const obj = item ? (item.type === 'object' && item.properties ? item : variantsOf(item)) : null;
+      const rows = obj ? fieldsOf(obj, {}, hints) : [];
       return rows.length > 0 && rows.every((f) => f.kind !== 'json') ? { kind: 'json', rows } : { kind: 'json' };
     }
     case 'object':
@@ -176,6 +142,11 @@ function hinted(f: Field, hint: FieldHint | undefined, prop: JsonSchema): Field 
   }
   if (hint.madeFrom) out.madeFrom = hint.madeFrom;
   if (hint.kinds) out.actionKinds = hint.kinds;
+  if (hint.entries) {
+    out.entries = hint.entries;
+    // a list of names (a power's alternate effects): the other rows' names ticked, others typed
+    if (out.kind === 'list') Object.assign(out, { kind: 'multiselect', choices: [], open: true });
+  }
   if (hint.refers) {
     out.refers = hint.refers;
     if (out.kind === 'text') Object.assign(out, { kind: 'select', choices: [] });
@@ -307,6 +278,14 @@ export interface ParseOptions {
   taken?: Iterable<string>;
 }
 
+/** A typed plain value: `12` → 12, `yes`/`true` → true, `no`/`false` → false, else the words. */
+export function looseValue(text: string): unknown {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (/^(yes|true)$/i.test(text)) return true;
+  if (/^(no|false)$/i.test(text)) return false;
+  return text;
+}
+
 /** Turn form values into the object to validate and send (blank optional fields are left out). */
 export function parseValues(fields: Field[], values: FormValues, opts: ParseOptions = {}): ParseResult {
   const { value, errors } = parseFlat(fields, values, opts);
@@ -362,6 +341,9 @@ function parseFlat(fields: Field[], values: FormValues, opts: ParseOptions): Par
         else value[f.name] = n;
         break;
       }
+      case 'text':
+        value[f.name] = f.loose ? looseValue(text) : text;
+        break;
       case 'list':
         value[f.name] = text
           .split(',')

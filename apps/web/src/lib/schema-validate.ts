@@ -73,3 +73,28 @@ export function validate(schema: unknown, value: unknown, fieldNames?: Set<strin
   }
   return out;
 }
+
+/**
+ * The schema's complaints about the entries of lists and maps, for the row that has them:
+ * `powers[1].damage` (a list's second row, its field `damage`), `skills[Stealth].__value` (a
+ * map's row by its key, its value), `map.walls[0].x` inside a command's object. A row's editor
+ * shows each on the row's own input, beside the list's message.
+ */
+export function rowErrors(schema: unknown, value: unknown): Record<string, string> {
+  const v = validatorFor(schema);
+  if (!v || v(value)) return {};
+  const out: Record<string, string> = {};
+  for (const e of v.errors ?? []) {
+    const path = e.instancePath.split('/').slice(1);
+    const missing = e.keyword === 'required' ? String(recordOf(e.params).missingProperty) : null;
+    const msg = missing !== null ? 'is required' : messageOf(e);
+    for (let i = 1; i < path.length; i++) {
+      const sub = path[i + 1] ?? missing ?? '__value';
+      // only the row's own field: deeper complaints stay the row's field's
+      if (i + 2 < path.length) continue;
+      const key = `${path.slice(0, i).join('.')}[${path[i]!}].${sub}`;
+      if (!(key in out)) out[key] = msg;
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ import type { ActionOption, EngineError, ParamSpec } from '@fray/engine';
 import { ACTIONS, actionDef, type ActionDef } from './catalogue/index.js';
 import { checkDeclare, checkDelay, checkImmediate, checkStop } from './checks/commands.js';
 import { checkContinue, checkInitiative, evaluate, sharedChecks } from './checks/index.js';
-import { removableFor } from './mechanics/dirty-trick.js';
+import { dirtyTricksOn, removableFor } from './mechanics/dirty-trick.js';
 import { PHASES } from './mechanics/phases.js';
 import { earliestPhase, mustContinue, progressSubtypes, shapeOf } from './mechanics/shape.js';
 import { provocation, threateningFoes } from './mechanics/threat.js';
@@ -29,11 +29,17 @@ function paramSpecs(s: S, c: C, def: ActionDef, others: string[]): ParamSpec[] {
       { name: 'readied', kind: 'text' },
       { name: 'trigger', kind: 'choice', options: ['attacked', 'casts', 'moves-adjacent', 'acts', 'custom'] },
     );
-  if (def.id === 'remove-dirty-trick')
-    out.push(
-      { name: 'targetId', kind: 'combatant', options: removableFor(s, c).map((o) => o.id), optional: true },
-      { name: 'effectId', kind: 'text', optional: true },
+  if (def.id === 'remove-dirty-trick') {
+    const whom = removableFor(s, c);
+    // the condition by its name and on whom, never its id
+    const effects = whom.flatMap((t) =>
+      dirtyTricksOn(s, t.id).map((e) => ({ value: e.id, label: `${e.condition ?? e.name}${t.id === c.id ? '' : ` (${t.name})`}` })),
     );
+    out.push(
+      { name: 'targetId', kind: 'combatant', options: whom.map((o) => o.id), optional: true },
+      { name: 'effectId', label: 'Condition', kind: 'choice', options: effects, optional: true },
+    );
+  }
   if (def.id === 'dirty-trick')
     out.push({
       name: 'condition',

@@ -180,6 +180,9 @@ export const display: RulesetDisplay = {
   },
   forms: {
     fields: {
+      // a square by its column and row, as the map's edges number them
+      'position.x': { label: 'Column (x)' },
+      'position.y': { label: 'Row (y)' },
       'stats.feats': { choices: Object.fromEntries(FEATS.map((f) => [f, featWords(f)])) },
       'stats.weapons.id': { madeFrom: 'name' },
       'stats.weapons.speed': { label: 'Speed (overrides the category’s)' },

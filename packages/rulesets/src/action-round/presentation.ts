@@ -268,11 +268,14 @@ export const display: RulesetDisplay = {
   },
   forms: {
     fields: {
+      // a square by its column and row, as the map's edges number them
+      'position.x': { label: 'Column (x)' },
+      'position.y': { label: 'Row (y)' },
       // "make a close attack check …", "a court attack check", "a rumor attack check"
-      'stats.attack.close': { label: 'Close attack' },
-      'stats.attack.ranged': { label: 'Ranged attack' },
-      'stats.attack.court': { label: 'Court attack' },
-      'stats.attack.rumor': { label: 'Rumor attack' },
+      'stats.attack.close': { label: 'Close attack', signed: true },
+      'stats.attack.ranged': { label: 'Ranged attack', signed: true },
+      'stats.attack.court': { label: 'Court attack', signed: true },
+      'stats.attack.rumor': { label: 'Rumor attack', signed: true },
       'stats.damage.close': { label: 'Close damage rank' },
       'stats.damage.ranged': { label: 'Ranged damage rank' },
       'stats.damage.court': { label: 'Court damage rank' },
@@ -280,7 +283,17 @@ export const display: RulesetDisplay = {
       'stats.skills': { keys: { label: 'Skill', usual: { option: 'skillAbilities' }, value: 'Ranks' } },
       'stats.powers.id': { madeFrom: 'name' },
       'stats.powers.rangeSquares': { label: 'Range (squares)' },
-      'stats.powers.alternates': { label: 'Alternate effects (their names)' },
+      // "Alternate Effects" of a power: the other powers of the array, ticked by name, or other effects typed
+      'stats.powers.alternates': { label: 'Alternate effects', entries: 'siblings' },
+      'commands.use-power.powerId': { label: 'Power', refers: 'entry', entries: 'powers' },
+      'commands.assist.powerId': { label: 'Power', refers: 'entry', entries: 'powers' },
+      'commands.surge.powerId': { label: 'Power', refers: 'entry', entries: 'powers' },
+      'commands.switch-alternate.powerId': { label: 'Power', refers: 'entry', entries: 'powers' },
+      'commands.switch-alternate.alternate': { label: 'Alternate effect', refers: 'entry', entries: 'powers.alternates,powers.name' },
+      'commands.surge.alternate': { label: 'Alternate effect', refers: 'entry', entries: 'powers.alternates,powers.name' },
+      // "the better of any two skills of your choice so long as each is of a different ability"
+      'commands.trick.opposing.0': { label: 'Target resists with', doc: 'The better of two skills of different abilities.' },
+      'commands.trick.opposing.1': { label: '…or with' },
       'stats.commander': { refers: 'combatant' },
       'options.skillAbilities': { keys: { label: 'Skill' } },
       'options.natural20': { label: 'Natural 20' },

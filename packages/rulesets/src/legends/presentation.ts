@@ -219,6 +219,9 @@ export const display: RulesetDisplay = {
       'commands.defineZone.zone.id': { refers: 'zone', madeFrom: 'name', label: 'Zone', doc: 'A zone to change, or a new one.' },
       'commands.defineZone.zone.name': { label: 'Name' },
       'commands.defineZone.zone.neighbors': { refers: 'zone', label: 'Neighbouring zones' },
+      // a group or an engagement to join, by who is in it (else a new one)
+      'commands.formGroup.groupId': { refers: 'shared', label: 'Join the group', doc: 'Left as it is: a new group.' },
+      'commands.formEngagement.engagementId': { refers: 'shared', label: 'Join the engagement', doc: 'Left as it is: a new engagement.' },
       'commands.defineZone.zone.features.id': { madeFrom: 'name' },
       'options.hindranceTnStep': { label: 'Hindrance TN step' },
       'options.rollPlusTarget': { label: 'Roll-plus-stat target' },

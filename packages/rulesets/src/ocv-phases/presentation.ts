@@ -141,6 +141,9 @@ export const display: RulesetDisplay = {
   },
   forms: {
     fields: {
+      // a hex by its axial column and row, as the map numbers them
+      'position.q': { label: 'Hex column (q)' },
+      'position.r': { label: 'Hex row (r)' },
       'stats.skills': { keys: { label: 'Skill', value: 'Roll (3d6 or less)' } },
       'options.conditionModifiers': { keys: { label: 'Condition' } },
       'options.surpriseDcvPenalty': { label: 'Surprise DCV penalty' },

@@ -62,8 +62,9 @@ export const QUICK: ActionDef[] = [
     oa: 'no',
     command: 'switch-alternate',
     params: [
-      { name: 'powerId', kind: 'text' },
-      { name: 'alternate', kind: 'text' },
+      // the choices (the combatant's powers, their alternates) come with its legal action
+      { name: 'powerId', label: 'Power', kind: 'choice' },
+      { name: 'alternate', label: 'Alternate effect', kind: 'choice' },
     ],
     rule: 'Switching between Alternate Effects of a power requires a quick action',
   },

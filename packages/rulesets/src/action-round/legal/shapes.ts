@@ -108,7 +108,7 @@ function assistShape(v: View, def: ActionDef): Shape {
       : checkCombine(c, c);
     const params: ParamSpec[] = [
       { name: 'allyId', kind: 'combatant', options: names(allies) },
-      { name: 'powerId', kind: 'text', optional: true },
+      { name: 'powerId', label: 'Power', kind: 'choice', options: powerChoices(c.stats.powers), optional: true },
       ...(def.params ?? []).filter((p) => p.name !== 'allyId'),
     ];
     return { blocked: allies.length ? null : none, provokes: null, params };
@@ -167,12 +167,11 @@ function otherShape(v: View, def: ActionDef): Shape {
       return plain(null, v.oaProvokes);
     case 'drop-prone':
       return plain(checkNotProne(s, c));
-    case 'switch-alternate':
-      return plain(
-        c.stats.powers.some((p) => p.alternates.length)
-          ? null
-          : ruleError('ILLEGAL_ACTION', RULE.switchAlternate, 'No power with alternate effects.'),
-      );
+    case 'switch-alternate': {
+      const powers = c.stats.powers.filter((p) => p.alternates.length);
+      const blocked = powers.length ? null : ruleError('ILLEGAL_ACTION', RULE.switchAlternate, 'No power with alternate effects.');
+      return { blocked, provokes: null, params: alternateParams(powers) };
+    }
     case 'command':
       return plain(
         v.others.some((x) => x.stats.commander === c.id)
@@ -188,6 +187,25 @@ function otherShape(v: View, def: ActionDef): Shape {
   return plain(null);
 }
 
+type Power = { id: string; name: string; alternates: string[] };
+
+/** Powers by their names (the id is sent). */
+const powerChoices = (powers: Power[]) => powers.map((p) => ({ value: p.id, label: p.name }));
+
+/** A power and the effect to switch it to, picked by their names: its alternates, or back to the power itself. */
+function alternateParams(powers: Power[]): ParamSpec[] {
+  const seen = new Set<string>();
+  const effects = powers
+    .flatMap((p) =>
+      [...p.alternates, p.name].map((a) => ({ value: a, label: a === p.name ? `${a} (the power itself)` : `${a} (${p.name})` })),
+    )
+    .filter((o) => !seen.has(o.value) && (seen.add(o.value), true));
+  return [
+    { name: 'powerId', label: 'Power', kind: 'choice', options: powerChoices(powers) },
+    { name: 'alternate', label: 'Alternate effect', kind: 'choice', options: effects },
+  ];
+}
+
 /** SURGE: the benefits that name something (a trait, a power's alternate effect, an ongoing effect on you). */
 function surgeShape(v: View, def: ActionDef): Shape | null {
   const c = v.c;
@@ -195,14 +213,7 @@ function surgeShape(v: View, def: ActionDef): Shape | null {
   if (def.id === 'surge-alternate-effect') {
     const powers = c.stats.powers.filter((p) => p.alternates.length);
     const blocked = powers.length ? null : ruleError('ILLEGAL_ACTION', RULE.surge, 'No power with alternate effects.');
-    return {
-      blocked,
-      provokes: null,
-      params: [
-        { name: 'powerId', kind: 'choice', options: names(powers) },
-        { name: 'alternate', kind: 'text' },
-      ],
-    };
+    return { blocked, provokes: null, params: alternateParams(powers) };
   }
   if (def.id === 'surge-resistance') {
     const effects = v.s.effects.filter((e) => e.targetId === c.id);
