@@ -188,7 +188,7 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
         await phone.getByRole('button', { name: 'End my turn' }).click();
       } else {
         if (!gmActed && cur === bandits[2]!.id) {
-          await gm.locator('#act-as').selectOption(cur);
+          await gm.getByTestId('act-list').getByTestId(`act-${cur}`).click();
           await gm.getByTestId(`actions-${cur}`).getByRole('button', { name: 'Attack' }).first().click();
           const f = gm.getByRole('form', { name: 'Attack: choose' });
           await f.getByLabel('What happens').fill('a rusty knife');
