@@ -141,7 +141,7 @@ async function makeZone(ruleset: RulesetInfo, send: FormProps['send'], zone: { i
 }
 
 /** The form's state and what sending it does: validated first (the schema's messages by field), then POST or PATCH. */
-function useCombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone, state, send }: FormProps) {
+function useCombatantForm({ ruleset, options, encounterId, token, existing, onDone, state, send }: FormProps) {
   const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const posFields = useMemo(() => positionFields(ruleset), [ruleset]);
   const newZone = !!send && !!displayOf([ruleset], ruleset.id).forms?.newZone;
