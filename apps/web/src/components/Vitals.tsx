@@ -68,7 +68,8 @@ type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 export function sendHarm(send: Send, c: Combatant, spec: VitalSpec, harm: number): Promise<unknown> {
   const n = Math.abs(harm);
   const what = `${c.name}: ${n} ${spec.label} ${harm > 0 ? 'damage' : 'healed'}`;
-  return send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: harm }, `${what}.`);
+  // `label`: what the pending line says while it waits to be sent (not sent to the server)
+  return send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: harm, label: what }, `${what}.`);
 }
 
 /** The adjustable vitals this combatant has (the encounter's named vitals included). */

@@ -129,12 +129,17 @@ describe('the GM console', () => {
     // no amount: a clear complaint, nothing sent
     await ask.getByRole('button', { name: 'Damage', exact: true }).click();
     await expect(ask.getByRole('alert').innerText()).resolves.toMatch(/Give the amount of Hit points/);
+    // the GM's laptop asks too
+    const laptop = await gmConsole(token, id, DESKTOP_800);
+    await laptop.getByRole('form', { name: `Damage or healing for ${name}` }).waitFor();
     await ask.getByRole('spinbutton').fill('6');
     const v = (await liveState(gm)).version;
     await ask.getByRole('button', { name: 'Damage', exact: true }).click();
     await after(gm, v);
     expect(await hpOf(token, id, target)).toBe(before - 6);
     await ask.waitFor({ state: 'detached' });
+    // answered on the phone: the laptop stops asking (the target's vitals moved)
+    await laptop.getByTestId('harm-ask').waitFor({ state: 'detached' });
     // another: the GM says it did nothing; nothing changes, the question goes
     expect(await attack(target)).toBe(true);
     await ask.waitFor();

@@ -139,7 +139,7 @@ describe('one round of each other ruleset in the browser', () => {
           const isPlayer = s.combatants[cur]?.controller === playerId;
           for (const p of [gm, player]) for (const b of await p.getByRole('button', { name: 'Dismiss error' }).all()) await b.click();
           const page = isPlayer ? player : gm;
-          if (!isPlayer) await gm.getByLabel('Combatant', { exact: true }).selectOption(cur);
+          if (!isPlayer) await gm.getByTestId('act-list').getByTestId(`act-${cur}`).click();
           const panel = page.getByTestId(`actions-${cur}`);
           await panel.waitFor();
           await page.waitForFunction(

@@ -1,12 +1,22 @@
 import type { VitalSpec } from '@fray/engine';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { adjustableVitals, sendHarm } from '../../components/Vitals.js';
-import { sentence, type RulesetDisplay } from '../../lib/display.js';
+import { sentence, vitalsOf, type RulesetDisplay } from '../../lib/display.js';
 import { harmAsks, type HarmAsk } from '../../lib/harm.js';
 import { isRecord } from '../../lib/guards.js';
 import type { EncounterState, LogEntry } from '../../lib/types.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
+
+/** A combatant's vitals as numbers, to see whether they moved. */
+const vitalNumbers = (display: RulesetDisplay, state: EncounterState, id: string): string => {
+  const c = state.combatants[id];
+  return c
+    ? vitalsOf(display, state, c, true)
+        .map((v) => `${v.key}=${v.current}`)
+        .join(',')
+    : '';
+};
 
 /** The questions settled in this tab (by key), so a reload does not ask again. */
 function useSettled(encounterId: string): [ReadonlySet<string>, (key: string) => void] {
@@ -155,6 +165,16 @@ export function HarmAsks({
 }) {
   const [done, settle] = useSettled(encounterId);
   const asks = harmAsks(display, state, log, done);
+  // answered elsewhere (the GM's other device, or the ± on the card): the target's vitals moved since it was first asked here
+  const seen = useRef(new Map<string, string>());
+  useEffect(() => {
+    for (const a of asks) {
+      const now = vitalNumbers(display, state, a.targetId);
+      const was = seen.current.get(a.key);
+      if (was === undefined) seen.current.set(a.key, now);
+      else if (was !== now) settle(a.key);
+    }
+  });
   if (asks.length === 0) return null;
   return (
     <div className="harm-asks">
