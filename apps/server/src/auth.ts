@@ -129,6 +129,11 @@ export class Authenticator {
     return { p: { kind: 'gm', accountId: s.accountId, via: 'session', credentialId: s.id }, sessionId: s.id, expiresAt: s.expiresAt };
   }
 
+  /** Forget the cached invites of an encounter (it was deleted: its tokens are refused from now on). */
+  forgetEncounter(encounterId: string): void {
+    for (const [hash, hit] of this.cache) if (hit.p?.kind === 'invite' && hit.p.encounterId === encounterId) this.cache.delete(hash);
+  }
+
   forgetAll(): void {
     this.cache.clear();
   }

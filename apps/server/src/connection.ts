@@ -16,6 +16,7 @@ import {
 } from '@fray/protocol';
 import { readLogFor, rewindsFor, type EncounterHost, type Sink } from '@fray/runtime';
 import { principalKey, viewerOf } from './auth.js';
+import { whyMissing } from './deleted.js';
 import { ApiError, NotOwnerError, toWireError } from './errors.js';
 import type { ServerContext } from './context.js';
 import { ownerUrlOf } from './owner.js';
@@ -161,7 +162,7 @@ export class Connection {
       return viewerOf(p);
     }
     const rec = await this.ctx.store.getEncounter(encounterId);
-    if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
+    if (!rec) throw await whyMissing(this.ctx, encounterId, new ApiError('NOT_FOUND', `No encounter "${encounterId}".`), p.accountId);
     if (rec.accountId !== p.accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
     return { role: 'gm' };
   }
@@ -213,6 +214,8 @@ export class Connection {
     try {
       return await runtime.open(encounterId);
     } catch (e) {
+      // an invite's encounter that the GM deleted: ENCOUNTER_DELETED, not NOT_FOUND
+      if (e instanceof Error && 'code' in e && e.code === 'NOT_FOUND') throw await whyMissing(this.ctx, encounterId, e);
       if (!(e instanceof Error && e.name === 'RuntimeError' && 'code' in e && e.code === 'ENCOUNTER_BUSY') || !store.getLease) throw e;
       const lease = await store.getLease(encounterId);
       const url = lease && lease.ownerId !== runtime.options.ownerId ? ownerUrlOf(lease.ownerId) : null;

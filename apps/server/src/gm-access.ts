@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { type CommandAck } from '@fray/protocol';
 import { RuntimeError, type EncounterHost, type EncounterRecordLike } from '@fray/runtime';
+import { whyMissing } from './deleted.js';
 import { ApiError, NotOwnerError } from './errors.js';
 import { authenticateGm } from './gm-auth.js';
 import type { ServerContext } from './context.js';
@@ -28,7 +29,7 @@ export function gmAccess(ctx: ServerContext): GmAccess {
   async function owned(req: FastifyRequest, encounterId: string): Promise<EncounterRecordLike> {
     const accountId = await gm(req);
     const rec = await store.getEncounter(encounterId);
-    if (!rec) throw new ApiError('NOT_FOUND', `No encounter "${encounterId}".`);
+    if (!rec) throw await whyMissing(ctx, encounterId, new ApiError('NOT_FOUND', `No encounter "${encounterId}".`), accountId);
     if (rec.accountId !== accountId) throw new ApiError('FORBIDDEN', 'This encounter belongs to another GM.');
     req.log = req.log.child({ encounterId });
     return rec;

@@ -141,4 +141,14 @@ export const errorsOf = {
   gmCreate: { ...always, ...gm, ...body, ...invalid, ...found },
   gmChange: { ...always, ...gm, ...body, ...invalid, ...found, ...live },
   gmAct: { ...always, ...gm, ...invalid, ...found, ...live },
+  gmDelete: {
+    ...always,
+    ...gm,
+    ...invalid,
+    ...found,
+    409: error(
+      'NOT_OWNER (with `ownerUrl`): another server process runs the encounter and could not be asked to delete it (no Redis); call it there.',
+    ),
+    410: error('ENCOUNTER_DELETED: the encounter was deleted already.'),
+  },
 };

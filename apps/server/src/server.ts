@@ -13,6 +13,8 @@ import { Authenticator } from './auth.js';
 import { defaultLimits, type Limits } from './config.js';
 import { fastifyTrustProxy, type TrustProxy } from './client-address.js';
 import { DEFAULT_READY_TIMEOUT_MS, registerHealth } from './health.js';
+import { listenForDeletions, registerEncounterDelete } from './encounter-delete.js';
+import { gmAccess } from './gm-access.js';
 import { registerHttp } from './http.js';
 import { registerTransfer } from './transfer-http.js';
 import { registerReplayHttp } from './replay-http.js';
@@ -124,6 +126,8 @@ export async function buildServer(opts: ServerOptions): Promise<FrayServer> {
     instanceId: runtime.options.ownerId.split('@')[0]!,
   });
   registerHttp(app, ctx);
+  registerEncounterDelete(app, ctx, gmAccess(ctx), io);
+  listenForDeletions(io, ctx);
   registerAccounts(app, ctx);
   registerPasskeys(app, ctx);
   registerTransfer(app, ctx);

@@ -1,5 +1,5 @@
 import { fastifyCookie } from '@fastify/cookie';
-import type { Principal } from './auth.js';
+import { hashToken, type Principal } from './auth.js';
 import type { ServerContext } from './context.js';
 import { foreignSocketOrigin } from './web-session.js';
 
@@ -18,7 +18,15 @@ export async function authenticateSocket(
 ): Promise<Principal | SocketRefusal> {
   if (token !== undefined && token !== null && token !== '') {
     const p = await ctx.auth.resolve(token);
-    return p ?? { refused: true, code: 'UNAUTHORIZED', message: 'Unknown or revoked token.', reason: 'unknown or revoked token' };
+    return (
+      p ??
+      (await deletedInvite(ctx, token)) ?? {
+        refused: true,
+        code: 'UNAUTHORIZED',
+        message: 'Unknown or revoked token.',
+        reason: 'unknown or revoked token',
+      }
+    );
   }
   const cookieHeader = typeof headers.cookie === 'string' ? headers.cookie : '';
   const cookie = cookieHeader ? fastifyCookie.parse(cookieHeader)[ctx.cookies.name] : undefined;
@@ -43,4 +51,17 @@ export async function authenticateSocket(
       : { refused: true, code: 'UNAUTHORIZED', message: 'Your session has ended; sign in again.', reason: 'ended session' };
   }
   return v.p;
+}
+
+/** An invite to an encounter the GM deleted: refused as such (ENCOUNTER_DELETED), not as an unknown token. */
+async function deletedInvite(ctx: ServerContext, token: unknown): Promise<SocketRefusal | null> {
+  if (typeof token !== 'string' || !token.startsWith('fray_inv_') || !ctx.store.deletions) return null;
+  const encounterId = await ctx.store.deletions.deletedInvite(hashToken(token)).catch(() => null);
+  if (!encounterId) return null;
+  return {
+    refused: true,
+    code: 'ENCOUNTER_DELETED',
+    message: 'The GM deleted this encounter; this invite no longer works.',
+    reason: 'deleted encounter',
+  };
 }

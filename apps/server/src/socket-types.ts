@@ -34,8 +34,20 @@ export interface SocketData {
   engine: EngineConn | null;
 }
 
-/** No server-to-server events (the Redis adapter carries broadcasts only). */
-export type InterServerEvents = Record<string, never>;
+/** A deleted encounter's tombstone, as one process tells another (encounter-delete.ts). */
+export interface DeletedNotice {
+  id: string;
+  accountId: string;
+  deletedAt: string;
+}
+
+/**
+ * Server-to-server events, through the Redis adapter: `encounter:delete` asks every other process
+ * to delete an encounter it runs (each answers the tombstone, or null when it does not run it).
+ */
+export interface InterServerEvents {
+  'encounter:delete': (encounterId: string, answer: (deleted: DeletedNotice | null) => void) => void;
+}
 export type FraySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type FrayIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 

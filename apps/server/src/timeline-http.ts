@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idReply, logEntrySchema } from '@fray/protocol';
+import { idReply, logEntrySchema, rewindNoteSchema, type RewindNote, type WireLogEntry } from '@fray/protocol';
 import { withoutGeneratorState } from '@fray/engine';
-import { forkEncounter } from '@fray/runtime';
+import { forkEncounter, rewindsOnPath } from '@fray/runtime';
+import type { LogEntry } from '@fray/store';
 import { ApiError } from './errors.js';
 import { errorsOf as E } from './openapi.js';
 import type { ServerContext } from './context.js';
@@ -36,6 +37,36 @@ export function registerTimelineHttp(app: FastifyInstance, ctx: ServerContext, a
   registerForkRoute(app, ctx, access);
 }
 
+/** A log entry as the GM reads it over HTTP (without the dice generator's state). */
+function wireEntry(e: LogEntry): WireLogEntry {
+  return {
+    seq: e.seq,
+    commandId: e.commandId,
+    command: e.command,
+    events: withoutGeneratorState(e.events),
+    at: e.createdAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The rewinds on a branch's path as the GM reads them (the socket `log` answer's `rewinds`, for the
+ * GM): the same notes, read from the database, so any process answers without loading the encounter.
+ */
+async function gmRewinds(store: ServerContext['store'], encounterId: string, branch: number | undefined): Promise<RewindNote[]> {
+  const onPath = rewindsOnPath(await store.listBranches(encounterId), branch);
+  return Promise.all(
+    onPath.map(async ({ branch: b, parent, fromVersion, shown }) => ({
+      branch: b.branch,
+      fromBranch: b.parent,
+      fromVersion,
+      toVersion: b.baseVersion,
+      at: b.createdAt?.toISOString() ?? null,
+      undone: shown > 0 ? (await store.readLog(encounterId, b.baseVersion, shown, parent.branch)).map(wireEntry) : [],
+      undoneCount: fromVersion - b.baseVersion,
+    })),
+  );
+}
+
 /** GET /encounters/:id/log: every entry of a branch (the live one by default), read in pages of 1,000. */
 function registerLogRoute(app: FastifyInstance, { store }: ServerContext, { owned }: GmAccess): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -48,8 +79,10 @@ function registerLogRoute(app: FastifyInstance, { store }: ServerContext, { owne
         querystring: z.object({ branch: z.coerce.number().int().min(0).optional() }),
         response: {
           200: z
-            .object({ encounterId: z.string(), entries: z.array(logEntrySchema) })
-            .describe('Every logged command with its events, oldest first'),
+            .object({ encounterId: z.string(), entries: z.array(logEntrySchema), rewinds: z.array(rewindNoteSchema) })
+            .describe(
+              'Every logged command with its events, oldest first, and the rewinds on the branch’s path (oldest first; each with the first entries it undid)',
+            ),
           ...E.gmEncounter,
         },
       },
@@ -63,18 +96,11 @@ function registerLogRoute(app: FastifyInstance, { store }: ServerContext, { owne
       let after = 0;
       for (;;) {
         const page = await store.readLog(rec.id, after, 1000, branch);
-        for (const e of page)
-          entries.push({
-            seq: e.seq,
-            commandId: e.commandId,
-            command: e.command,
-            events: withoutGeneratorState(e.events),
-            at: e.createdAt ? e.createdAt.toISOString() : null,
-          });
+        entries.push(...page.map(wireEntry));
         if (page.length < 1000) break;
         after = page[page.length - 1]!.seq;
       }
-      return { encounterId: rec.id, entries };
+      return { encounterId: rec.id, entries, rewinds: await gmRewinds(store, rec.id, branch) };
     },
   );
 }

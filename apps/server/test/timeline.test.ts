@@ -127,6 +127,18 @@ describe('the GM timeline over socket.io and HTTP', () => {
     // a later page carries no notes
     const later = await player.log(encounterId, 1);
     expect(later.ok && later.rewinds).toBeUndefined();
+    // the GM's HTTP log (GET /encounters/:id/log, what the replay reads) carries the same notes as the GM's socket log
+    const gmSocket = await gm.log(encounterId);
+    const overHttp = await s.http('GET', `/encounters/${encounterId}/log`, undefined, gmToken);
+    expect(overHttp.status).toBe(200);
+    const notes = overHttp.body.rewinds as Array<{ toVersion: number; undone: unknown[] }>;
+    expect(notes.length).toBeGreaterThanOrEqual(2);
+    expect(notes.at(-1)).toMatchObject({ fromVersion: top - 1, toVersion: top - 2, undoneCount: 1 });
+    expect(JSON.stringify(notes.at(-1)!.undone)).toContain('seen by all');
+    expect(gmSocket.ok && gmSocket.rewinds).toEqual(notes);
+    // the branch the first rewind left has no rewind on its path
+    const left = await s.http('GET', `/encounters/${encounterId}/log?branch=0`, undefined, gmToken);
+    expect(left.body.rewinds).toEqual([]);
   }, 60_000);
 
   it("fork: the GM's own encounter at a version; another GM's: 403; an unknown version: 404; nothing made", async () => {

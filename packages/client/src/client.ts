@@ -99,16 +99,19 @@ export class FrayClient {
       if (!current() || !this.mirrors.has(encounterId)) return;
       // a planned stop released the lease: go through the entry URL to whoever takes it now
       if (reason === 'shutdown') void this.moveTo(this.entryUrl).catch(() => {});
+      // the GM deleted it: nothing to join again
+      else if (reason === 'deleted') this.mirrors.delete(encounterId);
       // lease lost, database error: join again (NOT_OWNER sends us on; a down database is retried)
       else void this.rejoin(encounterId).catch(() => {});
     });
     // a refusal by the server's middleware ends socket.io's own reconnection: UNAVAILABLE (the
     // database did not answer the token lookup, the process is stopping) is tried again shortly;
-    // UNAUTHORIZED (a revoked token) is handed to whoever waits for the connection
+    // UNAUTHORIZED (a revoked token), ENCOUNTER_DELETED are handed to whoever waits for the connection
     socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
       if (!current() || socket.active || this.closedByUser) return;
-      if (err.data?.code === 'UNAUTHORIZED') {
-        for (const w of this.waiters) w.reject(new FrayError({ code: 'UNAUTHORIZED', message: err.message }));
+      const code = err.data?.code;
+      if (code === 'UNAUTHORIZED' || code === 'ENCOUNTER_DELETED') {
+        for (const w of this.waiters) w.reject(new FrayError({ code, message: err.message }));
         this.waiters.clear();
         return;
       }

@@ -95,6 +95,8 @@ export interface RulesetDisplay {
   samples?: StatBlock[];
   /** rulings the GM owes, shown as cards with buttons (e.g. a pending attack) */
   rulings?: PendingRuling[];
+  /** events after which the rules leave the harm to the GM: the console asks "Damage or healing?" */
+  harmPrompts?: HarmPrompt[];
   /** the clock's phase ids (`clock.phase`) in the game's words, e.g. `combat-round` → "Combat round" */
   phases?: Record<string, string>;
   /** what a player does in a phase, one line by phase id, shown in the your-turn card (e.g. what to do after declaring) */
@@ -186,6 +188,26 @@ export interface PendingRuling {
   idField: string;
   number?: { field: string; label: string; from: string; min?: number; max?: number };
   choices: Array<{ label: string; fields: Record<string, unknown>; number?: boolean }>;
+}
+
+/**
+ * An event after which the rules leave the harm to the GM (a hit whose damage the ruleset does not
+ * apply): the GM's console asks "Damage or healing?" about the event's target, one click to apply
+ * it with `combatant.adjust`.
+ */
+export interface HarmPrompt {
+  /** the event's type */
+  event: string;
+  /** the event's fields that must match, as in an event sentence's `when` */
+  when?: Record<string, unknown>;
+  /** not when the same command also emitted one of these events (the rules took it from there) */
+  unless?: string[];
+  /** the event's field naming who takes it; default `targetId` */
+  target?: string;
+  /** the event's field holding the amount, when the event knows it (prefilled) */
+  amount?: string;
+  /** the vital asked about first (a vital's `key`); default the first adjustable one */
+  vital?: string;
 }
 
 /** A ready-made combatant a GM adds in one step ("4 × Goblin"): original, documented in the ruleset's doc. */

@@ -23,6 +23,7 @@ export const serverErrorCodes = [
   'CONFLICT',
   'ENCOUNTER_BUSY',
   'ENCOUNTER_ARCHIVED',
+  'ENCOUNTER_DELETED',
   'NOT_OWNER',
   'UNAVAILABLE',
   'INTERNAL',
@@ -88,6 +89,8 @@ export function httpStatusFor(code: ServerErrorCode | (string & {})): number {
     case 'NAME_TAKEN':
     case 'LAST_SIGN_IN_METHOD':
       return 409;
+    case 'ENCOUNTER_DELETED':
+      return 410;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
     case 'RATE_LIMITED':

@@ -101,6 +101,16 @@ export const createInviteReply = z.object({
 });
 
 export const idReply = z.object({ id: z.string(), version: z.number().optional() });
+
+/** DELETE /encounters/:id: the encounter is gone (its log, snapshots, invites and replay links with it). */
+export const deleteEncounterReply = z
+  .object({
+    id: z.string(),
+    deleted: z.literal(true),
+    deletedAt: z.string().describe('When, ISO 8601'),
+  })
+  .describe('Deleted');
+export type DeleteEncounterReply = z.infer<typeof deleteEncounterReply>;
 export type CreateInviteReply = z.infer<typeof createInviteReply>;
 
 export const logEntrySchema = z.object({
@@ -111,6 +121,17 @@ export const logEntrySchema = z.object({
   at: z.string().nullable(),
 });
 export type WireLogEntry = z.infer<typeof logEntrySchema>;
+
+/** A rewind on the path of the branch read (docs/timeline.md, "Reading"; the socket's `RewindNote`). */
+export const rewindNoteSchema = z.object({
+  branch: z.number().int(),
+  fromBranch: z.number().int(),
+  fromVersion: z.number().int(),
+  toVersion: z.number().int(),
+  at: z.string().nullable(),
+  undone: z.array(logEntrySchema),
+  undoneCount: z.number().int(),
+});
 
 export const rulesetInfoSchema = z.object({
   id: z.string(),

@@ -153,7 +153,7 @@ export interface ClientToServerEvents {
 }
 
 /** Why an encounter left a process (the `closed` message). */
-export type ClosedReason = 'shutdown' | 'lease lost' | 'database error';
+export type ClosedReason = 'shutdown' | 'lease lost' | 'database error' | 'deleted';
 
 /** Events the server emits. */
 /**
@@ -175,7 +175,8 @@ export interface ServerToClientEvents {
    * the encounter left this process; `reason` (ClosedReason) says where to go: `shutdown` (the
    * process is stopping and has released the lease: reconnect through the load balancer and
    * join), `lease lost` (another process took it: join again, NOT_OWNER names it), `database
-   * error` (join again here once the database answers)
+   * error` (join again here once the database answers), `deleted` (the GM deleted the
+   * encounter: it is gone, do not join again; its invites are refused with ENCOUNTER_DELETED)
    */
   closed(msg: { encounterId: string; reason: ClosedReason | (string & {}) }): void;
 }

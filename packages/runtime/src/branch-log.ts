@@ -61,6 +61,31 @@ export async function readLogFor(
   return host.projectLog(await store.readLog(host.id, page.afterSeq, page.limit, page.branch), viewer);
 }
 
+/**
+ * The rewinds on a branch's path (default the live one), oldest first: each one's branch, the
+ * branch it left, the version it left from, and how many of the entries it undid a note shows.
+ * A rewind a later one went back past is left out.
+ */
+export function rewindsOnPath(
+  all: BranchLike[],
+  branch?: number,
+): Array<{ branch: BranchLike & { parent: number }; parent: BranchLike; fromVersion: number; shown: number }> {
+  const byId = new Map(all.map((b) => [b.branch, b]));
+  const onPath: Array<BranchLike & { parent: number }> = [];
+  let upTo = Number.MAX_SAFE_INTEGER;
+  for (let b = byId.get(branch ?? all.at(-1)?.branch ?? 0); b && b.parent !== null; b = byId.get(b.parent)) {
+    if (b.baseVersion <= upTo) onPath.unshift({ ...b, parent: b.parent });
+    upTo = Math.min(upTo, b.baseVersion);
+  }
+  return onPath.flatMap((b, i) => {
+    const parent = byId.get(b.parent);
+    if (!parent) return [];
+    const fromVersion = b.fromVersion ?? b.baseVersion;
+    const shown = i >= onPath.length - NOTES_WITH_UNDONE ? Math.min(UNDONE_SHOWN, fromVersion - b.baseVersion) : 0;
+    return [{ branch: b, parent, fromVersion, shown }];
+  });
+}
+
 /** How many entries a rewind note shows of what it undid, and for how many of the newest rewinds (each reads the branch it left). */
 const UNDONE_SHOWN = 3;
 const NOTES_WITH_UNDONE = 3;
@@ -73,20 +98,10 @@ const NOTES_WITH_UNDONE = 3;
 export async function rewindsFor(host: EncounterHost, viewer: Viewer, branch?: number): Promise<RewindNote[]> {
   const store = host.runtime.store;
   if (!store.listBranches) return [];
-  const all = await store.listBranches(host.id);
-  const byId = new Map(all.map((b) => [b.branch, b]));
-  const onPath = [];
-  let upTo = Number.MAX_SAFE_INTEGER;
-  for (let b = byId.get(branch ?? all.at(-1)?.branch ?? 0); b && b.parent !== null; b = byId.get(b.parent)) {
-    if (b.baseVersion <= upTo) onPath.unshift({ ...b, parent: b.parent });
-    upTo = Math.min(upTo, b.baseVersion);
-  }
+  const onPath = rewindsOnPath(await store.listBranches(host.id), branch);
   return Promise.all(
-    onPath.map(async (b, i) => {
-      const fromVersion = b.fromVersion ?? b.baseVersion;
-      const shown = i >= onPath.length - NOTES_WITH_UNDONE ? Math.min(UNDONE_SHOWN, fromVersion - b.baseVersion) : 0;
-      const parent = byId.get(b.parent);
-      const undone = shown > 0 && parent ? await readLeft(host, viewer, parent, b.baseVersion, shown) : [];
+    onPath.map(async ({ branch: b, parent, fromVersion, shown }) => {
+      const undone = shown > 0 ? await readLeft(host, viewer, parent, b.baseVersion, shown) : [];
       return {
         branch: b.branch,
         fromBranch: b.parent,

@@ -6,5 +6,5 @@ export { MemoryStore } from './memory-store.js';
 export type { EncounterRecordLike } from './store.js';
 export { forkEncounter } from './fork.js';
 export { stateAt } from './timeline.js';
-export { readLogFor, rewindsFor } from './branch-log.js';
+export { readLogFor, rewindsFor, rewindsOnPath } from './branch-log.js';
 export { replayPage, REPLAY_PAGE_MAX } from './replay.js';

@@ -245,6 +245,25 @@ export class Runtime {
     host.logger.info({ reason, version: host.version }, 'encounter left memory');
   }
 
+  /** Deleted: no more commands, queue and log drained, `erase` run, then `closed` `reason` (a failed erase: as a database error). */
+  async discard(encounterId: string, reason: string, erase: () => Promise<void>): Promise<void> {
+    const host = this.hosts.get(encounterId);
+    if (!host) return erase();
+    host.close();
+    await host
+      .drain()
+      .then(() => this.writer.drain())
+      .then(erase)
+      .catch(async (e: unknown) => {
+        await this.unload(encounterId, 'database error', { snapshot: false });
+        throw e;
+      });
+    this.hosts.delete(encounterId);
+    host.notifyClosed(reason);
+    this.metrics.unloads += 1;
+    host.logger.info({ reason, version: host.version }, 'encounter left memory');
+  }
+
   async archive(encounterId: string): Promise<void> {
     await this.store.updateEncounterSummary(encounterId, { status: 'archived' });
     const host = this.hosts.get(encounterId);

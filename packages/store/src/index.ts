@@ -12,3 +12,4 @@ export { allEncounters } from './census.js';
 export { accountEncounterIds, readEncounterBundle, writeEncounterBundles } from './transfer.js';
 export type { EncounterBundle } from './transfer.js';
 export type { ReplayLinkRecord, ReplayLinksStore } from './replay-links-types.js';
+export type { DeletedEncounterRecord, DeletionsStore } from './deletions-types.js';

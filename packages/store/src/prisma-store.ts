@@ -4,6 +4,8 @@ import { PrismaAccounts } from './accounts.js';
 import type { AccountsStore } from './accounts-types.js';
 import type { PrismaStoreInfo } from './prisma-store-info.js';
 import { PrismaReplayLinks } from './replay-links.js';
+import { PrismaDeletions } from './deletions.js';
+import type { DeletionsStore } from './deletions-types.js';
 import type { ReplayLinksStore } from './replay-links-types.js';
 import { mapError } from './errors.js';
 import { releaseLeasesIn, renewLeasesIn } from './lease-batches.js';
@@ -36,6 +38,7 @@ export class PrismaStore implements Store {
   readonly description: string;
   readonly accounts: AccountsStore;
   readonly replayLinks: ReplayLinksStore;
+  readonly deletions: DeletionsStore;
   private closed?: Promise<void>;
 
   constructor(
@@ -47,6 +50,7 @@ export class PrismaStore implements Store {
     this.description = info.description;
     this.accounts = new PrismaAccounts(prisma);
     this.replayLinks = new PrismaReplayLinks(prisma);
+    this.deletions = new PrismaDeletions(info.pool);
   }
 
   private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {

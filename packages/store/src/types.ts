@@ -10,6 +10,7 @@
 import type { AccountsStore } from './accounts-types.js';
 import type { BranchRecord } from './timeline.js';
 import type { ReplayLinksStore } from './replay-links-types.js';
+import type { DeletionsStore } from './deletions-types.js';
 
 export interface AccountRecord {
   id: string;
@@ -169,6 +170,8 @@ export interface Store {
   readonly accounts?: AccountsStore;
   /** read-only replay links (absent: a store that keeps none) */
   readonly replayLinks?: ReplayLinksStore;
+  /** deleting encounters, leaving tombstones (absent: a store that cannot delete) */
+  readonly deletions?: DeletionsStore;
 
   createAccount(input: { id: string; tokenHash: string; name?: string | null }): Promise<AccountRecord>;
   findAccountByTokenHash(tokenHash: string): Promise<AccountRecord | null>;

@@ -107,6 +107,8 @@ describe(`migrations on ${backend}`, () => {
       'api_tokens',
       'auth_backoff',
       'command_log',
+      'deleted_encounters',
+      'deleted_invites',
       'device_codes',
       'encounters',
       'invites',

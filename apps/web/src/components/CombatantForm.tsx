@@ -11,6 +11,74 @@ import { rowsOf } from '../lib/items.js';
 import { ItemsEditor } from './ItemsEditor.js';
 import { SchemaFields } from './SchemaFields.js';
 
+const NEW_SIDE = '\u0000new';
+
+/**
+ * The side, chosen by the GM (never a silent default): the encounter's sides by name, or a new
+ * side named here; with no side yet, its name.
+ */
+function SidePicker({
+  prefix,
+  side,
+  onSide,
+  error,
+  sides,
+}: {
+  prefix: string;
+  side: string;
+  onSide: (s: string) => void;
+  error: string | undefined;
+  sides: string[];
+}) {
+  const [naming, setNaming] = useState(sides.length === 0 || (side !== '' && !sides.includes(side)));
+  const invalid = error ? true : undefined;
+  return (
+    <div className={`field${error ? ' invalid' : ''}`}>
+      {sides.length > 0 ? (
+        <>
+          <label htmlFor={`${prefix}-side`}>Side *</label>
+          <select
+            id={`${prefix}-side`}
+            value={naming ? NEW_SIDE : side}
+            aria-invalid={invalid}
+            onChange={(e) => {
+              const v = e.target.value;
+              setNaming(v === NEW_SIDE);
+              onSide(v === NEW_SIDE ? '' : v);
+            }}
+          >
+            <option value="">— choose a side —</option>
+            {sides.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+            <option value={NEW_SIDE}>A new side…</option>
+          </select>
+        </>
+      ) : null}
+      {naming ? (
+        <>
+          <label htmlFor={`${prefix}-side-new`}>{sides.length > 0 ? "New side's name *" : 'Side *'}</label>
+          <input
+            id={`${prefix}-side-new`}
+            value={side}
+            onChange={(e) => onSide(e.target.value)}
+            maxLength={64}
+            placeholder="e.g. heroes, the goblins"
+            aria-invalid={invalid}
+          />
+        </>
+      ) : null}
+      {error ? (
+        <small className="field-error" role="alert">
+          ✕ Side {error === 'is required' ? 'is required: choose one' : error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
 function IdentityFields({
   prefix,
   d,
@@ -41,27 +109,7 @@ function IdentityFields({
           </small>
         ) : null}
       </div>
-      <div className={`field${errors.__side ? ' invalid' : ''}`}>
-        <label htmlFor={`${prefix}-side`}>Side *</label>
-        <input
-          id={`${prefix}-side`}
-          value={d.side}
-          onChange={(e) => set({ side: e.target.value })}
-          list={`${prefix}-sides`}
-          maxLength={64}
-          aria-invalid={errors.__side ? true : undefined}
-        />
-        <datalist id={`${prefix}-sides`}>
-          {[...new Set([...sides, 'heroes', 'foes'])].map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
-        {errors.__side ? (
-          <small className="field-error" role="alert">
-            ✕ Side {errors.__side}
-          </small>
-        ) : null}
-      </div>
+      <SidePicker prefix={prefix} side={d.side} onSide={(side) => set({ side })} error={errors.__side} sides={sides} />
       <div className="field field-boolean">
         <label htmlFor={`${prefix}-hidden`}>Hidden (GM only until revealed)</label>
         <input id={`${prefix}-hidden`} type="checkbox" checked={d.hidden} onChange={(e) => set({ hidden: e.target.checked })} />
@@ -93,14 +141,14 @@ async function makeZone(ruleset: RulesetInfo, send: FormProps['send'], zone: { i
 }
 
 /** The form's state and what sending it does: validated first (the schema's messages by field), then POST or PATCH. */
-function useCombatantForm({ ruleset, options, encounterId, token, existing, sides, onDone, state, send }: FormProps) {
+function useCombatantForm({ ruleset, options, encounterId, token, existing, onDone, state, send }: FormProps) {
   const fields = useMemo(() => statFields(ruleset, options), [ruleset, options]);
   const posFields = useMemo(() => positionFields(ruleset), [ruleset]);
   const newZone = !!send && !!displayOf([ruleset], ruleset.id).forms?.newZone;
   const context: FormContext = contextOf(ruleset, state, { newZone, ...(existing ? { self: existing.id } : {}) });
   const [d, setD] = useState<Draft>(() => ({
     name: existing?.name ?? '',
-    side: existing?.side ?? sides[0] ?? 'heroes',
+    side: existing?.side ?? '',
     hidden: existing?.hidden ?? false,
     secret: existing?.secretStats ?? [],
     items: rowsOf(existing),

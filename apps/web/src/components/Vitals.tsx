@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { VitalSpec } from '@fray/engine';
 import { vitalSpecs, vitalsOf, type RulesetDisplay, type VitalView } from '../lib/display.js';
 import type { Combatant, EncounterState } from '../lib/types.js';
 
@@ -58,81 +59,76 @@ export function Vitals({
   );
 }
 
+type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
+
 /**
- * The GM's damage or healing in one action (`combatant.adjust`, logged like any command), on any
- * adjustable vital this combatant has (the encounter's named vitals included).
+ * The GM's harm (`harm` > 0) or healing (< 0) of one vital, as the engine's `combatant.adjust`
+ * (logged like any command), with what it did in words for the outcome line.
  */
-export function AdjustVital({
-  display,
-  state,
-  c,
-  send,
-}: {
-  display: RulesetDisplay;
-  state: EncounterState;
-  c: Combatant;
-  send: (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
-}) {
+export function sendHarm(send: Send, c: Combatant, spec: VitalSpec, harm: number): Promise<unknown> {
+  const n = Math.abs(harm);
+  const what = `${c.name}: ${n} ${spec.label} ${harm > 0 ? 'damage' : 'healed'}`;
+  // `label`: what the pending line says while it waits to be sent (not sent to the server)
+  return send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: harm, label: what }, `${what}.`);
+}
+
+/** The adjustable vitals this combatant has (the encounter's named vitals included). */
+export function adjustableVitals(display: RulesetDisplay, state: EncounterState, c: Combatant): VitalSpec[] {
   const has = new Set(vitalsOf(display, state, c, true).map((v) => v.key));
-  const vitals = vitalSpecs(display, state.options).filter((v) => v.adjustable && has.has(v.key));
-  const [vital, setVital] = useState(vitals[0]?.key ?? '');
-  const [amount, setAmount] = useState('');
-  const [err, setErr] = useState<string | null>(null);
-  if (vitals.length === 0) return null;
-  const spec = vitals.find((v) => v.key === vital) ?? vitals[0]!;
-  const go = (sign: 1 | -1) => {
-    const n = Number(amount);
-    if (!Number.isInteger(n) || n <= 0) return setErr('Give a whole number of at least 1.');
-    setErr(null);
-    // harm lowers a `down` vital (hit points) and raises an `up` one (a damage track, fatigue)
-    const what =
-      spec.direction === 'down'
-        ? `${c.name}: ${n} ${spec.label} ${sign > 0 ? 'damage' : 'healed'}`
-        : `${c.name}: ${sign > 0 ? '+' : '−'}${n} ${spec.label}`;
-    void send({ type: 'combatant.adjust', combatantId: c.id, vital: spec.key, amount: sign * n, label: what }, `${what}.`);
-    setAmount('');
-  };
-  const id = `adj-${c.id}`;
+  return vitalSpecs(display, state.options).filter((v) => v.adjustable && has.has(v.key));
+}
+
+/**
+ * One vital's quick ±: −N lowers the number shown, +N raises it (N from the field, 1 unless
+ * changed). For hit points − is damage; for a damage track + is.
+ */
+function VitalStepper({ spec, view, c, send }: { spec: VitalSpec; view: VitalView | undefined; c: Combatant; send: Send }) {
+  const [amount, setAmount] = useState('1');
+  const n = Number(amount);
+  const ok = Number.isInteger(n) && n >= 1;
+  const id = `adj-${c.id}-${spec.key}`;
+  // − lowers the number: harm for a rising track, healing for hit points
+  const step = (sign: 1 | -1) => ok && void sendHarm(send, c, spec, spec.direction === 'down' ? -sign * n : sign * n);
+  const word = (sign: 1 | -1) => ((spec.direction === 'down') === sign < 0 ? 'damage' : 'heal');
+  const shown = ok ? n : '?';
   return (
-    <form className="adjust row" aria-label={`Damage or heal ${c.name}`} onSubmit={(e) => (e.preventDefault(), go(1))}>
-      {vitals.length > 1 ? (
-        <>
-          <label htmlFor={`${id}-vital`} className="sr-only">
-            Vital of {c.name}
-          </label>
-          <select id={`${id}-vital`} value={spec.key} onChange={(e) => setVital(e.target.value)}>
-            {vitals.map((v) => (
-              <option key={v.key} value={v.key}>
-                {v.short}
-              </option>
-            ))}
-          </select>
-        </>
-      ) : null}
-      <label htmlFor={`${id}-n`} className="sr-only">
+    <div className="stepper" role="group" aria-label={`${spec.label} of ${c.name}`} data-testid={`stepper-${spec.key}`}>
+      <span className="stepper-label" title={spec.doc}>
+        {view ? view.text : spec.short}
+      </span>
+      <button type="button" disabled={!ok} onClick={() => step(-1)} aria-label={`${c.name}: ${spec.label} −${shown} (${word(-1)})`}>
+        −{shown}
+      </button>
+      <label htmlFor={id} className="sr-only">
         Amount of {spec.label} for {c.name}
       </label>
       <input
-        id={`${id}-n`}
-        className="narrow"
+        id={id}
+        className="stepper-n"
         type="number"
         min={1}
         inputMode="numeric"
-        placeholder={spec.short}
         value={amount}
+        aria-invalid={ok ? undefined : true}
         onChange={(e) => setAmount(e.target.value)}
       />
-      <button type="submit" aria-label={`Damage ${c.name} (${spec.label})`}>
-        − Damage
+      <button type="button" disabled={!ok} onClick={() => step(1)} aria-label={`${c.name}: ${spec.label} +${shown} (${word(1)})`}>
+        +{shown}
       </button>
-      <button type="button" onClick={() => go(-1)} aria-label={`Heal ${c.name} (${spec.label})`}>
-        + Heal
-      </button>
-      {err ? (
-        <span className="field-error" role="alert">
-          ✕ {err}
-        </span>
-      ) : null}
-    </form>
+    </div>
+  );
+}
+
+/** A quick ± on every vital the GM may adjust (`adjustable` in the ruleset's display data). */
+export function AdjustVital({ display, state, c, send }: { display: RulesetDisplay; state: EncounterState; c: Combatant; send: Send }) {
+  const vitals = adjustableVitals(display, state, c);
+  if (vitals.length === 0) return null;
+  const views = vitalsOf(display, state, c, true);
+  return (
+    <div className="adjust" role="group" aria-label={`Damage or heal ${c.name}`}>
+      {vitals.map((v) => (
+        <VitalStepper key={v.key} spec={v} view={views.find((x) => x.key === v.key)} c={c} send={send} />
+      ))}
+    </div>
   );
 }

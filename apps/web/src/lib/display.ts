@@ -200,7 +200,7 @@ export function word(names: Names, v: unknown): string {
   return String(v);
 }
 
-function matches(e: Record<string, unknown>, when: Record<string, unknown> | undefined): boolean {
+export function matches(e: Record<string, unknown>, when: Record<string, unknown> | undefined): boolean {
   if (!when) return true;
   return Object.entries(when).every(([k, want]) => {
     const got = field(e, k);

@@ -29,7 +29,7 @@ const isAction = (a: unknown): a is ActionOption =>
   isRecord(a) && isString(a.command) && isString(a.label) && typeof a.allowed === 'boolean';
 const isCommand = (c: Record<string, unknown>): c is ClientCommand => isString(c.type);
 
-const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED'];
+const FATAL = ['UNAUTHORIZED', 'SESSION_EXPIRED', 'FORBIDDEN', 'NOT_FOUND', 'ENCOUNTER_ARCHIVED', 'ENCOUNTER_DELETED'];
 const noDeadlines: Deadlines = { reaction: null, turn: null };
 
 let counter = 0;
@@ -171,6 +171,8 @@ export class Live {
       // a planned stop: the client has already moved to a new socket (through the entry URL, to
       // whoever serves the encounter next), so this socket is no longer the current one
       if (reason === 'shutdown' && !this.closed) this.set({ status: 'restarting' });
+      // the GM deleted the encounter: it is gone for good
+      else if (reason === 'deleted' && current()) this.fail({ code: 'ENCOUNTER_DELETED', message: 'The GM deleted this encounter.' });
       else if (current()) void this.resync(false);
     });
   }

@@ -5,7 +5,7 @@ import { MapContext, noOne, useMapPanel } from '../components/MapPanel.js';
 import { OutcomeLine, useCommand } from '../components/Outcome.js';
 import { ExportButton, encounterFileName } from '../components/Transfer.js';
 import { VerifyDice } from '../components/VerifyDice.js';
-import { ConnectionBadge, ErrorMessage, OfflineBanner, Section } from '../components/common.js';
+import { ConnectionBadge, ErrorMessage, OfflineBanner } from '../components/common.js';
 import { displayOf } from '../lib/display.js';
 import type { Live, LiveSnapshot } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
@@ -17,6 +17,7 @@ import { useLive } from '../lib/useLive.js';
 import { ActSection, AddSection, CombatantsSection, type GmScope } from './console/Combatants.js';
 import { Dice } from './console/Dice.js';
 import { EffectForm } from './console/EffectForm.js';
+import { Fold } from './console/Fold.js';
 import { ForkFrom } from './console/Fork.js';
 import { RawCommand } from './console/GmTools.js';
 import { TurnSection } from './console/Turns.js';
@@ -28,12 +29,12 @@ const back = (e: React.MouseEvent) => (e.preventDefault(), navigate('/gm'));
 /** Invite links: open while the encounter is set up, folded away once combat starts (the GM opens them when needed). */
 function InvitesSection({ encounterId, token, state }: { encounterId: string; token: string; state: EncounterState }) {
   return (
-    <Section title="Invite links" id="invites">
+    <Fold title="Invite links" id="invites" phoneOpen={state.status === 'setup'}>
       <details className="sub" open={state.status === 'setup'} key={state.status} data-testid="invites-details">
         <summary>Invite players and spectators</summary>
         <Invites encounterId={encounterId} token={token} state={state} />
       </details>
-    </Section>
+    </Fold>
   );
 }
 
@@ -43,18 +44,18 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
   return (
     <div className="col">
       {Object.keys(state.combatants).length > 0 ? (
-        <Section title="Conditions and effects" id="effects">
+        <Fold title="Conditions and effects" id="effects">
           <EffectForm state={state} send={send} display={g.display} />
-        </Section>
+        </Fold>
       ) : null}
-      <Section title="Dice" id="dice">
+      <Fold title="Dice" id="dice">
         <Dice state={state} send={send} />
-      </Section>
-      <Section title="Verify the dice" id="verify-dice">
+      </Fold>
+      <Fold title="Verify the dice" id="verify-dice">
         <VerifyDice live={live} state={state} />
-      </Section>
+      </Fold>
       {ruleset?.commandInfo ? (
-        <Section title="GM tools and rulings (every command)" id="gm-commands">
+        <Fold title="GM tools and rulings (every command)" id="gm-commands">
           <CommandForm ruleset={ruleset} state={state} send={send} />
           {ruleset.commands.length > 0 ? (
             <details className="sub" id="raw">
@@ -62,10 +63,10 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
               <RawCommand commands={ruleset.commands} send={send} />
             </details>
           ) : null}
-        </Section>
+        </Fold>
       ) : null}
       <InvitesSection encounterId={encounterId} token={token} state={state} />
-      <Section title="Move this encounter" id="export">
+      <Fold title="Move this encounter" id="export">
         <p className="muted">A file of this encounter (its log, snapshots and options; no invite links) that any Fray server imports.</p>
         <ExportButton
           path={`/encounters/${encodeURIComponent(encounterId)}/export`}
@@ -73,10 +74,10 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
           token={token}
           label="Export encounter"
         />
-      </Section>
-      <Section title="Log" id="log">
+      </Fold>
+      <Fold title="Log" id="log">
         <StoryLog state={state} log={snap.log} rewinds={snap.rewinds} display={g.display} reader={{ role: 'gm', mine: () => true }} />
-      </Section>
+      </Fold>
     </div>
   );
 }
@@ -158,7 +159,7 @@ export function Console({ encounterId }: { encounterId: string }) {
     return <NotJoined signedIn={token !== null} checking={gm.status === 'loading'} fatal={snap?.fatal} />;
   const g: GmScope = { state, ruleset, display: displayOf(rulesets.data, state.ruleset), encounterId, token, send };
   const acting = state.status === 'active' && Object.keys(state.combatants).length > 0;
-  const act = acting ? <ActSection live={live} version={snap.version} state={state} /> : null;
+  const act = acting ? <ActSection live={live} version={snap.version} state={state} display={g.display} /> : null;
   const add = <AddSection g={g} rulesetsError={rulesets.error} />;
   const beside = acting ? act : add;
   return (
@@ -169,7 +170,7 @@ export function Console({ encounterId }: { encounterId: string }) {
         <OutcomeLine outcome={outcome} clear={clear} />
         <div className={`console-top${map.element ? '' : ' no-map'}`}>
           {map.element ? <div className="console-map">{map.element}</div> : null}
-          <TurnSection live={live} snap={snap} state={state} ruleset={ruleset} display={g.display} send={send} />
+          <TurnSection live={live} snap={snap} state={state} ruleset={ruleset} display={g.display} send={send} encounterId={encounterId} />
           {/* no map: acting (in combat) or adding combatants (in setup) takes the map's place beside the turn order */}
           {map.element ? null : <div className="console-beside">{beside}</div>}
         </div>

@@ -12,17 +12,7 @@ import type { EncounterSummary, RulesetInfo } from '../lib/types.js';
 import { ExportButton, ImportFile } from '../components/Transfer.js';
 import { useAsync } from '../lib/useAsync.js';
 import { recordOf } from '../lib/guards.js';
-import { EncounterName } from './gm/EncounterName.js';
-
-function ago(iso: string): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const s = Math.round((Date.now() - t) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(t).toLocaleDateString();
-}
+import { EncounterTable } from './gm/EncounterTable.js';
 
 /** The new encounter's name, ruleset and dice seed. */
 function EncounterFields(p: {
@@ -160,63 +150,6 @@ function CreateEncounter({ token, rulesets }: { token: string; rulesets: Ruleset
         Create encounter
       </button>
     </form>
-  );
-}
-
-/** The saved encounters as a table (cards on a phone), each with Resume. */
-function EncounterTable({
-  encounters,
-  rulesets,
-  token,
-  reload,
-}: {
-  encounters: EncounterSummary[];
-  rulesets: RulesetInfo[] | null;
-  token: string;
-  reload: () => void;
-}) {
-  return (
-    <div className="table-wrap">
-      <table className="cards-on-phone">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Ruleset</th>
-            <th scope="col">Status</th>
-            <th scope="col">Round</th>
-            <th scope="col">Last activity</th>
-            <th scope="col">
-              <span className="sr-only">Resume</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {encounters.map((e) => (
-            <tr key={e.id} data-testid="encounter-row">
-              <td data-label="Name">
-                <EncounterName e={e} token={token} onDone={reload} />
-              </td>
-              <td data-label="Ruleset">{rulesets?.find((r) => r.id === e.ruleset)?.name ?? e.ruleset}</td>
-              <td data-label="Status">{e.status}</td>
-              <td data-label="Round">{e.round}</td>
-              <td data-label="Last activity">
-                <time dateTime={e.updatedAt}>{ago(e.updatedAt)}</time>
-              </td>
-              <td>
-                <a
-                  className="button"
-                  href={`/gm/e/${encodeURIComponent(e.id)}`}
-                  onClick={(ev) => (ev.preventDefault(), navigate(`/gm/e/${encodeURIComponent(e.id)}`))}
-                  aria-label={`Resume ${e.name}`}
-                >
-                  Resume ▶
-                </a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

@@ -30,6 +30,7 @@ function fatalText(e: WireError): string {
     return 'This invite link is not valid: it has expired, was revoked, or was mistyped. Ask your GM for a new one.';
   if (e.code === 'NOT_FOUND') return 'This encounter does not exist (any more). Ask your GM for a new link.';
   if (e.code === 'ENCOUNTER_ARCHIVED') return 'This encounter has been archived by the GM.';
+  if (e.code === 'ENCOUNTER_DELETED') return 'The GM deleted this encounter. Nothing of it is kept; ask your GM for a new link.';
   return e.message;
 }
 
@@ -48,7 +49,7 @@ function NotJoined({ token, fatal }: { token: string; fatal: WireError | null | 
   if (fatal) {
     return (
       <main className="narrow-page">
-        <h1>Cannot join</h1>
+        <h1>{fatal.code === 'ENCOUNTER_DELETED' ? 'Encounter deleted' : 'Cannot join'}</h1>
         <div className="error" role="alert" data-testid="join-error">
           ⚠ {fatalText(fatal)}{' '}
           <span className="muted">

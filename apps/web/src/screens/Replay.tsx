@@ -10,6 +10,7 @@ import { navigate } from '../lib/router.js';
 import { loadRulesets } from '../lib/rulesets.js';
 import { useGmSession } from '../lib/session.js';
 import { api } from '../lib/api.js';
+import type { RewindNote } from '../lib/rewinds.js';
 import type { EncounterState } from '../lib/types.js';
 import { useAsync } from '../lib/useAsync.js';
 
@@ -171,6 +172,30 @@ function ReplayHeader({ source, name, viewerLabel }: { source: ReplaySource; nam
 }
 
 /**
+ * The GM's rewinds on the branch watched (`GET /encounters/:id/log`'s `rewinds`), up to the version
+ * shown: the log says where the GM went back, as the console's does. Watched as someone else, a note
+ * keeps its count and drops what it undid (the GM's reading of it may hold what they never saw).
+ * A shared link has none (its holder reads no log).
+ */
+function useRewinds(source: ReplaySource, branch: number | null, viewer: string, version: number): RewindNote[] {
+  const encounterId = source.kind === 'gm' ? source.encounterId : null;
+  const read = useAsync(
+    () =>
+      encounterId === null
+        ? Promise.resolve({ rewinds: [] })
+        : api<{ rewinds: RewindNote[] }>(
+            'GET',
+            `/encounters/${encodeURIComponent(encounterId)}/log${branch === null ? '' : `?branch=${branch}`}`,
+          ),
+    [encounterId, branch],
+  );
+  return useMemo(
+    () => (read.data?.rewinds ?? []).filter((n) => n.toVersion <= version).map((n) => (viewer === 'gm' ? n : { ...n, undone: [] })),
+    [read.data, version, viewer],
+  );
+}
+
+/**
  * A saved encounter's replay (docs/web.md, "Replay"): from its first version to its last, as the
  * GM, a player or a spectator saw it live; play, pause, step, scrub, at any speed, with the board
  * and the game-words log beside it (the current version's entry marked). The GM picks the viewer
@@ -203,6 +228,7 @@ function ReplayView({ source }: { source: ReplaySource }) {
     title: 'Battle map',
   });
   const log = useMemo(() => logUpTo(r.log, pb.version), [r.log, pb.version]);
+  const rewinds = useRewinds(source, branch, viewer, pb.version);
   const reader = useMemo(
     () => ({ role: viewer === 'gm' ? ('gm' as const) : viewer === 'spectator' ? ('spectator' as const) : ('player' as const), mine }),
     [viewer, mine],
@@ -237,7 +263,7 @@ function ReplayView({ source }: { source: ReplaySource }) {
           </Section>
         </div>
         <Section title="What happened" id="log">
-          <StoryLog state={state} log={log} display={display} reader={reader} current={pb.version} onPick={pb.go} />
+          <StoryLog state={state} log={log} rewinds={rewinds} display={display} reader={reader} current={pb.version} onPick={pb.go} />
         </Section>
       </div>
       {source.kind === 'gm' ? <ReplayLinks encounterId={source.encounterId} choices={choices} branch={branch} /> : null}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ARTIFACTS, launch, newPage, type Chrome } from './browser.js';
-import { addCombatant, createEncounter, signUp } from './gm-flow.js';
+import { addCombatant, chooseSide, createEncounter, signUp } from './gm-flow.js';
 import { liveState, waitForVersion } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 import type { Combatant } from '../../src/lib/types.js';
@@ -62,7 +62,7 @@ describe('GM command and stat forms in the game’s words', () => {
   it("a power's error is on its own row's input; its alternate effects are the other powers, ticked by name", async () => {
     const form = gm.getByRole('form', { name: 'Add a combatant' });
     await form.getByLabel('Name *').fill('Aria');
-    await form.getByLabel('Side *').fill('heroes');
+    await chooseSide(form, 'heroes');
     await form.locator('[id="add-stat-attack.close"]').fill('6');
     await form.locator('[id="add-stat-attack.ranged"]').fill('4');
     const powers = form.getByTestId('rows-powers');

@@ -35,13 +35,12 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     return { page, errors };
   }
 
-  /** The GM's −Damage / +Heal on one vital of one combatant. */
+  /** The GM's quick ± on one vital of one combatant (by its label): the amount, then the button that harms or heals. */
   async function adjust(gm: Page, name: string, vital: string, amount: number, how: 'Damage' | 'Heal'): Promise<void> {
-    const form = gm.getByRole('form', { name: `Damage or heal ${name}` });
-    await form.getByLabel(`Vital of ${name}`).selectOption({ label: vital });
-    await form.getByRole('spinbutton').fill(String(amount));
+    const group = gm.getByRole('group', { name: `Damage or heal ${name}` }).getByRole('group', { name: `${vital} of ${name}` });
+    await group.getByRole('spinbutton').fill(String(amount));
     const v = (await liveState(gm)).version;
-    await form.getByRole('button', { name: new RegExp(`^${how} ${name}`) }).click();
+    await group.getByRole('button', { name: `(${how === 'Damage' ? 'damage' : 'heal'})` }).click();
     await gm.waitForFunction((n) => (window.__frayLive?.getSnapshot().version ?? -1) > n, v);
   }
 
@@ -131,10 +130,10 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
     expect(await fx.getByLabel('Condition or effect').inputValue()).toBe('');
 
     // the GM's damage and healing on HP, Mana and the rising Stress
-    await adjust(gm, 'Aria', 'HP', 5, 'Damage');
+    await adjust(gm, 'Aria', 'Hit points', 5, 'Damage');
     await adjust(gm, 'Aria', 'Mana', 4, 'Damage');
     await adjust(gm, 'Aria', 'Stress', 2, 'Damage');
-    await adjust(gm, 'Aria', 'HP', 2, 'Heal');
+    await adjust(gm, 'Aria', 'Hit points', 2, 'Heal');
     expect(await vitalText(gm, ids.Aria!, 'hp')).toBe('HP 9/12');
     expect(await vitalText(gm, ids.Aria!, 'Mana')).toBe('Mana 6/10');
     expect(await vitalText(gm, ids.Aria!, 'Stress')).toBe('Stress 2/6');
@@ -189,7 +188,7 @@ describe('a freeform fight: the GM on a laptop, a player on a phone', () => {
         await phone.getByRole('button', { name: 'End my turn' }).click();
       } else {
         if (!gmActed && cur === bandits[2]!.id) {
-          await gm.locator('#act-as').selectOption(cur);
+          await gm.getByTestId('act-list').getByTestId(`act-${cur}`).click();
           await gm.getByTestId(`actions-${cur}`).getByRole('button', { name: 'Attack' }).first().click();
           const f = gm.getByRole('form', { name: 'Attack: choose' });
           await f.getByLabel('What happens').fill('a rusty knife');

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Steps a GM takes in the console, through the UI only. */
 
@@ -43,11 +43,27 @@ export interface NewCombatant {
   items?: Array<{ name: string; location: string; tags?: string[]; props?: Record<string, string | number | boolean> }>;
 }
 
+/**
+ * The side in a combatant form: picked by name among the encounter's sides, else *A new side…*
+ * and its name (with no side yet, the name alone). Nothing is chosen for the GM.
+ */
+export async function chooseSide(form: Locator, side: string): Promise<void> {
+  const field = form.getByLabel('Side *');
+  if ((await field.evaluate((el) => el.tagName)) !== 'SELECT') return field.fill(side);
+  const known = await field.locator('option').allInnerTexts();
+  if (known.includes(side)) {
+    await field.selectOption({ label: side });
+    return;
+  }
+  await field.selectOption({ label: 'A new side…' });
+  await form.getByLabel("New side's name *").fill(side);
+}
+
 /** Fill the schema-generated "Add a combatant" form and submit it. */
 export async function addCombatant(page: Page, c: NewCombatant): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a combatant' });
   await form.getByLabel('Name *').fill(c.name);
-  await form.getByLabel('Side *').fill(c.side);
+  await chooseSide(form, c.side);
   if (c.hidden) await form.getByLabel(/Hidden/).check();
   for (const [k, v] of Object.entries(c.stats)) {
     const input = form.locator(`[id="add-stat-${k}"]`);

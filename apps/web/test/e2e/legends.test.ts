@@ -148,7 +148,7 @@ describe('legends in the browser', () => {
     const s = (await liveState(gm)).state!;
     const ctl = s.combatants[id]?.controller ?? null;
     if (ctl === null) {
-      await gm.getByLabel('Combatant', { exact: true }).selectOption(id);
+      await gm.getByTestId('act-list').getByTestId(`act-${id}`).click();
       return gm;
     }
     for (const p of [p1, p2]) if ((await liveState(p)).playerId === ctl) return p;

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { RulesetInfo } from '../../src/lib/types.js';
 import { fieldsOf } from '../../src/lib/schema-form.js';
+import { chooseSide } from './gm-flow.js';
 import { liveState } from './helpers.js';
 
 /** Steps on the battle map and the schema forms, through taps and clicks only. */
@@ -15,7 +16,7 @@ export async function addByForm(
 ): Promise<void> {
   const form = page.getByRole('form', { name: 'Add a combatant' });
   await form.getByLabel('Name *').fill(name);
-  await form.getByLabel('Side *').fill(side);
+  await chooseSide(form, side);
   for (const f of fieldsOf(info.stats.schema, info.stats.docs)) {
     const input = form.locator(`[id="add-stat-${f.name}"]`);
     if (f.name in extra) {

@@ -63,7 +63,7 @@ describe('a planned restart', () => {
     // the GM damages the ogre while the server is down: the page says it waits
     const card = gm.getByTestId('combatant-ogre');
     await card.getByLabel('Amount of Hit points for Ogre').fill('4');
-    await card.getByRole('button', { name: 'Damage Ogre (Hit points)' }).click();
+    await card.getByRole('button', { name: 'Ogre: Hit points −4 (damage)' }).click();
     await expect(gm.getByTestId('pending-commands').textContent()).resolves.toMatch(/Waiting to send: Ogre: 4 Hit points damage/);
 
     await env.srv.start();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, launch, newPage, PHONE, shot, type Chrome } from './browser.js';
-import { createEncounter, inviteLink, signUp } from './gm-flow.js';
+import { chooseSide, createEncounter, inviteLink, signUp } from './gm-flow.js';
 import { liveState, settle } from './helpers.js';
 import { http, startServer, type TestServer } from './server.js';
 import type { EncounterState, RulesetInfo } from '../../src/lib/types.js';
@@ -55,7 +55,7 @@ describe('one round of each other ruleset in the browser', () => {
   async function add(page: Page, info: RulesetInfo, name: string, side: string): Promise<void> {
     const form = page.getByRole('form', { name: 'Add a combatant' });
     await form.getByLabel('Name *').fill(name);
-    await form.getByLabel('Side *').fill(side);
+    await chooseSide(form, side);
     await fillStats(page, info);
     const before = await page.locator('[data-testid^="combatant-"]').count();
     await form.getByRole('button', { name: 'Add combatant' }).click();
@@ -139,7 +139,7 @@ describe('one round of each other ruleset in the browser', () => {
           const isPlayer = s.combatants[cur]?.controller === playerId;
           for (const p of [gm, player]) for (const b of await p.getByRole('button', { name: 'Dismiss error' }).all()) await b.click();
           const page = isPlayer ? player : gm;
-          if (!isPlayer) await gm.getByLabel('Combatant', { exact: true }).selectOption(cur);
+          if (!isPlayer) await gm.getByTestId('act-list').getByTestId(`act-${cur}`).click();
           const panel = page.getByTestId(`actions-${cur}`);
           await panel.waitFor();
           await page.waitForFunction(

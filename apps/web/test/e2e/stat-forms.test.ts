@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ARTIFACTS, launch, newPage, type Chrome } from './browser.js';
-import { addCombatant, createEncounter, signUp } from './gm-flow.js';
+import { addCombatant, chooseSide, createEncounter, signUp } from './gm-flow.js';
 import { liveState } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 import type { Combatant, EncounterState } from '../../src/lib/types.js';
@@ -94,7 +94,7 @@ describe('stats and options by the form only, in the game’s words', () => {
     const form = addForm();
     await expect(form.locator('textarea').count()).resolves.toBe(0);
     await form.getByLabel('Name *').fill('Vess');
-    await form.getByLabel('Side *').fill('heroes');
+    await chooseSide(form, 'heroes');
     await stat('attack.close').fill('6');
     await stat('attack.ranged').fill('4');
     await stat('damage.close').fill('41');
@@ -142,7 +142,7 @@ describe('stats and options by the form only, in the game’s words', () => {
     const form = addForm();
     await expect(form.locator('textarea').count()).resolves.toBe(0);
     await form.getByLabel('Name *').fill('Nightwing');
-    await form.getByLabel('Side *').fill('heroes');
+    await chooseSide(form, 'heroes');
     await stat('combatValue').fill('6');
     for (const [n, [skill, roll]] of [
       ['acrobatics', '12'],
@@ -174,7 +174,7 @@ describe('stats and options by the form only, in the game’s words', () => {
     // the zones by name: the one every fight starts with, and a new one
     expect(await zone.locator('option').allTextContents()).toEqual(['(default)', 'The battlefield', '+ A new zone…']);
     await form.getByLabel('Name *').fill('Aria');
-    await form.getByLabel('Side *').fill('heroes');
+    await chooseSide(form, 'heroes');
     for (const k of ['DEX', 'SPD', 'STR']) await stat(k).fill('10');
     await zone.selectOption({ label: '+ A new zone…' });
     await form.getByLabel("New zone's name *").fill('Old Courtyard');
@@ -188,7 +188,7 @@ describe('stats and options by the form only, in the game’s words', () => {
     await addCombatant(gm, { name: 'Pony', side: 'heroes', stats: { DEX: 8, SPD: 14, STR: 12, kind: 'animal' } });
     const pony = await combatant('Pony');
     await form.getByLabel('Name *').fill('Borin');
-    await form.getByLabel('Side *').fill('heroes');
+    await chooseSide(form, 'heroes');
     for (const k of ['DEX', 'SPD', 'STR']) await stat(k).fill('9');
     await stat('mountId').selectOption({ label: 'Pony (heroes)' });
     await zone.selectOption({ label: 'Old Courtyard' });

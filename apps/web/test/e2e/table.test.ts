@@ -173,9 +173,9 @@ describe('the table at a glance, in every ruleset', () => {
     const brute = () => gm.getByTestId('turn-order').getByTestId(`vitals-${ids.Brute}`).getByTestId(`vital-${vital.key}`);
     const before = await brute().textContent();
     const card = gm.getByTestId(`combatant-${ids.Brute}`);
-    if (display.vitals.filter((v) => v.adjustable).length > 1) await card.getByLabel(`Vital of Brute`).selectOption(vital.key);
+    // the vital's quick ±: the amount, then the button that harms (− for hit points, + for a damage track)
     await card.getByLabel(`Amount of ${vital.label} for Brute`).fill('2');
-    await card.getByRole('button', { name: `Damage Brute (${vital.label})` }).click();
+    await card.getByRole('button', { name: `Brute: ${vital.label} ${vital.direction === 'down' ? '−' : '+'}2 (damage)` }).click();
     await gm.waitForFunction(([sel, old]) => document.querySelector(sel)?.textContent !== old, [
       `[data-testid="turn-order"] [data-testid="vitals-${ids.Brute}"] [data-testid="vital-${vital.key}"]`,
       before,

@@ -79,6 +79,11 @@ export const display: RulesetDisplay = {
     'freeform.condition-ticked': '{left} left of a condition.',
   },
   quiet: ['freeform.condition-ticked', 'freeform.tie-broken'],
+  // an attack or a spell on someone is the table's to settle: the GM says what it did
+  harmPrompts: [
+    { event: 'freeform.acted', when: { kind: 'attack', targetId: true } },
+    { event: 'freeform.acted', when: { kind: 'cast', targetId: true } },
+  ],
   samples: [
     {
       name: 'Bandit',

@@ -180,6 +180,8 @@ export const display: RulesetDisplay = {
     'legends.turnOrderRolled': 'Turn order rolled: {order}.',
     'legends.zoneDefined': 'The GM defines the zone {zone.name}.',
   },
+  // with attackOutcome off an attack is only declared: the GM says what it did (on: the pending attack below)
+  harmPrompts: [{ event: 'legends.attacked', unless: ['legends.attackRolled'], vital: 'wounds' }],
   rulings: [
     {
       list: 'attacks',

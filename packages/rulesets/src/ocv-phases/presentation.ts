@@ -64,6 +64,11 @@ export const display: RulesetDisplay = {
     units: { phase: 'phases', turn: 'turns (4 phases)' },
     conditions: ['prone', 'stunned', 'unconscious'],
   },
+  // damage, knockback and STUN loss from hits are not covered (docs/rulesets/ocv-phases.md): the GM applies them
+  harmPrompts: [
+    { event: 'ocv-phases.attack-resolved', when: { hit: true }, vital: 'stun' },
+    { event: 'ocv-phases.attack-reresolved', when: { hit: true }, vital: 'stun' },
+  ],
   events: {
     'ocv-phases.attack-resolved': [
       { when: { hit: true }, text: '{combatantId} hits {targetId}: rolled {total}, needed {need} or more (OCV {ocv} against DCV {dcv}).' },

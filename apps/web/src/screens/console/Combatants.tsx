@@ -2,13 +2,15 @@ import { useEffect, useState } from 'react';
 import { ActionPanel } from '../../components/ActionPanel.js';
 import { CombatantForm } from '../../components/CombatantForm.js';
 import { DuplicateButton, QuickNpcs } from '../../components/QuickNpcs.js';
-import { AdjustVital } from '../../components/Vitals.js';
+import { AdjustVital, Vitals } from '../../components/Vitals.js';
+import { actOrder, type ActEntry } from '../../lib/act-order.js';
 import { CombatantCard, ErrorMessage, Section } from '../../components/common.js';
 import { api } from '../../lib/api.js';
 import { formatDuration, nameOf } from '../../lib/describe.js';
 import type { RulesetDisplay } from '../../lib/display.js';
 import type { Live } from '../../lib/live.js';
 import type { Combatant, EncounterState, RulesetInfo } from '../../lib/types.js';
+import { Fold } from './Fold.js';
 import { actionsAtTop } from './GmTurn.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
@@ -23,30 +25,70 @@ export interface GmScope {
   send: Send;
 }
 
-/** The GM acts for any combatant (a player's or an NPC): the one acting now unless another is chosen. */
-export function ActSection({ live, version, state }: { live: Live; version: number; state: EncounterState }) {
+/** One choice of the *Act for* list: whose turn it is, the side, NPC or player, hidden, fallen. */
+function ActChoice({
+  e,
+  display,
+  state,
+  checked,
+  onPick,
+}: {
+  e: ActEntry;
+  display: RulesetDisplay;
+  state: EncounterState;
+  checked: boolean;
+  onPick: () => void;
+}) {
+  const { c } = e;
+  const cls = `act-choice${e.acting ? ' acting' : ''}${e.fallen ? ' fallen' : ''}${checked ? ' picked' : ''}`;
+  return (
+    <label className={cls} data-testid={`act-${c.id}`}>
+      <input type="radio" name="act-as" value={c.id} checked={checked} onChange={onPick} />
+      <span className="act-name">
+        {e.acting ? <span className="marker">▶ </span> : null}
+        {c.name}
+      </span>
+      <span className="tag">{c.side}</span>
+      <span className="tag">{c.controller ? 'player' : 'NPC'}</span>
+      {e.acting ? <span className="tag tag-acting">acting now</span> : null}
+      {c.hidden ? <span className="tag tag-secret">hidden</span> : null}
+      {e.fallen ? <span className="tag tag-warn">fallen</span> : null}
+      <Vitals display={display} state={state} c={c} numbers compact />
+    </label>
+  );
+}
+
+/**
+ * The GM acts for any combatant (a player's or an NPC): the one acting now unless another is
+ * chosen. The list follows the turn order from whoever acts now, the fallen last and dimmed.
+ */
+export function ActSection({
+  live,
+  version,
+  state,
+  display,
+}: {
+  live: Live;
+  version: number;
+  state: EncounterState;
+  display: RulesetDisplay;
+}) {
   const current = state.clock.current;
   const [actor, setActor] = useState(current ?? '');
   // a new turn: act for the one acting now
   useEffect(() => {
     if (current) setActor(current);
   }, [current]);
-  const combatants = Object.values(state.combatants);
-  const actingAs = actor && state.combatants[actor] ? actor : (current ?? combatants[0]?.id ?? '');
+  const entries = actOrder(display, state);
+  const actingAs = actor && state.combatants[actor] ? actor : (current ?? entries[0]?.c.id ?? '');
   return (
     <Section title="Act for a combatant" id="act">
-      <div className="field">
-        <label htmlFor="act-as">Combatant</label>
-        <select id="act-as" value={actingAs} onChange={(e) => setActor(e.target.value)}>
-          {combatants.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-              {c.id === current ? ' (acting)' : ''}
-              {c.controller ? ' — player' : ' — NPC'}
-            </option>
-          ))}
-        </select>
-      </div>
+      <fieldset className="act-list" data-testid="act-list">
+        <legend>Who acts (the turn order from now; fallen last)</legend>
+        {entries.map((e) => (
+          <ActChoice key={e.c.id} e={e} display={display} state={state} checked={e.c.id === actingAs} onPick={() => setActor(e.c.id)} />
+        ))}
+      </fieldset>
       {actingAs && actionsAtTop(state, actingAs) ? (
         <p className="muted">{nameOf(state, actingAs)}'s actions are at the top, in the turn order section.</p>
       ) : actingAs ? (
@@ -101,7 +143,7 @@ export function CombatantsSection({ g }: { g: GmScope }) {
   const combatants = Object.values(state.combatants);
   const sides = [...new Set(combatants.map((c) => c.side))];
   return (
-    <Section title="Combatants" id="combatants">
+    <Fold title="Combatants" id="combatants">
       {combatants.length === 0 ? <p className="muted">No combatants yet.</p> : null}
       <ErrorMessage error={revealError} onDismiss={() => setRevealError(null)} />
       <div className="cards">
@@ -127,7 +169,7 @@ export function CombatantsSection({ g }: { g: GmScope }) {
           ),
         )}
       </div>
-    </Section>
+    </Fold>
   );
 }
 
@@ -137,7 +179,7 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
   const combatants = Object.values(state.combatants);
   const sides = [...new Set(combatants.map((c) => c.side))];
   return (
-    <Section title="Add a combatant" id="add">
+    <Fold title="Add a combatant" id="add" phoneOpen={state.status === 'setup'}>
       {ruleset ? <QuickNpcs ruleset={ruleset} display={g.display} state={state} encounterId={g.encounterId} token={g.token} /> : null}
       <details className="sub" open={state.status === 'setup'} key={state.status}>
         <summary>The full form: name, side and every stat</summary>
@@ -157,6 +199,6 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
           <ErrorMessage error={rulesetsError} />
         )}
       </details>
-    </Section>
+    </Fold>
   );
 }

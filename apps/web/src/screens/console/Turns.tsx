@@ -7,6 +7,7 @@ import type { Live, LiveSnapshot } from '../../lib/live.js';
 import type { EncounterState, RulesetInfo } from '../../lib/types.js';
 import { TurnTimer } from './GmTools.js';
 import { NpcReactions, NpcTurn } from './GmTurn.js';
+import { HarmAsks } from './Harm.js';
 
 type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
@@ -120,7 +121,9 @@ export function TurnSection({
   ruleset,
   display,
   send,
+  encounterId,
 }: {
+  encounterId: string;
   live: Live;
   snap: LiveSnapshot;
   state: EncounterState;
@@ -130,11 +133,14 @@ export function TurnSection({
 }) {
   return (
     <Section title="Turn order" id="turns">
-      {/* first: the GM plays this NPC now (the order below can be long) */}
+      {/* first: the harm the rules left to the GM, then the NPC the GM plays now (the order below can be long) */}
+      <HarmAsks display={display} state={state} log={snap.log} encounterId={encounterId} send={send} />
       <NpcTurn live={live} version={snap.version} state={state} />
+      {/* End X's turn before the order (which can be long): in a phone's first screen */}
+      {state.status === 'setup' ? null : <TurnControls state={state} send={send} />}
       <TurnOrder state={state} display={display} numbers={() => true} />
       <SetupRoster state={state} />
-      <TurnControls state={state} send={send} />
+      {state.status === 'setup' ? <TurnControls state={state} send={send} /> : null}
       {snap.deadlines.turn ? (
         <p>
           {nameOf(state, snap.deadlines.turn.combatantId)}'s turn ends in <Countdown at={snap.deadlines.turn.at} label="Turn ends" />

@@ -37,6 +37,10 @@ export function UndoLast({
   const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const words = wordsAt(snap, state, display, snap.version);
+  // offered only when this version came from a command in this encounter's log: a fork's first
+  // moment (its first snapshot, no command yet) or the very start has nothing to go back to, and
+  // the server would refuse the rewind (UNKNOWN_VERSION, docs/timeline.md)
+  const undoable = snap.version >= 1 && snap.log.some((e) => e.seq === snap.version);
   const undo = async () => {
     setAsking(false);
     const r = await live.send({ type: 'timeline.rewind', toVersion: snap.version - 1, label: 'Undo' });
@@ -44,9 +48,11 @@ export function UndoLast({
   };
   return (
     <div className="undo">
-      <button type="button" onClick={() => setAsking(true)} disabled={snap.version < 1 || asking} data-testid="undo">
-        ↶ Undo
-      </button>
+      {undoable ? (
+        <button type="button" onClick={() => setAsking(true)} disabled={asking} data-testid="undo">
+          ↶ Undo
+        </button>
+      ) : null}
       <a
         className="button"
         href={`/gm/e/${encodeURIComponent(state.id)}/replay`}
@@ -55,7 +61,7 @@ export function UndoLast({
       >
         ▶ Watch replay
       </a>
-      {asking ? (
+      {asking && undoable ? (
         <div role="alertdialog" aria-labelledby="undo-title" className="card undo-confirm" data-testid="undo-confirm">
           <p id="undo-title">
             <strong>Undo the last command?</strong>
