@@ -1,17 +1,12 @@
 import { useMemo, useState } from 'react';
-import { commandValue, type CommandField } from '../lib/command-form.js';
+import { commandValue, errorsOnFields, type CommandField } from '../lib/command-form.js';
 import { contextOf, zonesIn } from '../lib/form-context.js';
-import { elsewhere, gmCommandFields } from '../lib/gm-commands.js';
-import { initialValues, labelOf, validate, type FormValues } from '../lib/schema-form.js';
+import { commandTitle, elsewhere, gmCommandFields } from '../lib/gm-commands.js';
+import { initialValues, validate, type FormValues } from '../lib/schema-form.js';
 import { rowErrors } from '../lib/schema-validate.js';
 import type { EncounterState, RulesetInfo } from '../lib/types.js';
 import { RawJson } from './RawJson.js';
 import { SchemaFields } from './SchemaFields.js';
-
-/** What a command type is for, in a few words, from its name: "defineZone" → "Define zone". */
-function titleOf(type: string): string {
-  return labelOf(type.replace(/[.-]/g, ' '));
-}
 
 /** The command's value, or the errors by field (nested fields report under their parent: shown on its first sub-field). */
 function checked(
@@ -21,12 +16,7 @@ function checked(
   taken: string[],
 ): { value: Record<string, unknown>; errs: Record<string, string> } {
   const { value, errors: shape } = commandValue(fields, values, { taken });
-  const errs = { ...shape, ...validate(schema, value), ...rowErrors(schema, value) };
-  for (const k of Object.keys(errs)) {
-    if (fields.some((f) => f.name === k)) continue;
-    const sub = fields.find((f) => f.name.startsWith(`${k}.`));
-    if (sub) errs[sub.name] = errs[k]!;
-  }
+  const errs = errorsOnFields(fields, { ...shape, ...validate(schema, value), ...rowErrors(schema, value) });
   return { value, errs };
 }
 
@@ -42,11 +32,13 @@ function CommandPicker({
   types,
   info,
   type,
+  title,
   onPick,
 }: {
   types: string[];
   info: NonNullable<RulesetInfo['commandInfo']>;
   type: string;
+  title: (t: string) => string;
   onPick: (t: string) => void;
 }) {
   return (
@@ -56,7 +48,7 @@ function CommandPicker({
         <option value="">— choose a ruling —</option>
         {types.map((t) => (
           <option key={t} value={t}>
-            {titleOf(t)}
+            {title(t)}
             {info[t]!.actor === 'gm' ? ' — GM' : ''}
           </option>
         ))}
@@ -79,8 +71,12 @@ export function CommandForm({
   send: (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 }) {
   const info = ruleset.commandInfo ?? {};
+  const titleOf = (t: string) => commandTitle(ruleset, t);
   const types = useMemo(
-    () => Object.keys(info).sort((a, b) => Number(info[a]!.actor !== 'gm') - Number(info[b]!.actor !== 'gm') || a.localeCompare(b)),
+    () =>
+      Object.keys(info).sort(
+        (a, b) => Number(info[a]!.actor !== 'gm') - Number(info[b]!.actor !== 'gm') || titleOf(a).localeCompare(titleOf(b)),
+      ),
     [info],
   );
   // nothing chosen at first: a stray click on Send must not end the fight
@@ -110,7 +106,7 @@ export function CommandForm({
         void send({ ...value, type }, `${titleOf(type)}: done.`);
       }}
     >
-      <CommandPicker types={types} info={info} type={type} onPick={pick} />
+      <CommandPicker types={types} info={info} type={type} title={titleOf} onPick={pick} />
       {other ? (
         <p className="doc" data-testid="command-elsewhere">
           Done with its own form: {other}

@@ -133,3 +133,25 @@ export function commandValue(
   tidy(value, '', new Set(fields.flatMap((f) => (f.tuple ? [f.tuple] : []))));
   return { value, errors };
 }
+
+/**
+ * The schema's complaints (`validate`: by top field, a nested one as `n: must be at most 5`) on the
+ * form's own fields: `bonus` + `n: …` → `bonus.n`; one about the whole object on its first field.
+ */
+export function errorsOnFields(fields: CommandField[], errs: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, m] of Object.entries(errs)) {
+    if (fields.some((f) => f.name === k) || k.includes('[')) {
+      out[k] = m;
+      continue;
+    }
+    const inner = /^([\w-]+(?: · [\w-]+)*): (.*)$/.exec(m);
+    const deep = inner ? `${k}.${inner[1]!.split(' · ').join('.')}` : null;
+    if (deep && fields.some((f) => f.name === deep)) out[deep] = inner![2]!;
+    else {
+      const first = fields.find((f) => f.name.startsWith(`${k}.`));
+      out[first ? first.name : k] = m;
+    }
+  }
+  return out;
+}

@@ -113,7 +113,7 @@ describe('GM command and stat forms in the game’s words', () => {
     await form.getByLabel('Column (x) *').fill('3');
     await form.getByLabel('Row (y) *').fill('4');
     await shots(form, 'command-forms-place');
-    await form.getByRole('button', { name: 'Send: Combatant place' }).click();
+    await form.getByRole('button', { name: 'Send: Place a combatant' }).click();
     await expect.poll(async () => (await combatant('Goblin')).position).toEqual({ x: 3, y: 4 });
     expect(goblin.id).toBeTruthy();
   });
@@ -126,7 +126,7 @@ describe('GM command and stat forms in the game’s words', () => {
     await form.getByLabel('Column (x) *').fill('7');
     const raw = form.getByTestId('raw-json');
     await raw.locator('summary').click();
-    const box = raw.getByLabel('Combatant place: fields (JSON)');
+    const box = raw.getByLabel('Place a combatant: fields (JSON)');
     // prefilled from the form: what the form would send
     expect(JSON.parse(await box.inputValue())).toEqual({ combatantId: goblin.id, position: { x: 7 } });
     await box.fill('{"combatantId": "nobody", "position": {"x": 1, "y": 1}}');
@@ -151,7 +151,35 @@ describe('GM command and stat forms in the game’s words', () => {
     await confirm.getByRole('button', { name: 'Yes, send it' }).click();
     await waitForVersion(gm, before + 1);
     expect((await combatant('Goblin')).position).toEqual({ x: 5, y: 2 });
-    await raw.getByText('✓ Combatant place: done.').waitFor();
+    await raw.getByText('✓ Place a combatant: done.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("an action whose command takes an object (action-round's Stance) asks its parts by choices and numbers; the server holds them", async () => {
+    await gm.getByRole('button', { name: 'Start combat' }).click();
+    await gm.waitForFunction(() => window.__frayLive?.getSnapshot().state?.status === 'active');
+    const acting = (await liveState(gm)).state!.clock.current!;
+    await gm
+      .getByRole('button', { name: /^Stance/ })
+      .first()
+      .click();
+    const form = gm.getByRole('form', { name: 'Stance: choose' });
+    expect(await form.locator('input[type="text"], textarea').count()).toBe(0);
+    await form.getByLabel(/^Disadvantage · On/).selectOption({ label: 'Defense' });
+    await form.getByLabel(/^Disadvantage · How much/).fill('2');
+    await form.getByLabel(/^Advantage · On/).selectOption({ label: 'Attacks' });
+    // a number out of the game's range is refused on its own field, nothing sent
+    await form.getByLabel(/^Advantage · How much/).fill('9');
+    const before = (await liveState(gm)).version;
+    await form.getByRole('button', { name: /^Do it/ }).click();
+    await form.getByText(/How much \(the same\) must be at most 5/).waitFor();
+    expect((await liveState(gm)).version).toBe(before);
+    await form.getByLabel(/^Advantage · How much/).fill('2');
+    await shots(form, 'command-forms-stance');
+    await form.getByRole('button', { name: /^Do it/ }).click();
+    await expect
+      .poll(async () => (await liveState(gm)).state!.combatants[acting]!.data)
+      .toMatchObject({ stance: { penalty: { on: 'defense', n: 2 }, bonus: { on: 'attack', n: 2 } } });
     expect(errors).toEqual([]);
   });
 });

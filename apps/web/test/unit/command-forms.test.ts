@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply, createEncounter, type EncounterState, type Ruleset } from '@fray/engine';
+import { schemaParams } from '../../src/lib/action-schema.js';
 import { commandValue } from '../../src/lib/command-form.js';
 import { statEntriesText } from '../../src/lib/describe.js';
 import { displayOf } from '../../src/lib/display.js';
@@ -146,5 +147,32 @@ describe('the combatant card says attack bonuses in the game’s words', () => {
     // a map without hints keeps its keys; a number is no list
     expect(statEntriesText(d, 'vitals', { Mana: 10 })).toBe('Mana 10');
     expect(statEntriesText(d, 'defense', 3)).toBeNull();
+  });
+});
+
+describe("a player's action whose command takes an object asks its fields", () => {
+  it("action-round's Stance: the penalty and the bonus each a choice and a number; Ready's trigger its event, who and what", () => {
+    const r = info('action-round');
+    const stance = {
+      command: 'stance',
+      label: 'Stance',
+      allowed: true,
+      params: [
+        { name: 'penalty', kind: 'text' as const },
+        { name: 'bonus', kind: 'text' as const },
+      ],
+    };
+    const parts = schemaParams(r, stance);
+    expect(parts.get('penalty')!.map((f) => `${f.name}:${f.kind}`)).toEqual(['penalty.on:select', 'penalty.n:integer']);
+    expect(parts.get('bonus')!.map((f) => f.name)).toEqual(['bonus.on', 'bonus.n']);
+    const fields = [...parts.values()].flat();
+    const value = commandValue(fields, { 'penalty.on': 'defense', 'penalty.n': '2', 'bonus.on': 'attack', 'bonus.n': '2' }).value;
+    expect(validate(r.commandInfo!.stance!.schema, { combatantId: 'a', ...value })).toEqual({});
+    const ready = schemaParams(r, { command: 'ready', label: 'Ready', allowed: true, params: [{ name: 'trigger', kind: 'text' }] });
+    expect(ready.get('trigger')!.map((f) => `${f.name}${f.refers ? `(${f.refers})` : ''}`)).toEqual([
+      'trigger.event',
+      'trigger.by(combatant)',
+      'trigger.description',
+    ]);
   });
 });

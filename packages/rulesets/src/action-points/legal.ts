@@ -26,8 +26,9 @@ function paramSpecs(s: S, c: C, def: ActionDef, others: string[]): ParamSpec[] {
     );
   if (def.id === 'ready')
     out.push(
+      // objects of the command: a client asks their fields from its schema (the action, its target; the trigger's kind, who, what)
       { name: 'readied', kind: 'text' },
-      { name: 'trigger', kind: 'choice', options: ['attacked', 'casts', 'moves-adjacent', 'acts', 'custom'] },
+      { name: 'trigger', kind: 'choice' },
     );
   if (def.id === 'remove-dirty-trick') {
     const whom = removableFor(s, c);

@@ -294,6 +294,13 @@ export const display: RulesetDisplay = {
       // "the better of any two skills of your choice so long as each is of a different ability"
       'commands.trick.opposing.0': { label: 'Target resists with', doc: 'The better of two skills of different abilities.' },
       'commands.trick.opposing.1': { label: '…or with' },
+      // "take between -1 to -5 Disadvantage ... and add the same number" as Advantage
+      'commands.stance.penalty': { label: 'Disadvantage' },
+      'commands.stance.penalty.on': { label: 'On', choices: { attack: 'Attacks', defense: 'Defense', effect: 'Effects' } },
+      'commands.stance.penalty.n': { label: 'How much' },
+      'commands.stance.bonus': { label: 'Advantage' },
+      'commands.stance.bonus.on': { label: 'On', choices: { attack: 'Attacks', defense: 'Defense', effect: 'Effects' } },
+      'commands.stance.bonus.n': { label: 'How much (the same)' },
       'stats.commander': { refers: 'combatant' },
       'options.skillAbilities': { keys: { label: 'Skill' } },
       'options.natural20': { label: 'Natural 20' },

@@ -113,7 +113,7 @@ export const MOVE: ActionDef[] = [
     oa: 'no',
     command: 'command',
     params: [
-      { name: 'minionId', kind: 'combatant' },
+      { name: 'minionIds', label: 'Whom', kind: 'list' },
       { name: 'order', kind: 'text' },
     ],
     rule: 'Issuing a command to a character or creature under your control requires a move action',

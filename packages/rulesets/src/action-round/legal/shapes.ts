@@ -172,12 +172,17 @@ function otherShape(v: View, def: ActionDef): Shape {
       const blocked = powers.length ? null : ruleError('ILLEGAL_ACTION', RULE.switchAlternate, 'No power with alternate effects.');
       return { blocked, provokes: null, params: alternateParams(powers) };
     }
-    case 'command':
-      return plain(
-        v.others.some((x) => x.stats.commander === c.id)
-          ? null
-          : ruleError('ILLEGAL_ACTION', RULE.command, 'No character under your control.'),
-      );
+    case 'command': {
+      // the characters under your control, ticked by name (the command takes a list)
+      const minions = v.others.filter((x) => x.stats.commander === c.id);
+      const blocked = minions.length ? null : ruleError('ILLEGAL_ACTION', RULE.command, 'No character under your control.');
+      const options = minions.map((m) => ({ value: m.id, label: m.name }));
+      return {
+        blocked,
+        provokes: null,
+        params: [{ name: 'minionIds', label: 'Whom', kind: 'list', options }, ...(def.params ?? []).slice(1)],
+      };
+    }
   }
   if (def.command === 'spend') {
     const pool = (['destiny', 'fate', 'corruption'] as const).filter((p) => c.data[p] > 0);
