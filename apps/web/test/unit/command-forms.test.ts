@@ -176,3 +176,18 @@ describe("a player's action whose command takes an object asks its fields", () =
     ]);
   });
 });
+
+describe('legends: zones and groups by name in the GM command form', () => {
+  it("a move's zone is a zone picker; a group's defense is broken by picking the group by who is in it", () => {
+    const r = info('legends');
+    const zone = gmCommandFields(r, 'move').find((f) => f.name === 'destination.zone');
+    expect(zone).toMatchObject({ kind: 'select', refers: 'zone' });
+    const group = gmCommandFields(r, 'breakGroupDefense').find((f) => f.name === 'group');
+    expect(group).toMatchObject({ kind: 'select', refers: 'shared' });
+    const s = {
+      combatants: { a: { id: 'a', name: 'Aria', side: 'heroes', position: { zone: 'main', group: 'g1' }, stats: {}, items: [] } },
+    };
+    const picked = inContext(group!, contextOf(r, s as unknown as EncounterState));
+    expect(picked.choiceLabels?.g1).toBe('with Aria');
+  });
+});

@@ -222,6 +222,11 @@ export const display: RulesetDisplay = {
       'commands.defineZone.zone.name': { label: 'Name' },
       'commands.defineZone.zone.neighbors': { refers: 'zone', label: 'Neighbouring zones' },
       // a group or an engagement to join, by who is in it (else a new one)
+      // where a move goes: a zone by its name; a group's defense broken: the group by who is in it
+      'commands.move.destination.zone': { refers: 'zone', label: 'Zone' },
+      'commands.groupMove.destination.zone': { refers: 'zone', label: 'Zone' },
+      'commands.react.destination.zone': { refers: 'zone', label: 'Zone' },
+      'commands.breakGroupDefense.group': { refers: 'shared', label: 'Group' },
       'commands.formGroup.groupId': { refers: 'shared', label: 'Join the group', doc: 'Left as it is: a new group.' },
       'commands.formEngagement.engagementId': { refers: 'shared', label: 'Join the engagement', doc: 'Left as it is: a new engagement.' },
       'commands.defineZone.zone.features.id': { madeFrom: 'name' },
