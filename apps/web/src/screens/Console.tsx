@@ -19,7 +19,6 @@ import { Dice } from './console/Dice.js';
 import { EffectForm } from './console/EffectForm.js';
 import { Fold } from './console/Fold.js';
 import { ForkFrom } from './console/Fork.js';
-import { RawCommand } from './console/GmTools.js';
 import { TurnSection } from './console/Turns.js';
 import { UndoLast } from './console/Undo.js';
 
@@ -57,12 +56,6 @@ function SideColumn({ g, snap, live }: { g: GmScope; snap: LiveSnapshot; live: L
       {ruleset?.commandInfo ? (
         <Fold title="GM tools and rulings (every command)" id="gm-commands">
           <CommandForm ruleset={ruleset} state={state} send={send} />
-          {ruleset.commands.length > 0 ? (
-            <details className="sub" id="raw">
-              <summary>Raw command (JSON): a GM&rsquo;s escape hatch; every command has a form above</summary>
-              <RawCommand commands={ruleset.commands} send={send} />
-            </details>
-          ) : null}
         </Fold>
       ) : null}
       <InvitesSection encounterId={encounterId} token={token} state={state} />

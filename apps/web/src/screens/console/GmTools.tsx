@@ -1,9 +1,6 @@
 import { useState } from 'react';
-import { FieldError, OutcomeLine, type Outcome } from '../../components/Outcome.js';
-import { isRecord } from '../../lib/guards.js';
+import { OutcomeLine, type Outcome } from '../../components/Outcome.js';
 import type { Live } from '../../lib/live.js';
-
-type Send = (cmd: Record<string, unknown>, text: string) => Promise<unknown>;
 
 /** The GM's turn timer: a turn ends by itself after this many seconds, or never. */
 export function TurnTimer({ live }: { live: Live }) {
@@ -45,49 +42,6 @@ export function TurnTimer({ live }: { live: Live }) {
         Off
       </button>
       <OutcomeLine outcome={msg} clear={() => setMsg(null)} />
-    </form>
-  );
-}
-
-/** Any command of the ruleset (GM rulings, ruleset-specific GM tools), as JSON. */
-export function RawCommand({ commands, send }: { commands: string[]; send: Send }) {
-  const [type, setType] = useState(commands[0] ?? '');
-  const [body, setBody] = useState('{}');
-  const [err, setErr] = useState<string | null>(null);
-  return (
-    <form
-      aria-label="Send a ruleset command"
-      onSubmit={(e) => {
-        e.preventDefault();
-        let fields: unknown;
-        try {
-          fields = JSON.parse(body || '{}');
-        } catch {
-          return setErr('The fields must be a JSON object, e.g. {"combatantId": "c1.1"}.');
-        }
-        if (!isRecord(fields)) return setErr('The fields must be a JSON object.');
-        setErr(null);
-        void send({ ...fields, type }, `${type} sent.`);
-      }}
-    >
-      <div className="grid2">
-        <div className="field">
-          <label htmlFor="raw-type">Command</label>
-          <select id="raw-type" value={type} onChange={(e) => setType(e.target.value)}>
-            {commands.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="raw-body">Fields (JSON)</label>
-          <textarea id="raw-body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} />
-        </div>
-      </div>
-      <button type="submit">Send command</button>
-      <FieldError text={err} />
     </form>
   );
 }
