@@ -26,7 +26,8 @@ export function gate(ctx: ArCtx, c: C, type: Slot | 'free'): void {
 
 /** Let threatening enemies react before the action resolves ("the provoking action resumes" on close). */
 export function provokeThenResolve(ctx: ArCtx, c: C, d: DeferredAction, provokers: C[], description: string): void {
-  if (!openOa(ctx, c, provokers, d.action, description, plain(d))) runDeferred(ctx, d);
+  // the window keeps a plain copy of the action; none is made when no one may react
+  if (provokers.length === 0 || !openOa(ctx, c, provokers, d.action, description, plain(d))) runDeferred(ctx, d);
 }
 /** Every enemy threatening `c` ([OA] actions). */
 export const threateners = (ctx: ArCtx, c: C): C[] => threatenersOf(ctx.state, ctx.options, c);

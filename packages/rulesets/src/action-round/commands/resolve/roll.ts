@@ -1,8 +1,10 @@
 import { dcEasy, degreesOf, formula, ladder, signedDegrees } from '../../mechanics/dice.js';
-import { emit, patchData, type ArCtx } from '../../events.js';
+import { patchData, type ArCtx, type ArEvent } from '../../events.js';
 import { boost, effectsOn, skillOf, sumN, type C, type LastCheck } from '../../state/index.js';
 
 /** The d20 checks: rolled through ctx.roll, recorded as `action-round.check` events. */
+
+const CHECK = 'action-round.check';
 
 export interface CheckInput {
   who: string;
@@ -71,25 +73,25 @@ function record(ctx: ArCtx, input: CheckInput, r: CheckResult): void {
     attack: input.attack ?? null,
     seq: ctx.state.rs.turnSeq,
   };
-  const patch = input.record === false ? {} : { lastCheck: { [input.who]: last } };
-  emit(
-    ctx,
-    'check',
-    {
-      combatantId: input.who,
-      purpose: input.purpose,
-      kind: input.kind,
-      rollId: r.rollId,
-      total: r.total,
-      dc: r.dc,
-      success: r.success,
-      degrees: r.degrees,
-      fortune: r.fortune,
-      targetId: input.targetId ?? null,
-      gmOnly: input.gmOnly || undefined,
-    },
-    patch,
-  );
+  // Built as one literal (`type` first), `gmOnly` and `lastCheck` added only when they have a value:
+  // no spreads, and no `gmOnly: undefined` for the engine to delete (a deleted key turns the event into
+  // a slow dictionary object that every later read pays for).
+  const event: ArEvent = {
+    type: CHECK,
+    combatantId: input.who,
+    purpose: input.purpose,
+    kind: input.kind,
+    rollId: r.rollId,
+    total: r.total,
+    dc: r.dc,
+    success: r.success,
+    degrees: r.degrees,
+    fortune: r.fortune,
+    targetId: input.targetId ?? null,
+  };
+  if (input.gmOnly) event.gmOnly = true;
+  if (input.record !== false) event.lastCheck = { [input.who]: last };
+  ctx.emit(event);
 }
 
 export interface OpposedSide {
