@@ -42,21 +42,17 @@ function pct(sorted: number[], p: number): number {
 
 /**
  * CPU profile of the server's load phase only (not the setup), through the inspector protocol:
- * BENCH_PROFILE=/tmp/load.cpuprofile. Runs this script with Node's WebSocket (--experimental-websocket).
+ * BENCH_PROFILE=/tmp/load.cpuprofile. Uses Node's own WebSocket.
  */
 async function startProfile(url: string): Promise<{ stop(file: string): Promise<void> }> {
-  const WS = (
-    globalThis as unknown as {
-      WebSocket?: new (u: string) => { onopen: () => void; onmessage: (e: { data: string }) => void; send(s: string): void; close(): void };
-    }
-  ).WebSocket;
-  if (!WS) throw new Error('BENCH_PROFILE needs node --experimental-websocket');
+  const WS: typeof globalThis.WebSocket | undefined = globalThis.WebSocket;
+  if (!WS) throw new Error('BENCH_PROFILE needs a Node with WebSocket (22 or newer)');
   const ws = new WS(url);
-  await new Promise<void>((r) => (ws.onopen = r));
+  await new Promise<void>((r) => (ws.onopen = () => r()));
   let id = 0;
   const waiting = new Map<number, (v: unknown) => void>();
   ws.onmessage = (e) => {
-    const msg = JSON.parse(e.data) as { id?: number; result?: unknown };
+    const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
     if (msg.id !== undefined) waiting.get(msg.id)?.(msg.result);
   };
   const call = (method: string, params: Record<string, unknown> = {}) =>

@@ -14,7 +14,7 @@ import { registry } from '@fray/rulesets';
 import { jsonbOrder } from '../test/jsonb.js';
 
 const N = Number(process.env.BENCH_N ?? 50_000);
-const R = registry.legends as unknown as Ruleset;
+const R: Ruleset = registry.legends!;
 const gm = { role: 'gm' } as const;
 
 function must(s: EncounterState, c: Record<string, unknown>): EncounterState {
