@@ -70,4 +70,17 @@ describe('the player page on a phone, every ruleset', () => {
     await card.getByLabel('Target').selectOption(foe);
     expect(await weapon.inputValue()).toBe('club');
   }, 90_000);
+
+  it('freeform: an empty typed field asks to fill it in; the attack then says what happened', async () => {
+    const { gm, player, hero, foe } = await phoneTable(env, 'freeform');
+    await untilHeroActs(gm, player, hero);
+    const card = player.getByTestId('your-turn-card');
+    await card.getByRole('button', { name: /^Attack/ }).click();
+    await card.getByRole('button', { name: 'Do it: Attack' }).click();
+    await card.getByText('Fill in what happens.').waitFor();
+    await card.getByLabel('What happens').fill('A slash at the bandit');
+    await card.getByLabel(/^Target/).selectOption(foe);
+    await card.getByRole('button', { name: 'Do it: Attack' }).click();
+    await expect(card.getByTestId('action-done').textContent()).resolves.toMatch(/slash at the bandit/i);
+  }, 90_000);
 });

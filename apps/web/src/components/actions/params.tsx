@@ -162,7 +162,10 @@ export function collectParams(
     const empty = v === '' || (Array.isArray(v) && v.length === 0 && p.kind !== 'list');
     if (empty) {
       if (p.optional) continue;
-      return { missing: `Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.` };
+      // a typed field is filled in ("Fill in what happens."), a list is chosen from ("Choose target.")
+      const what = (p.label ?? labelOf(p.name.replace(/Id$/, ''))).toLowerCase();
+      const typed = (p.kind === 'text' || p.kind === 'number') && !p.options?.length;
+      return { missing: `${typed ? 'Fill in' : 'Choose'} ${what}.` };
     }
     const out = convert(p, v);
     if (
