@@ -38,6 +38,13 @@ describe('the player page on a phone, every ruleset', () => {
       const end = await card.getByRole('button', { name: /^End my turn/ }).boundingBox();
       expect(end!.height).toBeGreaterThanOrEqual(44);
 
+      // the quick-added hero is not on the map yet: the map says so, and who places it
+      if (id !== 'freeform')
+        await player
+          .getByTestId('not-placed-note')
+          .getByText(/token is not on the map yet: the GM places it/)
+          .waitFor();
+
       // under a kind's heading (FREE, MAJOR…) no label ends with that heading again, no cost says only "1 <heading>"
       for (const group of await card.locator('details.action-group, .kind-group').all()) {
         const heading = (await group.locator('> summary, > .kind-heading').first().textContent())!.replace(/\s*\(\d+\)$/, '').trim();
