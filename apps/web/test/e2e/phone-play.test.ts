@@ -76,6 +76,14 @@ describe('the player page on a phone, every ruleset', () => {
     await weapon.selectOption({ label: 'Club' });
     await card.getByLabel('Target').selectOption(foe);
     expect(await weapon.inputValue()).toBe('club');
+    // what the attack did (done, or the rule that refuses it) is read on the screen, not under the End my turn bar
+    await card.getByRole('button', { name: /^Do it: Ranged attack/ }).click();
+    const said = card.getByTestId('action-done').or(card.getByRole('alert')).first();
+    await said.waitFor();
+    const box = (await said.boundingBox())!;
+    const bar = (await card.getByRole('button', { name: /^End my turn/ }).boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height, 'above the End my turn bar').toBeLessThanOrEqual(bar.y);
   }, 90_000);
 
   it('freeform: an empty typed field asks to fill it in; the attack then says what happened', async () => {
