@@ -47,7 +47,7 @@ export async function untilHeroActs(gm: Page, player: Page, hero: string): Promi
     const cur = s.clock.current;
     if (!cur) throw new Error(`nobody acts in round ${s.clock.round}`);
     const before = (await liveState(gm)).version;
-    await gm.getByLabel('Combatant', { exact: true }).selectOption(cur);
+    await gm.getByTestId('act-list').getByTestId(`act-${cur}`).click();
     const panel = gm.getByTestId(`actions-${cur}`);
     await panel.locator('button.action').first().waitFor();
     const keep = panel.locator('li:not(.blocked) button.action').filter({ hasText: keepPlace });
