@@ -147,6 +147,8 @@ export function ActionPanel({
           }}
         />
       ) : null}
+      {/* where the form was, above the lists: a refusal is read where the player tapped, not under the End my turn bar */}
+      <ResultLine result={result} clear={() => setResult(null)} shownByPage={onDone !== undefined} />
       {many ? (
         <div className="field">
           <label htmlFor={filterId}>Find an action ({allowed.length} possible)</label>
@@ -162,7 +164,6 @@ export function ActionPanel({
       {grouped ? <GroupedActions p={lists} many={many} needle={needle} blocked={blockedList} /> : null}
       <FlatActions p={lists} hidden={grouped} />
       {grouped ? null : blockedList}
-      <ResultLine result={result} clear={() => setResult(null)} shownByPage={onDone !== undefined} />
       {endBar ? endBar(all.find(isEndTurn)) : null}
     </div>
   );

@@ -40,6 +40,9 @@ export interface PanelView {
   startMove: MapApi['startMove'];
 }
 
+/** Whether a position puts a token on the map (a cell, a zone): not when missing or in words only. */
+const placed = (position: unknown): boolean => typeof position === 'object' && position !== null;
+
 /** The selected token and its movement options, or the GM's placement, or a hint. */
 function Selection({ v }: { v: PanelView }) {
   const { p, state, space, placing } = v;
@@ -47,6 +50,15 @@ function Selection({ v }: { v: PanelView }) {
   const why = v.moves.find((o) => !o.allowed && o.blocked)?.blocked?.message;
   const sel = v.selected ? state.combatants[v.selected] : undefined;
   if (!sel) {
+    // a player whose token the GM has not placed yet: say so (no move, no reach until then)
+    const unplaced = p.gm ? undefined : Object.values(state.combatants).find((c) => p.canCommand(c.id) && !placed(c.position));
+    if (unplaced)
+      return (
+        <p className="muted" data-testid="not-placed-note">
+          {unplaced.name}&apos;s token is not on the map yet: the GM places it. Until then {unplaced.name} cannot move, nor reach anyone in
+          melee.
+        </p>
+      );
     return (
       <p className="muted">
         {p.canCommand === noOne

@@ -33,7 +33,23 @@ export interface ListProps {
   shape: ListShape;
 }
 
-function ActionButton({ a, i, p, kindTag }: { a: ActionOption; i: number; p: ListProps; kindTag: boolean }) {
+/**
+ * The label and cost as shown under a kind's heading: a trailing "(major)" that repeats the
+ * heading is left out, and so is a cost of exactly one of that kind ("cost: 1 major" under MAJOR).
+ */
+export function underHeading(a: ActionOption, heading: { kind: string; name: string } | undefined): { label: string; cost: string } {
+  const cost = formatCost(a.cost);
+  if (!heading) return { label: a.label, cost };
+  const words = [heading.kind, heading.name].map((w) => w.trim().toLowerCase());
+  const m = /^(.*\S)\s*\(([^()]+)\)$/.exec(a.label);
+  const label = m && words.includes(m[2]!.trim().toLowerCase()) ? m[1]! : a.label;
+  const entries = Object.entries(a.cost ?? {}).filter(([, n]) => n !== 0);
+  const same = entries.length === 1 && entries[0]![1] === 1 && words.includes(entries[0]![0].toLowerCase());
+  return { label, cost: same ? '' : cost };
+}
+
+function ActionButton({ a, i, p, kindTag, heading }: { a: ActionOption; i: number; p: ListProps; kindTag: boolean; heading?: boolean }) {
+  const shown = underHeading(a, heading && a.kind ? { kind: a.kind, name: kindName(p.shape, a.kind) } : undefined);
   return (
     <button
       type="button"
@@ -42,9 +58,9 @@ function ActionButton({ a, i, p, kindTag }: { a: ActionOption; i: number; p: Lis
       disabled={p.busy}
       aria-expanded={(a.params ?? []).length > 0 ? p.open === i : undefined}
     >
-      <span className="action-label">{a.label}</span>
+      <span className="action-label">{shown.label}</span>
       {kindTag && a.kind ? <span className="tag">{kindName(p.shape, a.kind)}</span> : null}
-      {a.cost && formatCost(a.cost) ? <span className="cost">cost: {formatCost(a.cost)}</span> : null}
+      {shown.cost ? <span className="cost">cost: {shown.cost}</span> : null}
       {a.provokes ? <span className="tag tag-warn">! provokes: {a.provokes.reason}</span> : null}
     </button>
   );
@@ -62,7 +78,7 @@ function KindLists({ p, keep }: { p: ListProps; keep: (a: ActionOption) => boole
           <ul className="action-list" aria-label={`${kindName(shape, kind)} for ${p.name}`}>
             {items.map(([a, i]) => (
               <li key={i}>
-                <ActionButton a={a} i={i} p={p} kindTag={false} />
+                <ActionButton a={a} i={i} p={p} kindTag={false} heading />
               </li>
             ))}
           </ul>
@@ -119,7 +135,7 @@ export function GroupedActions({ p, many, needle, blocked }: { p: ListProps; man
           <ul className="action-list" aria-label={`${kindName(shape, kind)} for ${p.name}`}>
             {items.map(([a, i]) => (
               <li key={i}>
-                <ActionButton a={a} i={i} p={p} kindTag={false} />
+                <ActionButton a={a} i={i} p={p} kindTag={false} heading />
               </li>
             ))}
           </ul>

@@ -8,7 +8,10 @@ export function optionList(spec: ParamSpec, state: EncounterState, actorId: stri
     return spec.options.map((o) => {
       if (typeof o === 'object') return { value: String(o.value), label: o.label };
       const c = state.combatants[String(o)];
-      return { value: String(o), label: spec.kind === 'combatant' && c ? c.name : String(o) };
+      if (spec.kind === 'combatant' && c) return { value: String(o), label: c.name };
+      // an item by its id: the actor's item by its name ("Club", not "club")
+      const item = spec.kind === 'item' ? state.combatants[actorId]?.items.find((i) => i.id === String(o)) : undefined;
+      return { value: String(o), label: item ? item.name : String(o) };
     });
   }
   if (spec.kind === 'combatant')
@@ -159,7 +162,10 @@ export function collectParams(
     const empty = v === '' || (Array.isArray(v) && v.length === 0 && p.kind !== 'list');
     if (empty) {
       if (p.optional) continue;
-      return { missing: `Choose ${p.label ?? labelOf(p.name.replace(/Id$/, '')).toLowerCase()}.` };
+      // a typed field is filled in ("Fill in what happens."), a list is chosen from ("Choose target.")
+      const what = (p.label ?? labelOf(p.name.replace(/Id$/, ''))).toLowerCase();
+      const typed = (p.kind === 'text' || p.kind === 'number') && !p.options?.length;
+      return { missing: `${typed ? 'Fill in' : 'Choose'} ${what}.` };
     }
     const out = convert(p, v);
     if (
