@@ -3,6 +3,7 @@ import { actionListOf, RULE, type ActInput } from './catalogue.js';
 import { actGate, checkAct, checkReorder, targetCheck } from './checks/index.js';
 import { checkMovementDecider } from './checks/movement.js';
 import { checkForfeit, checkOwnTurn } from './checks/turns.js';
+import { attackWeapons } from './mechanics/weapons.js';
 import {
   droppedInfo,
   inHand,
@@ -275,7 +276,8 @@ function itemParams(s: LState, c: LCombatant, d: ActionDef, params: NonNullable<
     params.push({ name: 'itemId', kind: 'item', options, optional: d.key === 'drop' });
   }
   if (d.key === 'melee-attack' || d.key === 'ranged-attack') {
-    params.push({ name: 'weaponId', kind: 'item', options: c.items.filter(inHand).map((i) => i.id), optional: d.key === 'melee-attack' });
+    const kind = d.key === 'melee-attack' ? 'melee' : 'ranged';
+    params.push({ name: 'weaponId', kind: 'item', options: attackWeapons(c, kind).map((i) => i.id), optional: kind === 'melee' });
   }
   if (d.key === 'inventory') params.push({ name: 'ops', kind: 'list' });
   if (d.key === 'stow-for-ally') {

@@ -240,14 +240,31 @@ export const display: RulesetDisplay = {
       name: 'Goblin',
       side: 'goblins',
       stats: { DEX: 12, SPD: 12, STR: 8, competences: ['short blade'] },
-      items: [{ id: 'knife', name: 'Knife', location: 'right-hand', tags: ['melee', 'short blade'] }],
+      items: [
+        {
+          id: 'knife',
+          name: 'Knife',
+          location: 'right-hand',
+          tags: ['melee', 'short blade'],
+          props: { weapon: 'melee', type: 'short blade' },
+        },
+      ],
       doc: 'Quick, weak, cowardly; fights with a knife.',
+    },
+    {
+      name: 'Archer',
+      side: 'raiders',
+      stats: { DEX: 14, SPD: 10, STR: 9, competences: ['bow'] },
+      items: [
+        { id: 'short-bow', name: 'Short bow', location: 'both-hands', tags: ['ranged', 'bow'], props: { weapon: 'ranged', type: 'bow' } },
+      ],
+      doc: 'Keeps their distance; a short bow.',
     },
     {
       name: 'Brute',
       side: 'raiders',
       stats: { DEX: 8, SPD: 8, STR: 16, competences: ['club'] },
-      items: [{ id: 'club', name: 'Club', location: 'both-hands', tags: ['melee', 'club'] }],
+      items: [{ id: 'club', name: 'Club', location: 'both-hands', tags: ['melee', 'club'], props: { weapon: 'melee', type: 'club' } }],
       doc: 'Big and slow; a two-handed club.',
     },
     { name: 'Wolf', side: 'beasts', stats: { DEX: 14, SPD: 16, STR: 10, kind: 'animal' }, doc: 'A fast animal without hands.' },

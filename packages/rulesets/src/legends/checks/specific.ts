@@ -1,6 +1,6 @@
 import { ruleError, type EngineError } from '@fray/engine';
 import { RULE, type ActInput, type InventoryOp } from '../catalogue.js';
-import { weaponOf, wielding } from '../mechanics/weapons.js';
+import { attackWeapons, weaponOf, wielding } from '../mechanics/weapons.js';
 import {
   droppedOf,
   freeHands,
@@ -51,7 +51,7 @@ export function checkSpecific(
 function checkWeapon(state: LState, c: LCombatant, d: ActionDef, a: ActInput, partial: boolean): EngineError | null {
   const ranged = d.key === 'ranged-attack';
   if (!a.weaponId) {
-    if (partial) return null;
+    if (partial) return ranged && attackWeapons(c, 'ranged').length === 0 ? noRangedWeapon(c) : null;
     if (ranged) return ruleError('INVALID_COMMAND', RULE.wielding, 'A ranged attack needs a weapon (weaponId).');
     if (!opts(state).unarmedMelee)
       return ruleError('INVALID_COMMAND', RULE.wielding, 'Name the weapon you attack with (unarmed attacks are off at this table).');
@@ -66,6 +66,11 @@ function checkWeapon(state: LState, c: LCombatant, d: ActionDef, a: ActInput, pa
     return ruleError('ILLEGAL_ACTION', RULE.wielding, `${w.name} is not a ${ranged ? 'ranged' : 'melee'} weapon.`);
   }
   return null;
+}
+
+function noRangedWeapon(c: LCombatant): EngineError {
+  const why = `${c.name} wields no ranged weapon`;
+  return ruleError('ILLEGAL_ACTION', RULE.wielding, `"A character must be wielding a weapon in order to use it to attack": ${why}.`);
 }
 
 /** Dropping, moving to the other hand, drawing: an item held (or carried, to draw) and the hands for it. */

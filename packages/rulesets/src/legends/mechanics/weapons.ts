@@ -31,6 +31,11 @@ export function wielding(c: LCombatant, it: Item): { wielding: boolean; competen
   return { wielding: true, competent: c.stats.competences.includes(w.type), reason: '' };
 }
 
+/** The items `c` wields as a weapon of this kind now: what an attack of that kind may be made with. */
+export function attackWeapons(c: LCombatant, kind: 'melee' | 'ranged'): Item[] {
+  return c.items.filter((it) => weaponOf(it)?.weapon === kind && wielding(c, it).wielding);
+}
+
 const DICE = /^[1-9]?\d?d\d{1,3}([+-]\d{1,3})?$/;
 
 export function damageFormula(s: LState, c: LCombatant, weaponId: string | null): string {
