@@ -68,9 +68,13 @@ function ResultLine({ result, clear, shownByPage }: { result: Result; clear: () 
 /** Running an action: at once, through its form, or on the map (a destination); the result line. */
 function useRun(live: Live, combatantId: string, onDone: PanelProps['onDone']) {
   const [open, setOpen] = useState<number | null>(null);
-  const [result, setResult] = useState<Result>(null);
+  // a result belongs to who acted: when another combatant acts (the next NPC's turn), it is not shown
+  const [held, setHeld] = useState<{ who: string; result: Result }>({ who: combatantId, result: null });
+  const result = held.who === combatantId ? held.result : null;
+  const setResult = (r: Result) => setHeld({ who: combatantId, result: r });
   const [busy, setBusy] = useState(false);
   const mapApi = useMapApi();
+  useEffect(() => setOpen(null), [combatantId]);
   const run = async (a: ActionOption, i: number) => {
     setResult(null);
     const dest = mapApi ? destinationParam(a) : undefined;

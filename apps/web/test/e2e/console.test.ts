@@ -101,6 +101,23 @@ describe('the GM console', () => {
     await expect(list.getByTestId(`act-${ids.Brute}`).getByRole('radio').isChecked()).resolves.toBe(true);
   });
 
+  it("an NPC turn's result line goes with it: the next NPC's actions start clean", async () => {
+    const { token, id } = await inn();
+    const gm = await gmConsole(token, id);
+    await gm.getByRole('button', { name: 'Start combat' }).click();
+    await gm.waitForFunction(() => window.__frayLive?.getSnapshot().state?.status === 'active');
+    const first = (await held(token, id)).clock.current!;
+    const turn = gm.getByTestId('npc-turn');
+    await turn.getByTestId(`actions-${first}`).getByRole('button', { name: 'End turn' }).click();
+    await gm.waitForFunction((c) => window.__frayLive?.getSnapshot().state?.clock.current !== c, first);
+    const next = (await held(token, id)).clock.current!;
+    expect(next).not.toBe(first);
+    await turn.getByTestId(`actions-${next}`).getByRole('button', { name: 'End turn' }).waitFor();
+    expect(await turn.getByRole('status').count()).toBe(0);
+    await expect(turn.innerText()).resolves.not.toContain('done.');
+    await shot(gm, 'console-npc-next-turn-desktop');
+  });
+
   it('after an attack the rules leave to the GM, the console asks "Damage or healing?": one click applies it, "Nothing" lets it go', async () => {
     const { token, id, ids } = await inn();
     const gm = await gmConsole(token, id, PHONE_390);
