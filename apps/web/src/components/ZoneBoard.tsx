@@ -52,28 +52,37 @@ function Chip({ state, c, props }: { state: EncounterState; c: Combatant; props:
         title={tokenLabel(state, c, mine, vitals)}
         onClick={() => props.onToken(c.id)}
       >
-        {acting ? <span className="sr-only">acting now: </span> : null}
-        <span className="dot" style={{ background: sideColour(c.side) }} aria-hidden="true" />
-        {acting ? '▶ ' : ''}
-        {c.name}
-        {mine ? ' (you)' : ''}
-        <span className="muted"> · {c.side}</span>
-        {c.hidden ? <span className="tag">hidden</span> : null}
-        {conds.map((k) => (
-          <span key={k} className="tag badge">
-            {k}
+        {/* two lines where narrow: who (name, side, tags), then the vitals */}
+        <span className="zone-token-who">
+          {acting ? <span className="sr-only">acting now: </span> : null}
+          <span className="dot" style={{ background: sideColour(c.side) }} aria-hidden="true" />
+          <span className="zone-token-name">
+            {acting ? '▶ ' : ''}
+            {c.name}
+            {mine ? ' (you)' : ''}
           </span>
-        ))}
-        {vitals.map((v) => (
-          <span
-            key={v.key}
-            className="zone-token-vital"
-            data-testid={`token-vital-${c.id}-${v.key}`}
-            data-left={Math.round((v.left ?? 0) * 100)}
-          >
-            <VitalBar v={v} compact />
+          <span className="muted"> · {c.side}</span>
+          {c.hidden ? <span className="tag">hidden</span> : null}
+          {conds.map((k) => (
+            <span key={k} className="tag badge">
+              {k}
+            </span>
+          ))}
+        </span>
+        {vitals.length ? (
+          <span className="zone-token-vitals">
+            {vitals.map((v) => (
+              <span
+                key={v.key}
+                className="zone-token-vital"
+                data-testid={`token-vital-${c.id}-${v.key}`}
+                data-left={Math.round((v.left ?? 0) * 100)}
+              >
+                <VitalBar v={v} compact />
+              </span>
+            ))}
           </span>
-        ))}
+        ) : null}
       </button>
       {joins.map((t: ReachTarget) => (
         <button

@@ -43,6 +43,22 @@ export interface PanelView {
 /** Whether a position puts a token on the map (a cell, a zone): not when missing or in words only. */
 const placed = (position: unknown): boolean => typeof position === 'object' && position !== null;
 
+/**
+ * For the GM: who is not on the map yet (a quick add or a form without a position leaves them off),
+ * and how to place them. Nothing when the ruleset has no map or everyone is placed.
+ */
+export function NotOnMapNote({ state, space }: { state: EncounterState; space: RulesetInfo['space'] | null | undefined }) {
+  if (!space) return null;
+  const off = Object.values(state.combatants).filter((c) => !placed(c.position));
+  if (!off.length) return null;
+  const where = space.kind === 'zones' ? 'a zone’s “Place … here” button' : space.kind === 'hexes' ? 'a hex' : 'a square';
+  return (
+    <p role="status" data-testid="not-on-map">
+      Not on the map yet: {off.map((c) => c.name).join(', ')} — tap one under Not placed, then {where}.
+    </p>
+  );
+}
+
 /** The selected token and its movement options, or the GM's placement, or a hint. */
 function Selection({ v }: { v: PanelView }) {
   const { p, state, space, placing } = v;
@@ -59,6 +75,7 @@ function Selection({ v }: { v: PanelView }) {
           melee.
         </p>
       );
+    if (p.gm && Object.values(state.combatants).some((c) => !placed(c.position))) return <NotOnMapNote state={state} space={space} />;
     return (
       <p className="muted">
         {p.canCommand === noOne

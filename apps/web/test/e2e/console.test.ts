@@ -116,6 +116,8 @@ describe('the GM console', () => {
     expect(await turn.getByRole('status').count()).toBe(0);
     await expect(turn.innerText()).resolves.not.toContain('done.');
     await shot(gm, 'console-npc-next-turn-desktop');
+    await gm.setViewportSize(PHONE_390);
+    await shot(gm, 'console-npc-next-turn-phone');
   });
 
   it('after an attack the rules leave to the GM, the console asks "Damage or healing?": one click applies it, "Nothing" lets it go', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ActionPanel } from '../../components/ActionPanel.js';
 import { CombatantForm } from '../../components/CombatantForm.js';
 import { DuplicateButton, QuickNpcs } from '../../components/QuickNpcs.js';
+import { NotOnMapNote } from '../../components/map-status.js';
 import { AdjustVital, Vitals } from '../../components/Vitals.js';
 import { actOrder, type ActEntry } from '../../lib/act-order.js';
 import { CombatantCard, ErrorMessage, Section } from '../../components/common.js';
@@ -181,6 +182,7 @@ export function AddSection({ g, rulesetsError }: { g: GmScope; rulesetsError: un
   return (
     <Fold title="Add a combatant" id="add" phoneOpen={state.status === 'setup'}>
       {ruleset ? <QuickNpcs ruleset={ruleset} display={g.display} state={state} encounterId={g.encounterId} token={g.token} /> : null}
+      <NotOnMapNote state={state} space={ruleset?.space} />
       <details className="sub" open={state.status === 'setup'} key={state.status}>
         <summary>The full form: name, side and every stat</summary>
         {ruleset ? (
