@@ -234,6 +234,10 @@ describe('the GM console', () => {
     // opened by a tap, and still open after a reload
     await phone.locator('#log summary').click();
     await expect(phone.getByTestId('fold-log').getAttribute('open')).resolves.toBe('');
+    // the browser fires `toggle` a task after the tap: the choice is stored then (a reload before it would beat it)
+    await phone.waitForFunction(
+      () => (JSON.parse(localStorage.getItem('fray.console.folds') ?? '{}') as Record<string, boolean>).log === true,
+    );
     await phone.reload();
     await phone.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     await expect(phone.getByTestId('fold-log').getAttribute('open')).resolves.toBe('');
